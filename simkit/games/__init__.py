@@ -1,0 +1,79 @@
+"""The game registry. Each game is one sub-package here defining ``GAME``; discovery is automatic,
+so a fifth game is one new folder (engine, rules.toml, columns) plus one strategies module."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Callable
+
+from ..errors import SimkitError
+from ..rules import overlay_rules, read_toml
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the library, CLI, runner, report and tests need to know about one game."""
+
+    name: str
+    title: str
+    player_counts: tuple[int, ...]          # the rulebook's
+    house_player_counts: tuple[int, ...]    # allowed as house rules, labelled as such in results
+    default_lineup: tuple[str, ...]
+    decisions: dict                         # decision point -> Numba signature
+    strategies_module: str
+    rules_path: Path
+    prepare: Callable                       # (rules dict, n_players) -> compiled rules; raises SimkitError
+    simulate: Callable                      # (prepared, seats, seed, first_game, n_games, check) -> columns
+    replay: Callable                        # (prepared, seats, seed, game) -> readable text
+    score_column: str
+    facts: dict = field(default_factory=dict)   # result column -> meaning (documented by `simkit games`)
+    levels: tuple[int, ...] = ()
+    report_plots: tuple[str, ...] = ()       # game-specific plots, by name in reports' registry
+
+    @cached_property
+    def default_rules(self) -> dict:
+        return read_toml(self.rules_path)
+
+    @property
+    def all_player_counts(self) -> tuple[int, ...]:
+        return tuple(sorted(set(self.player_counts) | set(self.house_player_counts)))
+
+    def rules(self, rules_file=None, sets=(), overrides=None) -> dict:
+        """Effective rules: defaults, then a TOML file, a dict of overrides and ``--set`` strings."""
+        return overlay_rules(self.default_rules, rules_file, sets, overrides)
+
+    def check_player_count(self, n_players: int) -> None:
+        if n_players not in self.all_player_counts:
+            allowed = ", ".join(map(str, self.player_counts))
+            house = ", ".join(map(str, self.house_player_counts))
+            raise SimkitError(f"{self.name} takes {allowed} players" + (f" ({house} as a house rule)" if house else "")
+                              + f", not {n_players}")
+
+
+def _discover() -> dict[str, Game]:
+    games = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game):
+            games[game.name] = game
+    return games
+
+
+GAMES: dict[str, Game] = {}
+
+
+def all_games() -> dict[str, Game]:
+    if not GAMES:
+        GAMES.update(_discover())
+    return GAMES
+
+
+def get_game(name: str) -> Game:
+    games = all_games()
+    if name not in games:
+        raise SimkitError(f"unknown game {name!r}; available: {', '.join(games)}")
+    return games[name]

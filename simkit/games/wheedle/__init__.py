@@ -1,0 +1,194 @@
+"""Wheedle: trade stock cards for majorities; the card left in the centre goes bankrupt.
+
+Rulebook: shared/rules/wheedle.txt; simulator decisions W1-W8: shared/spec/wheedle.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ...errors import SimkitError
+from ...rules import lookup, require_bool, require_int, require_str
+from .. import Game
+from . import engine
+from .view import DECISIONS, card_points
+
+MAX_ROUNDS = 60
+
+
+@dataclass(frozen=True)
+class WheedleRules:
+    """Rules compiled for the kernel, for one player count."""
+
+    companies: tuple[str, ...]
+    counts: np.ndarray       # printed cards per company
+    vector: np.ndarray       # engine.R_* layout
+    n_players: int
+    official: bool           # W1: 2 and 3 players are house rules
+
+    @property
+    def rounds(self) -> int:
+        return int(self.vector[engine.R_ROUNDS])
+
+
+def prepare(rules: dict, n_players: int) -> WheedleRules:
+    """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
+    GAME.check_player_count(n_players)
+    entries = rules.get("company")
+    if not isinstance(entries, list) or not entries:
+        raise SimkitError("rules: company must be a non-empty array of tables with name and cards")
+    names, counts = [], []
+    for i, _ in enumerate(entries):
+        name = require_str(rules, f"company.{i}.name")
+        if name in names:
+            raise SimkitError(f"rules: company.{i}.name {name!r} appears twice")
+        names.append(name)
+        counts.append(require_int(rules, f"company.{i}.cards", 1, 99))
+    official = n_players in GAME.player_counts
+    table = "deal.hand" if official else "deal.house_hand"
+    hands = lookup(rules, table)
+    if str(n_players) not in hands:
+        raise SimkitError(f"rules: {table} has no entry for {n_players} players; it has {', '.join(hands) or 'none'}")
+    hand = require_int(rules, f"{table}.{n_players}", 1)
+    total = sum(counts)
+    if hand * n_players + 1 != total:
+        raise SimkitError(f"rules: {table}.{n_players} = {hand} deals {hand * n_players} cards + 1 to the centre, "
+                          f"but the companies hold {total}; allowed: {(total - 1) / n_players:g} cards each")
+    rounds_value = lookup(rules, "options.rounds")
+    rounds = n_players if rounds_value == "players" else None
+    if rounds is None:
+        if isinstance(rounds_value, str):
+            raise SimkitError(f"rules: options.rounds must be \"players\" or a number 1..{MAX_ROUNDS}, not {rounds_value!r}")
+        rounds = require_int(rules, "options.rounds", 1, MAX_ROUNDS)
+    vector = np.zeros(engine.RULE_SIZE, np.int64)
+    vector[engine.R_HAND] = hand
+    vector[engine.R_ROUNDS] = rounds
+    vector[engine.R_MAX_TICKS] = require_int(rules, "options.max_ticks", 1, 1_000_000)
+    vector[engine.R_GIFTS] = require_bool(rules, "options.gifts_allowed")
+    vector[engine.R_FALSE_STOP_ENDS_ROUND] = require_bool(rules, "options.false_stop_ends_round")
+    vector[engine.R_BANKRUPT_MAJORITY_SCORES] = require_bool(rules, "options.bankrupt_majority_scores")
+    for index, key in ((engine.R_STOP_BONUS, "stop_bonus"), (engine.R_FALSE_STOP, "false_stop"),
+                       (engine.R_ALL_POINTS, "all_cards"), (engine.R_MAJORITY_POINTS, "majority"),
+                       (engine.R_BANKRUPT_POINTS, "bankrupt")):
+        vector[index] = require_int(rules, f"scoring.{key}", -1000, 1000)
+    return WheedleRules(tuple(names), np.array(counts, np.int64), vector, n_players, official)
+
+
+def _kernel_inputs(seats):
+    acts = tuple(seat.strategy.decisions["act"] for seat in seats)
+    accepts = tuple(seat.strategy.decisions["accept"] for seat in seats)
+    params = np.zeros((engine.MAX_SEATS, seats[0].vector().size))
+    for i, seat in enumerate(seats):
+        params[i] = seat.vector()
+    return acts, accepts, params
+
+
+def simulate(prepared: WheedleRules, seats, seed: int, first_game: int, n_games: int, check: bool = False,
+             record: bool = False) -> dict:
+    """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
+    acts, accepts, params = _kernel_inputs(seats)
+    out = engine.play_batch(seed, first_game, n_games, prepared.counts, prepared.vector, acts, accepts, params,
+                            check=check, record=record)
+    n_players = prepared.n_players
+    rows = n_games * n_players
+    columns = {
+        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n_players),
+        "seat": np.tile(np.arange(n_players, dtype=np.int8), n_games),
+        "points": out["points"].reshape(rows).astype(np.int32),
+        "winner": out["winner"].reshape(rows),
+    }
+    for r in range(prepared.rounds):
+        columns[f"points_r{r + 1}"] = out["round_points"][:, :, r].reshape(rows).astype(np.int16)
+    for i, name in enumerate(engine.SEAT_STATS):
+        columns[name] = out["seat_stats"][:, :, i].reshape(rows).astype(np.int32)
+    # per-game facts, repeated on each of the game's rows
+    per_game = {"ticks": out["round_ticks"].sum(axis=1), "stalemates": (out["round_stopper"] < 0).sum(axis=1)}
+    for r in range(prepared.rounds):
+        per_game[f"ticks_r{r + 1}"] = out["round_ticks"][:, r]
+        per_game[f"stopper_r{r + 1}"] = out["round_stopper"][:, r]
+    for name, values in per_game.items():
+        columns[name] = np.repeat(values.astype(np.int32), n_players)
+    if record:
+        columns["_trace"] = out["trace"]
+    return columns
+
+
+def score_round(hands, centre, stopper=None, rules=None):
+    """Points per seat for one round scored from explicit hands (the engine's own scoring code).
+
+    hands: one dict per player of company name -> cards held; centre: the company whose card is in
+    the centre (bankrupt); stopper: the seat that stopped, or None (a stalemate: no bonus or penalty).
+    rules: effective rules dict (defaults if None). Returns a list of ints.
+    """
+    rules = GAME.default_rules if rules is None else rules
+    prepared = prepare(rules, _any_count(rules))
+    index = {name: i for i, name in enumerate(prepared.companies)}
+    for label, name in [("centre", centre)] + [("hand", n) for hand in hands for n in hand]:
+        if name not in index:
+            raise SimkitError(f"score_round: unknown company {name!r} in {label}; companies: {', '.join(index)}")
+    matrix = np.zeros((len(hands), len(index)), np.int64)
+    for p, hand in enumerate(hands):
+        for name, held in hand.items():
+            matrix[p, index[name]] = held
+    counts = prepared.counts
+    c = index[centre]
+    if (matrix.sum(axis=0) + np.eye(len(index), dtype=np.int64)[c] > counts).any():
+        raise SimkitError("score_round: the hands and centre hold more cards of a company than it has")
+    v = prepared.vector
+    points = [int(card_points(matrix[p], c, counts, v[engine.R_ALL_POINTS], v[engine.R_MAJORITY_POINTS],
+                              v[engine.R_BANKRUPT_POINTS], bool(v[engine.R_BANKRUPT_MAJORITY_SCORES])))
+              for p in range(len(hands))]
+    if stopper is not None:
+        qualified = engine._qualified(matrix[stopper], counts)
+        points[stopper] += int(v[engine.R_STOP_BONUS] if qualified else v[engine.R_FALSE_STOP])
+    return points
+
+
+def _any_count(rules):
+    """A player count whose deal fits these rules (scoring does not depend on it)."""
+    for n in GAME.player_counts + GAME.house_player_counts:
+        try:
+            prepare(rules, n)
+            return n
+        except SimkitError:
+            continue
+    prepare(rules, GAME.player_counts[0])  # raises the error for the official count
+
+
+def replay(prepared: WheedleRules, seats, seed: int, game: int) -> str:
+    from .replay import format_replay
+
+    acts, accepts, params = _kernel_inputs(seats)
+    capacity = prepared.rounds * (int(prepared.vector[engine.R_MAX_TICKS]) + 2)
+    out = engine.play_batch(seed, game, 1, prepared.counts, prepared.vector, acts, accepts, params,
+                            check=True, record=True, event_capacity=capacity)
+    return format_replay(prepared, seats, seed, game, out)
+
+
+GAME = Game(
+    name="wheedle",
+    title="Wheedle",
+    player_counts=(4, 5, 6),
+    house_player_counts=(2, 3),
+    default_lineup=("hair-trigger", "threshold", "patient", "blocker"),
+    decisions=DECISIONS,
+    strategies_module="strategies.wheedle",
+    rules_path=Path(__file__).with_name("rules.toml"),
+    prepare=prepare,
+    simulate=simulate,
+    replay=replay,
+    score_column="points",
+    facts={
+        "points": "total points over the game's rounds",
+        "points_rN": "points in round N",
+        "stops, good_stops, false_stops": "stops made by the seat, with and without majorities (W4, W8)",
+        "offers, offers_taken, offers_accepted, swaps": "the seat's trading activity",
+        "illegal_actions": "actions the engine refused (played as a pass)",
+        "ticks, ticks_rN": "ticks in the game and in round N (W3)",
+        "stopper_rN": "seat that stopped round N, -1 for a stalemate (W5)",
+        "stalemates": "rounds of the game that reached max_ticks",
+    },
+    report_plots=("round_lengths",),
+)

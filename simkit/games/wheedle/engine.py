@@ -1,0 +1,364 @@
+"""The Wheedle engine: a batch of games in one Numba kernel (rules: shared/rules/wheedle.txt,
+decisions W1-W8 in shared/spec/wheedle.md).
+
+``play_batch`` validates nothing and allocates the output arrays; the private kernel ``_play``
+is a pure function of (seed, game indices, rule arrays, strategies). Strategies arrive as a tuple of
+first-class functions, one per seat padded to MAX_SEATS, so one cached compilation serves every
+line-up and every user strategy.
+"""
+import numpy as np
+from numba import njit
+
+from ... import rng
+from .view import (A_GIVE, A_GIVE_COUNT, A_TYPE, A_WANT, A_WANT_COUNT, ACTION_SIZE, ASKED, MEMORY_SIZE, NET,
+                   OFFER, OFFERED, PASS, PUB_ALL_POINTS, PUB_BANKRUPT_MAJORITY_SCORES, PUB_BANKRUPT_POINTS,
+                   PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES, PUB_DEALER, PUB_FALSE_STOP, PUB_FALSE_STOP_ENDS_ROUND,
+                   PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAJORITY_POINTS, PUB_MAX_TICKS,
+                   PUB_MY_NO_TAKER_STREAK, PUB_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_ROUNDS, PUB_SEAT,
+                   PUB_STOP_BONUS, PUB_TICK, STOP, SWAP, card_points, public_length)
+
+MAX_SEATS = 6
+
+# rule vector layout (filled by rules.compile_rules)
+(R_HAND, R_ROUNDS, R_MAX_TICKS, R_GIFTS, R_FALSE_STOP_ENDS_ROUND, R_BANKRUPT_MAJORITY_SCORES, R_STOP_BONUS,
+ R_FALSE_STOP, R_ALL_POINTS, R_MAJORITY_POINTS, R_BANKRUPT_POINTS) = range(11)
+RULE_SIZE = 11
+
+# per-seat counters
+(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL) = range(8)
+SEAT_STATS = ("stops", "good_stops", "false_stops", "offers", "offers_taken", "offers_accepted", "swaps",
+              "illegal_actions")
+
+# event log (replay): one row per move
+EV_GAME, EV_ROUND, EV_TICK, EV_KIND, EV_SEAT, EV_GIVE, EV_GIVE_COUNT, EV_WANT, EV_WANT_COUNT, EV_OTHER = range(10)
+EVENT_FIELDS = 10
+(E_PASS, E_OFFER_TAKEN, E_OFFER_UNTAKEN, E_SWAP, E_GOOD_STOP, E_FALSE_STOP, E_ILLEGAL, E_STALEMATE) = range(8)
+
+
+@njit(cache=True)
+def _check_cards(hands, centre, counts, n_players):
+    for c in range(counts.size):
+        total = 1 if centre == c else 0
+        for p in range(n_players):
+            if hands[p, c] < 0:
+                raise AssertionError("wheedle: a hand holds a negative number of cards")
+            total += hands[p, c]
+        if total != counts[c]:
+            raise AssertionError("wheedle: cards not conserved (61 = hands + centre)")
+
+
+@njit(cache=True)
+def _deal(deck, deal_rng, hands, n_players, dealer, hand_size):
+    """W2: the dealer draws the centre card first, then deals one card at a time from the dealer's left."""
+    rng.shuffle(deal_rng, deck)
+    hands[:, :] = 0
+    for i in range(n_players * hand_size):
+        hands[(dealer + 1 + i) % n_players, deck[1 + i]] += 1
+    return deck[0]
+
+
+@njit(cache=True)
+def _fill_static_public(public, seat, n_players, dealer, rnd, rounds, hand_size, counts, rules, totals):
+    public[PUB_SEAT] = seat
+    public[PUB_DEALER] = dealer
+    public[PUB_PLAYERS] = n_players
+    public[PUB_ROUND] = rnd
+    public[PUB_ROUNDS] = rounds
+    public[PUB_MAX_TICKS] = rules[R_MAX_TICKS]
+    public[PUB_HAND_SIZE] = hand_size
+    public[PUB_GIFTS_ALLOWED] = rules[R_GIFTS]
+    public[PUB_STOP_BONUS] = rules[R_STOP_BONUS]
+    public[PUB_FALSE_STOP] = rules[R_FALSE_STOP]
+    public[PUB_ALL_POINTS] = rules[R_ALL_POINTS]
+    public[PUB_MAJORITY_POINTS] = rules[R_MAJORITY_POINTS]
+    public[PUB_BANKRUPT_POINTS] = rules[R_BANKRUPT_POINTS]
+    public[PUB_BANKRUPT_MAJORITY_SCORES] = rules[R_BANKRUPT_MAJORITY_SCORES]
+    public[PUB_FALSE_STOP_ENDS_ROUND] = rules[R_FALSE_STOP_ENDS_ROUND]
+    public[PUB_COMPANIES] = counts.size
+    for c in range(counts.size):
+        public[PUB_HEADER + c] = counts[c]
+    for p in range(n_players):
+        public[PUB_HEADER + counts.size + p] = totals[p]
+
+
+@njit(cache=True)
+def _view(seat, hands, hand_view, public, tick, centre, can_stop, streak, my_streak):
+    """The only way hidden state reaches a strategy: its own hand, copied, and public fields."""
+    hand_view[:] = hands[seat]
+    public[PUB_TICK] = tick
+    public[PUB_CENTRE] = centre
+    public[PUB_CAN_STOP] = can_stop
+    public[PUB_NO_TAKER_STREAK] = streak
+    public[PUB_MY_NO_TAKER_STREAK] = my_streak
+
+
+@njit(cache=True)
+def _qualified(hand, counts):
+    for c in range(counts.size):
+        if hand[c] > 0 and 2 * hand[c] <= counts[c]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _offer_is_legal(action, hand, n_companies, gifts_allowed):
+    give, k, want, m = action[A_GIVE], action[A_GIVE_COUNT], action[A_WANT], action[A_WANT_COUNT]
+    if k < 0 or m < 0 or k + m == 0:
+        return False
+    if not gifts_allowed and (k == 0 or m == 0):
+        return False
+    if k > 0 and (give < 0 or give >= n_companies or hand[give] < k):
+        return False
+    if m > 0 and (want < 0 or want >= n_companies):
+        return False
+    if k > 0 and m > 0 and give == want:
+        return False
+    return True
+
+
+@njit(cache=True)
+def _log(events, count, game, rnd, tick, kind, seat, give, k, want, m, other):
+    i = count[0]
+    if i < events.shape[0]:
+        events[i, EV_GAME] = game
+        events[i, EV_ROUND] = rnd
+        events[i, EV_TICK] = tick
+        events[i, EV_KIND] = kind
+        events[i, EV_SEAT] = seat
+        events[i, EV_GIVE] = give
+        events[i, EV_GIVE_COUNT] = k
+        events[i, EV_WANT] = want
+        events[i, EV_WANT_COUNT] = m
+        events[i, EV_OTHER] = other
+    count[0] = i + 1
+
+
+@njit(cache=True)
+def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
+          out_points, out_round_points, out_seat_stats, out_round_ticks, out_round_stopper, out_winner,
+          events, event_count, trace):
+    n_companies = counts.size
+    total_cards = counts.sum()
+    hand_size = rules[R_HAND]
+    rounds = rules[R_ROUNDS]
+    max_ticks = rules[R_MAX_TICKS]
+    gifts_allowed = rules[R_GIFTS] != 0
+    false_stop_ends = rules[R_FALSE_STOP_ENDS_ROUND] != 0
+
+    deck = np.empty(total_cards, np.int64)
+    hands = np.zeros((n_players, n_companies), np.int64)
+    hand_view = np.zeros(n_companies, np.int64)
+    public = np.zeros((n_players, public_length(n_companies, n_players)), np.int64)
+    seen = np.zeros((3, n_players, n_companies), np.int64)
+    memory = np.zeros((n_players, MEMORY_SIZE))
+    action = np.zeros(ACTION_SIZE, np.int64)
+    offer = np.zeros(ACTION_SIZE, np.int64)
+    deal_rng = np.zeros(4, np.uint64)
+    turn_rng = np.zeros(4, np.uint64)
+    strategy_rng = np.zeros((n_players, 4), np.uint64)
+    order = np.zeros(n_players - 1, np.int64)
+    totals = np.zeros(n_players, np.int64)
+    round_points = np.zeros(n_players, np.int64)
+    can_stop = np.zeros(n_players, np.int64)
+    my_streak = np.zeros(n_players, np.int64)
+
+    for g in range(n_games):
+        game = first_game + g
+        rng.seed_stream(deal_rng, seed, game, rng.DEAL)
+        rng.seed_stream(turn_rng, seed, game, rng.TURN)
+        for p in range(n_players):
+            rng.seed_stream(strategy_rng[p], seed, game, rng.STRATEGY + p)
+        memory[:, :] = 0.0
+        totals[:] = 0
+        i = 0
+        for c in range(n_companies):
+            for _ in range(counts[c]):
+                deck[i] = c
+                i += 1
+
+        for rnd in range(rounds):
+            dealer = rnd % n_players
+            centre = _deal(deck, deal_rng, hands, n_players, dealer, hand_size)
+            if record:
+                for p in range(n_players):
+                    trace[g, rnd, 0, p, :n_companies] = hands[p]
+                trace[g, rnd, 0, n_players, 0] = centre
+            for p in range(n_players):
+                _fill_static_public(public[p], p, n_players, dealer, rnd, rounds, hand_size, counts, rules, totals)
+            seen[:, :, :] = 0
+            round_points[:] = 0
+            can_stop[:] = 1
+            my_streak[:] = 0
+            streak = 0
+            stopper = -1
+            stopped_good = False
+            tick = 0
+            while tick < max_ticks:
+                actor = rng.below(turn_rng, n_players)
+                _view(actor, hands, hand_view, public[actor], tick, centre, can_stop[actor], streak, my_streak[actor])
+                action[:] = 0
+                kind = acts[actor](hand_view, public[actor], seen, params[actor], memory[actor],
+                                   strategy_rng[actor], action)
+                if kind == OFFER:
+                    if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
+                        kind = -1
+                    else:
+                        give, k = action[A_GIVE], action[A_GIVE_COUNT]
+                        want, m = action[A_WANT], action[A_WANT_COUNT]
+                        if k == 0:
+                            give = -1
+                        if m == 0:
+                            want = -1
+                        out_seat_stats[g, actor, S_OFFERS] += 1
+                        if k > 0:
+                            seen[OFFERED, actor, give] += 1
+                        if m > 0:
+                            seen[ASKED, actor, want] += 1
+                        offer[0] = actor
+                        offer[1] = give
+                        offer[2] = k
+                        offer[3] = want
+                        offer[4] = m
+                        # W3: the players who could accept are asked in random order
+                        n = 0
+                        for p in range(n_players):
+                            if p != actor:
+                                order[n] = p
+                                n += 1
+                        rng.shuffle(turn_rng, order)
+                        taker = -1
+                        for j in range(n_players - 1):
+                            p = order[j]
+                            if m > 0 and hands[p, want] < m:
+                                continue
+                            _view(p, hands, hand_view, public[p], tick, centre, can_stop[p], streak, my_streak[p])
+                            if accepts[p](hand_view, public[p], seen, offer, params[p], memory[p], strategy_rng[p]):
+                                taker = p
+                                break
+                        if taker >= 0:
+                            if k > 0:
+                                hands[actor, give] -= k
+                                hands[taker, give] += k
+                                seen[NET, actor, give] -= k
+                                seen[NET, taker, give] += k
+                            if m > 0:
+                                hands[taker, want] -= m
+                                hands[actor, want] += m
+                                seen[NET, taker, want] -= m
+                                seen[NET, actor, want] += m
+                            out_seat_stats[g, actor, S_OFFERS_TAKEN] += 1
+                            out_seat_stats[g, taker, S_ACCEPTED] += 1
+                            streak = 0
+                            my_streak[actor] = 0
+                        else:
+                            streak += 1
+                            my_streak[actor] += 1
+                        if record:
+                            _log(events, event_count, g, rnd, tick, E_OFFER_TAKEN if taker >= 0 else E_OFFER_UNTAKEN,
+                                 actor, give, k, want, m, taker)
+                elif kind == SWAP:
+                    give = action[A_GIVE]
+                    if give < 0 or give >= n_companies or give == centre or hands[actor, give] == 0:
+                        kind = -1
+                    else:
+                        hands[actor, give] -= 1
+                        hands[actor, centre] += 1
+                        seen[NET, actor, give] -= 1
+                        seen[NET, actor, centre] += 1
+                        if record:
+                            _log(events, event_count, g, rnd, tick, E_SWAP, actor, give, 1, centre, 1, -1)
+                        centre = give
+                        out_seat_stats[g, actor, S_SWAPS] += 1
+                elif kind == STOP:
+                    if can_stop[actor] == 0:
+                        kind = -1
+                    else:
+                        out_seat_stats[g, actor, S_STOPS] += 1
+                        good = _qualified(hands[actor], counts)
+                        if record:
+                            _log(events, event_count, g, rnd, tick, E_GOOD_STOP if good else E_FALSE_STOP,
+                                 actor, -1, 0, -1, 0, -1)
+                        if good:
+                            out_seat_stats[g, actor, S_GOOD_STOPS] += 1
+                            stopper = actor
+                            stopped_good = True
+                        else:
+                            out_seat_stats[g, actor, S_FALSE_STOPS] += 1
+                            if false_stop_ends:
+                                stopper = actor
+                            else:
+                                # W4: the penalty is taken now, trading goes on, no second stop this round
+                                round_points[actor] += rules[R_FALSE_STOP]
+                                can_stop[actor] = 0
+                elif kind == PASS:
+                    if record:
+                        _log(events, event_count, g, rnd, tick, E_PASS, actor, -1, 0, -1, 0, -1)
+                else:
+                    kind = -1
+                if kind == -1:
+                    out_seat_stats[g, actor, S_ILLEGAL] += 1
+                    if record:
+                        _log(events, event_count, g, rnd, tick, E_ILLEGAL, actor, action[A_TYPE], action[A_GIVE],
+                             action[A_GIVE_COUNT], action[A_WANT], action[A_WANT_COUNT])
+                if check:
+                    _check_cards(hands, centre, counts, n_players)
+                tick += 1
+                if stopper >= 0:
+                    break
+
+            # W5: nobody stopped within max_ticks -> stalemate, no stop bonus or penalty
+            if stopper < 0 and record:
+                _log(events, event_count, g, rnd, tick, E_STALEMATE, -1, -1, 0, -1, 0, -1)
+            for p in range(n_players):
+                round_points[p] += card_points(hands[p], centre, counts, rules[R_ALL_POINTS],
+                                               rules[R_MAJORITY_POINTS], rules[R_BANKRUPT_POINTS],
+                                               rules[R_BANKRUPT_MAJORITY_SCORES] != 0)
+            if stopper >= 0:
+                round_points[stopper] += rules[R_STOP_BONUS] if stopped_good else rules[R_FALSE_STOP]
+            for p in range(n_players):
+                totals[p] += round_points[p]
+                out_round_points[g, p, rnd] = round_points[p]
+            out_round_ticks[g, rnd] = tick
+            out_round_stopper[g, rnd] = stopper
+            if record:
+                for p in range(n_players):
+                    trace[g, rnd, 1, p, :n_companies] = hands[p]
+                trace[g, rnd, 1, n_players, 0] = centre
+
+        best = totals.max()
+        for p in range(n_players):
+            out_points[g, p] = totals[p]
+            out_winner[g, p] = totals[p] == best
+
+
+def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, check=False, record=False,
+               event_capacity=0):
+    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``.
+
+    ``acts``/``accepts`` hold one compiled strategy function per seat; they are padded to MAX_SEATS
+    so that the kernel's type, and so its cache entry, does not depend on the player count.
+    """
+    n_players = len(acts)
+    rounds = int(rules[R_ROUNDS])
+    pad = MAX_SEATS - n_players
+    acts = tuple(acts) + (acts[0],) * pad
+    accepts = tuple(accepts) + (accepts[0],) * pad
+    out = {
+        "points": np.zeros((n_games, n_players), np.int64),
+        "round_points": np.zeros((n_games, n_players, rounds), np.int64),
+        "seat_stats": np.zeros((n_games, n_players, len(SEAT_STATS)), np.int64),
+        "round_ticks": np.zeros((n_games, rounds), np.int64),
+        "round_stopper": np.zeros((n_games, rounds), np.int64),
+        "winner": np.zeros((n_games, n_players), np.bool_),
+    }
+    events = np.zeros((event_capacity, EVENT_FIELDS), np.int64)
+    event_count = np.zeros(1, np.int64)
+    # trace[g, round, start|end, seat (last row: centre in column 0), company]
+    trace = np.zeros((n_games if record else 0, rounds, 2, n_players + 1, counts.size), np.int64)
+    _play(np.uint64(seed), first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
+          out["points"], out["round_points"], out["seat_stats"], out["round_ticks"], out["round_stopper"],
+          out["winner"], events, event_count, trace)
+    out["events"] = events[: min(event_count[0], event_capacity)]
+    out["events_lost"] = max(0, int(event_count[0]) - event_capacity)
+    out["trace"] = trace
+    return out

@@ -1,0 +1,98 @@
+"""What a Wheedle strategy sees, and the Numba signatures of its two decisions.
+
+A strategy's ``act`` is called on the ticks when its seat may act (W3) and writes one action into
+``action``; its ``accept`` is called when another player's offer could be filled from its hand.
+Both receive only: a copy of the seat's own hand (cards per company), the ``public`` vector below,
+the ``seen`` table of public events, the seat's parameters, a private ``memory`` that persists
+through the game, and the seat's own random stream. No argument carries another player's hand.
+
+public (int64 vector): the fields ``PUB_*`` below, then the printed card count of each company
+(``company_cards``), then every seat's score from earlier rounds (``score_so_far``).
+seen (int64 [3, players, companies]), reset each round, built from public events only:
+  seen[NET, p, c]   cards of c that p received minus gave in exchanges and swaps (cards travel face up)
+  seen[ASKED, p, c] offers by p that asked for c;  seen[OFFERED, p, c] offers by p that gave c.
+"""
+import numpy as np
+from numba import njit, types
+
+# action / offer layout
+A_TYPE, A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT = 0, 1, 2, 3, 4
+ACTION_SIZE = 5
+PASS, OFFER, SWAP, STOP = 0, 1, 2, 3
+OFFER_FROM = 0  # in the offer vector passed to accept: [from seat, give company, k, want company, m]
+
+NET, ASKED, OFFERED = 0, 1, 2
+
+(PUB_SEAT, PUB_DEALER, PUB_PLAYERS, PUB_ROUND, PUB_ROUNDS, PUB_TICK, PUB_MAX_TICKS, PUB_CENTRE,
+ PUB_CAN_STOP, PUB_HAND_SIZE, PUB_NO_TAKER_STREAK, PUB_MY_NO_TAKER_STREAK, PUB_GIFTS_ALLOWED,
+ PUB_STOP_BONUS, PUB_FALSE_STOP, PUB_ALL_POINTS, PUB_MAJORITY_POINTS, PUB_BANKRUPT_POINTS,
+ PUB_BANKRUPT_MAJORITY_SCORES, PUB_FALSE_STOP_ENDS_ROUND, PUB_COMPANIES) = range(21)
+PUB_HEADER = 24
+MAX_COMPANIES = 24
+MEMORY_SIZE = 8 + 4 * MAX_COMPANIES  # a strategy's own floats; zeroed at the start of each game
+
+_int_vec = types.Array(types.int64, 1, "A")
+_seen_t = types.Array(types.int64, 3, "A")
+_float_vec = types.Array(types.float64, 1, "A")
+_rng_t = types.Array(types.uint64, 1, "A")
+ACT_SIGNATURE = types.int64(_int_vec, _int_vec, _seen_t, _float_vec, _float_vec, _rng_t, _int_vec)
+ACCEPT_SIGNATURE = types.boolean(_int_vec, _int_vec, _seen_t, _int_vec, _float_vec, _float_vec, _rng_t)
+DECISIONS = {"act": ACT_SIGNATURE, "accept": ACCEPT_SIGNATURE}
+
+
+@njit(cache=True)
+def public_length(companies, players):
+    return PUB_HEADER + companies + players
+
+
+@njit(cache=True)
+def company_cards(public, company):
+    """Printed number of cards of a company."""
+    return public[PUB_HEADER + company]
+
+
+@njit(cache=True)
+def score_so_far(public, seat):
+    """A seat's total points from earlier rounds of this game."""
+    return public[PUB_HEADER + public[PUB_COMPANIES] + seat]
+
+
+@njit(cache=True)
+def has_majority(held, cards):
+    return 2 * held > cards
+
+
+@njit(cache=True)
+def is_qualified(hand, public):
+    """True if the hand shows a majority in every company held (an empty hand qualifies)."""
+    for c in range(hand.size):
+        if hand[c] > 0 and not has_majority(hand[c], company_cards(public, c)):
+            return False
+    return True
+
+
+@njit(cache=True)
+def card_points(hand, centre, counts, all_points, majority_points, bankrupt_points, bankrupt_majority_scores):
+    """Per-card points of one hand with ``centre`` the bankrupt company (the shared scoring rule, W6)."""
+    points = 0
+    for c in range(hand.size):
+        held = hand[c]
+        if held == 0:
+            continue
+        if held == counts[c]:
+            points += all_points * held
+        elif 2 * held > counts[c] and (c != centre or bankrupt_majority_scores):
+            points += majority_points * held
+        if c == centre:
+            points += bankrupt_points * held
+    return points
+
+
+@njit(cache=True)
+def points_if_stopped(hand, public):
+    """The round score this hand would get if its holder stopped now (card points plus stop bonus or penalty)."""
+    companies = public[PUB_COMPANIES]
+    counts = public[PUB_HEADER:PUB_HEADER + companies]
+    points = card_points(hand, public[PUB_CENTRE], counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
+                         public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0)
+    return points + (public[PUB_STOP_BONUS] if is_qualified(hand, public) else public[PUB_FALSE_STOP])

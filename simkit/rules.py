@@ -1,0 +1,147 @@
+"""Rule data: the packaged defaults, overlaid by a user's TOML file and by ``--set key=value``.
+
+Overlays may only name keys the defaults have, so a typo is an error rather than a silent no-op.
+Each game then validates types, ranges and deck arithmetic and compiles the rules into arrays for
+its kernel. Errors name the file and the dotted key.
+"""
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .errors import SimkitError
+
+
+def read_toml(path: str | Path) -> dict:
+    """Parse a TOML file, turning I/O and syntax errors into one-line SimkitErrors."""
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise SimkitError(f"rules file {path} does not exist") from None
+    except IsADirectoryError:
+        raise SimkitError(f"rules file {path} is a directory, not a TOML file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SimkitError(f"rules file {path} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise SimkitError(f"rules file {path} is not UTF-8 text") from None
+
+
+def parse_assignment(text: str) -> tuple[list[str], Any]:
+    """Split ``a.b.c=value``; the value is read as TOML (numbers, booleans, quoted strings, arrays)
+    and falls back to a bare string, so ``--set options.rounds=players`` works unquoted."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise SimkitError(f"--set {text!r}: expected KEY=VALUE with a dotted key, e.g. scoring.false_stop=-10")
+    try:
+        value = tomllib.loads(f"v = {raw.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw.strip()
+    return key.split("."), value
+
+
+def _describe(node: Any) -> str:
+    if isinstance(node, dict):
+        return "one of: " + ", ".join(sorted(node)) if node else "no keys"
+    if isinstance(node, list):
+        return f"an index 0..{len(node) - 1}"
+    return "nothing below a value"
+
+
+def _merge(base: Any, overlay: Any, path: str, source: str) -> Any:
+    if isinstance(base, dict):
+        if not isinstance(overlay, dict):
+            raise SimkitError(f"{source}: {path} must be a table, not {overlay!r}")
+        merged = dict(base)
+        for key, value in overlay.items():
+            key = str(key)
+            sub = f"{path}.{key}" if path else key
+            if key not in base:
+                raise SimkitError(f"{source}: unknown key {sub!r}; allowed here: {_describe(base)}")
+            merged[key] = _merge(base[key], value, sub, source)
+        return merged
+    if isinstance(base, list) and base and isinstance(base[0], dict):
+        # An array of tables (e.g. [[company]]) is replaced whole, each entry checked like the first.
+        if not isinstance(overlay, list) or not all(isinstance(item, dict) for item in overlay):
+            raise SimkitError(f"{source}: {path} must be an array of tables like the default")
+        for i, item in enumerate(overlay):
+            missing = sorted(set(base[0]) - set(item))
+            if missing:
+                raise SimkitError(f"{source}: {path}[{i}] lacks {missing[0]!r}; each entry needs: {', '.join(base[0])}")
+        return [_merge(base[0], item, f"{path}[{i}]", source) for i, item in enumerate(overlay)]
+    if isinstance(overlay, dict):
+        raise SimkitError(f"{source}: {path} is a value, not a table")
+    return overlay
+
+
+def _set_path(tree: dict, keys: list[str], value: Any, text: str) -> None:
+    node: Any = tree
+    for depth, key in enumerate(keys):
+        here = ".".join(keys[: depth + 1])
+        last = depth == len(keys) - 1
+        if isinstance(node, list):
+            if not key.isdigit() or int(key) >= len(node):
+                raise SimkitError(f"--set {text}: {here!r} needs {_describe(node)}")
+            if last:
+                raise SimkitError(f"--set {text}: {here!r} is a table; set one of its keys")
+            node = node[int(key)]
+            continue
+        if not isinstance(node, dict) or key not in node:
+            parent = node if isinstance(node, (dict, list)) else None
+            raise SimkitError(f"--set {text}: unknown key {here!r}; allowed: {_describe(parent)}")
+        if last:
+            if isinstance(node[key], (dict, list)) and not isinstance(value, type(node[key])):
+                raise SimkitError(f"--set {text}: {here!r} is a table; set one of its keys")
+            node[key] = value
+        else:
+            node = node[key]
+
+
+def overlay_rules(defaults: dict, rules_file: str | Path | None = None,
+                  sets: list[str] | tuple[str, ...] = (), overrides: dict | None = None) -> dict:
+    """Return the defaults with a TOML file, a dict of overrides and ``--set`` strings applied, in that order."""
+    rules = copy.deepcopy(defaults)
+    if rules_file is not None:
+        rules = _merge(rules, read_toml(rules_file), "", str(rules_file))
+    if overrides:
+        rules = _merge(rules, overrides, "", "rules")
+    for text in sets:
+        keys, value = parse_assignment(text)
+        _set_path(rules, keys, value, text)
+    return rules
+
+
+def lookup(rules: dict, key: str) -> Any:
+    node: Any = rules
+    for part in key.split("."):
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
+
+
+def require_int(rules: dict, key: str, low: int | None = None, high: int | None = None) -> int:
+    """The integer at a dotted key, with a range check; errors name the key and the allowed range."""
+    value = lookup(rules, key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SimkitError(f"rules: {key} must be an integer, not {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        span = f"{low if low is not None else '-inf'}..{high if high is not None else 'inf'}"
+        raise SimkitError(f"rules: {key} = {value} is out of range; allowed {span}")
+    return value
+
+
+def require_bool(rules: dict, key: str) -> bool:
+    value = lookup(rules, key)
+    if not isinstance(value, bool):
+        raise SimkitError(f"rules: {key} must be true or false, not {value!r}")
+    return value
+
+
+def require_str(rules: dict, key: str) -> str:
+    value = lookup(rules, key)
+    if not isinstance(value, str) or not value.strip():
+        raise SimkitError(f"rules: {key} must be a non-empty string, not {value!r}")
+    return value

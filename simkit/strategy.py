@@ -1,0 +1,182 @@
+"""Strategies: named bundles of Numba decision functions plus float parameters.
+
+A game declares its decision points and their Numba signatures (``Game.decisions``); a strategy
+supplies one compiled function per decision point. The engine receives the per-seat functions as
+first-class function values, so any strategy (shipped or the user's own, from any module) runs in
+the same cached engine without recompiling it.
+
+Line-ups are written ``name[:key=value...]`` per seat, comma-separated; ``module:attr[:key=value...]``
+names a Strategy object in the user's own module.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+from numba.core.registry import CPUDispatcher
+
+from .errors import SimkitError
+
+MAX_PARAMS = 16
+_REGISTRY: dict[str, dict[str, "Strategy"]] = {}
+
+
+def _compile(func, signature):
+    """Compile ``func`` for exactly one signature, so the engine sees it as a first-class function."""
+    py_func = func.py_func if isinstance(func, CPUDispatcher) else func
+    try:
+        return njit(signature, cache=True)(py_func)
+    except RuntimeError:  # defined in a notebook or REPL: no file to cache against
+        return njit(signature)(py_func)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A strategy for one game: a function per decision point and named float parameters.
+
+    ``decisions`` maps each of the game's decision-point names to a Python or Numba function with the
+    game's signature; missing ones are taken from ``base`` (another Strategy), so a user can change a
+    single decision and keep the rest of a shipped strategy.
+    """
+
+    game: str
+    name: str
+    decisions: dict
+    params: dict = field(default_factory=dict)
+    doc: str = ""
+
+    @classmethod
+    def build(cls, game: str, name: str, *, base: "Strategy | None" = None, params: dict | None = None,
+              doc: str = "", **decisions) -> "Strategy":
+        from .games import get_game
+
+        spec = get_game(game)
+        merged_params = dict(base.params) if base else {}
+        merged_params.update(params or {})
+        if len(merged_params) > MAX_PARAMS:
+            raise SimkitError(f"strategy {name}: at most {MAX_PARAMS} parameters")
+        unknown = set(decisions) - set(spec.decisions)
+        if unknown:
+            raise SimkitError(f"strategy {name}: unknown decision {sorted(unknown)[0]!r}; "
+                              f"{game} has: {', '.join(spec.decisions)}")
+        compiled = {}
+        for point, signature in spec.decisions.items():
+            func = decisions.get(point) or (base.decisions[point] if base else None)
+            if func is None:
+                raise SimkitError(f"strategy {name}: no function for decision {point!r} and no base strategy")
+            compiled[point] = func if (base and func is base.decisions.get(point)) else _compile(func, signature)
+        return cls(game, name, compiled, {k: float(v) for k, v in merged_params.items()}, doc or (base.doc if base else ""))
+
+    def param_vector(self, overrides: dict[str, float]) -> np.ndarray:
+        values = dict(self.params)
+        for key, value in overrides.items():
+            if key not in values:
+                allowed = ", ".join(self.params) or "none"
+                raise SimkitError(f"strategy {self.name}: unknown parameter {key!r}; allowed: {allowed}")
+            values[key] = value
+        vector = np.zeros(MAX_PARAMS)
+        vector[: len(values)] = list(values.values())
+        return vector
+
+
+def register(strategy: Strategy) -> Strategy:
+    """Add a strategy to its game's registry (the CLI's choices and the tests read this)."""
+    _REGISTRY.setdefault(strategy.game, {})[strategy.name] = strategy
+    return strategy
+
+
+def registered(game: str) -> dict[str, Strategy]:
+    """Shipped strategies of a game, by name (imports the game's strategies module once)."""
+    from .games import get_game
+
+    spec = get_game(game)
+    if game not in _REGISTRY:
+        importlib.import_module(spec.strategies_module)
+    return _REGISTRY.get(game, {})
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of a line-up: a strategy and its parameter values."""
+
+    strategy: Strategy
+    overrides: dict
+
+    @property
+    def label(self) -> str:
+        """The strategy name with its non-default parameters, as written on the command line."""
+        extras = [f"{k}={_fmt(v)}" for k, v in self.overrides.items() if self.strategy.params.get(k) != v]
+        return ":".join([self.strategy.name, *extras])
+
+    @property
+    def values(self) -> dict:
+        return {**self.strategy.params, **self.overrides}
+
+    def vector(self) -> np.ndarray:
+        return self.strategy.param_vector(self.overrides)
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _load_user_strategy(game: str, module_name: str, attr: str) -> Strategy:
+    if str(Path.cwd()) not in sys.path:  # let `mymod:name` find mymod.py in the working directory
+        sys.path.insert(0, str(Path.cwd()))
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise SimkitError(f"strategy {module_name}:{attr}: cannot import module {module_name!r} ({exc})") from None
+    strategy = getattr(module, attr, None)
+    if not isinstance(strategy, Strategy):
+        raise SimkitError(f"strategy {module_name}:{attr}: {module_name}.{attr} is not a simkit Strategy")
+    if strategy.game != game:
+        raise SimkitError(f"strategy {module_name}:{attr} is for {strategy.game}, not {game}")
+    return strategy
+
+
+def parse_seat(game: str, text: str) -> Seat:
+    """Parse ``name[:k=v...]`` or ``module:attr[:k=v...]`` into a Seat."""
+    parts = [p.strip() for p in text.strip().split(":")]
+    if not parts[0]:
+        raise SimkitError(f"empty strategy in line-up {text!r}")
+    shipped = registered(game)
+    if len(parts) > 1 and "=" not in parts[1]:
+        strategy = _load_user_strategy(game, parts[0], parts[1])
+        assignments = parts[2:]
+    elif parts[0] in shipped:
+        strategy = shipped[parts[0]]
+        assignments = parts[1:]
+    else:
+        raise SimkitError(f"unknown strategy {parts[0]!r} for {game}; shipped: {', '.join(shipped)} "
+                          "(or module:attr for your own)")
+    overrides = {}
+    for item in assignments:
+        key, sep, raw = item.partition("=")
+        try:
+            overrides[key.strip()] = float(raw)
+        except ValueError:
+            raise SimkitError(f"strategy {text!r}: parameter {item!r} must be KEY=NUMBER") from None
+        if not sep:
+            raise SimkitError(f"strategy {text!r}: parameter {item!r} must be KEY=NUMBER")
+    strategy.param_vector(overrides)  # validates the names
+    return Seat(strategy, overrides)
+
+
+def parse_lineup(game: str, players) -> list[Seat]:
+    """A line-up from a comma-separated string or a list of seat strings / Seats / Strategies."""
+    if isinstance(players, str):
+        players = [p for p in players.split(",")]
+    seats = []
+    for item in players:
+        if isinstance(item, Seat):
+            seats.append(item)
+        elif isinstance(item, Strategy):
+            seats.append(Seat(item, {}))
+        else:
+            seats.append(parse_seat(game, str(item)))
+    return seats

@@ -1,0 +1,1 @@
+"""Shipped scripted strategies, one module per game (registered on import)."""

@@ -1,0 +1,312 @@
+"""Shipped Wheedle strategies (shared/spec/wheedle.md, "Strategy families").
+
+``collector`` is one parametrised family covering target choice, offer and accept rules and the
+stopping rules; the other names are its presets. ``random`` is the W7 baseline. Parameter values
+are floats; flags are 0 or 1.
+"""
+import numpy as np
+from numba import njit
+
+from simkit import rng
+from simkit.games.wheedle.view import (MAX_COMPANIES, A_GIVE, A_GIVE_COUNT, A_TYPE, A_WANT, A_WANT_COUNT, ASKED, NET, OFFER,
+                                       OFFER_FROM, PASS, PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES,
+                                       PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAX_TICKS,
+                                       PUB_MY_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_SEAT, PUB_TICK, STOP,
+                                       SWAP, is_qualified, points_if_stopped)
+from simkit.strategy import Strategy, register
+
+# parameter order (the Strategy's params dict preserves it)
+(P_TARGETS, P_OFFER_SIZE, P_REVISE_AFTER, P_DROP_TICKS, P_PROTECT, P_DUMP_CENTRE, P_SABOTAGE, P_STOP_RULE,
+ P_POINTS, P_PATIENCE, P_BLUFF_POINTS, P_BLUFF_AFTER) = range(12)
+TARGET_CLOSEST, TARGET_SMALL_FIRST, TARGET_UNCONTESTED = 0, 1, 2
+STOP_QUALIFIED, STOP_THRESHOLD, STOP_PATIENCE, STOP_NEVER, STOP_BLUFF = 0, 1, 2, 3, 4
+
+# memory layout: a few floats of state, then per-company scratch rows (no allocation per decision)
+M_ROUND, M_DROPPED, M_DROPPED_UNTIL, M_BEST, M_BEST_TICK, M_TARGETS_FOR = 0, 1, 2, 3, 4, 5
+KEYS, WANTED, JUNK, NEEDY = (8 + i * MAX_COMPANIES for i in range(4))
+
+
+@njit(cache=True)
+def _reset_round(public, memory):
+    if memory[M_ROUND] != public[PUB_ROUND] + 1:
+        memory[M_ROUND] = public[PUB_ROUND] + 1
+        memory[M_DROPPED] = -1
+        memory[M_DROPPED_UNTIL] = -1
+        memory[M_BEST] = -1e9
+        memory[M_BEST_TICK] = 0
+    if memory[M_DROPPED_UNTIL] < public[PUB_TICK]:
+        memory[M_DROPPED] = -1
+
+
+@njit(cache=True)
+def choose_targets(hand, public, seen, params, memory):
+    """Mark the companies to collect in memory[WANTED + c]: keep every majority held, then add companies
+    by the target rule while the hand can hold their majorities. The centre's company may be a target:
+    the centre card changes with every swap, and taking it is how a collector gets it."""
+    n = public[PUB_COMPANIES]
+    seat = public[PUB_SEAT]
+    mode = int(params[P_TARGETS])
+    if mode != TARGET_UNCONTESTED:  # targets depend on the hand alone: reuse them while it is unchanged
+        key = np.int64(memory[M_DROPPED] + 2) + 7 * public[PUB_ROUND]
+        for c in range(n):
+            key = key * 31 + hand[c]
+        key = float(key % 1000000007) + 1
+        if memory[M_TARGETS_FOR] == key:
+            return
+        memory[M_TARGETS_FOR] = key
+    for c in range(n):
+        cards = public[PUB_HEADER + c]
+        need = max(0, cards // 2 + 1 - hand[c])
+        if mode == TARGET_SMALL_FIRST:
+            key = cards * 100.0 + need
+        elif mode == TARGET_UNCONTESTED:
+            rivals = 0
+            for p in range(public[PUB_PLAYERS]):
+                if p != seat:
+                    rivals += seen[ASKED, p, c] + max(0, seen[NET, p, c])
+            key = rivals * 100.0 + need
+        else:
+            key = need * 100.0 - hand[c]
+        if need == 0:
+            key -= 1e6  # a majority already held is always kept
+        memory[KEYS + c] = key
+        memory[WANTED + c] = 0.0
+    capacity = max(public[PUB_HAND_SIZE], hand.sum())
+    used = 0
+    for _ in range(n):  # selection by ascending key; n is small, so no sort buffer is needed
+        best = -1
+        for c in range(n):
+            if memory[KEYS + c] < 1e300 and (best < 0 or memory[KEYS + c] < memory[KEYS + best]):
+                best = c
+        memory[KEYS + best] = 1e300
+        if best == memory[M_DROPPED]:
+            continue
+        cost = max(hand[best], public[PUB_HEADER + best] // 2 + 1)
+        if used + cost <= capacity:
+            memory[WANTED + best] = 1.0
+            used += cost
+
+
+@njit(cache=True)
+def _wants_to_stop(hand, public, params, memory):
+    tick = public[PUB_TICK]
+    score = points_if_stopped(hand, public)
+    if score > memory[M_BEST]:
+        memory[M_BEST] = score
+        memory[M_BEST_TICK] = tick
+    rule = int(params[P_STOP_RULE])
+    qualified = is_qualified(hand, public)
+    if rule == STOP_NEVER:
+        return False
+    if not qualified:
+        return rule == STOP_BLUFF and tick >= params[P_BLUFF_AFTER] and score >= params[P_BLUFF_POINTS]
+    if tick >= public[PUB_MAX_TICKS] - 4 * public[PUB_PLAYERS]:
+        return True  # a qualified hand stops before the round would end as a stalemate
+    if rule == STOP_THRESHOLD:
+        return score >= params[P_POINTS]
+    if rule == STOP_PATIENCE:
+        return tick - memory[M_BEST_TICK] >= params[P_PATIENCE]
+    return True
+
+
+@njit(cache=True)
+def _pick(state, memory, row, n):
+    """A uniformly random company whose flag memory[row + c] is set, or -1."""
+    count = 0
+    for c in range(n):
+        count += memory[row + c] != 0
+    if count == 0:
+        return -1
+    r = rng.below(state, count)
+    for c in range(n):
+        if memory[row + c] != 0:
+            if r == 0:
+                return c
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def collector_act(hand, public, seen, params, memory, state, action):
+    _reset_round(public, memory)
+    if public[PUB_CAN_STOP] and _wants_to_stop(hand, public, params, memory):
+        return STOP
+    n = public[PUB_COMPANIES]
+    centre = public[PUB_CENTRE]
+    seat = public[PUB_SEAT]
+    choose_targets(hand, public, seen, params, memory)
+    # target revision: after too many untaken offers in a row, drop the weakest target for a while
+    if params[P_REVISE_AFTER] > 0 and public[PUB_MY_NO_TAKER_STREAK] >= params[P_REVISE_AFTER]:
+        weakest, worst = -1, -1
+        for c in range(n):
+            need = public[PUB_HEADER + c] // 2 + 1 - hand[c]
+            if memory[WANTED + c] and need > worst:
+                weakest, worst = c, need
+        if worst > 0:
+            memory[M_DROPPED] = weakest
+            memory[M_DROPPED_UNTIL] = public[PUB_TICK] + params[P_DROP_TICKS]
+            choose_targets(hand, public, seen, params, memory)
+    for c in range(n):
+        memory[JUNK + c] = hand[c] > 0 and not memory[WANTED + c]
+        memory[NEEDY + c] = memory[WANTED + c] and hand[c] < public[PUB_HEADER + c] // 2 + 1
+    # the centre card is one we collect: put junk there (a rival's company if sabotaging, else a single card)
+    if memory[NEEDY + centre] and (params[P_DUMP_CENTRE] > 0 or params[P_SABOTAGE] > 0):
+        best, best_key = -1, -1e9
+        for c in range(n):
+            if memory[JUNK + c] and c != centre:
+                key = -hand[c] * 1.0
+                if params[P_SABOTAGE] > 0:
+                    for p in range(public[PUB_PLAYERS]):
+                        if p != seat:
+                            key += 10.0 * (seen[ASKED, p, c] + max(0, seen[NET, p, c]))
+                if key > best_key:
+                    best, best_key = c, key
+        if best >= 0:
+            action[A_GIVE] = best
+            return SWAP
+    gifts = public[PUB_GIFTS_ALLOWED] != 0
+    size = max(1, int(params[P_OFFER_SIZE]))
+    want = _pick(state, memory, NEEDY, n)
+    give = _pick(state, memory, JUNK, n)
+    if want < 0 and give < 0:
+        # qualified (or nothing to do): try to complete a company we hold a majority of
+        for c in range(n):
+            memory[NEEDY + c] = memory[WANTED + c] and c != centre and 0 < hand[c] < public[PUB_HEADER + c]
+        want = _pick(state, memory, NEEDY, n)
+        if want < 0 or not gifts:
+            return PASS
+        action[A_WANT], action[A_WANT_COUNT] = want, 1
+        return OFFER
+    if want >= 0 and give >= 0 and (not gifts or public[PUB_MY_NO_TAKER_STREAK] % 2 == 0):
+        need = public[PUB_HEADER + want] // 2 + 1 - hand[want]
+        action[A_WANT], action[A_WANT_COUNT] = want, min(need, size)
+        action[A_GIVE], action[A_GIVE_COUNT] = give, min(hand[give], size)
+        return OFFER
+    if gifts:
+        # a two-sided offer needs a rival who both holds what we want and wants what we give; after one
+        # finds no taker, split it: give the junk away, or ask for the card for nothing
+        if give >= 0 and (want < 0 or rng.uniform(state) < 0.5):
+            action[A_GIVE], action[A_GIVE_COUNT] = give, min(hand[give], size)
+        else:
+            need = public[PUB_HEADER + want] // 2 + 1 - hand[want]
+            action[A_WANT], action[A_WANT_COUNT] = want, min(need, size)
+        return OFFER
+    if give >= 0:  # no gifts and nothing we lack: trade junk for a card of any company we collect
+        for c in range(n):
+            memory[NEEDY + c] = memory[WANTED + c] and hand[c] < public[PUB_HEADER + c]
+        want = _pick(state, memory, NEEDY, n)
+        if want >= 0:
+            action[A_GIVE], action[A_GIVE_COUNT] = give, 1
+            action[A_WANT], action[A_WANT_COUNT] = want, 1
+            return OFFER
+    return PASS
+
+
+@njit(cache=True)
+def collector_accept(hand, public, seen, offer, params, memory, state):
+    _reset_round(public, memory)
+    choose_targets(hand, public, seen, params, memory)
+    give, k, want, m = offer[A_GIVE], offer[A_GIVE_COUNT], offer[A_WANT], offer[A_WANT_COUNT]
+    if m > 0 and memory[WANTED + want]:
+        return False  # never part with cards we collect
+    if k > 0 and not memory[WANTED + give]:
+        return False  # junk in would spoil our majorities
+    if m > 0 and params[P_PROTECT] > 0:
+        # refuse to feed a rival who is publicly collecting the company we would give
+        rival = offer[OFFER_FROM]
+        if seen[ASKED, rival, want] >= params[P_PROTECT] or seen[NET, rival, want] + m >= 2:
+            return False
+    return k > 0 or m > 0
+
+
+@njit(cache=True)
+def _random_legal(hand, public, target, action):
+    """Walk the distinct legal actions of W7 in a fixed order; return their count, and when
+    ``target`` >= 0 write the target-th one into ``action`` and return its type."""
+    n = public[PUB_COMPANIES]
+    centre = public[PUB_CENTRE]
+    gifts = public[PUB_GIFTS_ALLOWED] != 0
+    i = 0
+    for give in range(-1, n):
+        for k in range(0, 3):
+            if (give < 0) != (k == 0) or (give >= 0 and hand[give] < k):
+                continue
+            for want in range(-1, n):
+                for m in range(0, 3):
+                    if (want < 0) != (m == 0) or k + m == 0 or (give >= 0 and give == want):
+                        continue
+                    if not gifts and (k == 0 or m == 0):
+                        continue
+                    if i == target:
+                        action[A_GIVE], action[A_GIVE_COUNT], action[A_WANT], action[A_WANT_COUNT] = give, k, want, m
+                        return OFFER
+                    i += 1
+    for c in range(n):
+        if hand[c] > 0 and c != centre:
+            if i == target:
+                action[A_GIVE] = c
+                return SWAP
+            i += 1
+    if public[PUB_CAN_STOP]:
+        if i == target:
+            return STOP
+        i += 1
+    if i == target:
+        return PASS
+    return i + 1
+
+
+@njit(cache=True)
+def random_act(hand, public, seen, params, memory, state, action):
+    count = _random_legal(hand, public, -1, action)
+    return _random_legal(hand, public, rng.below(state, count), action)
+
+
+@njit(cache=True)
+def random_accept(hand, public, seen, offer, params, memory, state):
+    return rng.uniform(state) < params[0]
+
+
+COLLECTOR_PARAMS = {
+    "targets": TARGET_CLOSEST,   # 0 closest to a majority, 1 small companies first, 2 least contested
+    "offer_size": 1,             # most cards given or asked per side in one offer
+    "revise_after": 6,           # untaken offers in a row before the weakest target is dropped (0: never)
+    "drop_ticks": 200,           # ticks a dropped target stays dropped
+    "protect": 0,                # >0: refuse to give a rival a company it asked for this many times
+    "dump_centre": 1,            # swap an unwanted card for the centre card when we collect the centre's company
+    "sabotage": 0,               # when swapping, bankrupt a company rivals collect
+    "stop": STOP_QUALIFIED,      # 0 when qualified, 1 threshold, 2 patience, 3 never, 4 bluff
+    "points": 20,                # threshold: least round score to stop at
+    "patience": 20,              # patience: ticks without improvement before stopping
+    "bluff_points": 15,          # bluff: stop unqualified when the round score, penalty included, reaches this
+    "bluff_after": 100,          # bluff: not before this tick
+}
+
+collector = register(Strategy.build(
+    "wheedle", "collector", act=collector_act, accept=collector_accept, params=COLLECTOR_PARAMS,
+    doc="Collects the companies closest to a majority, trades junk for them, stops as soon as qualified; "
+        "every parameter of the family can be set."))
+
+
+def _preset(name, doc, **params):
+    return register(Strategy.build("wheedle", name, base=collector, params=params, doc=doc))
+
+
+hair_trigger = _preset("hair-trigger", "Collector that stops the moment it shows majorities.", stop=STOP_QUALIFIED)
+threshold = _preset("threshold", "Collector that stops once qualified with a round score of at least `points`.",
+                    stop=STOP_THRESHOLD)
+patient = _preset("patient", "Collector that stops once qualified and `patience` ticks passed without improvement.",
+                  stop=STOP_PATIENCE)
+never_stop = _preset("never-stop", "Collector that never stops (rounds end by others or as stalemates).",
+                     stop=STOP_NEVER)
+bluffer = _preset("bluffer", "Collector that also stops unqualified late in a round when the penalty still pays.",
+                  stop=STOP_BLUFF)
+blocker = _preset("blocker", "Collector that refuses to feed rivals and bankrupts the companies they collect.",
+                  protect=1, sabotage=1, stop=STOP_QUALIFIED)
+small_first = _preset("small-first", "Collector that targets the small (5-card) companies first.",
+                      targets=TARGET_SMALL_FIRST)
+contrarian = _preset("contrarian", "Collector that targets the companies fewest rivals are asking for.",
+                     targets=TARGET_UNCONTESTED)
+random = register(Strategy.build(
+    "wheedle", "random", act=random_act, accept=random_accept, params={"accept": 0.5},
+    doc="W7 baseline: uniform over every distinct legal action; accepts a fillable offer with probability `accept`."))
