@@ -1,2 +1,61 @@
-"""simkit: Monte Carlo strategy analysis for Wheedle, Dweebies and Wheeler Dealer."""
+"""simkit: Monte Carlo strategy analysis for Wheedle, Dweebies and Wheeler Dealer.
+
+From Python::
+
+    import simkit
+    df = simkit.run("wheedle", games=10_000, players=["hair-trigger", "threshold:points=22", "blocker", "random"],
+                    seed=7, sets=["scoring.false_stop=-10"])
+    simkit.summarize(df)["strategy"]
+    df = simkit.load("runs/w1")
+"""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
 __version__ = "0.1.0"
+
+# Strategies reach the engines as Numba first-class functions, which Numba labels experimental; simkit
+# pins Numba's minor version and tests this path (including the disk cache), so the warning is noise.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+
+
+def run(game: str, games: int, players=None, seed: int = 0, rules=None, sets=(), out=None, workers: int = 1,
+        chunk_size: int | None = None, progress: bool = False, overwrite: bool = False):
+    """Run a batch and return its DataFrame (one row per game and seat).
+
+    players: strategy specs (``"threshold:points=12"``, ``"mymodule:mine"``), Strategy objects or Seats;
+    default: the game's documented line-up. rules: a dict of overrides (nested like the TOML) or the path of
+    a TOML file. sets: ``"key=value"`` strings as on the command line. With ``out``, the run is also written
+    there as a run directory and the DataFrame is loaded back from it.
+    """
+    from .runner import DEFAULT_CHUNK, make_batch, run_to_directory, run_to_frame
+    from .results import load as load_dir
+
+    rules_file, overrides = (rules, None) if isinstance(rules, (str, Path)) else (None, rules)
+    batch = make_batch(game, games, players, seed, rules_file, sets, overrides)
+    chunk = chunk_size or DEFAULT_CHUNK
+    if out is not None:
+        return load_dir(run_to_directory(batch, out, workers, chunk, progress, overwrite))
+    return run_to_frame(batch, workers, chunk, progress)
+
+
+def load(directory):
+    """Load a run directory written by ``simkit run`` as a DataFrame (``df.attrs['manifest']`` holds its provenance)."""
+    from .results import load as load_dir
+
+    return load_dir(directory)
+
+
+def summarize(source):
+    """Per-strategy and per-seat win rates and mean scores with 95% CIs, from a run directory or DataFrame."""
+    from .results import summarize as summarize_results
+
+    return summarize_results(source)
+
+
+def games():
+    """The registered games, by name."""
+    from .games import all_games
+
+    return dict(all_games())

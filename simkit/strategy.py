@@ -71,6 +71,11 @@ class Strategy:
             compiled[point] = func if (base and func is base.decisions.get(point)) else _compile(func, signature)
         return cls(game, name, compiled, {k: float(v) for k, v in merged_params.items()}, doc or (base.doc if base else ""))
 
+    @property
+    def module(self) -> str:
+        """Where the strategy's code lives (recorded in every manifest)."""
+        return next(iter(self.decisions.values())).py_func.__module__
+
     def param_vector(self, overrides: dict[str, float]) -> np.ndarray:
         values = dict(self.params)
         for key, value in overrides.items():

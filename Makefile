@@ -1,0 +1,29 @@
+# `make demo` and `make test` set everything up on a fresh machine (Python 3.11 on PATH as python3).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+SIMKIT := $(VENV)/bin/simkit
+DEMO_GAMES ?= 200000
+
+.PHONY: demo test bench clean-cache
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+demo: $(VENV)/.installed
+	$(SIMKIT) run wheedle --games $(DEMO_GAMES) --seed 7 --out runs/demo --overwrite
+	$(SIMKIT) summary runs/demo
+	$(SIMKIT) report runs/demo -o runs/demo/report.html
+
+test: $(VENV)/.installed
+	$(PY) -m pytest -q
+
+bench: $(VENV)/.installed
+	$(SIMKIT) bench wheedle
+
+# Numba's disk cache keys a kernel on its own file only: after editing a module that a kernel imports
+# constants or functions from, clear the cache (users of a released version never need this).
+clean-cache:
+	find simkit strategies -name '*.nbi' -delete -o -name '*.nbc' -delete

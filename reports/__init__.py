@@ -1,0 +1,33 @@
+"""Report plots and the HTML report. Plots are registered once here (``@plot``); every report draws
+the generic ones and the ones its game names in ``Game.report_plots``."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+PLOTS: dict[str, "Plot"] = {}
+
+
+@dataclass(frozen=True)
+class Plot:
+    name: str
+    title: str
+    draw: Callable          # (ReportData) -> matplotlib Figure
+    generic: bool           # drawn for every game
+
+
+def plot(name: str, title: str, generic: bool = False):
+    """Register a plot function under ``name``."""
+    def register(func):
+        PLOTS[name] = Plot(name, title, func, generic)
+        return func
+    return register
+
+
+def plots_for(game) -> list[Plot]:
+    from . import plots  # noqa: F401  (registers the shipped plots)
+
+    unknown = [name for name in game.report_plots if name not in PLOTS]
+    if unknown:
+        raise KeyError(f"{game.name} names unregistered plots: {unknown}")
+    return [p for p in PLOTS.values() if p.generic] + [PLOTS[name] for name in game.report_plots]

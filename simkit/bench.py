@@ -1,0 +1,91 @@
+"""Benchmarks (never timed tests): throughput on all cores and one, the JIT speed-up, warm start and
+peak memory. Each figure is the median of ``repeat`` runs; compare figures as ratios within one run."""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from .runner import make_batch, execute
+
+_CHILD = """
+import json, resource, sys, time
+t0 = time.perf_counter()
+from simkit.runner import make_batch, execute
+mode, game, games, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+batch = make_batch(game, games, None, 1)
+if mode == "start":
+    batch.play(0, 1)
+    print(json.dumps({"seconds": time.perf_counter() - t0}))
+else:
+    if mode == "run":
+        from simkit.runner import run_to_directory
+        t1 = time.perf_counter()
+        run_to_directory(batch, sys.argv[5], workers, 10_000)
+    else:
+        batch.play(0, 1)
+        t1 = time.perf_counter()
+        batch.play(1, games)
+    seconds = time.perf_counter() - t1
+    rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    print(json.dumps({"seconds": seconds, "games_per_s": games / seconds, "peak_rss_mib": rss / 1024}))
+"""
+
+
+def _child(args, env_extra=None) -> dict:
+    env = dict(os.environ, **(env_extra or {}))
+    done = subprocess.run([sys.executable, "-c", _CHILD, *map(str, args)], capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"benchmark child failed: {done.stderr.strip().splitlines()[-1:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def throughput(game: str, games: int, workers: int) -> float:
+    """Games per second of the default line-up, engine already compiled, nothing written."""
+    batch = make_batch(game, games, None, 1)
+    batch.play(0, 1)
+    start = time.perf_counter()
+    execute(batch, lambda index, columns: None, workers=workers, chunk_size=max(1, games // (4 * workers)))
+    return games / (time.perf_counter() - start)
+
+
+def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: int = 20,
+                  memory: bool = False) -> dict:
+    """Measure one game; returns a dict of figures (medians of ``repeat`` runs)."""
+    cores = os.cpu_count() or 1
+    make_batch(game, 1, None, 1).play(0, 1)  # fill the cache before timing anything
+    result = {"game": game, "cores": cores, "games": games, "repeat": repeat}
+    result["games_per_s_all_cores"] = statistics.median(throughput(game, games, cores) for _ in range(repeat))
+    result["games_per_s_one_core"] = statistics.median(throughput(game, games, 1) for _ in range(repeat))
+    result["parallel_speedup"] = result["games_per_s_all_cores"] / result["games_per_s_one_core"]
+    nojit = statistics.median(_child(["play", game, nojit_games, 1], {"NUMBA_DISABLE_JIT": "1"})["games_per_s"]
+                              for _ in range(repeat))
+    result["games_per_s_jit_disabled"] = nojit
+    result["jit_speedup"] = result["games_per_s_one_core"] / nojit
+    result["warm_start_s"] = statistics.median(_child(["start", game, 1, 1])["seconds"] for _ in range(repeat))
+    if memory:
+        with tempfile.TemporaryDirectory() as tmp:
+            small = _child(["run", game, games, cores, f"{tmp}/small"])["peak_rss_mib"]
+            large = _child(["run", game, games * 10, cores, f"{tmp}/large"])["peak_rss_mib"]
+        result.update({"peak_rss_mib": small, "peak_rss_mib_10x": large, "memory_ratio_10x": large / small})
+    return result
+
+
+def format_benchmark(result: dict) -> str:
+    lines = [f"{result['game']}: {result['games']} games, median of {result['repeat']}, {result['cores']} cores",
+             f"  all cores      {result['games_per_s_all_cores']:>12,.0f} games/s",
+             f"  one core       {result['games_per_s_one_core']:>12,.0f} games/s  "
+             f"(parallel speed-up {result['parallel_speedup']:.2f}x)",
+             f"  JIT disabled   {result['games_per_s_jit_disabled']:>12,.1f} games/s  "
+             f"(JIT speed-up {result['jit_speedup']:,.0f}x, one core)",
+             f"  warm start     {result['warm_start_s']:>12.2f} s to the first simulated game"]
+    if "peak_rss_mib" in result:
+        lines.append(f"  peak memory    {result['peak_rss_mib']:>10.0f} MiB for {result['games']:,} games, "
+                     f"{result['peak_rss_mib_10x']:.0f} MiB for {10 * result['games']:,} "
+                     f"(ratio {result['memory_ratio_10x']:.2f})")
+    return "\n".join(lines)

@@ -1,0 +1,41 @@
+"""Option decorators shared by the subcommands; choices come from the registries."""
+from __future__ import annotations
+
+import click
+
+from ..games import all_games
+
+
+def game_argument(func):
+    return click.argument("game", type=click.Choice(list(all_games())), metavar="GAME")(func)
+
+
+def players_option(func):
+    return click.option("--players", "-p", default=None, metavar="SPEC,SPEC,...",
+                        help="Line-up, one strategy per seat: name[:key=value...] or module:attr[:key=value...]. "
+                             "Default: the game's documented line-up.")(func)
+
+
+def seed_option(func):
+    return click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
+                        help="Master seed; game i's streams come from (seed, i).")(func)
+
+
+def rules_options(func):
+    func = click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+                        help="Override one rule value by dotted key (repeatable), e.g. scoring.false_stop=-10.")(func)
+    return click.option("--rules", "rules_file", type=click.Path(dir_okay=False), default=None,
+                        help="TOML file overriding the default rule data.")(func)
+
+
+def workers_option(func):
+    return click.option("--workers", "-w", type=click.IntRange(1, 256), default=None,
+                        help="Local worker processes (default: all cores).")(func)
+
+
+def json_option(func):
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(func)
+
+
+def players_list(text):
+    return None if text is None else [p for p in text.split(",")]

@@ -1,0 +1,23 @@
+import click
+
+
+@click.command("report")
+@click.argument("directory", type=click.Path())
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="HTML file to write (default: DIRECTORY/report.html).")
+def command(directory, output):
+    """Write a self-contained HTML report (plots embedded) for a run directory."""
+    from pathlib import Path
+
+    from reports.html import build_report
+
+    from ..results import read_manifest
+    from ..errors import SimkitError
+
+    read_manifest(directory)
+    output = Path(output) if output else Path(directory) / "report.html"
+    if output.is_dir():
+        raise SimkitError(f"report output {output} is a directory; give a file name")
+    if not output.resolve().parent.is_dir():
+        raise SimkitError(f"cannot write {output}: its directory does not exist")
+    click.echo(f"report written to {build_report(directory, output)}")

@@ -1,0 +1,83 @@
+"""Results on disk: loading a run directory and streaming summaries (pandas lives here, not in kernels)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from .errors import SimkitError
+from .runner import MANIFEST
+from .stats import mean_interval, wilson
+
+
+def read_manifest(directory: str | Path) -> dict:
+    directory = Path(directory)
+    path = directory / MANIFEST
+    if not path.is_file():
+        raise SimkitError(f"{directory} is not a simkit run directory (no {MANIFEST})")
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise SimkitError(f"{path} is not valid JSON: {exc}") from None
+
+
+def parts(directory: str | Path) -> list[Path]:
+    return sorted(Path(directory).glob("part-*.parquet"))
+
+
+def load(directory: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """A run's rows as a DataFrame, one per (game, seat), ordered; ``df.attrs['manifest']`` says what made it."""
+    manifest = read_manifest(directory)
+    frames = [pq.read_table(path, columns=columns).to_pandas() for path in parts(directory)]
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    frame.attrs["manifest"] = manifest
+    return frame
+
+
+def iter_parts(directory: str | Path, columns: list[str]):
+    """Yield one chunk's DataFrame at a time, so summaries never hold a whole run in memory."""
+    read_manifest(directory)
+    for path in parts(directory):
+        yield pq.read_table(path, columns=columns).to_pandas()
+
+
+def _accumulate(frames, score: str) -> dict[str, pd.DataFrame]:
+    sums = {"strategy": None, "seat": None}
+    for frame in frames:
+        frame = frame.assign(score_sq=frame[score].astype(float) ** 2, wins=frame["winner"].astype(int),
+                             score=frame[score].astype(float))
+        for key in sums:
+            part = frame.groupby(key, observed=True)[["wins", "score", "score_sq"]].agg("sum")
+            part["n"] = frame.groupby(key, observed=True).size()
+            sums[key] = part if sums[key] is None else sums[key].add(part, fill_value=0)
+    return sums
+
+
+def summarize(source, score: str | None = None) -> dict[str, pd.DataFrame]:
+    """Win rate (Wilson 95% CI) and mean score (95% CI) per strategy and per seat.
+
+    ``source`` is a run directory (read part by part) or a DataFrame from ``simkit.run``. Ties count as a
+    win for every tied seat, so win rates of a game's seats can sum to more than 1.
+    """
+    if isinstance(source, pd.DataFrame):
+        manifest = source.attrs.get("manifest", {})
+        frames = [source]
+    else:
+        manifest = read_manifest(source)
+    score = score or manifest.get("score_column", "points")
+    if not isinstance(source, pd.DataFrame):
+        frames = iter_parts(source, ["seat", "strategy", score, "winner"])
+    result = {}
+    for key, table in _accumulate(frames, score).items():
+        if table is None:
+            raise SimkitError(f"{source} holds no results")
+        low, high = wilson(table["wins"], table["n"])
+        mean, mlow, mhigh = mean_interval(table["score"], table["score_sq"], table["n"])
+        result[key] = pd.DataFrame({
+            "n": table["n"].astype(np.int64), "win_rate": table["wins"] / table["n"], "win_low": low, "win_high": high,
+            f"mean_{score}": mean, "mean_low": mlow, "mean_high": mhigh,
+        }, index=table.index)
+    return result

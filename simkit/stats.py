@@ -1,0 +1,37 @@
+"""Confidence intervals used throughout: Wilson for rates, normal for means (n is large)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes, n, z: float = Z95):
+    """Wilson score interval for a binomial rate; returns (low, high) arrays."""
+    successes = np.asarray(successes, float)
+    n = np.asarray(n, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = successes / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return centre - half, centre + half
+
+
+def mean_interval(total, total_sq, n, z: float = Z95):
+    """Mean and normal-approximation interval from streaming sums; returns (mean, low, high)."""
+    total = np.asarray(total, float)
+    n = np.asarray(n, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / n
+        var = np.maximum(np.asarray(total_sq, float) - n * mean * mean, 0.0) / np.maximum(n - 1, 1)
+        half = z * np.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def fmt_interval(low: float, high: float, digits: int = 3) -> str:
+    if math.isnan(low):
+        return "-"
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"
