@@ -17,6 +17,13 @@ def _bars_with_ci(ax, labels, values, low, high, color):
     ax.set_xticks(x, labels, rotation=20, ha="right")
 
 
+def _int_bins(low, high, max_bins=60):
+    """Bin edges on half-integers, so integer scores never straddle two bins."""
+    low, high = int(np.floor(low)), int(np.ceil(high))
+    width = max(1, int(np.ceil((high - low + 1) / max_bins)))
+    return np.arange(low - 0.5, high + width + 0.5, width)
+
+
 @plot("win_rates", "Win rate by strategy (95% Wilson CI)", generic=True)
 def win_rates(data):
     table = data.summary["strategy"]
@@ -36,7 +43,7 @@ def score_distribution(data):
     fig, ax = plt.subplots(figsize=(7, 3.8))
     names = list(frame["strategy"].cat.categories) if hasattr(frame["strategy"], "cat") else sorted(frame["strategy"].unique())
     low, high = np.percentile(frame[score], [0.5, 99.5])
-    bins = np.linspace(np.floor(low), np.ceil(high) + 1, min(60, int(np.ceil(high) - np.floor(low)) + 2))
+    bins = _int_bins(low, high)
     for name in names:
         values = frame.loc[frame["strategy"] == name, score]
         if len(values):
@@ -71,7 +78,7 @@ def round_lengths(data):
     stoppers = np.concatenate([games[c].to_numpy() for c in games.columns if c.startswith("stopper_r")])
     fig, ax = plt.subplots(figsize=(7, 3.8))
     top = max(10, int(np.percentile(ticks, 99)))
-    ax.hist(np.minimum(ticks, top), bins=min(80, top), color="#8172B2")
+    ax.hist(np.minimum(ticks, top), bins=_int_bins(0, top, 80), color="#8172B2")
     stalemate = float(np.mean(stoppers < 0))
     ax.set_title(f"median {np.median(ticks):.0f}, 90th percentile {np.percentile(ticks, 90):.0f} ticks; "
                  f"stalemates {stalemate:.2%} of rounds", fontsize=9)

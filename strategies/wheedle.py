@@ -8,8 +8,8 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
-from simkit.games.wheedle.view import (MAX_COMPANIES, A_GIVE, A_GIVE_COUNT, A_TYPE, A_WANT, A_WANT_COUNT, ASKED, NET, OFFER,
-                                       OFFER_FROM, PASS, PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES,
+from simkit.games.wheedle.view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, ASKED, MAX_COMPANIES, NET, OFFER,
+                                       OFFER_FROM, OFFERED, PASS, PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES,
                                        PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAX_TICKS,
                                        PUB_MY_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_SEAT, PUB_TICK, STOP,
                                        SWAP, is_qualified, points_if_stopped)
@@ -22,7 +22,7 @@ TARGET_CLOSEST, TARGET_SMALL_FIRST, TARGET_UNCONTESTED = 0, 1, 2
 STOP_QUALIFIED, STOP_THRESHOLD, STOP_PATIENCE, STOP_NEVER, STOP_BLUFF = 0, 1, 2, 3, 4
 
 # memory layout: a few floats of state, then per-company scratch rows (no allocation per decision)
-M_ROUND, M_DROPPED, M_DROPPED_UNTIL, M_BEST, M_BEST_TICK, M_TARGETS_FOR = 0, 1, 2, 3, 4, 5
+M_ROUND, M_DROPPED, M_DROPPED_UNTIL, M_BEST, M_BEST_TICK, M_TARGETS_FOR, M_ADOPTED, M_ADOPTED_UNTIL = range(8)
 KEYS, WANTED, JUNK, NEEDY = (8 + i * MAX_COMPANIES for i in range(4))
 
 
@@ -34,8 +34,12 @@ def _reset_round(public, memory):
         memory[M_DROPPED_UNTIL] = -1
         memory[M_BEST] = -1e9
         memory[M_BEST_TICK] = 0
+        memory[M_ADOPTED] = -1
+        memory[M_ADOPTED_UNTIL] = -1
     if memory[M_DROPPED_UNTIL] < public[PUB_TICK]:
         memory[M_DROPPED] = -1
+    if memory[M_ADOPTED_UNTIL] < public[PUB_TICK]:
+        memory[M_ADOPTED] = -1
 
 
 @njit(cache=True)
@@ -47,7 +51,7 @@ def choose_targets(hand, public, seen, params, memory):
     seat = public[PUB_SEAT]
     mode = int(params[P_TARGETS])
     if mode != TARGET_UNCONTESTED:  # targets depend on the hand alone: reuse them while it is unchanged
-        key = np.int64(memory[M_DROPPED] + 2) + 7 * public[PUB_ROUND]
+        key = np.int64(memory[M_DROPPED] + 2) + 31 * np.int64(memory[M_ADOPTED] + 2) + 997 * public[PUB_ROUND]
         for c in range(n):
             key = key * 31 + hand[c]
         key = float(key % 1000000007) + 1
@@ -69,6 +73,8 @@ def choose_targets(hand, public, seen, params, memory):
             key = need * 100.0 - hand[c]
         if need == 0:
             key -= 1e6  # a majority already held is always kept
+        if c == memory[M_ADOPTED]:
+            key -= 2e6
         memory[KEYS + c] = key
         memory[WANTED + c] = 0.0
     capacity = max(public[PUB_HAND_SIZE], hand.sum())
@@ -135,17 +141,33 @@ def collector_act(hand, public, seen, params, memory, state, action):
     centre = public[PUB_CENTRE]
     seat = public[PUB_SEAT]
     choose_targets(hand, public, seen, params, memory)
-    # target revision: after too many untaken offers in a row, drop the weakest target for a while
+    # target revision: after too many untaken offers in a row, adopt a company every rival is trying to
+    # give away (a card nobody wants freezes the round), else drop the weakest target for a while
     if params[P_REVISE_AFTER] > 0 and public[PUB_MY_NO_TAKER_STREAK] >= params[P_REVISE_AFTER]:
-        weakest, worst = -1, -1
+        adopt, most = -1, 0
         for c in range(n):
-            need = public[PUB_HEADER + c] // 2 + 1 - hand[c]
-            if memory[WANTED + c] and need > worst:
-                weakest, worst = c, need
-        if worst > 0:
-            memory[M_DROPPED] = weakest
-            memory[M_DROPPED_UNTIL] = public[PUB_TICK] + params[P_DROP_TICKS]
-            choose_targets(hand, public, seen, params, memory)
+            if memory[WANTED + c] or hand[c] <= most:
+                continue
+            dumped, asked = 0, 0
+            for p in range(public[PUB_PLAYERS]):
+                if p != seat:
+                    dumped += seen[OFFERED, p, c]
+                    asked += seen[ASKED, p, c]
+            if dumped > 0 and asked == 0:
+                adopt, most = c, hand[c]
+        if adopt >= 0 and memory[M_ADOPTED] < 0:
+            memory[M_ADOPTED] = adopt
+            memory[M_ADOPTED_UNTIL] = public[PUB_TICK] + params[P_DROP_TICKS]
+        else:
+            weakest, worst = -1, -1
+            for c in range(n):
+                need = public[PUB_HEADER + c] // 2 + 1 - hand[c]
+                if memory[WANTED + c] and need > worst and c != memory[M_ADOPTED]:
+                    weakest, worst = c, need
+            if worst > 0:
+                memory[M_DROPPED] = weakest
+                memory[M_DROPPED_UNTIL] = public[PUB_TICK] + params[P_DROP_TICKS]
+        choose_targets(hand, public, seen, params, memory)
     for c in range(n):
         memory[JUNK + c] = hand[c] > 0 and not memory[WANTED + c]
         memory[NEEDY + c] = memory[WANTED + c] and hand[c] < public[PUB_HEADER + c] // 2 + 1
@@ -270,8 +292,8 @@ def random_accept(hand, public, seen, offer, params, memory, state):
 COLLECTOR_PARAMS = {
     "targets": TARGET_CLOSEST,   # 0 closest to a majority, 1 small companies first, 2 least contested
     "offer_size": 1,             # most cards given or asked per side in one offer
-    "revise_after": 6,           # untaken offers in a row before the weakest target is dropped (0: never)
-    "drop_ticks": 200,           # ticks a dropped target stays dropped
+    "revise_after": 6,           # untaken offers in a row before targets are revised (0: never)
+    "drop_ticks": 200,           # ticks a revision lasts (a target dropped, or a dumped company adopted)
     "protect": 0,                # >0: refuse to give a rival a company it asked for this many times
     "dump_centre": 1,            # swap an unwanted card for the centre card when we collect the centre's company
     "sabotage": 0,               # when swapping, bankrupt a company rivals collect
@@ -294,7 +316,7 @@ def _preset(name, doc, **params):
 
 hair_trigger = _preset("hair-trigger", "Collector that stops the moment it shows majorities.", stop=STOP_QUALIFIED)
 threshold = _preset("threshold", "Collector that stops once qualified with a round score of at least `points`.",
-                    stop=STOP_THRESHOLD)
+                    stop=STOP_THRESHOLD, points=24)
 patient = _preset("patient", "Collector that stops once qualified and `patience` ticks passed without improvement.",
                   stop=STOP_PATIENCE)
 never_stop = _preset("never-stop", "Collector that never stops (rounds end by others or as stalemates).",

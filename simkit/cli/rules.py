@@ -14,6 +14,8 @@ def command(game, rules_file, sets):
     With --rules or --set, print the effective rules after those overrides instead."""
     spec = get_game(game)
     if rules_file or sets:
-        click.echo(tomli_w.dumps(spec.rules(rules_file, sets)), nl=False)
+        effective = spec.rules(rules_file, sets)
+        spec.prepare(effective, len(spec.default_lineup))  # the same validation a run would apply
+        click.echo(tomli_w.dumps(effective), nl=False)
     else:
         click.echo(spec.rules_path.read_text(), nl=False)

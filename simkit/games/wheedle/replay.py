@@ -37,7 +37,12 @@ def format_replay(prepared, seats, seed, game, out) -> str:
             if kind == engine.E_PASS:
                 lines.append(f"{tick} {label[who]} passes")
             elif kind in (engine.E_OFFER_TAKEN, engine.E_OFFER_UNTAKEN):
-                text = f"{tick} {label[who]} offers {_cards(names, k, give)} for {_cards(names, m, want)}"
+                if m == 0:
+                    text = f"{tick} {label[who]} offers {_cards(names, k, give)} as a gift"
+                elif k == 0:
+                    text = f"{tick} {label[who]} asks for {_cards(names, m, want)} for nothing"
+                else:
+                    text = f"{tick} {label[who]} offers {_cards(names, k, give)} for {_cards(names, m, want)}"
                 text += f" -> taken by {label[other]}" if kind == engine.E_OFFER_TAKEN else " -> no taker"
                 lines.append(text)
             elif kind == engine.E_SWAP:

@@ -12,7 +12,6 @@ seen (int64 [3, players, companies]), reset each round, built from public events
   seen[NET, p, c]   cards of c that p received minus gave in exchanges and swaps (cards travel face up)
   seen[ASKED, p, c] offers by p that asked for c;  seen[OFFERED, p, c] offers by p that gave c.
 """
-import numpy as np
 from numba import njit, types
 
 # action / offer layout
