@@ -13,7 +13,8 @@ from . import plot  # noqa: E402
 def _bars_with_ci(ax, labels, values, low, high, color):
     x = np.arange(len(labels))
     ax.bar(x, values, color=color, alpha=0.8)
-    ax.errorbar(x, values, yerr=[values - low, high - values], fmt="none", ecolor="black", capsize=4)
+    yerr = [np.maximum(values - low, 0), np.maximum(high - values, 0)]
+    ax.errorbar(x, values, yerr=yerr, fmt="none", ecolor="black", capsize=4)
     ax.set_xticks(x, labels, rotation=20, ha="right")
 
 

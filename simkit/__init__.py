@@ -54,7 +54,7 @@ def summarize(source):
     return summarize_results(source)
 
 
-def games():
+def available_games():
     """The registered games, by name."""
     from .games import all_games
 

@@ -13,11 +13,12 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _U53 = 1.0 / 9007199254740992.0  # 2**-53
 
-# Stream ids shared by every game; per-seat strategy streams are STRATEGY + seat.
+# Stream ids shared by every game; per-seat streams are STRATEGY + seat and DICE + seat.
 DEAL = 0
 TURN = 1
 TIE_BREAK = 2
 STRATEGY = 16
+DICE = 32
 
 
 @njit(cache=True)

@@ -45,6 +45,8 @@ def parse_assignment(text: str) -> tuple[list[str], Any]:
 
 
 def _describe(node: Any) -> str:
+    if isinstance(node, list) and node and isinstance(node[0], dict):
+        return f"an index 0..{len(node) - 1}"
     if isinstance(node, dict):
         return "one of: " + ", ".join(sorted(node)) if node else "no keys"
     if isinstance(node, list):
@@ -65,17 +67,34 @@ def _merge(base: Any, overlay: Any, path: str, source: str) -> Any:
             merged[key] = _merge(base[key], value, sub, source)
         return merged
     if isinstance(base, list) and base and isinstance(base[0], dict):
-        # An array of tables (e.g. [[company]]) is replaced whole, each entry checked like the first.
+        # An array of tables (e.g. [[company]]) is replaced whole; its entries may use any key that some
+        # default entry uses (entries of one array can differ, like [[card]]); the game checks the rest.
         if not isinstance(overlay, list) or not all(isinstance(item, dict) for item in overlay):
             raise SimkitError(f"{source}: {path} must be an array of tables like the default")
-        for i, item in enumerate(overlay):
-            missing = sorted(set(base[0]) - set(item))
-            if missing:
-                raise SimkitError(f"{source}: {path}[{i}] lacks {missing[0]!r}; each entry needs: {', '.join(base[0])}")
-        return [_merge(base[0], item, f"{path}[{i}]", source) for i, item in enumerate(overlay)]
+        template = {}
+        for entry in base:
+            template.update(entry)
+        return [_merge({k: v for k, v in template.items() if k in item}, item, f"{path}[{i}]", source)
+                if set(item) <= set(template) else _unknown_entry_key(template, item, f"{path}[{i}]", source)
+                for i, item in enumerate(overlay)]
     if isinstance(overlay, dict):
         raise SimkitError(f"{source}: {path} is a value, not a table")
     return overlay
+
+
+def _unknown_entry_key(template: dict, item: dict, path: str, source: str):
+    extra = sorted(set(item) - set(template))[0]
+    raise SimkitError(f"{source}: unknown key {path}.{extra}; allowed here: {_describe(template)}")
+
+
+def _list_index(node: list, key: str) -> int | None:
+    """An array entry by position, or by its name/id/kind (``commodity.Copper.total_return``)."""
+    if key.isdigit():
+        return int(key) if int(key) < len(node) else None
+    for i, entry in enumerate(node):
+        if isinstance(entry, dict) and key in (entry.get("name"), entry.get("id"), entry.get("kind")):
+            return i
+    return None
 
 
 def _set_path(tree: dict, keys: list[str], value: Any, text: str) -> None:
@@ -84,11 +103,12 @@ def _set_path(tree: dict, keys: list[str], value: Any, text: str) -> None:
         here = ".".join(keys[: depth + 1])
         last = depth == len(keys) - 1
         if isinstance(node, list):
-            if not key.isdigit() or int(key) >= len(node):
-                raise SimkitError(f"--set {text}: {here!r} needs {_describe(node)}")
+            index = _list_index(node, key)
+            if index is None:
+                raise SimkitError(f"--set {text}: {here!r} needs {_describe(node)} or an entry's name")
             if last:
                 raise SimkitError(f"--set {text}: {here!r} is a table; set one of its keys")
-            node = node[int(key)]
+            node = node[index]
             continue
         if not isinstance(node, dict) or key not in node:
             parent = node if isinstance(node, (dict, list)) else None
@@ -116,9 +136,13 @@ def overlay_rules(defaults: dict, rules_file: str | Path | None = None,
 
 
 def lookup(rules: dict, key: str) -> Any:
+    """The value at a dotted key (array entries by index); a missing key is a SimkitError naming it."""
     node: Any = rules
-    for part in key.split("."):
-        node = node[int(part)] if isinstance(node, list) else node[part]
+    try:
+        for part in key.split("."):
+            node = node[int(part)] if isinstance(node, list) else node[part]
+    except (KeyError, IndexError, ValueError, TypeError):
+        raise SimkitError(f"rules: {key} is missing") from None
     return node
 
 

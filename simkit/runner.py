@@ -154,11 +154,18 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
 
 def prepare_output(out: str | Path, overwrite: bool = False) -> Path:
     """Check the output directory is free (or may be replaced) before anything runs."""
-    out = Path(out)
+    given = out
+    out = Path(out).resolve()
+    if out == Path.cwd() or out in Path.cwd().parents:
+        raise SimkitError(f"output path {given} is the working directory or above it; give a new directory")
     if out.exists() and not out.is_dir():
-        raise SimkitError(f"output path {out} is a file; give a directory that does not exist yet")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise SimkitError(f"output directory {out} already exists and is not empty; use another --out or --overwrite")
+        raise SimkitError(f"output path {given} is a file; give a directory that does not exist yet")
+    if out.is_dir() and any(out.iterdir()):
+        if not overwrite:
+            raise SimkitError(f"output directory {given} already exists and is not empty; use another --out "
+                              "or --overwrite")
+        if not (out / MANIFEST).is_file():
+            raise SimkitError(f"--overwrite replaces only run directories, and {given} has no {MANIFEST}")
     existing = out.resolve().parent
     while not existing.exists():
         existing = existing.parent

@@ -17,7 +17,10 @@ def wilson(successes, n, z: float = Z95):
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return centre - half, centre + half
+        # rounding can put a bound a hair past the rate (0 of n, n of n): the interval always holds it
+        low = np.where(successes == 0, 0.0, np.minimum(centre - half, p))
+        high = np.where(successes == n, 1.0, np.maximum(centre + half, p))
+    return low, high
 
 
 def mean_interval(total, total_sq, n, z: float = Z95):

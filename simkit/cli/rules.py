@@ -15,7 +15,7 @@ def command(game, rules_file, sets):
     spec = get_game(game)
     if rules_file or sets:
         effective = spec.rules(rules_file, sets)
-        spec.prepare(effective, len(spec.default_lineup))  # the same validation a run would apply
+        spec.validate(effective)  # the same validation a run applies, for some player count
         click.echo(tomli_w.dumps(effective), nl=False)
     else:
         click.echo(spec.rules_path.read_text(), nl=False)

@@ -45,6 +45,18 @@ class Game:
         """Effective rules: defaults, then a TOML file, a dict of overrides and ``--set`` strings."""
         return overlay_rules(self.default_rules, rules_file, sets, overrides)
 
+    def validate(self, rules: dict) -> int:
+        """Check rules as a run would, for the first player count they fit; returns that count.
+        When none fits, the error is the one for the default line-up's count."""
+        for n in self.all_player_counts:
+            try:
+                self.prepare(rules, n)
+                return n
+            except SimkitError:
+                continue
+        self.prepare(rules, len(self.default_lineup))
+        raise SimkitError(f"rules fit no player count of {self.name}")
+
     def check_player_count(self, n_players: int) -> None:
         if n_players not in self.all_player_counts:
             allowed = ", ".join(map(str, self.player_counts))

@@ -13,7 +13,7 @@ from ...errors import SimkitError
 from ...rules import lookup, require_bool, require_int, require_str
 from .. import Game
 from . import engine
-from .view import DECISIONS, card_points
+from .view import DECISIONS, MAX_COMPANIES, card_points
 
 MAX_ROUNDS = 60
 
@@ -37,8 +37,8 @@ def prepare(rules: dict, n_players: int) -> WheedleRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
     GAME.check_player_count(n_players)
     entries = rules.get("company")
-    if not isinstance(entries, list) or not entries:
-        raise SimkitError("rules: company must be a non-empty array of tables with name and cards")
+    if not isinstance(entries, list) or not entries or len(entries) > MAX_COMPANIES:
+        raise SimkitError(f"rules: company must be an array of 1..{MAX_COMPANIES} tables with name and cards")
     names, counts = [], []
     for i, _ in enumerate(entries):
         name = require_str(rules, f"company.{i}.name")
@@ -100,7 +100,7 @@ def simulate(prepared: WheedleRules, seats, seed: int, first_game: int, n_games:
         "winner": out["winner"].reshape(rows),
     }
     for r in range(prepared.rounds):
-        columns[f"points_r{r + 1}"] = out["round_points"][:, :, r].reshape(rows).astype(np.int16)
+        columns[f"points_r{r + 1}"] = out["round_points"][:, :, r].reshape(rows).astype(np.int32)
     for i, name in enumerate(engine.SEAT_STATS):
         columns[name] = out["seat_stats"][:, :, i].reshape(rows).astype(np.int32)
     # per-game facts, repeated on each of the game's rows
@@ -119,11 +119,11 @@ def score_round(hands, centre, stopper=None, rules=None):
     """Points per seat for one round scored from explicit hands (the engine's own scoring code).
 
     hands: one dict per player of company name -> cards held; centre: the company whose card is in
-    the centre (bankrupt); stopper: the seat that stopped, or None (a stalemate: no bonus or penalty).
+    the centre (bankrupt); stopper: the seat that stopped, or None or -1 (a stalemate: no bonus or penalty).
     rules: effective rules dict (defaults if None). Returns a list of ints.
     """
     rules = GAME.default_rules if rules is None else rules
-    prepared = prepare(rules, _any_count(rules))
+    prepared = prepare(rules, GAME.validate(rules))
     index = {name: i for i, name in enumerate(prepared.companies)}
     for label, name in [("centre", centre)] + [("hand", n) for hand in hands for n in hand]:
         if name not in index:
@@ -131,7 +131,11 @@ def score_round(hands, centre, stopper=None, rules=None):
     matrix = np.zeros((len(hands), len(index)), np.int64)
     for p, hand in enumerate(hands):
         for name, held in hand.items():
+            if isinstance(held, bool) or not isinstance(held, (int, np.integer)) or held < 0:
+                raise SimkitError(f"score_round: seat {p} holds {held!r} cards of {name}; counts are whole numbers >= 0")
             matrix[p, index[name]] = held
+    if stopper is not None and stopper != -1 and not (isinstance(stopper, (int, np.integer)) and 0 <= stopper < len(hands)):
+        raise SimkitError(f"score_round: stopper must be a seat 0..{len(hands) - 1}, None or -1, not {stopper!r}")
     counts = prepared.counts
     c = index[centre]
     if (matrix.sum(axis=0) + np.eye(len(index), dtype=np.int64)[c] > counts).any():
@@ -140,28 +144,17 @@ def score_round(hands, centre, stopper=None, rules=None):
     points = [int(card_points(matrix[p], c, counts, v[engine.R_ALL_POINTS], v[engine.R_MAJORITY_POINTS],
                               v[engine.R_BANKRUPT_POINTS], bool(v[engine.R_BANKRUPT_MAJORITY_SCORES])))
               for p in range(len(hands))]
-    if stopper is not None:
+    if stopper is not None and stopper != -1:
         qualified = engine._qualified(matrix[stopper], counts)
         points[stopper] += int(v[engine.R_STOP_BONUS] if qualified else v[engine.R_FALSE_STOP])
     return points
-
-
-def _any_count(rules):
-    """A player count whose deal fits these rules (scoring does not depend on it)."""
-    for n in GAME.player_counts + GAME.house_player_counts:
-        try:
-            prepare(rules, n)
-            return n
-        except SimkitError:
-            continue
-    prepare(rules, GAME.player_counts[0])  # raises the error for the official count
 
 
 def replay(prepared: WheedleRules, seats, seed: int, game: int) -> str:
     from .replay import format_replay
 
     acts, accepts, params = _kernel_inputs(seats)
-    capacity = prepared.rounds * (int(prepared.vector[engine.R_MAX_TICKS]) + 2)
+    capacity = min(prepared.rounds * (int(prepared.vector[engine.R_MAX_TICKS]) + 2), 2_000_000)
     out = engine.play_batch(seed, game, 1, prepared.counts, prepared.vector, acts, accepts, params,
                             check=True, record=True, event_capacity=capacity)
     return format_replay(prepared, seats, seed, game, out)

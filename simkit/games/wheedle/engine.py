@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from ... import rng
-from .view import (A_GIVE, A_GIVE_COUNT, A_TYPE, A_WANT, A_WANT_COUNT, ACTION_SIZE, ASKED, MEMORY_SIZE, NET,
+from .view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, ACTION_SIZE, ASKED, MEMORY_SIZE, NET,
                    OFFER, OFFERED, PASS, PUB_ALL_POINTS, PUB_BANKRUPT_MAJORITY_SCORES, PUB_BANKRUPT_POINTS,
                    PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES, PUB_DEALER, PUB_FALSE_STOP, PUB_FALSE_STOP_ENDS_ROUND,
                    PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAJORITY_POINTS, PUB_MAX_TICKS,
@@ -199,6 +199,7 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                 action[:] = 0
                 kind = acts[actor](hand_view, public[actor], seen, params[actor], memory[actor],
                                    strategy_rng[actor], action)
+                attempted = kind
                 if kind == OFFER:
                     if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
                         kind = -1
@@ -298,8 +299,8 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                 if kind == -1:
                     out_seat_stats[g, actor, S_ILLEGAL] += 1
                     if record:
-                        _log(events, event_count, g, rnd, tick, E_ILLEGAL, actor, action[A_TYPE], action[A_GIVE],
-                             action[A_GIVE_COUNT], action[A_WANT], action[A_WANT_COUNT])
+                        _log(events, event_count, g, rnd, tick, E_ILLEGAL, actor, attempted, action[A_GIVE],
+                         action[A_GIVE_COUNT], action[A_WANT], action[A_WANT_COUNT])
                 if check:
                     _check_cards(hands, centre, counts, n_players)
                 tick += 1

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import engine
+from .view import OFFER, STOP, SWAP
 
 
 def _cards(names, k, company):
@@ -52,7 +53,9 @@ def format_replay(prepared, seats, seed, game, out) -> str:
             elif kind == engine.E_FALSE_STOP:
                 lines.append(f"{tick} {label[who]} STOPS without majorities (false stop)")
             elif kind == engine.E_ILLEGAL:
-                lines.append(f"{tick} {label[who]} tried an illegal action {list(ev[engine.EV_GIVE:])}; played as a pass")
+                tried = {OFFER: "offer", SWAP: "swap", STOP: "stop"}.get(int(give), f"action of kind {give}")
+                lines.append(f"{tick} {label[who]} tried an illegal {tried} {list(ev[engine.EV_GIVE_COUNT:])}; "
+                             "played as a pass")
             elif kind == engine.E_STALEMATE:
                 lines.append(f"{tick} nobody stopped: stalemate (W5)")
         stopper = out["round_stopper"][0, rnd]

@@ -1,0 +1,168 @@
+"""Bad input of every kind: exit status 2, one line `simkit: error: ...` naming the problem, nothing written."""
+import pytest
+
+# (id, argv after `simkit`, text the message must contain); {out} is the output dir, {tmp} the test's tmp dir
+RUN_CASES = [
+    ("unknown-game", ["run", "chess"], "chess"),
+    ("unknown-strategy", ["run", "wheedle", "--players", "hair-trigger,nosuch,threshold,blocker"], "nosuch"),
+    ("unknown-parameter", ["run", "wheedle", "--players", "threshold:pointz=3,random,random,random"], "pointz"),
+    ("non-numeric-parameter", ["run", "wheedle", "--players", "threshold:points=lots,random,random,random"],
+     "points=lots"),
+    ("one-player", ["run", "wheedle", "--players", "random"], "not 1"),
+    ("seven-players", ["run", "wheedle", "--players", ",".join(["random"] * 7)], "not 7"),
+    ("broken-toml", ["run", "wheedle", "--rules", "{tmp}/broken.toml"], "not valid TOML"),
+    ("rules-unknown-key", ["run", "wheedle", "--rules", "{tmp}/unknown.toml"], "scoring.stop_bonos"),
+    ("rules-missing-file", ["run", "wheedle", "--rules", "{tmp}/absent.toml"], "absent.toml"),
+    ("set-unknown-key", ["run", "wheedle", "--set", "options.max_tick=5"], "options.max_tick"),
+    ("set-wrong-type", ["run", "wheedle", "--set", "options.gifts_allowed=3"], "options.gifts_allowed"),
+    ("set-no-value", ["run", "wheedle", "--set", "options.max_ticks"], "KEY=VALUE"),
+    ("impossible-deck", ["run", "wheedle", "--set", "company.0.cards=6"], "62"),
+    ("max-ticks-zero", ["run", "wheedle", "--set", "options.max_ticks=0"], "options.max_ticks"),
+    ("games-zero", ["run", "wheedle", "--games", "0"], "--games"),
+    ("games-not-a-number", ["run", "wheedle", "--games", "many"], "--games"),
+    ("negative-seed", ["run", "wheedle", "--seed", "-1"], "--seed"),
+    ("workers-zero", ["run", "wheedle", "--workers", "0"], "--workers"),
+    ("missing-module", ["run", "wheedle", "--players", "no_such_module_q:mine,random,random,random"],
+     "no_such_module_q"),
+    ("missing-attr", ["run", "wheedle", "--players", "strategies.wheedle:nothing_here,random,random,random"],
+     "nothing_here"),
+    ("unknown-option", ["run", "wheedle", "--speed", "9"], "--speed"),
+]
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "broken.toml").write_text("[scoring\nstop_bonus = 5\n")
+    (tmp_path / "unknown.toml").write_text("[scoring]\nstop_bonos = 5\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("argv, needle", [case[1:] for case in RUN_CASES], ids=[case[0] for case in RUN_CASES])
+def test_run_rejects(cli_error, files, argv, needle):
+    out = files / "out"
+    argv = [a.replace("{tmp}", str(files)) for a in argv] + ["--games", "5", "--out", str(out), "--quiet"][
+        (2 if "--games" in argv else 0):]
+    line = cli_error(argv)
+    assert needle in line
+    assert not out.exists(), "nothing may be written for bad input"
+    assert sorted(p.name for p in files.iterdir()) == ["broken.toml", "unknown.toml"], "no staging directory"
+
+
+def test_output_path_is_a_file(cli_error, tmp_path):
+    target = tmp_path / "taken"
+    target.write_text("keep me")
+    line = cli_error(["run", "wheedle", "--games", "3", "--out", str(target), "-q"])
+    assert "taken" in line and "file" in line
+    assert target.read_text() == "keep me"
+
+
+def test_output_below_a_file(cli_error, tmp_path):
+    (tmp_path / "plain").write_text("x")
+    line = cli_error(["run", "wheedle", "--games", "3", "--out", str(tmp_path / "plain" / "sub"), "-q"])
+    assert "plain" in line
+
+
+def test_existing_nonempty_output_dir(cli_error, tmp_path):
+    target = tmp_path / "full"
+    target.mkdir()
+    (target / "notes.txt").write_text("mine")
+    line = cli_error(["run", "wheedle", "--games", "3", "--out", str(target), "-q"])
+    assert "--overwrite" in line
+    assert [p.name for p in target.iterdir()] == ["notes.txt"]
+
+
+def test_empty_existing_output_dir_is_fine(tmp_path):
+    from simkit.cli import main
+
+    target = tmp_path / "empty"
+    target.mkdir()
+    main(["run", "wheedle", "--games", "3", "--out", str(target), "-q", "-w", "1"])  # returns normally
+    assert (target / "manifest.json").is_file()
+
+
+@pytest.mark.parametrize("command", [["summary"], ["summary", "--json"], ["report"]])
+def test_not_a_run_directory(cli_error, tmp_path, command):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    line = cli_error([command[0], str(plain), *command[1:]])
+    assert "not a simkit run directory" in line and "plain" in line
+    assert list(plain.iterdir()) == []
+
+
+def test_summary_of_missing_directory(cli_error, tmp_path):
+    line = cli_error(["summary", str(tmp_path / "nowhere")])
+    assert "nowhere" in line
+
+
+def test_corrupt_manifest(cli_error, tmp_path):
+    (tmp_path / "manifest.json").write_text("{not json")
+    assert "not valid JSON" in cli_error(["summary", str(tmp_path)])
+
+
+def test_report_into_a_directory(cli_error, run_dir, tmp_path):
+    assert "directory" in cli_error(["report", str(run_dir), "-o", str(tmp_path)])
+
+
+def test_report_into_missing_directory(cli_error, run_dir, tmp_path):
+    assert "does not exist" in cli_error(["report", str(run_dir), "-o", str(tmp_path / "a" / "r.html")])
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["replay", "wheedle", "--seed", "1"], "--game"),
+    (["replay", "wheedle", "--game", "-2"], "--game"),
+    (["replay", "wheedle", "--game", "0", "--players", "random"], "not 1"),
+    (["rules", "wheedle", "--set", "scoring.bonus=3"], "scoring.bonus"),
+    (["rules", "wheedle", "--set", "company.0.cards=6"], "62"),
+    (["strategies", "chess"], "chess"),
+    (["nosuchcommand"], "nosuchcommand"),
+])
+def test_other_commands_reject(cli_error, argv, needle):
+    assert needle in cli_error(argv)
+
+
+def test_set_whole_table_one_line_error(cli_error, tmp_path):
+    out = tmp_path / "out"
+    line = cli_error(["run", "wheedle", "--games", "3", "--out", str(out), "-q", "--set", "options={foo=1}"])
+    assert "options" in line
+    assert not out.exists()
+
+
+def test_overwrite_refuses_a_directory_that_is_not_a_run(cli_error, tmp_path):
+    target = tmp_path / "project"
+    target.mkdir()
+    (target / "thesis.txt").write_text("years of work")
+    try:
+        line = cli_error(["run", "wheedle", "--games", "2", "--out", str(target), "-q", "-w", "1", "--overwrite"])
+        assert "project" in line
+    finally:
+        assert (target / "thesis.txt").read_text() == "years of work"
+
+
+def test_out_current_directory(capsys, tmp_path, monkeypatch):
+    from simkit.cli import main
+
+    empty = tmp_path / "here"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    try:
+        main(["run", "wheedle", "--games", "2", "--out", ".", "-q", "-w", "1"])
+    except SystemExit as exc:
+        assert exc.code == 2
+        assert len(capsys.readouterr().err.splitlines()) == 1
+    else:
+        assert (empty / "manifest.json").is_file()
+
+
+def test_rules_command_accepts_a_deck_for_other_counts(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+
+    path = tmp_path / "two.toml"
+    path.write_text("".join(f'[[company]]\nname = "C{i}"\ncards = 7\n' for i in range(3))
+                    + "[deal]\nhouse_hand = { 2 = 10, 3 = 20 }\n")  # 21 = 10 * 2 + 1
+    run = CliRunner().invoke(cli, ["run", "wheedle", "--players", "random,random", "--games", "3", "--rules",
+                                   str(path), "--out", str(tmp_path / "r"), "-q", "-w", "1"])
+    assert run.exit_code == 0, run.output
+    result = CliRunner().invoke(cli, ["rules", "wheedle", "--rules", str(path)])
+    assert result.exit_code == 0, result.output
