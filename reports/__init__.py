@@ -25,7 +25,11 @@ def plot(name: str, title: str, generic: bool = False):
 
 
 def plots_for(game) -> list[Plot]:
-    from . import plots  # noqa: F401  (registers the shipped plots)
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):  # each module registers its plots on import
+        importlib.import_module(f"{__name__}.{info.name}")
 
     unknown = [name for name in game.report_plots if name not in PLOTS]
     if unknown:

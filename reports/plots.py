@@ -1,4 +1,4 @@
-"""The shipped plots: generic ones for every game, then game-specific ones."""
+"""The generic plots, drawn for every game; game-specific ones live in a module per game beside this."""
 from __future__ import annotations
 
 import matplotlib
@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 from . import plot  # noqa: E402
 
 
-def _bars_with_ci(ax, labels, values, low, high, color):
+def bars_with_ci(ax, labels, values, low, high, color):
     x = np.arange(len(labels))
     ax.bar(x, values, color=color, alpha=0.8)
     yerr = [np.maximum(values - low, 0), np.maximum(high - values, 0)]
@@ -18,7 +18,7 @@ def _bars_with_ci(ax, labels, values, low, high, color):
     ax.set_xticks(x, labels, rotation=20, ha="right")
 
 
-def _int_bins(low, high, max_bins=60):
+def int_bins(low, high, max_bins=60):
     """Bin edges on half-integers, so integer scores never straddle two bins."""
     low, high = int(np.floor(low)), int(np.ceil(high))
     width = max(1, int(np.ceil((high - low + 1) / max_bins)))
@@ -29,7 +29,7 @@ def _int_bins(low, high, max_bins=60):
 def win_rates(data):
     table = data.summary["strategy"]
     fig, ax = plt.subplots(figsize=(7, 3.8))
-    _bars_with_ci(ax, [str(i) for i in table.index], table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
+    bars_with_ci(ax, [str(i) for i in table.index], table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
                   table["win_high"].to_numpy(), "#4C72B0")
     ax.axhline(1 / data.manifest["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
     ax.set_ylabel("win rate (ties count for each tied seat)")
@@ -44,7 +44,7 @@ def score_distribution(data):
     fig, ax = plt.subplots(figsize=(7, 3.8))
     names = list(frame["strategy"].cat.categories) if hasattr(frame["strategy"], "cat") else sorted(frame["strategy"].unique())
     low, high = np.percentile(frame[score], [0.5, 99.5])
-    bins = _int_bins(low, high)
+    bins = int_bins(low, high)
     for name in names:
         values = frame.loc[frame["strategy"] == name, score]
         if len(values):
@@ -62,28 +62,11 @@ def seat_effects(data):
     score = data.score
     labels = [f"seat {i}\n{data.labels.get(int(i), '')}" for i in table.index]
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.8))
-    _bars_with_ci(axes[0], labels, table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
+    bars_with_ci(axes[0], labels, table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
                   table["win_high"].to_numpy(), "#55A868")
     axes[0].set_ylabel("win rate")
-    _bars_with_ci(axes[1], labels, table[f"mean_{score}"].to_numpy(), table["mean_low"].to_numpy(),
+    bars_with_ci(axes[1], labels, table[f"mean_{score}"].to_numpy(), table["mean_low"].to_numpy(),
                   table["mean_high"].to_numpy(), "#C44E52")
     axes[1].set_ylabel(f"mean {score}")
-    fig.tight_layout()
-    return fig
-
-
-@plot("round_lengths", "Round lengths in ticks (W3); stalemates end at max_ticks (W5)")
-def round_lengths(data):
-    games = data.frame[data.frame["seat"] == 0]
-    ticks = np.concatenate([games[c].to_numpy() for c in games.columns if c.startswith("ticks_r")])
-    stoppers = np.concatenate([games[c].to_numpy() for c in games.columns if c.startswith("stopper_r")])
-    fig, ax = plt.subplots(figsize=(7, 3.8))
-    top = max(10, int(np.percentile(ticks, 99)))
-    ax.hist(np.minimum(ticks, top), bins=_int_bins(0, top, 80), color="#8172B2")
-    stalemate = float(np.mean(stoppers < 0))
-    ax.set_title(f"median {np.median(ticks):.0f}, 90th percentile {np.percentile(ticks, 90):.0f} ticks; "
-                 f"stalemates {stalemate:.2%} of rounds", fontsize=9)
-    ax.set_xlabel(f"ticks per round (values above {top} drawn at {top})")
-    ax.set_ylabel("rounds")
     fig.tight_layout()
     return fig

@@ -54,6 +54,13 @@ def summarize(source):
     return summarize_results(source)
 
 
+def totals(source):
+    """Batch-wide totals besides the rows (e.g. Wheeler-Dealer landings per square), as pandas Series."""
+    from .results import totals as batch_totals
+
+    return batch_totals(source)
+
+
 def available_games():
     """The registered games, by name."""
     from .games import all_games

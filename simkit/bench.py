@@ -16,8 +16,8 @@ _CHILD = """
 import json, os, sys, threading, time
 t0 = time.perf_counter()
 from simkit.runner import make_batch, execute
-mode, game, games, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-batch = make_batch(game, games, None, 1)
+mode, spec, games, workers = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+batch = make_batch(spec["game"], games, None, 1, spec["rules_file"], spec["sets"])
 
 
 def tree_rss_mib(pid):
@@ -69,9 +69,9 @@ def _child(args, env_extra=None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def throughput(game: str, games: int, workers: int) -> float:
+def throughput(spec: dict, games: int, workers: int) -> float:
     """Games per second of the default line-up, engine already compiled, nothing written."""
-    batch = make_batch(game, games, None, 1)
+    batch = make_batch(spec["game"], games, None, 1, spec["rules_file"], spec["sets"])
     batch.play(0, 1)
     start = time.perf_counter()
     execute(batch, lambda index, columns: None, workers=workers, chunk_size=max(1, games // (4 * workers)))
@@ -79,29 +79,32 @@ def throughput(game: str, games: int, workers: int) -> float:
 
 
 def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: int = 20,
-                  memory: bool = False) -> dict:
-    """Measure one game; returns a dict of figures (medians of ``repeat`` runs)."""
+                  memory: bool = False, rules_file=None, sets=()) -> dict:
+    """Measure one game's default line-up under the given rules; returns a dict of figures (medians of
+    ``repeat`` runs)."""
     cores = os.cpu_count() or 1
-    make_batch(game, 1, None, 1).play(0, 1)  # fill the cache before timing anything
-    result = {"game": game, "cores": cores, "games": games, "repeat": repeat}
-    result["games_per_s_all_cores"] = statistics.median(throughput(game, games, cores) for _ in range(repeat))
-    result["games_per_s_one_core"] = statistics.median(throughput(game, games, 1) for _ in range(repeat))
+    spec = {"game": game, "rules_file": str(rules_file) if rules_file else None, "sets": list(sets)}
+    make_batch(game, 1, None, 1, rules_file, sets).play(0, 1)  # validate and fill the cache before timing
+    result = {"game": game, "sets": list(sets), "cores": cores, "games": games, "repeat": repeat}
+    result["games_per_s_all_cores"] = statistics.median(throughput(spec, games, cores) for _ in range(repeat))
+    result["games_per_s_one_core"] = statistics.median(throughput(spec, games, 1) for _ in range(repeat))
     result["parallel_speedup"] = result["games_per_s_all_cores"] / result["games_per_s_one_core"]
-    nojit = statistics.median(_child(["play", game, nojit_games, 1], {"NUMBA_DISABLE_JIT": "1"})["games_per_s"]
+    nojit = statistics.median(_child(["play", json.dumps(spec), nojit_games, 1], {"NUMBA_DISABLE_JIT": "1"})["games_per_s"]
                               for _ in range(repeat))
     result["games_per_s_jit_disabled"] = nojit
     result["jit_speedup"] = result["games_per_s_one_core"] / nojit
-    result["warm_start_s"] = statistics.median(_child(["start", game, 1, 1])["seconds"] for _ in range(repeat))
+    result["warm_start_s"] = statistics.median(_child(["start", json.dumps(spec), 1, 1])["seconds"] for _ in range(repeat))
     if memory:
         with tempfile.TemporaryDirectory() as tmp:
-            small = _child(["run", game, games, cores, f"{tmp}/small"])["peak_rss_mib"]
-            large = _child(["run", game, games * 10, cores, f"{tmp}/large"])["peak_rss_mib"]
+            small = _child(["run", json.dumps(spec), games, cores, f"{tmp}/small"])["peak_rss_mib"]
+            large = _child(["run", json.dumps(spec), games * 10, cores, f"{tmp}/large"])["peak_rss_mib"]
         result.update({"peak_rss_mib": small, "peak_rss_mib_10x": large, "memory_ratio_10x": large / small})
     return result
 
 
 def format_benchmark(result: dict) -> str:
-    lines = [f"{result['game']}: {result['games']} games, median of {result['repeat']}, {result['cores']} cores",
+    rules = f" with {' '.join(result['sets'])}" if result.get("sets") else ""
+    lines = [f"{result['game']}{rules}: {result['games']} games, median of {result['repeat']}, {result['cores']} cores",
              f"  all cores      {result['games_per_s_all_cores']:>12,.0f} games/s",
              f"  one core       {result['games_per_s_one_core']:>12,.0f} games/s  "
              f"(parallel speed-up {result['parallel_speedup']:.2f}x)",

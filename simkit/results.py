@@ -24,6 +24,15 @@ def read_manifest(directory: str | Path) -> dict:
         raise SimkitError(f"{path} is not valid JSON: {exc}") from None
 
 
+def totals(source) -> dict[str, pd.Series]:
+    """Batch-wide totals a game reports besides its rows (e.g. ``landings`` per square for Wheeler-Dealer),
+    from a run directory or a DataFrame of ``simkit.run``; indexed by the game's names where it has them."""
+    manifest = source.attrs.get("manifest", {}) if isinstance(source, pd.DataFrame) else read_manifest(source)
+    labels = manifest.get("labels", {})
+    return {name: pd.Series(values, index=labels.get(name), name=name)
+            for name, values in manifest.get("totals", {}).items()}
+
+
 def parts(directory: str | Path) -> list[Path]:
     return sorted(Path(directory).glob("part-*.parquet"))
 

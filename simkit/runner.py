@@ -51,6 +51,14 @@ class Batch:
     def play(self, first_game: int, n_games: int, check: bool = False) -> dict:
         return self.game.simulate(self.prepared, list(self.seats), self.seed, first_game, n_games, check)
 
+    def totals(self, parts) -> dict:
+        """Sum the per-chunk totals a game reports (``columns["_totals"]``, e.g. landings per square)."""
+        summed = {}
+        for part in parts:
+            for name, values in part.items():
+                summed[name] = summed.get(name, 0) + np.asarray(values)
+        return {name: values.tolist() for name, values in summed.items()}
+
     def table(self, columns: dict) -> pa.Table:
         """Arrow table of one chunk, with the strategy label of each row's seat."""
         labels = list(dict.fromkeys(seat.label for seat in self.seats))
@@ -73,6 +81,7 @@ class Batch:
             "games": self.games,
             "rules": self.rules,
             "score_column": self.game.score_column,
+            "labels": self.game.total_labels(self.prepared),
             "versions": {"simkit": __version__, "numba": numba.__version__, "numpy": np.__version__,
                          "pandas": pd.__version__, "pyarrow": pa.__version__, "python": platform.python_version()},
         }
@@ -187,13 +196,16 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
     staging.mkdir(parents=True)
     started = time.perf_counter()
     try:
+        chunk_totals = []
+
         def sink(index, columns):
             pq.write_table(batch.table(columns), staging / f"part-{index:06d}.parquet")
+            chunk_totals.append(columns.get("_totals", {}))
 
         execute(batch, sink, workers, chunk_size, progress, check)
         elapsed = time.perf_counter() - started
         manifest = batch.manifest()
-        manifest.update({"workers": workers, "chunk_size": chunk_size, "elapsed_s": round(elapsed, 3),
+        manifest.update({"totals": batch.totals(chunk_totals),"workers": workers, "chunk_size": chunk_size, "elapsed_s": round(elapsed, 3),
                          "games_per_s": round(batch.games / elapsed, 1),
                          "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=_json_default))
@@ -210,11 +222,15 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
 def run_to_frame(batch: Batch, workers: int = 1, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
                  check: bool = False) -> pd.DataFrame:
     """Run a batch in memory and return its rows, ordered by (game, seat)."""
-    tables = {}
-    execute(batch, lambda index, columns: tables.__setitem__(index, batch.table(columns)), workers, chunk_size,
-            progress, check)
+    tables, chunk_totals = {}, []
+
+    def sink(index, columns):
+        tables[index] = batch.table(columns)
+        chunk_totals.append(columns.get("_totals", {}))
+
+    execute(batch, sink, workers, chunk_size, progress, check)
     frame = pa.concat_tables([tables[i] for i in sorted(tables)]).to_pandas()
-    frame.attrs["manifest"] = batch.manifest()
+    frame.attrs["manifest"] = {**batch.manifest(), "totals": batch.totals(chunk_totals)}
     return frame
 
 

@@ -32,6 +32,7 @@ class Game:
     facts: dict = field(default_factory=dict)   # result column -> meaning (documented by `simkit games`)
     levels: tuple[int, ...] = ()
     report_plots: tuple[str, ...] = ()       # game-specific plots, by name in reports' registry
+    total_labels: Callable = lambda prepared: {}   # (prepared) -> {total name: labels of its entries}
 
     @cached_property
     def default_rules(self) -> dict:

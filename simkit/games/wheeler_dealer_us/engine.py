@@ -1,0 +1,1178 @@
+"""The Wheeler-Dealer (US) engine: a batch of games in one Numba kernel (rules:
+shared/rules/wheeler-dealer-us.txt, decisions U1-U15 in shared/spec/wheeler-dealer-us.md).
+
+The table everyone sees (U12) is the engine's state itself, the ``public`` vector of view.py; hidden
+are only the deck order and the random streams. Each seat has its own dice stream, so a strategy
+change alters other seats' dice only through what it changes on the board (common random numbers).
+Strategies arrive as one tuple of first-class functions, decision-major (decision * MAX_SEATS + seat).
+"""
+import numba
+import numpy as np
+from numba import carray, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from ... import rng
+from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_CITY_HALL_PERCENT, R_DEALS_PER_TURN,
+                    R_DECK_SIZE, R_DOUBLES_BONUS, R_LAST_PLAYER_STANDING, R_LEVEL, R_MAX_TURNS, R_MIN_INVEST,
+                    R_PARK_PER_PIP, R_PARK_SQUARE, R_SCHOOL_PER_PIP, R_SCHOOL_SQUARE, R_START_CASH,
+                    R_TRADE_FAIR_EXTRA)
+from ...strategy import MAX_PARAMS
+from .view import (DECISION_SIGNATURE, MEMORY_SIZE, CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL, CARD_STEP5, CK_BAMBOOZLE,
+                   CK_COLLECT, CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_COMBO, CK_EASY_COME, CK_EXTRA_TURN,
+                   CK_MASTER_KEY, CK_MOVE_ANY, CK_PAY, CK_PAY_PERCENT, CK_TAX_AUDIT, CK_TAXI, CK_UNDERHANDED,
+                   D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY, D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE,
+                   D_INVEST, D_POACH, D_RAISE, DEAL_BUY, DEAL_SELL, DEAL_SWAP, K_AMOUNT, K_KIND, K_PERCENT,
+                   MAX_SEATS, OUT_SIZE, P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF,
+                   PUB_ACTIVE, PUB_AUCTION_INCREMENT, PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARD_ROW, PUB_CARD_TYPES,
+                   PUB_CARDS_LEFT, PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED,
+                   PUB_LAST_CARD_DRAWN, PUB_LEVEL, PUB_MIN_INVEST, PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_SQUARE,
+                   PUB_SEAT, PUB_SQUARE_ROW, PUB_SQUARES, PUB_TURN, Q_KIND, Q_PROPERTY, QUERY_SIZE, RAISE_BORROW,
+                   RAISE_EXCHANGE, RAISE_SELL, S_ALIVE, S_CASH, S_MISSES_TURN, S_ON_SCHOOL, S_POSITION, SQ_CITY_HALL,
+                   SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot,
+                   owner_slot, public_length, rent_multiple, saved_slot, seat_slot)
+
+N_DECISIONS = 12
+N_STATS = 18
+BAMBOOZLE_CASH = 20000
+
+# per-seat counters
+(S_BOUGHT, S_AUCTIONS_WON, S_DECLINED_THEN_WON, S_POACHES, S_POACHED, S_LOANS, S_REPAID, S_DEALS_OFFERED,
+ S_DEALS_ACCEPTED, S_RENT_PAID, S_RENT_RECEIVED, S_EXCHANGE_PROFIT, S_BANKRUPT_TURN, S_TURNS, S_CARDS_USED,
+ S_BUMPS, S_BAMBOOZLES_WON, S_ILLEGAL) = range(18)
+SEAT_STATS = ("bought", "auctions_won", "declined_then_won", "poaches", "poached", "loans", "repaid",
+              "deals_offered", "deals_accepted", "rent_paid", "rent_received", "exchange_profit", "bankrupt_turn",
+              "turns", "cards_used", "bumps", "bamboozles_won", "illegal_actions")
+END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
+
+# event log for replays: [turn, seat, kind, a, b, c, d]
+EVENT_FIELDS = 7
+(E_TURN, E_MISSED, E_INVEST, E_MOVE, E_DOUBLES, E_BUY, E_AUCTION, E_NO_BID, E_RENT, E_OWN_INCOME, E_POACH, E_PARK,
+ E_CITY_HALL, E_SCHOOL, E_CARD, E_BORROW, E_REPAY, E_DEAL, E_SALE, E_BANKRUPT, E_BUMP, E_AUDIT, E_BAMBOOZLE,
+ E_MOVED, E_EXTRA_TURN, E_PAY, E_COLLECT, E_END, E_ILLEGAL, E_CARD_SAVED, E_CARD_USED, E_MASTER_KEY,
+ E_DEAL_TERMS) = range(33)
+
+# The engine's larger helpers get one explicit signature each: called with literal constants (event
+# kinds, zeros), Numba would otherwise compile a specialisation per combination of literal values (over
+# a hundred for the logger alone; minutes of compilation). The small and the once-a-turn helpers are
+# inlined instead (``_inline``): a call passing the context costs about 45 ns, which dominated a turn.
+I = types.int64
+B = types.boolean
+none = types.none
+_I64 = types.Array(types.int64, 1, "C")
+_I64M = types.Array(types.int64, 2, "C")
+_U64M = types.Array(types.uint64, 2, "C")
+_F64M = types.Array(types.float64, 2, "C")
+# ctx = (state, table, fns, floats, rngs, events). Six items, because every engine helper receives the
+# tuple by value with a reference count per array: with one array per piece of state (21) a call cost
+# about 120 ns, which dominated a turn.
+#   state:  int64, the engine's private fields (ST_*), then the public table (view.py), then the deck,
+#           the landings per square, Exchange investments and wins per seat and commodity
+#   floats: per seat, the strategy's parameters then its memory; rngs: per seat dice, per seat strategy,
+#           tie-breaks, the deck; events: the replay log
+CTX = types.Tuple((_I64, _I64M, types.ListType(types.FunctionType(DECISION_SIGNATURE)), _F64M, _U64M, _I64M))
+ST_BANK, ST_EVENT_COUNT, ST_MODE, ST_PUBLIC_LEN, ST_DECK_SIZE = range(5)
+MODE_RECORD, MODE_CHECK = 1, 2
+ST_QUERY = 8
+ST_OUT = ST_QUERY + QUERY_SIZE
+ST_RULES = ST_OUT + OUT_SIZE
+ST_EXTRA = ST_RULES + RULE_SIZE
+ST_STATS = ST_EXTRA + MAX_SEATS
+ST_PUBLIC = ST_STATS + MAX_SEATS * N_STATS
+DICE_ROW, STRATEGY_ROW, TIE_ROW, DECK_ROW = 0, MAX_SEATS, 2 * MAX_SEATS, 2 * MAX_SEATS + 1
+RNG_ROWS = 2 * MAX_SEATS + 2
+
+
+def state_size(public_len, deck_size, squares, commodities):
+    return ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities
+
+
+_inline = njit(inline="always", cache=True)
+
+
+@intrinsic
+def _voidptr(typingctx, address):
+    """An integer address as a void pointer (for numba.carray)."""
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+    return types.voidptr(types.intp), codegen
+
+
+if numba.config.DISABLE_JIT:  # the interpreter keeps the arrays (benchmarks compare against it)
+    def _unmanaged(array):
+        return array
+else:
+    @_inline
+    def _unmanaged(array):
+        """A view of ``array`` without a reference count. Every array a helper binds costs an atomic
+        increment and decrement of its count; the kernel's caller keeps the arrays alive, so the engine
+        works on uncounted views (measured: a logging call 38 ns -> 2 ns)."""
+        return carray(_voidptr(array.ctypes.data), array.shape, array.dtype)
+
+
+@_inline
+def _public(ctx):
+    state = ctx[0]
+    return state[ST_PUBLIC:ST_PUBLIC + state[ST_PUBLIC_LEN]]
+
+
+@_inline
+def _rules(ctx):
+    return ctx[0][ST_RULES:ST_RULES + RULE_SIZE]
+
+
+@_inline
+def _deck(ctx):
+    state = ctx[0]
+    start = ST_PUBLIC + state[ST_PUBLIC_LEN]
+    return state[start:start + state[ST_DECK_SIZE]]
+
+
+@_inline
+def _out(ctx):
+    return ctx[0][ST_OUT:ST_OUT + OUT_SIZE]
+
+
+@_inline
+def _landings_at(ctx):
+    state = ctx[0]
+    return ST_PUBLIC + state[ST_PUBLIC_LEN] + state[ST_DECK_SIZE]
+
+
+@_inline
+def _invest_at(ctx, seat, commodity):
+    state = ctx[0]
+    commodities = state[ST_PUBLIC + PUB_COMMODITIES]
+    return _landings_at(ctx) + state[ST_PUBLIC + PUB_SQUARES] + seat * commodities + commodity
+
+
+@_inline
+def _won_at(ctx, seat, commodity):
+    return _invest_at(ctx, seat, commodity) + MAX_SEATS * ctx[0][ST_PUBLIC + PUB_COMMODITIES]
+
+
+def _typed(ret, *args):
+    return njit(ret(CTX, *args), cache=True)
+
+
+@_inline
+def _log(ctx, seat, kind, a, b, c, d):
+    state, events = ctx[0], ctx[5]
+    if state[ST_MODE] & MODE_RECORD:
+        i = state[ST_EVENT_COUNT]
+        if i < events.shape[0]:
+            events[i, 0] = _public(ctx)[PUB_TURN]
+            events[i, 1] = seat
+            events[i, 2] = kind
+            events[i, 3] = a
+            events[i, 4] = b
+            events[i, 5] = c
+            events[i, 6] = d
+        state[ST_EVENT_COUNT] = i + 1
+
+
+@_inline
+def _decide(ctx, decision, seat, a, b, c, d, e):
+    state = ctx[0]
+    public = _public(ctx)
+    query = state[ST_QUERY:ST_QUERY + QUERY_SIZE]
+    out = state[ST_OUT:ST_OUT + OUT_SIZE]
+    public[PUB_SEAT] = seat
+    query[0] = decision
+    query[1] = a
+    query[2] = b
+    query[3] = c
+    query[4] = d
+    query[5] = e
+    out[:] = 0
+    floats = ctx[3][seat]
+    return ctx[2][decision * MAX_SEATS + seat](public, ctx[1], query, floats[:MAX_PARAMS], floats[MAX_PARAMS:],
+                                                ctx[4][STRATEGY_ROW + seat], out)
+
+
+@_inline
+def _die(ctx, seat):
+    return 1 + rng.below(ctx[4][seat], 6)
+
+
+@_inline
+def _illegal(ctx, seat, decision):
+    ctx[0][ST_STATS + (seat) * N_STATS + S_ILLEGAL] += 1
+    _log(ctx, seat, E_ILLEGAL, decision, 0, 0, 0)
+
+
+# ---- money ---------------------------------------------------------------------------------------
+
+
+@_inline
+def _cash(public, seat):
+    return public[seat_slot(seat, S_CASH)]
+
+
+@_inline
+def _add_cash(ctx, seat, amount, from_bank):
+    """Move ``amount`` into a seat's cash; from_bank: the bank pays it (or, negative, receives it)."""
+    ctx[0][ST_PUBLIC + seat_slot(seat, S_CASH)] += amount
+    if from_bank:
+        ctx[0][ST_BANK] += amount
+
+
+@_inline
+def _transfer(ctx, payer, amount, creditor):
+    _add_cash(ctx, payer, -amount, creditor < 0)
+    if creditor >= 0:
+        _add_cash(ctx, creditor, amount, False)
+
+
+@_inline
+def _alive(public, seat):
+    return public[seat_slot(seat, S_ALIVE)] != 0
+
+
+@_inline
+def _on_school(public, seat):
+    return public[seat_slot(seat, S_ON_SCHOOL)] != 0
+
+
+@_inline
+def _borrow(ctx, seat, prop):
+    public, table = _public(ctx), ctx[1]
+    if prop < 0 or prop >= public[PUB_PROPERTIES] or public[owner_slot(prop)] != seat or public[debt_slot(public, prop)]:
+        return False
+    public[debt_slot(public, prop)] = 1
+    _add_cash(ctx, seat, table[prop, P_LOAN], True)
+    ctx[0][ST_STATS + (seat) * N_STATS + S_LOANS] += 1
+    _log(ctx, seat, E_BORROW, prop, table[prop, P_LOAN], 0, 0)
+    return True
+
+
+@_inline
+def _repay(ctx, seat, prop):
+    public, table = _public(ctx), ctx[1]
+    if (prop < 0 or prop >= public[PUB_PROPERTIES] or public[owner_slot(prop)] != seat
+            or not public[debt_slot(public, prop)] or _cash(public, seat) < table[prop, P_PAYOFF]):
+        return False
+    public[debt_slot(public, prop)] = 0
+    _add_cash(ctx, seat, -table[prop, P_PAYOFF], True)
+    ctx[0][ST_STATS + (seat) * N_STATS + S_REPAID] += 1
+    _log(ctx, seat, E_REPAY, prop, table[prop, P_PAYOFF], 0, 0)
+    return True
+
+
+@_inline
+def _forced_borrowing(ctx, seat, amount):
+    """U13: nobody goes bankrupt (or misses a purchase it wants) while it could still borrow; the
+    strategy orders the properties, the engine takes any it leaves out."""
+    public = _public(ctx)
+    n = public[PUB_PROPERTIES]
+    for _ in range(n):
+        if _cash(public, seat) >= amount:
+            return
+        prop = _decide(ctx, D_BORROW_ON, seat, amount - _cash(public, seat), 0, 0, 0, 0)
+        if not _borrow(ctx, seat, prop):
+            break
+    for prop in range(n):
+        if _cash(public, seat) >= amount:
+            return
+        _borrow(ctx, seat, prop)
+
+
+@_typed(I, I, I, I, B, I)
+def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
+    """Sealed maxima; the highest pays the second-highest plus the increment (at most its own maximum, at
+    least the reserve), ties broken at random. Returns the winner or -1. ``seller`` -1: the bank sells,
+    and an unsold property goes back to the bank debt-free; else the price goes to the seller."""
+    public, rules = _public(ctx), _rules(ctx)
+    players = public[PUB_PLAYERS]
+    best, second, winner, ties = -1, -1, -1, 0
+    for seat in range(players):
+        if seat == seller or not _alive(public, seat):
+            continue
+        if _on_school(public, seat) and not bankrupt_sale and seat != school_bidder:
+            continue
+        bid = _decide(ctx, D_BID, seat, prop, 1 if bankrupt_sale else 0, seller, 0, 0)
+        bid = min(bid, _cash(public, seat))
+        if bid < reserve:
+            continue
+        if bid > best:
+            second, best, winner, ties = best, bid, seat, 1
+        elif bid == best:
+            ties += 1
+            second = bid
+            if rng.below(ctx[4][TIE_ROW], ties) == 0:  # reservoir choice: uniform among the tied
+                winner = seat
+        elif bid > second:
+            second = bid
+    if winner < 0:
+        if seller < 0:
+            public[owner_slot(prop)] = -1
+            public[debt_slot(public, prop)] = 0
+        _log(ctx, seller, E_NO_BID, prop, 0, 0, 0)
+        return -1
+    price = reserve if second < 0 else max(reserve, second + rules[R_AUCTION_INCREMENT])
+    price = min(price, best)
+    _transfer(ctx, winner, price, seller)
+    public[owner_slot(prop)] = winner
+    if seller >= 0:
+        _log(ctx, winner, E_SALE, prop, seller, price, 0)
+    else:
+        _log(ctx, winner, E_AUCTION, prop, price, 0, 0)
+    ctx[0][ST_STATS + (winner) * N_STATS + S_AUCTIONS_WON] += 1
+    return winner
+
+
+# ---- the Exchange ----------------------------------------------------------------------------------
+
+
+@_inline
+def _invest(ctx, seat, optional):
+    public, table = _public(ctx), ctx[1]
+    row = public[PUB_COMMODITY_ROW]
+    choice = _decide(ctx, D_INVEST, seat, 1 if optional else 0, 0, 0, 0, 0)
+    if choice < 0 and optional:
+        return
+    cash = _cash(public, seat)
+    if choice < 0 or choice >= public[PUB_COMMODITIES] or table[row + choice, X_INVEST] > cash:
+        if not optional:
+            _illegal(ctx, seat, D_INVEST)
+        # compulsory: the cheapest stake the player can pay
+        choice = -1
+        for c in range(public[PUB_COMMODITIES]):
+            if table[row + c, X_INVEST] <= cash and (choice < 0 or table[row + c, X_INVEST] < table[row + choice, X_INVEST]):
+                choice = c
+        if choice < 0 or optional:
+            return
+    stake = table[row + choice, X_INVEST]
+    _add_cash(ctx, seat, -stake, True)
+    total = _die(ctx, seat) + _die(ctx, seat)
+    ctx[0][_invest_at(ctx, seat, choice)] += 1
+    won = (table[row + choice, X_MASK] >> total) & 1
+    if won:
+        _add_cash(ctx, seat, table[row + choice, X_RETURN], True)
+        ctx[0][_won_at(ctx, seat, choice)] += 1
+        ctx[0][ST_STATS + (seat) * N_STATS + S_EXCHANGE_PROFIT] += table[row + choice, X_RETURN] - stake
+    else:
+        ctx[0][ST_STATS + (seat) * N_STATS + S_EXCHANGE_PROFIT] -= stake
+    _log(ctx, seat, E_INVEST, choice, total, won, stake)
+
+
+# ---- squares ---------------------------------------------------------------------------------------
+
+
+@_typed(none, I, I, I)
+def _raise_money(ctx, seat, amount, creditor):
+    """U6: the strategy borrows, sells properties to players (U14) and may invest once more at the Exchange."""
+    public = _public(ctx)
+    n = public[PUB_PROPERTIES]
+    tried = np.zeros(n, np.bool_)
+    for _ in range(2 * n + 2):
+        short = amount - _cash(public, seat)
+        if short <= 0:
+            return
+        action = _decide(ctx, D_RAISE, seat, short, creditor, 0, 0, 0)
+        out = _out(ctx)
+        prop, reserve = out[0], out[1]
+        if action == RAISE_BORROW:
+            if not _borrow(ctx, seat, prop):
+                _illegal(ctx, seat, D_RAISE)
+                return
+        elif action == RAISE_SELL:
+            if prop < 0 or prop >= n or public[owner_slot(prop)] != seat or tried[prop]:
+                _illegal(ctx, seat, D_RAISE)
+                return
+            tried[prop] = True
+            _auction(ctx, prop, seat, max(reserve, _rules(ctx)[R_AUCTION_MIN]), False, creditor)
+        elif action == RAISE_EXCHANGE:
+            if public[PUB_EXTRA_EXCHANGE_USED] or _cash(public, seat) < _rules(ctx)[R_MIN_INVEST]:
+                _illegal(ctx, seat, D_RAISE)
+                return
+            public[PUB_EXTRA_EXCHANGE_USED] = 1
+            _invest(ctx, seat, True)
+        else:
+            return
+
+
+@_typed(none, I, I)
+def _bankrupt(ctx, seat, creditor):
+    """U6: a player creditor takes everything (debts stay with the properties); the bank takes the cash,
+    discards saved cards and auctions each property in square order (U3, U15)."""
+    public, table = _public(ctx), ctx[1]
+    _log(ctx, seat, E_BANKRUPT, creditor, _cash(public, seat), 0, 0)
+    _transfer(ctx, seat, _cash(public, seat), creditor)
+    public[seat_slot(seat, S_ALIVE)] = 0
+    public[seat_slot(seat, S_ON_SCHOOL)] = 0
+    public[seat_slot(seat, S_MISSES_TURN)] = 0
+    ctx[0][ST_STATS + (seat) * N_STATS + S_BANKRUPT_TURN] = public[PUB_TURN]
+    for t in range(public[PUB_CARD_TYPES]):
+        if creditor >= 0:
+            public[saved_slot(public, creditor, t)] += public[saved_slot(public, seat, t)]
+        public[saved_slot(public, seat, t)] = 0
+    for square in range(public[PUB_SQUARES]):  # square order
+        prop = table[public[PUB_SQUARE_ROW] + square, Q_PROPERTY]
+        if prop >= 0 and public[owner_slot(prop)] == seat:
+            if creditor >= 0:
+                public[owner_slot(prop)] = creditor
+            else:
+                public[owner_slot(prop)] = -1
+                _auction(ctx, prop, -1, _rules(ctx)[R_AUCTION_MIN], True, -1)
+
+
+# ---- auctions (U3, U14) ---------------------------------------------------------------------------
+
+
+@_typed(B, I, I, I)
+def _pay(ctx, payer, amount, creditor):
+    """Pay a debt, raising money first if short (U6); returns False if the payer went bankrupt."""
+    public = _public(ctx)
+    if amount <= 0:
+        return True
+    if _cash(public, payer) < amount:
+        _raise_money(ctx, payer, amount, creditor)
+        _forced_borrowing(ctx, payer, amount)
+    if _cash(public, payer) >= amount:
+        _transfer(ctx, payer, amount, creditor)
+        _log(ctx, payer, E_PAY, amount, creditor, 0, 0)
+        return True
+    _bankrupt(ctx, payer, creditor)
+    return False
+
+
+@_inline
+def _place(ctx, seat, square, counts_as_landing):
+    public = _public(ctx)
+    public[seat_slot(seat, S_POSITION)] = square
+    public[seat_slot(seat, S_ON_SCHOOL)] = 1 if square == public[PUB_SCHOOL_SQUARE] else 0
+    if counts_as_landing:
+        ctx[0][_landings_at(ctx) + square] += 1
+
+
+@_inline
+def _acquire(ctx, seat, prop, amount, poach):
+    """Pay the bank ``amount`` for a property (borrowing if short, U13); False if it can't."""
+    public = _public(ctx)
+    if _cash(public, seat) < amount:
+        _forced_borrowing(ctx, seat, amount)
+    if _cash(public, seat) < amount:
+        return False
+    _add_cash(ctx, seat, -amount, True)
+    previous = public[owner_slot(prop)]
+    public[owner_slot(prop)] = seat
+    public[debt_slot(public, prop)] = 0
+    if poach:
+        ctx[0][ST_STATS + (seat) * N_STATS + S_POACHES] += 1
+        ctx[0][ST_STATS + (previous) * N_STATS + S_POACHED] += 1
+        _log(ctx, seat, E_POACH, prop, amount, previous, 0)
+    else:
+        ctx[0][ST_STATS + (seat) * N_STATS + S_BOUGHT] += 1
+        _log(ctx, seat, E_BUY, prop, amount, 0, 0)
+    return True
+
+
+@_inline
+def _visit_owned(ctx, seat, prop, may_poach):
+    """Another player's property: poach a debt-ridden one (U7, before the rent roll), else roll and pay."""
+    public, table = _public(ctx), ctx[1]
+    holder = public[owner_slot(prop)]
+    if may_poach and public[debt_slot(public, prop)]:
+        if _decide(ctx, D_POACH, seat, prop, 0, 0, 0, 0) == 1:
+            if _acquire(ctx, seat, prop, table[prop, P_PAYOFF], True):
+                return
+    die = _die(ctx, seat)
+    rent = rent_multiple(public, table, prop) * die
+    _log(ctx, seat, E_RENT, prop, die, rent, holder)
+    paid_before = _cash(public, seat)
+    if _pay(ctx, seat, rent, holder):
+        ctx[0][ST_STATS + (seat) * N_STATS + S_RENT_PAID] += rent
+        ctx[0][ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += rent
+    else:
+        ctx[0][ST_STATS + (seat) * N_STATS + S_RENT_PAID] += paid_before
+        ctx[0][ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += paid_before
+
+
+@_inline
+def _occupied(public, square, except_seat):
+    for other in range(public[PUB_PLAYERS]):
+        if other != except_seat and _alive(public, other) and public[seat_slot(other, S_POSITION)] == square:
+            return True
+    return False
+
+
+# ---- Level Two cards ---------------------------------------------------------------------------------
+
+
+@_typed(B, I, I)
+def _land(ctx, seat, square):
+    """Act on the square a token came to rest on. Returns True if the turn ends here (School)."""
+    public, table, rules = _public(ctx), ctx[1], _rules(ctx)
+    kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
+    if kind == SQ_PROPERTY:
+        prop = table[public[PUB_SQUARE_ROW] + square, Q_PROPERTY]
+        holder = public[owner_slot(prop)]
+        if holder < 0:
+            cost = table[prop, P_COST]
+            bought = False
+            if _decide(ctx, D_BUY, seat, prop, 0, 0, 0, 0) == 1:
+                bought = _acquire(ctx, seat, prop, cost, False)
+            if not bought:
+                winner = _auction(ctx, prop, -1, rules[R_AUCTION_MIN], False, -1)
+                if winner == seat:
+                    ctx[0][ST_STATS + (seat) * N_STATS + S_DECLINED_THEN_WON] += 1
+        elif holder == seat:
+            die = _die(ctx, seat)
+            _add_cash(ctx, seat, table[prop, P_INCOME] * die, True)  # U8: the smallest multiple
+            _log(ctx, seat, E_OWN_INCOME, prop, die, table[prop, P_INCOME] * die, 0)
+        else:
+            _visit_owned(ctx, seat, prop, True)
+    elif kind == SQ_PARK:
+        die = _die(ctx, seat)
+        _add_cash(ctx, seat, rules[R_PARK_PER_PIP] * die, True)
+        _log(ctx, seat, E_PARK, die, rules[R_PARK_PER_PIP] * die, 0, 0)
+    elif kind == SQ_CITY_HALL:
+        amount = _cash(public, seat) * rules[R_CITY_HALL_PERCENT] // 100
+        _add_cash(ctx, seat, -amount, True)
+        _log(ctx, seat, E_CITY_HALL, amount, 0, 0, 0)
+    elif kind == SQ_SCHOOL:
+        die = _die(ctx, seat)
+        _add_cash(ctx, seat, rules[R_SCHOOL_PER_PIP] * die, True)
+        public[seat_slot(seat, S_MISSES_TURN)] = 1
+        _log(ctx, seat, E_SCHOOL, die, rules[R_SCHOOL_PER_PIP] * die, 0, 0)
+        return True
+    elif kind == SQ_TRADE_FAIR:
+        if rules[R_TRADE_FAIR_EXTRA]:
+            _invest(ctx, seat, True)
+    return False
+
+
+@_inline
+def _card_kind(ctx, card_type):
+    return ctx[1][_public(ctx)[PUB_CARD_ROW] + card_type, K_KIND]
+
+
+@_inline
+def _master_key_type(ctx):
+    public, table = _public(ctx), ctx[1]
+    for t in range(public[PUB_CARD_TYPES]):
+        if table[public[PUB_CARD_ROW] + t, K_KIND] == CK_MASTER_KEY:
+            return t
+    return -1
+
+
+@_inline
+def rent_multiple_count(public, table, seat, block):
+    count = 0
+    for prop in range(public[PUB_PROPERTIES]):
+        if table[prop, P_BLOCK] == block and public[owner_slot(prop)] == seat:
+            count += 1
+    return count
+
+
+@_inline
+def _tax_audit(ctx, seat):
+    """Stake = die x $10,000; a second die odd pays, even receives; then to Park and act there."""
+    rules = _rules(ctx)
+    stake = _die(ctx, seat) * rules[R_AUDIT_PER_PIP]
+    parity = _die(ctx, seat)
+    _log(ctx, seat, E_AUDIT, stake, parity, 0, 0)
+    if parity % 2 == 1:
+        if not _pay(ctx, seat, stake, -1):
+            return True
+    else:
+        _add_cash(ctx, seat, stake, True)
+    _place(ctx, seat, rules[R_PARK_SQUARE], True)
+    return _land(ctx, seat, rules[R_PARK_SQUARE])
+
+
+@_inline
+def _bamboozle(ctx, seat, underhanded):
+    """Returns True if the card was used."""
+    public, table = _public(ctx), ctx[1]
+    n = public[PUB_PROPERTIES]
+    if _decide(ctx, D_BAMBOOZLE, seat, 1 if underhanded else 0, 0, 0, 0, 0) != 1:
+        return False
+    mine, target = _out(ctx)[0], _out(ctx)[1]
+    if target < 0 or target >= n:
+        _illegal(ctx, seat, D_BAMBOOZLE)
+        return False
+    victim = public[owner_slot(target)]
+    owns_any = False
+    for prop in range(n):
+        owns_any = owns_any or public[owner_slot(prop)] == seat
+    valid = victim >= 0 and victim != seat and not _on_school(public, victim)
+    if valid and not underhanded:
+        block = table[target, P_BLOCK]
+        valid = rent_multiple_count(public, table, victim, block) < table[target, P_BLOCK_SIZE]
+    if owns_any:
+        valid = valid and 0 <= mine < n and public[owner_slot(mine)] == seat
+    else:
+        valid = valid and mine == -1 and _cash(public, seat) >= BAMBOOZLE_CASH
+    if not valid:
+        _illegal(ctx, seat, D_BAMBOOZLE)
+        return False
+    mine_roll, their_roll = _die(ctx, seat), _die(ctx, victim)
+    _log(ctx, seat, E_BAMBOOZLE, mine, target, mine_roll, their_roll)
+    if mine_roll > their_roll:
+        public[owner_slot(target)] = seat
+        ctx[0][ST_STATS + (seat) * N_STATS + S_BAMBOOZLES_WON] += 1
+    elif their_roll > mine_roll:
+        if mine >= 0:
+            public[owner_slot(mine)] = victim
+        else:
+            _transfer(ctx, seat, BAMBOOZLE_CASH, victim)
+        ctx[0][ST_STATS + (victim) * N_STATS + S_BAMBOOZLES_WON] += 1
+    return True
+
+
+@_inline
+def _taxi(ctx, seat, square, amount):
+    """Move to any square without another token (not the current one), pay or collect, act there.
+    Returns -1 if the move is not allowed, else 1 if the turn ends there (School), 0 otherwise."""
+    public = _public(ctx)
+    if (square < 0 or square >= public[PUB_SQUARES] or square == public[seat_slot(seat, S_POSITION)]
+            or _occupied(public, square, seat) or _cash(public, seat) + amount < 0):
+        return -1
+    _add_cash(ctx, seat, amount, True)
+    _log(ctx, seat, E_MOVED, seat, square, amount, 0)
+    _place(ctx, seat, square, True)
+    return 1 if _land(ctx, seat, square) else 0
+
+
+@_inline
+def _move_any(ctx, seat, target, square):
+    """Move another token (not on School) to a non-corner square without a token; it does nothing there."""
+    public, table = _public(ctx), ctx[1]
+    if (target < 0 or target >= public[PUB_PLAYERS] or target == seat or not _alive(public, target)
+            or _on_school(public, target) or square < 0 or square >= public[PUB_SQUARES]
+            or table[public[PUB_SQUARE_ROW] + square, Q_KIND] != SQ_PROPERTY or _occupied(public, square, -1)):
+        return False
+    _log(ctx, seat, E_MOVED, target, square, 0, 1)
+    _place(ctx, target, square, False)
+    return True
+
+
+@_inline
+def _master_key(ctx, seat, destination):
+    """Go to the Tax Audit (0) or School (1). Returns True if the turn ends."""
+    rules = _rules(ctx)
+    _log(ctx, seat, E_MASTER_KEY, destination, 0, 0, 0)
+    if destination == 0:
+        return _tax_audit(ctx, seat)
+    _place(ctx, seat, rules[R_SCHOOL_SQUARE], True)
+    return _land(ctx, seat, rules[R_SCHOOL_SQUARE])
+
+
+@_inline
+def _use_saved(ctx, seat, card_type):
+    """Use a saveable card (now or in step five). Returns -1 if not allowed, 1 if the turn ends, else 0."""
+    out = _out(ctx)
+    kind = _card_kind(ctx, card_type)
+    a, b = out[0], out[1]
+    if kind == CK_TAXI:
+        return _taxi(ctx, seat, a, ctx[1][_public(ctx)[PUB_CARD_ROW] + card_type, K_AMOUNT])
+    if kind == CK_MOVE_ANY:
+        return 0 if _move_any(ctx, seat, a, b) else -1
+    if kind == CK_EXTRA_TURN:
+        ctx[0][ST_EXTRA + seat] += 1
+        _log(ctx, seat, E_EXTRA_TURN, 0, 0, 0, 0)
+        return 0
+    if kind == CK_MASTER_KEY:
+        if a != 0 and a != 1:
+            return -1
+        return 1 if _master_key(ctx, seat, a) else 0
+    return -1
+
+
+@_inline
+def _auction_card(ctx, seller):
+    """U14: a drawn Bamboozle card sold by auction to the eligible players; the price goes to the seller.
+    Bids are asked with property -1 (the card)."""
+    public, rules = _public(ctx), _rules(ctx)
+    best, second, winner, ties = -1, -1, -1, 0
+    for seat in range(public[PUB_PLAYERS]):
+        if seat == seller or not _alive(public, seat) or _on_school(public, seat):
+            continue
+        bid = min(_decide(ctx, D_BID, seat, -1, 0, seller, 0, 0), _cash(public, seat))
+        if bid < rules[R_AUCTION_MIN]:
+            continue
+        if bid > best:
+            second, best, winner, ties = best, bid, seat, 1
+        elif bid == best:
+            ties += 1
+            second = bid
+            if rng.below(ctx[4][TIE_ROW], ties) == 0:
+                winner = seat
+        elif bid > second:
+            second = bid
+    if winner < 0:
+        return -1
+    price = rules[R_AUCTION_MIN] if second < 0 else max(rules[R_AUCTION_MIN], second + rules[R_AUCTION_INCREMENT])
+    price = min(price, best)
+    _transfer(ctx, winner, price, seller)
+    _log(ctx, winner, E_SALE, -1, seller, price, 0)
+    return winner
+
+
+# ---- the turn -----------------------------------------------------------------------------------------
+
+
+@_inline
+def _draw_card(ctx, seat):
+    """Step four. Returns True if the turn ends (the player went bankrupt, or a card sent it to School)."""
+    public, table, rules, deck = _public(ctx), ctx[1], _rules(ctx), _deck(ctx)
+    size = rules[R_DECK_SIZE]
+    position = size - public[PUB_CARDS_LEFT]
+    if position >= size:  # only when playing to the last player standing: a fresh pile
+        rng.shuffle(ctx[4][DECK_ROW], deck)
+        for t in range(public[PUB_CARD_TYPES]):
+            public[left_slot(public, t)] = 0
+        for i in range(size):
+            public[left_slot(public, deck[i])] += 1
+        public[PUB_CARDS_LEFT] = size
+        position = 0
+    card_type = deck[position]
+    public[PUB_CARDS_LEFT] -= 1
+    public[left_slot(public, card_type)] -= 1
+    if public[PUB_CARDS_LEFT] == 0 and not rules[R_LAST_PLAYER_STANDING]:
+        public[PUB_LAST_CARD_DRAWN] = 1
+    _log(ctx, seat, E_CARD, card_type, 0, 0, 0)
+    if rules[R_LEVEL] < 2:
+        return False  # Level One: the deck is only the clock
+    row = public[PUB_CARD_ROW] + card_type
+    kind = table[row, K_KIND]
+    amount = table[row, K_AMOUNT]
+    if kind == CK_TAX_AUDIT:
+        key = _master_key_type(ctx)
+        if key >= 0 and public[saved_slot(public, seat, key)] > 0:
+            if _decide(ctx, D_CARD, seat, CARD_MASTER_KEY_AUDIT, card_type, 0, 0, 0) == 1:
+                public[saved_slot(public, seat, key)] -= 1
+                ctx[0][ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+                _log(ctx, seat, E_CARD_USED, key, 1, 0, 0)
+                return False
+        return _tax_audit(ctx, seat)
+    if kind == CK_BAMBOOZLE or kind == CK_UNDERHANDED:
+        if _bamboozle(ctx, seat, kind == CK_UNDERHANDED):
+            ctx[0][ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+            return False
+        # U14: sold when drawn, by auction; the buyer uses it at once
+        buyer = _auction_card(ctx, seat)
+        if buyer >= 0:
+            _bamboozle(ctx, buyer, kind == CK_UNDERHANDED)
+        return not _alive(public, seat)
+    if kind == CK_COMBO:
+        choice = _decide(ctx, D_CARD, seat, CARD_DRAWN, card_type, 0, 0, 0)
+        out = _out(ctx)
+        mode, a, b = out[0], out[1], out[2]
+        if choice != card_type or mode == 3:
+            return False
+        if mode == 0:
+            result = _taxi(ctx, seat, a, 0)  # a Combo Platter used as a taxi costs nothing
+        elif mode == 1:
+            result = 0 if _bamboozle(ctx, seat, False) else -1
+        elif mode == 2:
+            result = 0 if _move_any(ctx, seat, a, b) else -1
+        else:
+            result = -1
+        if result < 0:
+            _illegal(ctx, seat, D_CARD)
+            return False
+        ctx[0][ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+        return result == 1
+    if kind == CK_TAXI or kind == CK_MOVE_ANY or kind == CK_EXTRA_TURN or kind == CK_MASTER_KEY:
+        if _decide(ctx, D_CARD, seat, CARD_DRAWN, card_type, 0, 0, 0) == card_type:
+            result = _use_saved(ctx, seat, card_type)
+            if result >= 0:
+                ctx[0][ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+                _log(ctx, seat, E_CARD_USED, card_type, 0, 0, 0)
+                return result == 1
+            _illegal(ctx, seat, D_CARD)
+        public[saved_slot(public, seat, card_type)] += 1
+        _log(ctx, seat, E_CARD_SAVED, card_type, 0, 0, 0)
+        return False
+    if kind == CK_EASY_COME:
+        squares = public[PUB_SQUARES]
+        here = public[seat_slot(seat, S_POSITION)]
+        for step in range(1, squares + 1):
+            square = (here + step) % squares
+            prop = table[public[PUB_SQUARE_ROW] + square, Q_PROPERTY]
+            if prop >= 0 and public[owner_slot(prop)] >= 0 and public[owner_slot(prop)] != seat:
+                _place(ctx, seat, square, True)
+                _log(ctx, seat, E_MOVED, seat, square, 0, 2)
+                _visit_owned(ctx, seat, prop, True)
+                return not _alive(public, seat)
+        return False
+    if kind == CK_COLLECT:
+        _add_cash(ctx, seat, amount, True)
+        _log(ctx, seat, E_COLLECT, amount, 0, 0, 0)
+        return False
+    if kind == CK_PAY:
+        return not _pay(ctx, seat, amount, -1)
+    if kind == CK_PAY_PERCENT:
+        due = _cash(public, seat) * table[row, K_PERCENT] // 100
+        return not _pay(ctx, seat, due, -1)
+    if kind == CK_COLLECT_PER_PIP:
+        total = _die(ctx, seat) + _die(ctx, seat)
+        _add_cash(ctx, seat, amount * total, True)
+        _log(ctx, seat, E_COLLECT, amount * total, total, 0, 0)
+        return False
+    if kind == CK_COLLECT_FROM_EACH:
+        for other in range(public[PUB_PLAYERS]):
+            if other != seat and _alive(public, other) and not _on_school(public, other):
+                _pay(ctx, other, amount, seat)
+        return False
+    return False
+
+
+@_inline
+def _finance(ctx, seat):
+    """U13: borrowing and repaying at the start of the turn and after step five."""
+    public = _public(ctx)
+    for _ in range(2 * public[PUB_PROPERTIES]):
+        action = _decide(ctx, D_FINANCE, seat, 0, 0, 0, 0, 0)
+        prop = _out(ctx)[0]
+        if action == 1:
+            if not _borrow(ctx, seat, prop):
+                _illegal(ctx, seat, D_FINANCE)
+                return
+        elif action == 2:
+            if not _repay(ctx, seat, prop):
+                _illegal(ctx, seat, D_FINANCE)
+                return
+        else:
+            return
+
+
+@_inline
+def _deals(ctx, seat):
+    """U4: up to deals_per_turn offers, each to one other player not on School; nothing owed or given."""
+    public, rules = _public(ctx), _rules(ctx)
+    n = public[PUB_PROPERTIES]
+    for k in range(rules[R_DEALS_PER_TURN]):
+        kind = _decide(ctx, D_DEAL_OFFER, seat, k, 0, 0, 0, 0)
+        if kind == 0:
+            return
+        out = _out(ctx)
+        other, mine, theirs, money = out[0], out[1], out[2], out[3]
+        valid = 0 <= other < public[PUB_PLAYERS] and other != seat and _alive(public, other) \
+            and not _on_school(public, other)
+        if valid and (kind == DEAL_SELL or kind == DEAL_SWAP):
+            valid = 0 <= mine < n and public[owner_slot(mine)] == seat
+        else:
+            mine = -1 if kind == DEAL_BUY else mine
+        if valid and (kind == DEAL_BUY or kind == DEAL_SWAP):
+            valid = 0 <= theirs < n and public[owner_slot(theirs)] == other
+        else:
+            theirs = -1 if kind == DEAL_SELL else theirs
+        if valid:
+            if kind == DEAL_BUY:
+                valid = money >= rules[R_AUCTION_MIN] and _cash(public, seat) >= money
+            elif kind == DEAL_SELL:
+                valid = -money >= rules[R_AUCTION_MIN] and _cash(public, other) >= -money
+            elif kind == DEAL_SWAP:
+                valid = (money >= 0 and _cash(public, seat) >= money) or (money < 0 and _cash(public, other) >= -money)
+            else:
+                valid = False
+        if not valid:
+            _illegal(ctx, seat, D_DEAL_OFFER)
+            return
+        ctx[0][ST_STATS + (seat) * N_STATS + S_DEALS_OFFERED] += 1
+        accepted = _decide(ctx, D_DEAL_ANSWER, other, seat, kind, mine, theirs, money) == 1
+        _log(ctx, seat, E_DEAL, other, kind, mine, theirs)
+        _log(ctx, seat, E_DEAL_TERMS, money, 1 if accepted else 0, 0, 0)
+        if accepted:
+            ctx[0][ST_STATS + (seat) * N_STATS + S_DEALS_ACCEPTED] += 1
+            if mine >= 0:
+                public[owner_slot(mine)] = other
+            if theirs >= 0:
+                public[owner_slot(theirs)] = seat
+            _transfer(ctx, seat, money, other)
+
+
+@_inline
+def _bump(ctx, seat):
+    """Level Two: the last play of a turn, onto a square with other tokens (not School, not by the
+    player who drew the last card)."""
+    public, table = _public(ctx), ctx[1]
+    here = public[seat_slot(seat, S_POSITION)]
+    if public[PUB_LAST_CARD_DRAWN] or _on_school(public, seat) or not _occupied(public, here, seat):
+        return
+    if _decide(ctx, D_BUMP, seat, 0, 0, 0, 0, 0) != 1:
+        return
+    target, square = _out(ctx)[0], _out(ctx)[1]
+    if (target < 0 or target >= public[PUB_PLAYERS] or target == seat or not _alive(public, target)
+            or public[seat_slot(target, S_POSITION)] != here or square < 0 or square >= public[PUB_SQUARES]
+            or table[public[PUB_SQUARE_ROW] + square, Q_KIND] == SQ_PARK or _occupied(public, square, -1)):
+        _illegal(ctx, seat, D_BUMP)
+        return
+    die = _die(ctx, seat)
+    _log(ctx, seat, E_BUMP, target, square, die, 0)
+    if die % 2 == 0:
+        ctx[0][ST_STATS + (seat) * N_STATS + S_BUMPS] += 1
+        _place(ctx, target, square, True)
+        _land(ctx, target, square)
+
+
+@_inline
+def _pay_check(ctx, seat, amount):
+    """Raise cash up to ``amount`` without paying it (the Exchange stake); bankrupt to the bank if impossible."""
+    public = _public(ctx)
+    _raise_money(ctx, seat, amount, -1)
+    _forced_borrowing(ctx, seat, amount)
+    if _cash(public, seat) >= amount:
+        return True
+    _bankrupt(ctx, seat, -1)
+    return False
+
+
+@_inline
+def _turn(ctx, seat):
+    """One full turn (steps 1-6). Returns nothing; bankruptcies and School end it early."""
+    public, rules = _public(ctx), _rules(ctx)
+    level2 = rules[R_LEVEL] >= 2
+    public[PUB_ACTIVE] = seat
+    public[PUB_EXTRA_EXCHANGE_USED] = 0
+    public[seat_slot(seat, S_ON_SCHOOL)] = 0
+    ctx[0][ST_STATS + (seat) * N_STATS + S_TURNS] += 1
+    _log(ctx, seat, E_TURN, public[seat_slot(seat, S_POSITION)], _cash(public, seat), 0, 0)
+    _deals(ctx, seat)
+    _finance(ctx, seat)
+    # 1. invest, compulsory: raise the smallest stake first (U6)
+    if _cash(public, seat) < rules[R_MIN_INVEST]:
+        if not _pay_check(ctx, seat, rules[R_MIN_INVEST]):
+            return
+    _invest(ctx, seat, False)
+    # 2. roll and move
+    d1, d2 = _die(ctx, seat), _die(ctx, seat)
+    square = (public[seat_slot(seat, S_POSITION)] + d1 + d2) % public[PUB_SQUARES]
+    _log(ctx, seat, E_MOVE, d1, d2, square, 0)
+    if d1 == d2:
+        _add_cash(ctx, seat, rules[R_DOUBLES_BONUS] * (d1 + d2), True)
+        _log(ctx, seat, E_DOUBLES, rules[R_DOUBLES_BONUS] * (d1 + d2), 0, 0, 0)
+    _place(ctx, seat, square, True)
+    # 3. the square
+    if _land(ctx, seat, square) or not _alive(public, seat):
+        return  # School ends the turn at once, no card
+    # 4. draw
+    if _draw_card(ctx, seat) or not _alive(public, seat):
+        return
+    # 5. one saved card
+    if level2:
+        choice = _decide(ctx, D_CARD, seat, CARD_STEP5, -1, 0, 0, 0)
+        if choice >= 0:
+            if choice < public[PUB_CARD_TYPES] and public[saved_slot(public, seat, choice)] > 0:
+                public[saved_slot(public, seat, choice)] -= 1
+                result = _use_saved(ctx, seat, choice)
+                if result < 0:
+                    public[saved_slot(public, seat, choice)] += 1
+                    _illegal(ctx, seat, D_CARD)
+                else:
+                    ctx[0][ST_STATS + (seat) * N_STATS + S_CARDS_USED] += 1
+                    _log(ctx, seat, E_CARD_USED, choice, 5, 0, 0)
+                    if result == 1 or not _alive(public, seat):
+                        return
+            else:
+                _illegal(ctx, seat, D_CARD)
+    _finance(ctx, seat)
+    if level2:
+        _bump(ctx, seat)
+
+
+@njit(cache=True)
+def net_worth_of(public, table, seat):
+    """Cash + market value (cost x properties held in the block) - payoff of debt-ridden properties."""
+    total = _cash(public, seat)
+    for prop in range(public[PUB_PROPERTIES]):
+        if public[owner_slot(prop)] == seat:
+            total += table[prop, P_COST] * rent_multiple_count(public, table, seat, table[prop, P_BLOCK])
+            if public[debt_slot(public, prop)]:
+                total -= table[prop, P_PAYOFF]
+    return total
+
+
+@_typed(none, I)
+def _check(ctx, start_total):
+    public = _public(ctx)
+    total = 0
+    for seat in range(public[PUB_PLAYERS]):
+        total += _cash(public, seat)
+        if not _alive(public, seat) and _cash(public, seat) != 0:
+            raise AssertionError("wheeler-dealer-us: a bankrupt player holds cash")
+    if total != start_total + ctx[0][ST_BANK]:
+        raise AssertionError("wheeler-dealer-us: money not conserved (players' cash != start + bank's net payments)")
+    for prop in range(public[PUB_PROPERTIES]):
+        holder = public[owner_slot(prop)]
+        if holder >= 0 and not _alive(public, holder):
+            raise AssertionError("wheeler-dealer-us: a bankrupt player still holds a title")
+        if holder < 0 and public[debt_slot(public, prop)]:
+            raise AssertionError("wheeler-dealer-us: an unowned property is debt-ridden")
+
+
+def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodities, n_card_types, n_squares,
+                 event_capacity=0, record=False):
+    """Allocate an engine context (see CTX) for one batch; ``_new_game`` then sets up each game in it."""
+    n_props = table.shape[0] - n_commodities - n_card_types - n_squares
+    public_len = public_length(n_props, n_card_types)
+    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities), np.int64)
+    state[ST_PUBLIC_LEN] = public_len
+    state[ST_DECK_SIZE] = deck.size
+    state[ST_MODE] = MODE_RECORD if record else 0
+    state[ST_RULES:ST_RULES + RULE_SIZE] = rules
+    public = state[ST_PUBLIC:ST_PUBLIC + public_len]
+    public[PUB_PLAYERS] = n_players
+    public[PUB_PROPERTIES] = n_props
+    public[PUB_BLOCKS] = n_blocks
+    public[PUB_COMMODITIES] = n_commodities
+    public[PUB_CARD_TYPES] = n_card_types
+    public[PUB_SQUARES] = n_squares
+    floats = np.zeros((MAX_SEATS, MAX_PARAMS + MEMORY_SIZE))
+    floats[:, :params.shape[1]] = params
+    return (state, table, fns, floats, np.zeros((RNG_ROWS, 4), np.uint64),
+            np.zeros((event_capacity, EVENT_FIELDS), np.int64))
+
+
+@njit(types.none(CTX, _I64, types.uint64, I), cache=True)
+def _new_game(ctx, deck_template, seed, game):
+    """Reset every piece of state for game ``game``: the table, the shuffled deck, the streams, the counters."""
+    state, rngs = ctx[0], ctx[4]
+    public, rules, deck = _public(ctx), _rules(ctx), _deck(ctx)
+    n_players, n_commodities = public[PUB_PLAYERS], public[PUB_COMMODITIES]
+    n_props, n_blocks = public[PUB_PROPERTIES], public[PUB_BLOCKS]
+    n_card_types, n_squares = public[PUB_CARD_TYPES], public[PUB_SQUARES]
+    public[:] = 0
+    public[PUB_PLAYERS] = n_players
+    public[PUB_LEVEL] = rules[R_LEVEL]
+    public[PUB_PROPERTIES] = n_props
+    public[PUB_BLOCKS] = n_blocks
+    public[PUB_COMMODITIES] = n_commodities
+    public[PUB_CARD_TYPES] = n_card_types
+    public[PUB_SQUARES] = n_squares
+    public[PUB_COMMODITY_ROW] = n_props
+    public[PUB_CARD_ROW] = n_props + n_commodities
+    public[PUB_SQUARE_ROW] = n_props + n_commodities + n_card_types
+    public[PUB_MIN_INVEST] = rules[R_MIN_INVEST]
+    public[PUB_AUCTION_MIN] = rules[R_AUCTION_MIN]
+    public[PUB_AUCTION_INCREMENT] = rules[R_AUCTION_INCREMENT]
+    public[PUB_SCHOOL_SQUARE] = rules[R_SCHOOL_SQUARE]
+    public[PUB_CARDS_LEFT] = rules[R_DECK_SIZE]
+    for prop in range(n_props):
+        public[owner_slot(prop)] = -1
+    for seat in range(n_players):
+        public[seat_slot(seat, S_CASH)] = rules[R_START_CASH]
+        public[seat_slot(seat, S_POSITION)] = rules[R_PARK_SQUARE]
+        public[seat_slot(seat, S_ALIVE)] = 1
+        rng.seed_stream(rngs[DICE_ROW + seat], seed, game, rng.DICE + seat)
+        rng.seed_stream(rngs[STRATEGY_ROW + seat], seed, game, rng.STRATEGY + seat)
+    rng.seed_stream(rngs[DECK_ROW], seed, game, rng.DEAL)
+    rng.seed_stream(rngs[TIE_ROW], seed, game, rng.TIE_BREAK)
+    deck[:] = deck_template
+    rng.shuffle(rngs[DECK_ROW], deck)
+    for i in range(deck.size):
+        public[left_slot(public, deck[i])] += 1
+    ctx[3][:, MAX_PARAMS:] = 0.0
+    state[ST_BANK] = 0
+    state[ST_EXTRA:ST_EXTRA + MAX_SEATS] = 0
+    state[ST_STATS:ST_STATS + MAX_SEATS * N_STATS] = 0
+    for seat in range(MAX_SEATS):
+        state[ST_STATS + seat * N_STATS + S_BANKRUPT_TURN] = -1
+    start = _landings_at(ctx) + n_squares
+    state[start:start + 2 * MAX_SEATS * n_commodities] = 0
+
+
+@_typed(I)
+def _play_game(ctx):
+    """Turns until the card clock, the last player standing or the turn limit; returns how it ended."""
+    state, public, rules = ctx[0], _public(ctx), _rules(ctx)
+    n_players = public[PUB_PLAYERS]
+    start_total = rules[R_START_CASH] * n_players
+    check = (state[ST_MODE] & MODE_CHECK) != 0
+    level2 = rules[R_LEVEL] >= 2
+    seat = 0  # U10
+    while True:
+        alive = 0
+        for other in range(n_players):
+            alive += public[seat_slot(other, S_ALIVE)]
+        if alive <= 1:
+            return END_LAST_PLAYER
+        if public[PUB_TURN] >= rules[R_MAX_TURNS]:
+            return END_TURN_LIMIT
+        if _alive(public, seat):
+            play = True
+            if public[seat_slot(seat, S_MISSES_TURN)]:
+                public[seat_slot(seat, S_MISSES_TURN)] = 0
+                play = False
+                key = _master_key_type(ctx)
+                if level2 and key >= 0 and public[saved_slot(public, seat, key)] > 0:
+                    if _decide(ctx, D_CARD, seat, CARD_MASTER_KEY_SCHOOL, key, 0, 0, 0) == 1:
+                        public[saved_slot(public, seat, key)] -= 1
+                        state[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+                        _log(ctx, seat, E_CARD_USED, key, 2, 0, 0)
+                        play = True
+                if not play:
+                    _log(ctx, seat, E_MISSED, 0, 0, 0, 0)
+                    public[seat_slot(seat, S_ON_SCHOOL)] = 0  # back from School after the missed turn
+            if play:
+                public[PUB_TURN] += 1
+                _turn(ctx, seat)
+                # extra turns are played at once; none after the last card, none for a player sent to School
+                while (state[ST_EXTRA + seat] > 0 and _alive(public, seat) and not public[PUB_LAST_CARD_DRAWN]
+                       and not public[seat_slot(seat, S_MISSES_TURN)]):
+                    state[ST_EXTRA + seat] -= 1
+                    public[PUB_TURN] += 1
+                    _turn(ctx, seat)
+                state[ST_EXTRA + seat] = 0
+                if check:
+                    _check(ctx, start_total)
+                if public[PUB_LAST_CARD_DRAWN]:
+                    return END_CLOCK
+        seat = (seat + 1) % n_players
+
+
+@njit(cache=True)
+def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, out_cash, out_props, out_blocks,
+          out_debts, out_bankrupt, out_winner, out_stats, out_invest, out_won, out_turns, out_end):
+    ctx = (_unmanaged(ctx[0]), _unmanaged(ctx[1]), ctx[2], _unmanaged(ctx[3]), _unmanaged(ctx[4]), _unmanaged(ctx[5]))
+    state, table = ctx[0], ctx[1]
+    public = _public(ctx)
+    if check:
+        state[ST_MODE] |= MODE_CHECK
+    n_players = public[PUB_PLAYERS]
+    n_props, n_blocks, n_commodities = public[PUB_PROPERTIES], public[PUB_BLOCKS], public[PUB_COMMODITIES]
+    for g in range(n_games):
+        _new_game(ctx, deck_template, seed, first_game + g)
+        end = _play_game(ctx)
+        if check:
+            _check(ctx, _rules(ctx)[R_START_CASH] * n_players)
+        best = -(1 << 62)
+        for seat in range(n_players):
+            worth = net_worth_of(public, table, seat)
+            out_net_worth[g, seat] = worth
+            if _alive(public, seat) and worth > best:
+                best = worth
+        for seat in range(n_players):
+            alive_seat = _alive(public, seat)
+            out_cash[g, seat] = _cash(public, seat)
+            out_bankrupt[g, seat] = not alive_seat
+            out_winner[g, seat] = alive_seat and out_net_worth[g, seat] == best  # U15: ties shared
+            props, debts, blocks = 0, 0, 0
+            for prop in range(n_props):
+                if public[owner_slot(prop)] == seat:
+                    props += 1
+                    debts += public[debt_slot(public, prop)]
+            for block in range(n_blocks):
+                size, held = 0, 0
+                for prop in range(n_props):
+                    if table[prop, P_BLOCK] == block:
+                        size += 1
+                        held += public[owner_slot(prop)] == seat
+                blocks += held == size
+            out_props[g, seat] = props
+            out_debts[g, seat] = debts
+            out_blocks[g, seat] = blocks
+            for k in range(N_STATS):
+                out_stats[g, seat, k] = state[ST_STATS + seat * N_STATS + k]
+            for c in range(n_commodities):
+                out_invest[g, seat, c] = state[_invest_at(ctx, seat, c)]
+                out_won[g, seat, c] = state[_won_at(ctx, seat, c)]
+        out_turns[g] = public[PUB_TURN]
+        out_end[g] = end
+        _log(ctx, -1, E_END, end, 0, 0, 0)
+    if check:
+        state[ST_MODE] &= ~MODE_CHECK

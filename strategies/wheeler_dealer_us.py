@@ -1,0 +1,1395 @@
+"""Shipped Wheeler-Dealer (US) strategies (shared/spec/wheeler-dealer-us.md, "Strategy families").
+
+Every decision point is one Numba function with the signature of
+``simkit.games.wheeler_dealer_us.view.DECISION_SIGNATURE``; a strategy is twelve of them plus
+parameters. ``random`` is the baseline: uniform over the legal answers at every decision.
+``investor`` is one parametrised family (Exchange rule, buying and bidding, borrowing and poaching,
+dealing, Level Two bumps and cards); the other names are its presets. Parameter values are floats;
+flags are 0 or 1.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from simkit import rng
+from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL,
+                                                 CARD_STEP5, CK_COMBO, CK_EXTRA_TURN, CK_MASTER_KEY, CK_MOVE_ANY,
+                                                 CK_TAXI, DEAL_BUY, DEAL_SWAP, K_AMOUNT,
+                                                 K_KIND, MAX_SEATS, MEMORY_SIZE, PUB_AUCTION_MIN, PUB_BLOCKS,
+                                                 PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES,
+                                                 PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED, PUB_MIN_INVEST,
+                                                 PUB_PLAYERS, PUB_PROPERTIES, PUB_SEAT, PUB_SQUARES, PUB_SQUARE_ROW,
+                                                 PUB_TURN, P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF,
+                                                 Q_KIND, Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP,
+                                                 RAISE_SELL, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL,
+                                                 SQ_TRADE_FAIR, S_ALIVE, S_ON_SCHOOL, S_POSITION, X_INVEST, X_RETURN,
+                                                 X_WAYS, cash, debt_ridden, debt_slot, held_in_block, owner,
+                                                 owner_slot, saved, saved_slot, seat_field)
+from simkit.strategy import Strategy, register
+
+
+# ---- helpers shared by the shipped strategies -----------------------------------------------------
+
+@njit(cache=True)
+def occupied(public, square, except_seat):
+    """True if a token of a player in the game (other than except_seat) rests on the square."""
+    for seat in range(public[PUB_PLAYERS]):
+        if seat != except_seat and seat_field(public, seat, S_ALIVE) and seat_field(public, seat, S_POSITION) == square:
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_borrow(public, seat, prop):
+    return owner(public, prop) == seat and not debt_ridden(public, prop)
+
+
+@njit(cache=True)
+def can_repay(public, table, seat, prop):
+    return owner(public, prop) == seat and debt_ridden(public, prop) and cash(public, seat) >= table[prop, P_PAYOFF]
+
+
+@njit(cache=True)
+def bamboozle_target_ok(public, table, seat, prop, underhanded):
+    holder = owner(public, prop)
+    if holder < 0 or holder == seat or seat_field(public, holder, S_ON_SCHOOL):
+        return False
+    return underhanded or held_in_block(public, table, holder, table[prop, P_BLOCK]) < table[prop, P_BLOCK_SIZE]
+
+
+@njit(cache=True)
+def owns_any(public, seat):
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _nth_property(public, seat, n, mode, table):
+    """The n-th property (in index order) of ``seat`` passing the mode's test, or the count when n < 0.
+    mode 0: owned; 1: can borrow; 2: can repay."""
+    count = 0
+    for prop in range(public[PUB_PROPERTIES]):
+        ok = owner(public, prop) == seat
+        if mode == 1:
+            ok = can_borrow(public, seat, prop)
+        elif mode == 2:
+            ok = can_repay(public, table, seat, prop)
+        if ok:
+            if count == n:
+                return prop
+            count += 1
+    return count if n < 0 else -1
+
+
+@njit(cache=True)
+def _random_property(public, table, seat, mode, state):
+    count = _nth_property(public, seat, -1, mode, table)
+    if count == 0:
+        return -1
+    return _nth_property(public, seat, rng.below(state, count), mode, table)
+
+
+@njit(cache=True)
+def _random_free_square(public, table, seat, state, properties_only, allow_park):
+    """A uniformly random square with no token on it (and not the seat's own)."""
+    squares = public[PUB_SQUARES]
+    count = 0
+    for square in range(squares):
+        kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
+        if not occupied(public, square, -1) and (kind == SQ_PROPERTY or not properties_only) \
+                and (allow_park or kind != SQ_PARK):
+            count += 1
+    if count == 0:
+        return -1
+    r = rng.below(state, count)
+    for square in range(squares):
+        kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
+        if not occupied(public, square, -1) and (kind == SQ_PROPERTY or not properties_only) \
+                and (allow_park or kind != SQ_PARK):
+            if r == 0:
+                return square
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def _random_other(public, seat, state, skip_school):
+    count = 0
+    for other in range(public[PUB_PLAYERS]):
+        if other != seat and seat_field(public, other, S_ALIVE) and not (skip_school and seat_field(public, other, S_ON_SCHOOL)):
+            count += 1
+    if count == 0:
+        return -1
+    r = rng.below(state, count)
+    for other in range(public[PUB_PLAYERS]):
+        if other != seat and seat_field(public, other, S_ALIVE) and not (skip_school and seat_field(public, other, S_ON_SCHOOL)):
+            if r == 0:
+                return other
+            r -= 1
+    return -1
+
+
+# ---- random: uniform over the legal answers ---------------------------------------------------------
+
+@njit(cache=True)
+def random_finance(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    borrow = _nth_property(public, seat, -1, 1, table)
+    repay = _nth_property(public, seat, -1, 2, table)
+    r = rng.below(state, 1 + borrow + repay)
+    if r == 0:
+        return 0
+    if r <= borrow:
+        out[0] = _nth_property(public, seat, r - 1, 1, table)
+        return 1
+    out[0] = _nth_property(public, seat, r - 1 - borrow, 2, table)
+    return 2
+
+
+@njit(cache=True)
+def random_invest(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    row = public[PUB_COMMODITY_ROW]
+    affordable = 0
+    for c in range(public[PUB_COMMODITIES]):
+        affordable += table[row + c, X_INVEST] <= cash(public, seat)
+    optional = query[1]
+    r = rng.below(state, affordable + optional)
+    for c in range(public[PUB_COMMODITIES]):
+        if table[row + c, X_INVEST] <= cash(public, seat):
+            if r == 0:
+                return c
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_coin(public, table, query, params, memory, state, out):
+    return 1 if rng.uniform(state) < 0.5 else 0
+
+
+@njit(cache=True)
+def random_bid(public, table, query, params, memory, state, out):
+    return rng.below(state, cash(public, public[PUB_SEAT]) + 1)
+
+
+@njit(cache=True)
+def random_deal_offer(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    if rng.uniform(state) < 0.5:
+        return 0
+    other = _random_other(public, seat, state, True)
+    if other < 0:
+        return 0
+    kind = 1 + rng.below(state, 3)
+    mine = _random_property(public, table, seat, 0, state)
+    theirs = _random_property(public, table, other, 0, state)
+    out[0], out[1], out[2] = other, mine, theirs
+    if kind == 1:   # buy
+        if theirs < 0 or cash(public, seat) < 100:
+            return 0
+        out[3] = 100 + rng.below(state, cash(public, seat) - 99)
+    elif kind == 2:  # sell
+        if mine < 0 or cash(public, other) < 100:
+            return 0
+        out[3] = -(100 + rng.below(state, cash(public, other) - 99))
+    else:           # swap with cash either way
+        if mine < 0 or theirs < 0:
+            return 0
+        out[3] = rng.below(state, cash(public, seat) + cash(public, other) + 1) - cash(public, other)
+    return kind
+
+
+@njit(cache=True)
+def random_raise(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    borrow = _nth_property(public, seat, -1, 1, table)
+    owned = _nth_property(public, seat, -1, 0, table)
+    exchange = 1 if not public[PUB_EXTRA_EXCHANGE_USED] and cash(public, seat) >= public[PUB_MIN_INVEST] else 0
+    r = rng.below(state, 1 + borrow + owned + exchange)
+    if r == 0:
+        return RAISE_GIVE_UP
+    if r <= borrow:
+        out[0] = _nth_property(public, seat, r - 1, 1, table)
+        return RAISE_BORROW
+    if r <= borrow + owned:
+        out[0] = _nth_property(public, seat, r - 1 - borrow, 0, table)
+        out[1] = 100
+        return RAISE_SELL
+    return RAISE_EXCHANGE
+
+
+@njit(cache=True)
+def random_bump(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    here = seat_field(public, seat, S_POSITION)
+    if rng.uniform(state) < 0.5:
+        return 0
+    count = 0
+    for other in range(public[PUB_PLAYERS]):
+        if other != seat and seat_field(public, other, S_ALIVE) and seat_field(public, other, S_POSITION) == here:
+            count += 1
+    r = rng.below(state, count)
+    for other in range(public[PUB_PLAYERS]):
+        if other != seat and seat_field(public, other, S_ALIVE) and seat_field(public, other, S_POSITION) == here:
+            if r == 0:
+                out[0] = other
+            r -= 1
+    out[1] = _random_free_square(public, table, seat, state, False, False)
+    return 1 if out[1] >= 0 else 0
+
+
+@njit(cache=True)
+def _card_arguments(public, table, seat, kind, state, out):
+    """Random legal arguments for using a card of ``kind``; False if it can't be used now."""
+    if kind == CK_TAXI:
+        out[0] = _random_free_square(public, table, seat, state, False, True)
+        return out[0] >= 0
+    if kind == CK_MOVE_ANY:
+        out[0] = _random_other(public, seat, state, True)
+        out[1] = _random_free_square(public, table, seat, state, True, False)
+        return out[0] >= 0 and out[1] >= 0
+    if kind == CK_MASTER_KEY:
+        out[0] = rng.below(state, 2)
+        return True
+    return kind == CK_EXTRA_TURN
+
+
+@njit(cache=True)
+def random_card(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    context = query[1]
+    if context != CARD_DRAWN and context != CARD_STEP5:
+        return 1 if rng.uniform(state) < 0.5 else 0   # the Master Key's reactive uses
+    if context == CARD_DRAWN:
+        card_type = query[2]
+        kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
+        if kind == CK_COMBO:
+            mode = rng.below(state, 4)
+            out[0] = mode
+            if mode == 0:
+                out[1] = _random_free_square(public, table, seat, state, False, True)
+            elif mode == 2:
+                out[1] = _random_other(public, seat, state, True)
+                out[2] = _random_free_square(public, table, seat, state, True, False)
+            return card_type
+        if rng.uniform(state) < 0.5 and _card_arguments(public, table, seat, kind, state, out):
+            return card_type
+        return -1
+    count = 0
+    for t in range(public[PUB_CARD_TYPES]):
+        count += saved(public, seat, t) > 0
+    r = rng.below(state, count + 1)
+    for t in range(public[PUB_CARD_TYPES]):
+        if saved(public, seat, t) > 0:
+            if r == 0:
+                kind = table[public[PUB_CARD_ROW] + t, K_KIND]
+                return t if _card_arguments(public, table, seat, kind, state, out) else -1
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_bamboozle(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    underhanded = query[1] != 0
+    targets = 0
+    for prop in range(public[PUB_PROPERTIES]):
+        targets += bamboozle_target_ok(public, table, seat, prop, underhanded)
+    if targets == 0:
+        return 0
+    if owns_any(public, seat):
+        out[0] = _random_property(public, table, seat, 0, state)
+    elif cash(public, seat) >= 20000:
+        out[0] = -1
+    else:
+        return 0
+    r = rng.below(state, targets + 1)
+    for prop in range(public[PUB_PROPERTIES]):
+        if bamboozle_target_ok(public, table, seat, prop, underhanded):
+            if r == 0:
+                out[1] = prop
+                return 1
+            r -= 1
+    return 0
+
+
+@njit(cache=True)
+def random_borrow_on(public, table, query, params, memory, state, out):
+    return _random_property(public, table, public[PUB_SEAT], 1, state)
+
+
+random = register(Strategy.build(
+    "wheeler-dealer-us", "random",
+    finance=random_finance, invest=random_invest, buy=random_coin, bid=random_bid, poach=random_coin,
+    deal_offer=random_deal_offer, deal_answer=random_coin, bump=random_bump, card=random_card,
+    bamboozle=random_bamboozle, borrow_on=random_borrow_on,
+    **{"raise": random_raise},
+    doc="Baseline: uniform over the legal answers at every decision (bids uniform in 0..cash)."))
+
+
+# The family allocates nothing, so its helpers are compiled without reference counting (_nrt=False):
+# with it, every array argument costs a call in and out of the runtime, which dominated small helpers.
+_fast = njit(cache=True, _nrt=False)
+_inline = njit(inline="always", cache=True, _nrt=False)
+
+
+# ---- investor: one parametrised family ---------------------------------------------------------------
+#
+# Values: a property is worth to a seat what it adds to the seat's market value (cost x properties held in
+# the block, spec "Net worth"): its cost, plus ``block_weight`` x (its cost x the others held + their costs),
+# plus ``block_weight`` x cost x block size when it completes the block (the top Income Multiple), minus
+# the payoff when it comes debt-ridden. What losing a property costs is the same sum with it left out.
+
+# parameter order (the Strategy's params dict preserves it); named PR_* since view.py's P_* are table columns
+(PR_INVEST_RULE, PR_COMMODITY, PR_FRACTION, PR_RICH, PR_RESERVE, PR_BLOCK_WEIGHT, PR_BLOCK_BUY, PR_BID_FRACTION,
+ PR_BORROW_RULE, PR_REPAY_FIRST, PR_POACH_RATIO, PR_PREMIUM, PR_SELL_PREMIUM, PR_PROTECT, PR_SWAPS,
+ PR_LEVEL2) = range(16)
+INVEST_FIXED, INVEST_BEST_RETURN, INVEST_KELLY, INVEST_CAUTIOUS = range(4)
+BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
+
+# memory layout (float64[64] per seat, zeroed each game): a few fields of state, then two scratch areas
+# refilled inside a decision: my holdings per block (count, cost sum, debt-ridden count) and another
+# seat's holdings per block (count, cost sum), or per seat for one block.
+(M_RAISE_TURN, M_RAISE_AMOUNT, M_RAISE_CREDITOR, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED,
+ M_REFUSED_RESET) = range(8)
+MINE, MINE_FIELDS = 8, 3
+BCAP = 11                              # blocks the scratch areas hold; beyond them the slow path counts
+OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
+KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch area holds
+M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any Player card is not reconsidered
+assert M_MOVE_CHECK < MEMORY_SIZE
+MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
+WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
+PARK_EV = 17500.0                      # default data: Park pays $5,000 x one die (not in the public vector)
+TRADE_FAIR_EV = 4000.0                 # an optional Exchange investment, roughly
+SCHOOL_COST = 20000.0                  # a missed turn, roughly (School's own pay-out included)
+REFUSED_ROUNDS = 8                     # a refused deal is not offered again for this many rounds
+DICE_WAYS = (0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)
+
+
+@_inline
+def _fill_blocks(public, table, seat, memory, base, fields):
+    """memory[base + fields * block + 0, 1(, 2)]: seat's count, cost sum (and debt-ridden count) per block."""
+    nb = min(public[PUB_BLOCKS], BCAP)
+    for i in range(base, base + fields * nb):
+        memory[i] = 0.0
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat:
+            block = table[prop, P_BLOCK]
+            if block < BCAP:
+                j = base + fields * block
+                memory[j] += 1.0
+                memory[j + 1] += table[prop, P_COST]
+                if fields > 2 and debt_ridden(public, prop):
+                    memory[j + 2] += 1.0
+    return True
+
+
+@_inline
+def _block(public, table, memory, seat, block, base, fields, filled):
+    """(count, cost sum, debt-ridden count) of a seat's holdings in a block: from scratch when filled."""
+    if filled and block < BCAP:
+        j = base + fields * block
+        debts = int(memory[j + 2]) if fields > 2 else 0
+        return int(memory[j]), memory[j + 1], debts
+    k, s, d = 0, 0.0, 0
+    for prop in range(public[PUB_PROPERTIES]):
+        if table[prop, P_BLOCK] == block and owner(public, prop) == seat:
+            k += 1
+            s += table[prop, P_COST]
+            d += debt_ridden(public, prop)
+    return k, s, d
+
+
+@_inline
+def _occupied(public, square, except_seat):
+    """occupied() for the family's hot loops (inlined)."""
+    for seat in range(public[PUB_PLAYERS]):
+        if seat != except_seat and seat_field(public, seat, S_ALIVE) and seat_field(public, seat, S_POSITION) == square:
+            return True
+    return False
+
+
+@_inline
+def _run(table, prop, n):
+    """Index range to scan for the properties of prop's block: its run of adjacent indices when that run
+    is the whole block (as in the default data), else every property."""
+    block = table[prop, P_BLOCK]
+    lo, hi = prop, prop
+    while lo > 0 and table[lo - 1, P_BLOCK] == block:
+        lo -= 1
+    while hi < n - 1 and table[hi + 1, P_BLOCK] == block:
+        hi += 1
+    if hi - lo + 1 != table[prop, P_BLOCK_SIZE]:
+        return 0, n - 1
+    return lo, hi
+
+
+@_inline
+def _holding(public, table, seat, prop):
+    """(count, cost sum, debt-ridden count) of a seat's holdings in prop's block (prop included if held)."""
+    block = table[prop, P_BLOCK]
+    lo, hi = _run(table, prop, public[PUB_PROPERTIES])
+    k, s, d = 0, 0.0, 0
+    for other in range(lo, hi + 1):
+        if table[other, P_BLOCK] == block and owner(public, other) == seat:
+            k += 1
+            s += table[other, P_COST]
+            d += debt_ridden(public, other)
+    return k, s, d
+
+
+@_inline
+def _value(table, prop, k, s, weight, held):
+    """What ``prop`` adds to a seat holding k properties of its block costing s (prop among them if held)."""
+    c = table[prop, P_COST]
+    if held:
+        k -= 1
+        s -= c
+    v = c + weight * (c * k + s)
+    size = table[prop, P_BLOCK_SIZE]
+    if k + 1 == size:
+        v += weight * c * size
+    return v
+
+
+@_inline
+def _debt(public, table, prop):
+    return table[prop, P_PAYOFF] if debt_ridden(public, prop) else 0
+
+
+@_inline
+def _my_value(public, table, memory, params, seat, prop, filled):
+    """Worth of acquiring (not held) or keeping (held) ``prop``, net of the debt that goes with it."""
+    k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+    return _value(table, prop, k, s, params[PR_BLOCK_WEIGHT], owner(public, prop) == seat) - _debt(public, table, prop)
+
+
+@_inline
+def _my_rent(table, prop, k, debts):
+    """Income Multiple a visitor pays on my property (the top one needs the whole block debt-free)."""
+    held = k
+    if held == table[prop, P_BLOCK_SIZE] and debts > 0:
+        held -= 1
+    return table[prop, P_INCOME + held - 1]
+
+
+@_inline
+def _whole(table, prop, k):
+    return k == table[prop, P_BLOCK_SIZE]
+
+
+# ---- the Exchange -------------------------------------------------------------------------------------
+
+@_inline
+def _ev(table, row):
+    return table[row, X_WAYS] / 36.0 * table[row, X_RETURN] - table[row, X_INVEST]
+
+
+@_fast
+def _growth(table, row, money):
+    """Expected log growth of cash from one stake (Kelly)."""
+    stake = table[row, X_INVEST]
+    p = table[row, X_WAYS] / 36.0
+    return p * math.log1p((table[row, X_RETURN] - stake) / money) + (1.0 - p) * math.log1p(-stake / money)
+
+
+@_fast
+def _kelly(public, table, params, memory, money):
+    """The positive-EV stake of at most max(fraction x cash, smallest stake) with the best expected log
+    growth, or -1. Logarithms are taken only where an upper bound (log1p(x) <= x - x^2/2 + x^3/3, kept in
+    the scratch area) could still beat the best growth found."""
+    row = public[PUB_COMMODITY_ROW]
+    cap = max(params[PR_FRACTION] * money, public[PUB_MIN_INVEST])
+    n = public[PUB_COMMODITIES]
+    top, top_bound = -1, -1e300
+    for c in range(n):
+        stake = table[row + c, X_INVEST]
+        bound = -1e300
+        if stake <= cap and stake < money and _ev(table, row + c) > 0:
+            p = table[row + c, X_WAYS] / 36.0
+            a = (table[row + c, X_RETURN] - stake) / money
+            b = stake / money
+            bound = p * (a - a * a / 2 + a * a * a / 3) - (1.0 - p) * (b + b * b / 2 + b * b * b / 3)
+            if c >= KELLY_SCRATCH:
+                bound = 1e300
+            if bound > top_bound:
+                top, top_bound = c, bound
+        if c < KELLY_SCRATCH:
+            memory[OTHER + c] = bound
+    if top < 0:
+        return -1
+    best, best_growth = top, _growth(table, row + top, money)
+    for c in range(n):
+        if c != top:
+            bound = memory[OTHER + c] if c < KELLY_SCRATCH else 1e300
+            if bound > best_growth:
+                stake = table[row + c, X_INVEST]
+                if stake <= cap and stake < money and _ev(table, row + c) > 0:
+                    growth = _growth(table, row + c, money)
+                    if growth > best_growth:
+                        best, best_growth = c, growth
+    return best
+
+
+@_fast
+def _choose_commodity(public, table, params, memory, money):
+    """The investing rule's commodity among the stakes ``money`` pays for (-1 if none)."""
+    rule = int(params[PR_INVEST_RULE])
+    row = public[PUB_COMMODITY_ROW]
+    if rule == INVEST_FIXED:
+        fixed = int(params[PR_COMMODITY])
+        if 0 <= fixed < public[PUB_COMMODITIES] and table[row + fixed, X_INVEST] <= money:
+            return fixed
+    elif rule == INVEST_KELLY:
+        kelly = _kelly(public, table, params, memory, money)
+        if kelly >= 0:
+            return kelly
+    safe_odds = rule == INVEST_CAUTIOUS and money < params[PR_RICH]
+    best_return = rule == INVEST_BEST_RETURN or (rule == INVEST_CAUTIOUS and not safe_odds)
+    pick, pick_ev, pick_key = -1, 0.0, 0.0
+    for c in range(public[PUB_COMMODITIES]):
+        stake = table[row + c, X_INVEST]
+        if stake > money:
+            continue
+        ev = _ev(table, row + c)
+        # best return: highest EV; safest: most winning totals; else the cheapest stake; ties by EV
+        key = 0.0 if best_return else (float(table[row + c, X_WAYS]) if safe_odds else -float(stake))
+        if pick < 0 or key > pick_key or (key == pick_key and ev > pick_ev):
+            pick, pick_ev, pick_key = c, ev, key
+    return pick
+
+
+@_fast
+def _resurrection(public, table, money, amount):
+    """Raising money: the likeliest stake whose win covers ``amount``, else the biggest profit."""
+    row = public[PUB_COMMODITY_ROW]
+    pick, fallback = -1, -1
+    for c in range(public[PUB_COMMODITIES]):
+        stake = table[row + c, X_INVEST]
+        if stake > money:
+            continue
+        profit = table[row + c, X_RETURN] - stake
+        if money + profit >= amount and (pick < 0 or table[row + c, X_WAYS] > table[row + pick, X_WAYS]):
+            pick = c
+        if fallback < 0 or profit > table[row + fallback, X_RETURN] - table[row + fallback, X_INVEST]:
+            fallback = c
+    return pick if pick >= 0 else fallback
+
+
+@_fast
+def _invest(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    money = cash(public, seat)
+    if query[1] == 1 and memory[M_RAISE_INVEST] != 0:  # the extra investment this strategy asked for (U6)
+        memory[M_RAISE_INVEST] = 0.0
+        return _resurrection(public, table, money, memory[M_RAISE_AMOUNT])
+    c = _choose_commodity(public, table, params, memory, money)
+    if query[1] != 1 or c < 0:
+        return c
+    # optional (Trade Fair): only a profitable stake that keeps the reserve (and the Kelly budget)
+    row = public[PUB_COMMODITY_ROW] + c
+    stake = table[row, X_INVEST]
+    if _ev(table, row) <= 0 or money - stake < params[PR_RESERVE]:
+        return -1
+    if int(params[PR_INVEST_RULE]) == INVEST_KELLY and stake > params[PR_FRACTION] * money:
+        return -1
+    return c
+
+
+# ---- borrowing ------------------------------------------------------------------------------------------
+
+@_inline
+def _borrow_tier(table, prop, k, debts):
+    """0: outside a whole block; 1: a whole block already debt-ridden (top multiple already lost); 2: a
+    whole debt-free block (borrowing loses its top multiple)."""
+    if not _whole(table, prop, k):
+        return 0
+    return 1 if debts > 0 else 2
+
+
+@_fast
+def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled):
+    """The property to borrow on next: lowest tier first; in it the cheapest loan (payoff - loan) that
+    covers ``short``, else the biggest loan (fewest debt-ridden titles, fewest poaching chances)."""
+    pick, best = -1, 1e300
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) != seat or debt_ridden(public, prop):
+            continue
+        k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+        tier = _borrow_tier(table, prop, k, debts)
+        if tier < min_tier or tier > max_tier:
+            continue
+        loan = table[prop, P_LOAN]
+        key = tier * 1e12 + ((table[prop, P_PAYOFF] - loan) if loan >= short else 1e9 - loan)
+        if key < best:
+            pick, best = prop, key
+    return pick
+
+
+@_fast
+def _tier0_loans(public, table, memory, seat, filled):
+    """Cash that borrowing outside whole blocks would raise."""
+    total = 0
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat and not debt_ridden(public, prop):
+            k, _, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+            if not _whole(table, prop, k):
+                total += table[prop, P_LOAN]
+    return total
+
+
+@_fast
+def _can_pay(public, table, params, memory, seat, price, advancing):
+    """Pay ``price`` to the bank for a property: keeping the reserve; or, for a property that advances a
+    block, keeping the next stake (block_buy) or borrowing for it outside whole blocks (borrow_rule)."""
+    money = cash(public, seat)
+    if money - price >= params[PR_RESERVE]:
+        return True
+    floor = public[PUB_MIN_INVEST]
+    if params[PR_BLOCK_BUY] != 0 and advancing and money - price >= floor:
+        return True
+    rule = int(params[PR_BORROW_RULE])
+    if rule == BORROW_ANY or (rule == BORROW_BLOCKS and advancing):
+        filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+        return money + _tier0_loans(public, table, memory, seat, filled) - price >= floor
+    return False
+
+
+@_fast
+def _borrow_on(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    return _pick_borrow(public, table, memory, seat, query[1], 0, 2, filled)
+
+
+@_fast
+def _finance(public, table, query, params, memory, state, out):
+    """Never borrows here (borrowing happens only to buy, poach or pay); repays while the cash left keeps
+    the reserve (repay_first) or three reserves (otherwise); repay_first repays whole blocks first."""
+    seat = public[PUB_SEAT]
+    money = cash(public, seat)
+    first = params[PR_REPAY_FIRST] != 0
+    floor = max(params[PR_RESERVE] if first else 3.0 * params[PR_RESERVE], public[PUB_MIN_INVEST])
+    cheapest = -1
+    debts, owners = debt_slot(public, 0), owner_slot(0)
+    for prop in range(public[PUB_PROPERTIES]):  # debt flags first: mostly zero, so the branch predicts well
+        if public[debts + prop] != 0 and public[owners + prop] == seat and money - table[prop, P_PAYOFF] >= floor:
+            if cheapest < 0 or table[prop, P_PAYOFF] < table[cheapest, P_PAYOFF]:
+                cheapest = prop
+    if cheapest < 0:
+        return 0
+    out[0] = cheapest
+    if first:
+        filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+        best = 1e300
+        for prop in range(public[PUB_PROPERTIES]):
+            if owner(public, prop) == seat and debt_ridden(public, prop) and money - table[prop, P_PAYOFF] >= floor:
+                k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+                # whole blocks first, the block closest to debt-free first; then blocks by progress
+                key = (debts * 1e6 if _whole(table, prop, k) else 1e9 - k * 1e6) + table[prop, P_PAYOFF]
+                if key < best:
+                    best, out[0] = key, prop
+    return 2
+
+
+# ---- buying, bidding, poaching ------------------------------------------------------------------------
+
+@_fast
+def _buy(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    prop = query[1]
+    k, _, _ = _holding(public, table, seat, prop)
+    return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1) else 0
+
+
+@_fast
+def _fill_whole(public, table, memory):
+    """memory[OTHER + 2 * block]: the seat holding the whole block, or a negative number."""
+    nb = min(public[PUB_BLOCKS], BCAP)
+    for block in range(nb):
+        memory[OTHER + 2 * block] = -3.0
+    for prop in range(public[PUB_PROPERTIES]):
+        block = table[prop, P_BLOCK]
+        if block < BCAP:
+            holder = owner(public, prop)
+            current = memory[OTHER + 2 * block]
+            if current == -3.0:
+                memory[OTHER + 2 * block] = holder
+            elif current != holder:
+                memory[OTHER + 2 * block] = -2.0
+
+
+@_fast
+def _bamboozle_plan(public, table, params, memory, seat, underhanded):
+    """(my stake property or -1 for cash, target, gain - loss): the most valuable eligible target against my
+    least valuable property; the target is -1 when there is none or no stake."""
+    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    if not underhanded:
+        _fill_whole(public, table, memory)
+    weight = params[PR_BLOCK_WEIGHT]
+    target, gain = -1, -1e300
+    mine, loss = -1, 1e300
+    for prop in range(public[PUB_PROPERTIES]):
+        holder = owner(public, prop)
+        if holder < 0:
+            continue
+        block = table[prop, P_BLOCK]
+        k, s, _ = _block(public, table, memory, seat, block, MINE, MINE_FIELDS, filled)
+        v = _value(table, prop, k, s, weight, holder == seat) - _debt(public, table, prop)
+        if holder == seat:
+            if v < loss:
+                mine, loss = prop, v
+        elif v > gain and not seat_field(public, holder, S_ON_SCHOOL):
+            if not underhanded:  # a whole block is safe from a regular Bamboozle
+                if block < BCAP:
+                    if memory[OTHER + 2 * block] == holder:
+                        continue
+                elif held_in_block(public, table, holder, block) == table[prop, P_BLOCK_SIZE]:
+                    continue
+            target, gain = prop, v
+    if mine < 0:
+        if cash(public, seat) < 20000:
+            return -1, -1, 0.0
+        loss = 20000.0
+    if target < 0:
+        return -1, -1, 0.0
+    return mine, target, gain - loss
+
+
+@_fast
+def _bid(public, table, query, params, memory, state, out):
+    seat = public[PUB_SEAT]
+    prop = query[1]
+    money = cash(public, seat)
+    room = money - params[PR_RESERVE]
+    if room <= 0:
+        return 0
+    if prop < 0:  # a drawn Bamboozle card for sale (U14): a share of what using it would win
+        if params[PR_LEVEL2] == 0:
+            return 0
+        _, target, edge = _bamboozle_plan(public, table, params, memory, seat, False)
+        if target < 0 or edge <= 0:
+            return 0
+        return np.int64(min(0.25 * WIN_WAYS * edge, room))
+    # my holdings in the block, and every other seat's (scratch per seat), in one pass
+    block = table[prop, P_BLOCK]
+    for i in range(2 * MAX_SEATS):
+        memory[OTHER + i] = 0.0
+    k, s = 0, 0.0
+    lo, hi = _run(table, prop, public[PUB_PROPERTIES])
+    for other in range(lo, hi + 1):
+        if table[other, P_BLOCK] == block:
+            holder = owner(public, other)
+            if holder == seat:
+                k += 1
+                s += table[other, P_COST]
+            elif holder >= 0:
+                memory[OTHER + 2 * holder] += 1.0
+                memory[OTHER + 2 * holder + 1] += table[other, P_COST]
+    weight = params[PR_BLOCK_WEIGHT]
+    c = table[prop, P_COST]
+    value = _value(table, prop, k, s, weight, False) - _debt(public, table, prop)
+    # denial: half of what the property would add to the rival it helps most, beyond its cost
+    deny = 0.0
+    for other in range(public[PUB_PLAYERS]):
+        if other != seat and seat_field(public, other, S_ALIVE) and memory[OTHER + 2 * other] > 0:
+            extra = _value(table, prop, int(memory[OTHER + 2 * other]), memory[OTHER + 2 * other + 1], 1.0, False) - c
+            deny = max(deny, extra)
+    value += 0.5 * weight * deny
+    bid = min(params[PR_BID_FRACTION] * value, room)
+    return np.int64(bid) if bid > 0 else 0
+
+
+@_inline
+def _rent(public, table, prop):
+    """Income Multiple a visitor pays on a held property (view.rent_multiple over the block's run only)."""
+    k, _, debts = _holding(public, table, owner(public, prop), prop)
+    return _my_rent(table, prop, k, debts)
+
+
+@_fast
+def _wants_poach(public, table, params, memory, seat, prop):
+    """Poach when the payoff is at most poach_ratio x the worth (what the property adds to my market value,
+    plus the rent poaching saves) and I can pay it."""
+    payoff = table[prop, P_PAYOFF]
+    k, s, _ = _holding(public, table, seat, prop)
+    value = _value(table, prop, k, s, params[PR_BLOCK_WEIGHT], False)
+    if payoff > params[PR_POACH_RATIO] * value:
+        value += 3.5 * _rent(public, table, prop)
+        if payoff > params[PR_POACH_RATIO] * value:
+            return False
+    return _can_pay(public, table, params, memory, seat, payoff, k >= 1)
+
+
+@_fast
+def _poach(public, table, query, params, memory, state, out):
+    return 1 if _wants_poach(public, table, params, memory, public[PUB_SEAT], query[1]) else 0
+
+
+# ---- Wheeling & Dealing (U4) ----------------------------------------------------------------------------
+
+@_inline
+def _mask_has(memory, slot, prop):
+    return prop >= MASK_BITS or (np.int64(memory[slot]) >> prop) & 1 == 1
+
+
+@_inline
+def _mask_add(memory, slot, prop):
+    if prop < MASK_BITS:
+        memory[slot] = float(np.int64(memory[slot]) | (np.int64(1) << prop))
+
+
+@_fast
+def _deal_offer(public, table, query, params, memory, state, out):
+    """Buy (or, with swaps, swap for) the rival's property worth most to my blocks: pay premium x cost
+    (less its debt), never more than it is worth to me nor below the reserve; a refused property is left
+    alone for a few rounds."""
+    premium = params[PR_PREMIUM]
+    if premium <= 0:
+        return 0
+    seat = public[PUB_SEAT]
+    turn = public[PUB_TURN]
+    last = np.int64(memory[M_OFFER_PROP]) - 1
+    if last >= 0:
+        if owner(public, last) != seat:
+            _mask_add(memory, M_REFUSED, last)
+        memory[M_OFFER_PROP] = 0.0
+    if turn >= memory[M_REFUSED_RESET]:
+        memory[M_REFUSED] = 0.0
+        memory[M_REFUSED_RESET] = turn + REFUSED_ROUNDS * public[PUB_PLAYERS]
+    money = cash(public, seat)
+    budget = money - params[PR_RESERVE]
+    swaps = params[PR_SWAPS] != 0
+    if budget < public[PUB_MIN_INVEST] and not swaps:
+        return 0
+    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    weight = params[PR_BLOCK_WEIGHT]
+    want, want_value = -1, 0.0
+    for prop in range(public[PUB_PROPERTIES]):
+        holder = owner(public, prop)
+        if holder < 0 or holder == seat or _mask_has(memory, M_REFUSED, prop):
+            continue
+        k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+        if k == 0 or seat_field(public, holder, S_ON_SCHOOL) or not seat_field(public, holder, S_ALIVE):
+            continue
+        v = _value(table, prop, k, s, weight, False) - _debt(public, table, prop)
+        if v > want_value:
+            want, want_value = prop, v
+    if want < 0:
+        return 0
+    other = owner(public, want)
+    c = table[want, P_COST]
+    debt = _debt(public, table, want)
+    kind, net = 0, 0.0
+    price = min(premium * c - debt, budget, want_value)
+    if price >= max(c - debt, public[PUB_AUCTION_MIN]):
+        kind, net = DEAL_BUY, want_value - price
+        out[3] = np.int64(price)
+    if swaps:
+        # give a property of mine that is not in a whole block of mine and that the rival's blocks want
+        _fill_blocks(public, table, other, memory, OTHER, OTHER_FIELDS)
+        ko, so, _ = _block(public, table, memory, other, table[want, P_BLOCK], OTHER, OTHER_FIELDS, filled)
+        their_loss = _value(table, want, ko, so, weight, True) - debt
+        for mine in range(public[PUB_PROPERTIES]):
+            if owner(public, mine) != seat:
+                continue
+            block = table[mine, P_BLOCK]
+            km, sm, _ = _block(public, table, memory, seat, block, MINE, MINE_FIELDS, filled)
+            ko, so, _ = _block(public, table, memory, other, block, OTHER, OTHER_FIELDS, filled)
+            if _whole(table, mine, km) or ko == 0 or block == table[want, P_BLOCK]:
+                continue
+            if params[PR_PROTECT] != 0 and ko + 1 == table[mine, P_BLOCK_SIZE]:
+                continue
+            my_debt = _debt(public, table, mine)
+            their_gain = _value(table, mine, ko, so, weight, False) - my_debt
+            money_to_them = premium * their_loss - their_gain
+            my_net = want_value - (_value(table, mine, km, sm, weight, True) - my_debt) - money_to_them
+            if my_net <= net:
+                continue
+            if money_to_them >= 0 and money_to_them > budget:
+                continue
+            if money_to_them < 0 and -money_to_them > cash(public, other):
+                continue
+            kind, net = DEAL_SWAP, my_net
+            out[1] = mine
+            out[3] = np.int64(money_to_them)
+    if kind == 0 or net <= 0:
+        return 0
+    out[0] = other
+    out[2] = want
+    memory[M_OFFER_PROP] = want + 1.0
+    return kind
+
+
+@_fast
+def _deal_answer(public, table, query, params, memory, state, out):
+    """Accept when what I get (cash, the property's worth to my blocks) reaches sell_premium x what I give;
+    never break a whole block of mine, never (protect) hand a rival the last property of its block; buy a
+    property offered to me for at most bid_fraction x its worth, keeping the reserve."""
+    seat = public[PUB_SEAT]
+    other, theirs, mine, money = query[1], query[3], query[4], query[5]
+    if money < 0 and cash(public, seat) + money < params[PR_RESERVE]:
+        return 0
+    weight = params[PR_BLOCK_WEIGHT]
+    loss, gain = 0.0, 0.0
+    if mine >= 0:
+        block = table[mine, P_BLOCK]
+        k, s, _ = _holding(public, table, seat, mine)
+        if _whole(table, mine, k):
+            return 0
+        if params[PR_PROTECT] != 0 and _holding(public, table, other, mine)[0] + 1 == table[mine, P_BLOCK_SIZE]:
+            return 0
+        loss = _value(table, mine, k, s, weight, True) - _debt(public, table, mine)
+    if theirs >= 0:
+        block = table[theirs, P_BLOCK]
+        k, s, _ = _holding(public, table, seat, theirs)
+        if mine >= 0 and table[mine, P_BLOCK] == block:
+            k -= 1
+            s -= table[mine, P_COST]
+        gain = _value(table, theirs, k, s, weight, False) - _debt(public, table, theirs)
+    if mine < 0:
+        return 1 if -money <= params[PR_BID_FRACTION] * gain else 0
+    return 1 if gain + money >= params[PR_SELL_PREMIUM] * max(loss, 0.0) else 0
+
+
+# ---- raising money (U6, U13) ----------------------------------------------------------------------------
+
+@_fast
+def _pick_sale(public, table, memory, params, seat, whole, filled):
+    """My least valuable property (inside or outside whole blocks) not yet offered in this raise."""
+    pick, best = -1, 1e300
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) != seat or _mask_has(memory, M_TRIED, prop):
+            continue
+        k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+        if _whole(table, prop, k) != whole:
+            continue
+        v = _value(table, prop, k, s, params[PR_BLOCK_WEIGHT], True) - _debt(public, table, prop)
+        if v < best:
+            pick, best = prop, v
+    return pick
+
+
+@_fast
+def _raise(public, table, query, params, memory, state, out):
+    """Borrow outside whole blocks; sell outside whole blocks (reserve: half the property's worth net of
+    debt); borrow on whole blocks; sell anything; one extra Exchange gamble; give up."""
+    seat = public[PUB_SEAT]
+    short, creditor = query[1], query[2]
+    money = cash(public, seat)
+    amount = short + money  # constant through one raise: tells a new one from the next call of the same
+    if (memory[M_RAISE_TURN] != public[PUB_TURN] + 1 or memory[M_RAISE_AMOUNT] != amount
+            or memory[M_RAISE_CREDITOR] != creditor):
+        memory[M_RAISE_TURN] = public[PUB_TURN] + 1
+        memory[M_RAISE_AMOUNT] = amount
+        memory[M_RAISE_CREDITOR] = creditor
+        memory[M_TRIED] = 0.0
+    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    for whole in (False, True):
+        prop = _pick_borrow(public, table, memory, seat, short, 1 if whole else 0, 2 if whole else 0, filled)
+        if prop >= 0:
+            out[0] = prop
+            return RAISE_BORROW
+        prop = _pick_sale(public, table, memory, params, seat, whole, filled)
+        if prop >= 0:
+            _mask_add(memory, M_TRIED, prop)
+            out[0] = prop
+            worth = table[prop, P_COST] - _debt(public, table, prop)
+            out[1] = max(public[PUB_AUCTION_MIN], np.int64(0.5 * worth) if not whole else 0)
+            return RAISE_SELL
+    if not public[PUB_EXTRA_EXCHANGE_USED] and money >= public[PUB_MIN_INVEST]:
+        memory[M_RAISE_INVEST] = 1.0
+        return RAISE_EXCHANGE
+    return RAISE_GIVE_UP
+
+
+# ---- Level Two: bumping, cards, Bamboozle ------------------------------------------------------------------
+
+@_inline
+def _square_worth(public, table, memory, params, seat, square, money, filled):
+    """Rough worth of coming to rest on a square (taxi): corners by their pay-outs, an unowned property by
+    what buying it adds, my own by its income, a rival's by the rent (or the poach it allows)."""
+    row = public[PUB_SQUARE_ROW] + square
+    kind = table[row, Q_KIND]
+    if kind == SQ_PARK:
+        return PARK_EV
+    if kind == SQ_TRADE_FAIR:
+        return TRADE_FAIR_EV
+    if kind == SQ_CITY_HALL:
+        return -0.1 * money
+    if kind == SQ_SCHOOL:
+        return -SCHOOL_COST
+    prop = table[row, Q_PROPERTY]
+    holder = owner(public, prop)
+    c = table[prop, P_COST]
+    if holder == seat:
+        return 3.5 * table[prop, P_INCOME]
+    if holder >= 0 and not debt_ridden(public, prop):
+        return -0.1 * c  # a rival's: rent to pay (never worth a ride while Park is free)
+    k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+    value = _value(table, prop, k, s, params[PR_BLOCK_WEIGHT], False)
+    if holder < 0:
+        if money - c >= params[PR_RESERVE] or (params[PR_BLOCK_BUY] != 0 and k >= 1
+                                                 and money - c >= public[PUB_MIN_INVEST]):
+            return value - c + 0.1 * c
+        return 0.0
+    if _wants_poach(public, table, params, memory, seat, prop):
+        return value - table[prop, P_PAYOFF]
+    return -3.5 * _rent(public, table, prop)
+
+
+@_fast
+def _best_taxi(public, table, memory, params, seat, amount):
+    """(square, worth including the card's own payment) of the best legal taxi ride, or (-1, 0)."""
+    money = cash(public, seat) + amount
+    if money < 0:
+        return -1, 0.0
+    here = seat_field(public, seat, S_POSITION)
+    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    pick, best = -1, -1e300
+    for square in range(public[PUB_SQUARES]):
+        if square == here:
+            continue
+        worth = _square_worth(public, table, memory, params, seat, square, money, filled)
+        if worth > best and not _occupied(public, square, seat):
+            pick, best = square, worth
+    return pick, best + amount
+
+
+@_inline
+def _landing_worth(public, table, memory, seat, square, victim, filled):
+    """What a rival coming to rest on ``square`` is worth to me: my rent (a debt-ridden title of mine
+    invites a poach), or the City Hall tax it pays."""
+    row = public[PUB_SQUARE_ROW] + square
+    kind = table[row, Q_KIND]
+    if kind == SQ_CITY_HALL:
+        return 0.05 * cash(public, victim)
+    if kind != SQ_PROPERTY:
+        return 0.0
+    prop = table[row, Q_PROPERTY]
+    if owner(public, prop) != seat:
+        return 0.0
+    if debt_ridden(public, prop):
+        return -0.5 * table[prop, P_COST]
+    k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+    return 3.5 * _my_rent(table, prop, k, debts)
+
+
+@_fast
+def _richest_rival(public, seat, here):
+    """The rival with the most cash (on square ``here`` if here >= 0; else anywhere but School)."""
+    pick = -1
+    for other in range(public[PUB_PLAYERS]):
+        if other == seat or not seat_field(public, other, S_ALIVE):
+            continue
+        if here >= 0 and seat_field(public, other, S_POSITION) != here:
+            continue
+        if here < 0 and seat_field(public, other, S_ON_SCHOOL):
+            continue
+        if pick < 0 or cash(public, other) > cash(public, pick):
+            pick = other
+    return pick
+
+
+@_fast
+def _best_move(public, table, memory, seat):
+    """Move Any Player: the richest rival to the free property square from which its next roll pays me most.
+    The squares worth something (my properties, City Hall) are listed in the scratch area first, so each
+    start square sums over them instead of over all eleven rolls."""
+    victim = _richest_rival(public, seat, -1)
+    if victim < 0:
+        return -1, -1, 0.0
+    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    squares = public[PUB_SQUARES]
+    sources = 0
+    for square in range(squares):
+        worth = _landing_worth(public, table, memory, seat, square, victim, filled)
+        if worth != 0:
+            if sources < OTHER_FIELDS * BCAP // 2:
+                memory[OTHER + 2 * sources] = square
+                memory[OTHER + 2 * sources + 1] = worth
+            sources += 1
+    direct = sources > OTHER_FIELDS * BCAP // 2 or squares < 13
+    pick, best = -1, -1e300
+    for start in range(squares):
+        if table[public[PUB_SQUARE_ROW] + start, Q_KIND] != SQ_PROPERTY:
+            continue
+        worth = 0.0
+        if direct:
+            for roll in range(2, 13):
+                worth += (6 - abs(roll - 7)) * _landing_worth(public, table, memory, seat, (start + roll) % squares,
+                                                              victim, filled)
+        else:
+            for i in range(sources):
+                roll = (np.int64(memory[OTHER + 2 * i]) - start) % squares
+                if 2 <= roll <= 12:
+                    worth += (6 - abs(roll - 7)) * memory[OTHER + 2 * i + 1]
+        if worth > best and not _occupied(public, start, -1):
+            pick, best = start, worth
+    return victim, pick, best / 36.0
+
+
+@_fast
+def _bump(public, table, query, params, memory, state, out):
+    """Bump the richest rival here onto my best-paying free property (or City Hall, or School)."""
+    if params[PR_LEVEL2] == 0:
+        return 0
+    seat = public[PUB_SEAT]
+    victim = _richest_rival(public, seat, seat_field(public, seat, S_POSITION))
+    if victim < 0:
+        return 0
+    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    pick, best = -1, 0.0
+    for square in range(public[PUB_SQUARES]):
+        kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
+        if kind == SQ_PARK:
+            continue
+        worth = 0.3 * SCHOOL_COST if kind == SQ_SCHOOL else _landing_worth(public, table, memory, seat, square,
+                                                                             victim, filled)
+        if worth > best and not _occupied(public, square, -1):
+            pick, best = square, worth
+    if pick < 0:
+        return 0
+    out[0] = victim
+    out[1] = pick
+    return 1
+
+
+AUDIT_MAX = 60000.0   # default data: a Tax Audit stakes up to $10,000 x 6 (not in the public vector)
+MOVE_MIN = 3000.0     # least expected gain for which a Move Any Player card is played
+LATE_CARDS = 10       # a Master Key goes to the Tax Audit (EV: the Park pay-out) once this few cards are left
+
+
+@_fast
+def _use_card(public, table, memory, params, seat, card_type, out):
+    """card_type with out[] set to use a saveable card now, or -1 to keep it."""
+    kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
+    if kind == CK_EXTRA_TURN:
+        return card_type
+    if params[PR_LEVEL2] == 0:
+        return -1
+    if kind == CK_TAXI:
+        square, worth = _best_taxi(public, table, memory, params, seat,
+                                   table[public[PUB_CARD_ROW] + card_type, K_AMOUNT])
+        if square >= 0 and worth > 0:
+            out[0] = square
+            return card_type
+    elif kind == CK_MOVE_ANY:
+        if public[PUB_TURN] < memory[M_MOVE_CHECK]:
+            return -1
+        victim, square, worth = _best_move(public, table, memory, seat)
+        if victim >= 0 and square >= 0 and worth >= MOVE_MIN:
+            out[0] = victim
+            out[1] = square
+            return card_type
+        memory[M_MOVE_CHECK] = public[PUB_TURN] + public[PUB_PLAYERS]  # kept: look again in a round
+    elif kind == CK_MASTER_KEY:
+        if public[PUB_CARDS_LEFT] <= LATE_CARDS and cash(public, seat) >= AUDIT_MAX + params[PR_RESERVE]:
+            out[0] = 0
+            return card_type
+    return -1
+
+
+@_fast
+def _card(public, table, query, params, memory, state, out):
+    """Extra turns at once; a taxi to the best square (Park at least); Move Any Player when the rival's
+    next roll likely pays me; a Master Key skips School, cancels an audit when the loss would hurt, and
+    late in the game takes the audit (its Park pay-out); a Combo Platter as the best of the three.
+    level2 = 0: only extra turns and skipping School; cards are kept, a Combo Platter discarded."""
+    seat = public[PUB_SEAT]
+    context = query[1]
+    if context == CARD_MASTER_KEY_SCHOOL:
+        return 1
+    if context == CARD_MASTER_KEY_AUDIT:
+        return 1 if params[PR_LEVEL2] != 0 and cash(public, seat) < AUDIT_MAX + params[PR_RESERVE] else 0
+    if context == CARD_DRAWN:
+        card_type = query[2]
+        if table[public[PUB_CARD_ROW] + card_type, K_KIND] != CK_COMBO:
+            return _use_card(public, table, memory, params, seat, card_type, out)
+        out[0] = 3  # discard unless a use is worth something
+        if params[PR_LEVEL2] == 0:
+            return card_type
+        square, best = _best_taxi(public, table, memory, params, seat, 0)
+        if square >= 0 and best > 0:
+            out[0], out[1] = 0, square
+        else:
+            best = 0.0
+        _, target, edge = _bamboozle_plan(public, table, params, memory, seat, False)
+        if target >= 0 and WIN_WAYS * edge > best:
+            out[0], best = 1, WIN_WAYS * edge
+        victim, square, worth = _best_move(public, table, memory, seat)
+        if victim >= 0 and square >= 0 and worth >= MOVE_MIN and worth > best:
+            out[0], out[1], out[2] = 2, victim, square
+        return card_type
+    # step five: at most one saved card; by priority extra turn, taxi (the better-paying first), Move Any
+    # Player, Master Key. One pass finds the held types.
+    extra, taxi, other_taxi, move, key = -1, -1, -1, -1, -1
+    row = public[PUB_CARD_ROW]
+    first = saved_slot(public, seat, 0)
+    for t in range(public[PUB_CARD_TYPES]):
+        if public[first + t] > 0:
+            kind = table[row + t, K_KIND]
+            if kind == CK_EXTRA_TURN:
+                extra = t
+            elif kind == CK_TAXI:
+                if taxi < 0 or table[row + t, K_AMOUNT] > table[row + taxi, K_AMOUNT]:
+                    other_taxi, taxi = taxi, t
+                else:
+                    other_taxi = t
+            elif kind == CK_MOVE_ANY:
+                move = t
+            elif kind == CK_MASTER_KEY:
+                key = t
+    for t in (extra, taxi, other_taxi, move, key):
+        if t >= 0:
+            use = _use_card(public, table, memory, params, seat, t, out)
+            if use >= 0:
+                return use
+    out[0] = 0
+    out[1] = 0
+    return -1
+
+
+@_fast
+def _bamboozle(public, table, query, params, memory, state, out):
+    """Stake my least valuable property (or $20,000 when I own none) against the eligible property worth
+    most to me, when that is worth more; level2 = 0 never plays it (it is then sold, U14)."""
+    if params[PR_LEVEL2] == 0:
+        return 0
+    mine, target, edge = _bamboozle_plan(public, table, params, memory, public[PUB_SEAT], query[1] != 0)
+    if target < 0 or edge <= 0:
+        return 0
+    out[0] = mine
+    out[1] = target
+    return 1
+
+
+# The decisions: thin wrappers (Strategy.build compiles them with reference counting, which a single
+# straight-line body loses again) around the implementations above, compiled without it.
+
+
+@njit(cache=True)
+def investor_finance(public, table, query, params, memory, state, out):
+    return _finance(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_invest(public, table, query, params, memory, state, out):
+    return _invest(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_buy(public, table, query, params, memory, state, out):
+    return _buy(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_bid(public, table, query, params, memory, state, out):
+    return _bid(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_poach(public, table, query, params, memory, state, out):
+    return _poach(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_deal_offer(public, table, query, params, memory, state, out):
+    return _deal_offer(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_deal_answer(public, table, query, params, memory, state, out):
+    return _deal_answer(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_raise(public, table, query, params, memory, state, out):
+    return _raise(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_bump(public, table, query, params, memory, state, out):
+    return _bump(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_card(public, table, query, params, memory, state, out):
+    return _card(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_bamboozle(public, table, query, params, memory, state, out):
+    return _bamboozle(public, table, query, params, memory, state, out)
+
+
+@njit(cache=True)
+def investor_borrow_on(public, table, query, params, memory, state, out):
+    return _borrow_on(public, table, query, params, memory, state, out)
+
+
+INVESTOR_PARAMS = {
+    "invest_rule": INVEST_KELLY,  # 0 fixed `commodity` (cheapest stake if unaffordable or -1), 1 best expected
+                                  # return, 2 Kelly: best expected log growth of cash among positive-EV stakes
+                                  # of at most `fraction` x cash, 3 safest odds below `rich` cash, else best return
+    "commodity": 0,               # rule 0: the commodity (row of the Exchange; 0 = Copper); -1 the cheapest stake
+    "fraction": 0.25,             # rule 2: most of the cash one stake may take (the cheapest stake always may)
+    "rich": 300000,               # rule 3: cash from which the best return replaces the safest odds
+    "reserve": 20000,             # cash kept after buying, bidding, poaching, dealing, repaying (one stake)
+    "block_weight": 1.0,          # weight of block progress in a property's worth (1: the market-value gain)
+    "block_buy": 1,               # buy/poach a property that advances a held block down to the next stake
+    "bid_fraction": 0.8,          # auction maximum: this share of the property's worth (plus half the denial)
+    "borrow_rule": BORROW_NEVER,  # 0 never borrow to buy, 1 borrow to buy/poach what advances a block, 2 any
+    "repay_first": 1,             # repay loans down to the reserve, whole blocks first (0: keep 3 reserves)
+    "poach_ratio": 1.0,           # poach when the payoff is at most this x the worth (rent saved included)
+    "premium": 0,                 # deal offers: pay up to premium x cost for a rival's property in my blocks (0: none)
+    "sell_premium": 2.0,          # accept an offer of at least sell_premium x what the property is worth to me
+    "protect": 1,                 # never sell or swap away the last property of a rival's block
+    "swaps": 0,                   # also offer property-for-property swaps (with cash either way)
+    "level2": 1,                  # bump rivals and play saved cards (0: only extra turns and skipping School)
+}
+
+investor = register(Strategy.build(
+    "wheeler-dealer-us", "investor",
+    finance=investor_finance, invest=investor_invest, buy=investor_buy, bid=investor_bid, poach=investor_poach,
+    deal_offer=investor_deal_offer, deal_answer=investor_deal_answer, bump=investor_bump, card=investor_card,
+    bamboozle=investor_bamboozle, borrow_on=investor_borrow_on, **{"raise": investor_raise},
+    params=INVESTOR_PARAMS,
+    doc="Kelly investor that buys while it keeps one stake in reserve, bids 80% of a property's worth to its "
+        "blocks, poaches bargains, never borrows to buy and makes no offers; every parameter of the family "
+        "can be set."))
+
+
+def _preset(name, doc, **params):
+    return register(Strategy.build("wheeler-dealer-us", name, base=investor, params=params, doc=doc))
+
+
+kelly = _preset("kelly", "Invests by the Kelly criterion (best log growth, at most `fraction` of cash a stake); "
+                "buys with one stake in reserve; no borrowing to buy, no offers.",
+                invest_rule=INVEST_KELLY, fraction=0.25)
+copper_only = _preset("copper-only", "Always invests in Copper (the cheapest stake when short); buys with one "
+                      "stake in reserve, bids low, keeps no Level Two tricks beyond the obvious.",
+                      invest_rule=INVEST_FIXED, commodity=0, bid_fraction=0.6, block_buy=0, level2=0)
+best_return = _preset("best-return", "Always takes the best expected return at the Exchange (long shots once "
+                      "it can pay them); buys and bids freely, borrows to buy anything.",
+                      invest_rule=INVEST_BEST_RETURN, reserve=0, bid_fraction=1.0, borrow_rule=BORROW_ANY)
+cautious = _preset("cautious", "Safest odds until rich, a large cash reserve, low bids, poaches only clear "
+                   "bargains, repays at once; never sells to a rival who would complete a block.",
+                   invest_rule=INVEST_CAUTIOUS, rich=300000, reserve=60000, bid_fraction=0.5, block_buy=0,
+                   poach_ratio=0.7, sell_premium=3.0)
+builder = _preset("builder", "Builds blocks: values block progress highly, buys and borrows for properties that "
+                  "advance its blocks, repays whole blocks first, offers 1.5 x cost for the missing pieces.",
+                  block_weight=1.5, block_buy=1, borrow_rule=BORROW_BLOCKS, repay_first=1, bid_fraction=1.0,
+                  premium=1.5, sell_premium=2.5, protect=1)
+poacher = _preset("poacher", "Keeps cash to poach: poaches whenever the payoff is below the worth plus half "
+                  "again, buys only with two stakes in reserve, bids low, never borrows to buy.",
+                  reserve=40000, block_buy=0, bid_fraction=0.5, poach_ratio=1.5, borrow_rule=BORROW_NEVER,
+                  repay_first=1)
+dealer = _preset("dealer", "Deals hard: offers 2.5 x cost or swaps for the pieces its blocks miss, sells "
+                 "anything (even a rival's last piece) for 1.5 x its worth.",
+                 premium=2.5, swaps=1, sell_premium=1.5, protect=0, block_weight=1.2)

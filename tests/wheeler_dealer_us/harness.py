@@ -1,0 +1,181 @@
+"""A Wheeler-Dealer (US) table set up by hand, for scenario tests of single engine steps, and a scripted
+strategy whose every answer comes from its parameters."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simkit.games import get_game
+from simkit.games.wheeler_dealer_us import _context, engine
+from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT, PUB_PROPERTIES,
+                                                 PUB_SEAT, P_SQUARE, RAISE_GIVE_UP, S_CASH,
+                                                 S_POSITION, debt_slot, owner, owner_slot, seat_slot)
+from simkit.strategy import MAX_PARAMS, Strategy, parse_lineup, registered
+
+GAME = get_game("wheeler-dealer-us")
+
+# scripted parameters
+(SC_INVEST, SC_BUY, SC_BID, SC_POACH, SC_ACCEPT, SC_BUMP_SEAT, SC_BUMP_SQUARE, SC_USE_DRAWN, SC_ARG0, SC_ARG1,
+ SC_ARG2, SC_STEP5, SC_REACTIVE, SC_BAMBOOZLE, SC_MINE, SC_TARGET) = range(16)
+
+
+@njit(cache=True)
+def _finance(public, table, query, params, memory, rng, out):
+    return 0
+
+
+@njit(cache=True)
+def _invest(public, table, query, params, memory, rng, out):
+    return -1 if query[1] == 1 else int(params[SC_INVEST])
+
+
+@njit(cache=True)
+def _buy(public, table, query, params, memory, rng, out):
+    return int(params[SC_BUY])
+
+
+@njit(cache=True)
+def _bid(public, table, query, params, memory, rng, out):
+    return int(params[SC_BID])
+
+
+@njit(cache=True)
+def _poach(public, table, query, params, memory, rng, out):
+    return int(params[SC_POACH])
+
+
+@njit(cache=True)
+def _no_deal(public, table, query, params, memory, rng, out):
+    return 0
+
+
+@njit(cache=True)
+def _answer(public, table, query, params, memory, rng, out):
+    return int(params[SC_ACCEPT])
+
+
+@njit(cache=True)
+def _raise(public, table, query, params, memory, rng, out):
+    return RAISE_GIVE_UP
+
+
+@njit(cache=True)
+def _bump(public, table, query, params, memory, rng, out):
+    if params[SC_BUMP_SEAT] < 0:
+        return 0
+    out[0], out[1] = int(params[SC_BUMP_SEAT]), int(params[SC_BUMP_SQUARE])
+    return 1
+
+
+@njit(cache=True)
+def _card(public, table, query, params, memory, rng, out):
+    out[0], out[1], out[2] = int(params[SC_ARG0]), int(params[SC_ARG1]), int(params[SC_ARG2])
+    if query[1] == CARD_DRAWN:
+        return query[2] if params[SC_USE_DRAWN] else -1
+    if query[1] == CARD_STEP5:
+        return int(params[SC_STEP5])
+    return int(params[SC_REACTIVE])
+
+
+@njit(cache=True)
+def _bamboozle(public, table, query, params, memory, rng, out):
+    out[0], out[1] = int(params[SC_MINE]), int(params[SC_TARGET])
+    return int(params[SC_BAMBOOZLE])
+
+
+@njit(cache=True)
+def _borrow_on(public, table, query, params, memory, rng, out):
+    seat = public[PUB_SEAT]
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat and public[debt_slot(public, prop)] == 0:
+            return prop
+    return -1
+
+
+SCRIPTED = Strategy.build(
+    "wheeler-dealer-us", "scripted", base=registered("wheeler-dealer-us")["random"],
+    params={"invest": 0, "buy": 0, "bid": 0, "poach": 0, "accept": 0, "bump_seat": -1, "bump_square": 0,
+            "use_drawn": 0, "arg0": 0, "arg1": 0, "arg2": 0, "step5": -1, "reactive": 0, "bamboozle": 0,
+            "mine": -1, "target": -1},
+    finance=_finance, invest=_invest, buy=_buy, bid=_bid, poach=_poach, deal_offer=_no_deal, deal_answer=_answer,
+    bump=_bump, card=_card, bamboozle=_bamboozle, borrow_on=_borrow_on, **{"raise": _raise})
+
+
+class Table:
+    """State of one game at its start; tests arrange titles, cash and tokens, then run one engine step
+    on ``table.ctx`` (every engine helper takes it) and read the result and the event log."""
+
+    def __init__(self, players=3, sets=(), seed=1, game=0, **script):
+        self.prepared = GAME.prepare(GAME.rules(sets=sets), players)
+        p = self.prepared
+        self.seats = parse_lineup("wheeler-dealer-us", [SCRIPTED] * players)
+        self.ctx = _context(p, self.seats, event_capacity=10_000, record=True)
+        state, floats = self.ctx[0], self.ctx[3]
+        self.params = floats[:, :MAX_PARAMS]
+        for key, value in script.items():  # e.g. bid=[1000, 5000, 0]: one value per seat
+            values = value if isinstance(value, (list, tuple)) else [value] * players
+            self.params[: len(values), list(SCRIPTED.params).index(key)] = values
+        engine._new_game(self.ctx, p.deck, np.uint64(seed), game)
+        public_len = int(state[engine.ST_PUBLIC_LEN])
+        self.state = state
+        self.public = state[engine.ST_PUBLIC:engine.ST_PUBLIC + public_len]
+        deck_at = engine.ST_PUBLIC + public_len
+        self.deck = state[deck_at:deck_at + p.deck.size]
+        self.stats = state[engine.ST_STATS:engine.ST_PUBLIC].reshape(MAX_SEATS, engine.N_STATS)
+        self.extra_turns = state[engine.ST_EXTRA:engine.ST_EXTRA + MAX_SEATS]
+        self.events = self.ctx[5]
+        self.start_total = int(p.vector[0]) * players
+
+    # ---- arranging ----
+    def prop(self, pid: str) -> int:
+        return self.prepared.properties.index(pid)
+
+    def square_of(self, pid: str) -> int:
+        return int(self.prepared.table[self.prop(pid), P_SQUARE])
+
+    def square(self, name: str) -> int:
+        return self.prepared.squares.index(name)
+
+    def own(self, seat: int, *pids: str, debt: bool = False) -> None:
+        for pid in pids:
+            self.public[owner_slot(self.prop(pid))] = seat
+            self.public[debt_slot(self.public, self.prop(pid))] = int(debt)
+
+    def set_cash(self, seat: int, amount: int) -> None:
+        """Give a seat cash from the bank (recorded, so conservation still balances)."""
+        self.state[engine.ST_BANK] += amount - self.cash(seat)
+        self.public[seat_slot(seat, S_CASH)] = amount
+
+    def place(self, seat: int, square: int) -> None:
+        self.public[seat_slot(seat, S_POSITION)] = square
+
+    def next_card(self, kind: str, amount: int | None = None) -> int:
+        """Put a card of this kind (and amount) on top of the draw pile; returns its type."""
+        for t, name in enumerate(self.prepared.card_types):
+            base, _, rest = name.partition(" ")
+            if base == kind and (amount is None or rest == f"{amount:+d}"):
+                position = int(self.prepared.vector[5]) - int(self.public[PUB_CARDS_LEFT])
+                self.deck[position] = t
+                return t
+        raise KeyError(kind)
+
+    # ---- reading ----
+    def cash(self, seat: int) -> int:
+        return int(self.public[seat_slot(seat, S_CASH)])
+
+    def owner(self, pid: str) -> int:
+        return int(self.public[owner_slot(self.prop(pid))])
+
+    def debt(self, pid: str) -> bool:
+        return bool(self.public[debt_slot(self.public, self.prop(pid))])
+
+    def position(self, seat: int) -> int:
+        return int(self.public[seat_slot(seat, S_POSITION)])
+
+    def log(self, kind=None):
+        rows = self.events[: self.state[engine.ST_EVENT_COUNT]]
+        return [tuple(int(v) for v in row) for row in rows if kind is None or row[2] == kind]
+
+    def conserved(self) -> bool:
+        total = sum(self.cash(s) for s in range(self.prepared.n_players))
+        return total == self.start_total + int(self.state[engine.ST_BANK])

@@ -1,0 +1,431 @@
+"""Hand-built Wheeler-Dealer (US) situations, one engine step each (rulebook + spec U3-U15)."""
+import numpy as np
+import pytest
+
+from simkit.games.wheeler_dealer_us import engine as e
+from simkit.games.wheeler_dealer_us import net_worth
+from simkit.errors import SimkitError
+
+from .harness import Table
+
+G_INCOME = (1500, 3000, 6000, 60000)   # G1's Income Multiples (data file)
+
+
+def land_on(table, seat, pid):
+    square = table.square_of(pid)
+    table.place(seat, square)
+    return e._land(table.ctx, seat, square)
+
+
+# ---- net worth (rulebook example) --------------------------------------------------------------
+
+def test_rulebook_net_worth_example():
+    assert net_worth(0, ["A1", "A2", "E1", "G1", "G2", "G3"]) == 515_000
+
+
+def test_net_worth_subtracts_payoffs_not_loans_and_keeps_market_value():
+    # A1's payoff is $88,000 (its loan value is $55,000); being debt-ridden does not change market value
+    assert net_worth(1_000, ["A1", "A2", "E1", "G1", "G2", "G3"], ["A1"]) == 515_000 + 1_000 - 88_000
+
+
+def test_net_worth_rejects_unknown_and_unowned_debts():
+    with pytest.raises(SimkitError):
+        net_worth(0, ["Z9"])
+    with pytest.raises(SimkitError):
+        net_worth(0, ["A1"], ["A2"])
+
+
+def test_engine_net_worth_matches_python_function():
+    table = Table(players=2)
+    table.own(1, "G1", "G2", "G3", "B1")
+    table.own(1, "A1", debt=True)
+    table.set_cash(1, 12_345)
+    expected = net_worth(12_345, ["G1", "G2", "G3", "B1", "A1"], ["A1"])
+    assert e.net_worth_of(table.public, table.prepared.table, 1) == expected
+
+
+# ---- rent by block ownership and the debt-ridden rule ---------------------------------------------
+
+@pytest.mark.parametrize("held, debt, multiple", [
+    (("G1",), (), G_INCOME[0]),
+    (("G1", "G2"), (), G_INCOME[1]),
+    (("G1", "G2", "G3", "G4"), (), G_INCOME[3]),            # whole block, none debt-ridden: the top multiple
+    (("G1", "G2", "G3", "G4"), ("G2",), G_INCOME[2]),       # whole block with a debt-ridden title: one below
+    (("G1", "G2", "G3"), ("G1",), G_INCOME[2]),             # a debt-ridden title still earns (U5)
+])
+def test_rent_follows_block_holdings(held, debt, multiple):
+    table = Table(players=2, poach=0)
+    table.own(1, *held)
+    for pid in debt:
+        table.own(1, pid, debt=True)
+    table.set_cash(0, 1_000_000)
+    before = table.cash(0), table.cash(1)
+    land_on(table, 0, "G1")
+    (_, seat, _, prop, die, rent, holder), = table.log(e.E_RENT)
+    assert (seat, prop, holder) == (0, table.prop("G1"), 1) and 1 <= die <= 6
+    assert rent == multiple * die
+    assert (table.cash(0), table.cash(1)) == (before[0] - rent, before[1] + rent)
+    assert table.conserved()
+
+
+def test_own_property_pays_the_smallest_multiple_from_the_bank():
+    table = Table(players=2)
+    table.own(0, "G1", "G2", "G3", "G4")
+    before = table.cash(0)
+    land_on(table, 0, "G1")
+    (_, _, _, _, die, amount, _), = table.log(e.E_OWN_INCOME)
+    assert amount == G_INCOME[0] * die and table.cash(0) == before + amount
+
+
+# ---- buying, auctions (U3) ---------------------------------------------------------------------------
+
+def test_buy_at_cost():
+    table = Table(players=3, buy=1)
+    land_on(table, 0, "E1")
+    assert table.owner("E1") == 0 and table.cash(0) == 100_000 - 15_000
+    assert table.conserved()
+
+
+def test_declined_property_goes_to_second_price_auction():
+    table = Table(players=3, buy=0, bid=[40_000, 30_000, 10_000])
+    land_on(table, 0, "E1")
+    (_, winner, _, prop, price, _, _), = table.log(e.E_AUCTION)
+    assert winner == 0 and table.owner("E1") == 0
+    assert price == 30_000 + 1_000          # second-highest maximum plus the increment
+    assert table.stats[0, e.S_DECLINED_THEN_WON] == 1
+
+
+def test_single_bidder_pays_the_minimum_and_no_bid_leaves_it_unowned():
+    table = Table(players=3, buy=0, bid=[0, 25_000, 50])
+    land_on(table, 0, "E1")
+    assert table.owner("E1") == 1 and table.cash(1) == 100_000 - 100
+    table = Table(players=3, buy=0, bid=0)
+    land_on(table, 0, "E1")
+    assert table.owner("E1") == -1 and table.log(e.E_NO_BID)
+
+
+def test_auction_ties_are_broken_at_random_and_pay_the_tied_maximum():
+    winners = set()
+    for seed in range(40):
+        table = Table(players=3, seed=seed, buy=0, bid=[0, 20_000, 20_000])
+        land_on(table, 0, "E1")
+        winners.add(table.owner("E1"))
+        winner = table.owner("E1")
+        assert table.cash(winner) == 100_000 - 20_000
+    assert winners == {1, 2}
+
+
+def test_school_players_do_not_bid_on_a_declined_property():
+    table = Table(players=3, buy=0, bid=[0, 50_000, 10_000])
+    table.place(1, table.square("School"))
+    table.public[e.seat_slot(1, e.S_ON_SCHOOL)] = 1
+    land_on(table, 0, "E1")
+    assert table.owner("E1") == 2
+
+
+# ---- poaching (U7) ---------------------------------------------------------------------------------
+
+def test_poaching_pays_the_bank_and_takes_the_title_debt_free():
+    table = Table(players=2, poach=1)
+    table.own(1, "G1", debt=True)
+    land_on(table, 0, "G1")
+    assert table.owner("G1") == 0 and not table.debt("G1")
+    assert table.cash(0) == 100_000 - 16_000 and table.cash(1) == 100_000   # the owner gets nothing
+    assert table.stats[0, e.S_POACHES] == 1 and table.stats[1, e.S_POACHED] == 1
+    assert not table.log(e.E_RENT)
+
+
+def test_declining_to_poach_pays_rent():
+    table = Table(players=2, poach=0)
+    table.own(1, "G1", debt=True)
+    land_on(table, 0, "G1")
+    assert table.owner("G1") == 1 and table.log(e.E_RENT)
+
+
+# ---- bankruptcy (U6, U13) --------------------------------------------------------------------------
+
+def test_bankrupt_to_a_player_hands_over_cash_and_titles_with_their_debts():
+    table = Table(players=3, poach=0)
+    table.own(1, "B1", "B2", "B3", "B4")
+    table.own(0, "H1", debt=True)                   # nothing left to borrow on
+    table.set_cash(0, 500)
+    land_on(table, 0, "B1")
+    assert table.public[e.seat_slot(0, e.S_ALIVE)] == 0
+    assert table.owner("H1") == 1 and table.debt("H1")
+    assert table.cash(0) == 0 and table.cash(1) == 100_500
+    assert table.conserved()
+
+
+def test_engine_borrows_before_declaring_bankruptcy():
+    table = Table(players=2, poach=0)
+    table.own(1, "B1", "B2", "B3", "B4")
+    table.own(0, "A1")                               # loan value $55,000
+    table.set_cash(0, 0)
+    land_on(table, 0, "B1")
+    (_, _, _, _, die, rent, _), = table.log(e.E_RENT)
+    if rent <= 55_000:
+        assert table.debt("A1") and table.public[e.seat_slot(0, e.S_ALIVE)] == 1
+        assert table.cash(0) == 55_000 - rent
+    else:
+        assert table.public[e.seat_slot(0, e.S_ALIVE)] == 0 and table.owner("A1") == 1
+
+
+def test_bankrupt_to_the_bank_auctions_every_title_in_square_order():
+    table = Table(players=3, bid=[0, 5_000, 3_000])
+    table.own(0, "G1", "E1")
+    table.own(0, "F1", debt=True)
+    table.set_cash(0, 0)
+    table.own(0, "G1", "E1", debt=True)
+    e._bankrupt(table.ctx, 0, -1)
+    sales = table.log(e.E_AUCTION)
+    assert [row[3] for row in sales] == sorted(row[3] for row in sales)       # square order = index order here
+    assert {table.prepared.properties[row[3]] for row in sales} == {"G1", "E1", "F1"}
+    assert all(table.owner(pid) == 1 for pid in ("G1", "E1", "F1"))
+    assert table.debt("F1")                                               # debts stay with a sold title
+    assert table.conserved()
+
+
+def test_unsold_debt_ridden_title_returns_to_the_bank_debt_free():
+    table = Table(players=2, bid=0)
+    table.own(0, "F1", debt=True)
+    e._bankrupt(table.ctx, 0, -1)
+    assert table.owner("F1") == -1 and not table.debt("F1")
+
+
+# ---- the Exchange --------------------------------------------------------------------------------
+
+def test_investment_pays_total_return_on_a_winning_total():
+    table = Table(players=2, invest=0)   # Copper: any total but 7 pays $30,000 for $20,000
+    for _ in range(30):
+        before = table.cash(0)
+        e._invest(table.ctx, 0, False)
+        (_, _, _, commodity, total, won, stake) = table.log(e.E_INVEST)[-1]
+        assert commodity == 0 and stake == 20_000 and won == (total != 7)
+        assert table.cash(0) == before - 20_000 + (30_000 if won else 0)
+
+
+def test_unaffordable_choice_falls_back_to_the_cheapest_stake():
+    table = Table(players=2, invest=11)  # Gold costs $100,000
+    table.set_cash(0, 25_000)
+    e._invest(table.ctx, 0, False)
+    assert table.log(e.E_INVEST)[-1][6] == 20_000
+    assert table.stats[0, e.S_ILLEGAL] == 1
+
+
+# ---- Level Two: bumping and cards --------------------------------------------------------------------
+
+def level_two(**script):
+    return Table(players=3, sets=["game.level=2"], **script)
+
+
+def test_bump_moves_the_other_token_on_an_even_die_and_it_acts_there():
+    moved = set()
+    for seed in range(12):
+        b1 = Table().square_of("B1")
+        table = Table(players=2, sets=["game.level=2"], seed=seed, bump_seat=1, bump_square=b1, poach=0)
+        table.own(0, "B1")
+        table.place(0, 3)
+        table.place(1, 3)
+        e._bump(table.ctx, 0)
+        (_, _, _, _, _, die, _), = table.log(e.E_BUMP)
+        moved.add(die % 2 == 0)
+        if die % 2 == 0:
+            assert table.position(1) == b1 and table.log(e.E_RENT)
+        else:
+            assert table.position(1) == 3 and not table.log(e.E_RENT)
+    assert moved == {True, False}
+
+
+def test_bump_onto_park_is_refused():
+    table = Table(players=2, sets=["game.level=2"], bump_seat=1, bump_square=0)
+    table.place(0, 3)
+    table.place(1, 3)
+    e._bump(table.ctx, 0)
+    assert table.position(1) == 3 and table.stats[0, e.S_ILLEGAL] == 1 and not table.log(e.E_BUMP)
+
+
+def draw(table, seat=0):
+    return e._draw_card(table.ctx, seat)
+
+
+def test_tax_audit_stake_parity_then_park():
+    table = level_two()
+    table.place(0, 5)
+    table.next_card("tax_audit")
+    before = table.cash(0)
+    draw(table)
+    (_, _, _, stake, parity, _, _), = table.log(e.E_AUDIT)
+    (_, _, _, die, park, _, _), = table.log(e.E_PARK)
+    assert stake % 10_000 == 0 and 1 <= stake // 10_000 <= 6
+    assert table.cash(0) == before + (-stake if parity % 2 else stake) + park
+    assert table.position(0) == table.square("Park / Start")
+
+
+def test_master_key_cancels_a_tax_audit():
+    table = level_two(reactive=1)
+    key = table.next_card("master_key")
+    table.public[e.saved_slot(table.public, 0, key)] = 1
+    table.next_card("tax_audit")
+    draw(table)
+    assert not table.log(e.E_AUDIT) and table.public[e.saved_slot(table.public, 0, key)] == 0
+
+
+@pytest.mark.parametrize("underhanded", [False, True])
+def test_bamboozle_higher_die_takes_both_titles(underhanded):
+    for seed in range(10):
+        table = Table(players=2, sets=["game.level=2"], seed=seed, bamboozle=1)
+        table.own(0, "H1")
+        table.own(1, "A1", "A2")                 # a whole block: safe from a regular Bamboozle
+        table.own(1, "E1")
+        target = "A1" if underhanded else "E1"
+        table.params[0, 14], table.params[0, 15] = table.prop("H1"), table.prop(target)
+        table.next_card("underhanded_bamboozle" if underhanded else "bamboozle")
+        draw(table)
+        (_, _, _, mine, prop, mine_roll, their_roll), = table.log(e.E_BAMBOOZLE)
+        if mine_roll > their_roll:
+            assert table.owner("H1") == 0 and table.owner(target) == 0
+        elif their_roll > mine_roll:
+            assert table.owner("H1") == 1 and table.owner(target) == 1
+        else:
+            assert table.owner("H1") == 0 and table.owner(target) == 1
+
+
+def test_regular_bamboozle_cannot_target_a_whole_block():
+    table = Table(players=2, sets=["game.level=2"], bamboozle=1, bid=0)
+    table.own(0, "H1")
+    table.own(1, "A1", "A2")
+    table.params[0, 14], table.params[0, 15] = table.prop("H1"), table.prop("A1")
+    table.next_card("bamboozle")
+    draw(table)
+    assert not table.log(e.E_BAMBOOZLE) and table.owner("A1") == 1 and table.stats[0, e.S_ILLEGAL] == 1
+
+
+def test_bamboozle_with_cash_when_owning_nothing():
+    table = Table(players=2, sets=["game.level=2"], bamboozle=1, mine=-1)
+    table.own(1, "E1")
+    table.params[0, 15] = table.prop("E1")
+    table.next_card("bamboozle")
+    draw(table)
+    (_, _, _, _, _, mine_roll, their_roll), = table.log(e.E_BAMBOOZLE)
+    if their_roll > mine_roll:
+        assert table.cash(0) == 80_000 and table.cash(1) == 120_000
+    elif mine_roll > their_roll:
+        assert table.owner("E1") == 0 and table.cash(0) == 100_000
+
+
+@pytest.mark.parametrize("amount", [-10_000, 5_000])
+def test_taxi_moves_pays_or_collects_and_acts(amount):
+    table = level_two(use_drawn=1, buy=1)
+    e1 = table.square_of("E1")
+    table.params[0, 8] = e1
+    table.next_card("taxi_service", amount)
+    draw(table)
+    assert table.position(0) == e1 and table.owner("E1") == 0
+    assert table.cash(0) == 100_000 + amount - 15_000
+
+
+def test_taxi_to_an_occupied_square_is_refused_and_the_card_saved():
+    table = level_two(use_drawn=1)
+    table.place(1, 12)
+    table.params[0, 8] = 12
+    t = table.next_card("taxi_service", 5_000)
+    draw(table)
+    assert table.position(0) == 0 and table.public[e.saved_slot(table.public, 0, t)] == 1
+
+
+def test_move_any_player_moves_without_acting():
+    table = level_two(use_drawn=1, arg0=1)
+    table.own(0, "B1")
+    table.params[0, 9] = table.square_of("B1")
+    table.next_card("move_any_player")
+    draw(table)
+    assert table.position(1) == table.square_of("B1") and not table.log(e.E_RENT)
+
+
+def test_easy_come_easy_go_advances_to_the_next_owned_property_and_pays():
+    table = level_two(poach=0)
+    table.own(1, "E2")
+    table.place(0, 3)
+    table.next_card("easy_come_easy_go")
+    draw(table)
+    assert table.position(0) == table.square_of("E2") and table.log(e.E_RENT)
+
+
+def test_easy_come_easy_go_with_nobody_owning_property_is_discarded():
+    table = level_two()
+    table.place(0, 3)
+    table.next_card("easy_come_easy_go")
+    draw(table)
+    assert table.position(0) == 3
+
+
+def test_extra_turn_used_when_drawn():
+    table = level_two(use_drawn=1)
+    table.next_card("extra_turn")
+    draw(table)
+    assert table.extra_turns[0] == 1
+
+
+def test_master_key_to_school_misses_the_next_turn():
+    table = level_two(use_drawn=1, arg0=1)
+    table.next_card("master_key")
+    assert draw(table) is True
+    assert table.position(0) == table.square("School")
+    assert table.public[e.seat_slot(0, e.S_MISSES_TURN)] == 1
+
+
+def test_combo_platter_as_a_free_taxi():
+    table = level_two(use_drawn=1, arg0=0, buy=0, bid=0)
+    table.params[0, 9] = 13
+    table.next_card("combo_platter")
+    draw(table)
+    assert table.position(0) == 13 and table.cash(0) == 100_000
+
+
+@pytest.mark.parametrize("kind, amount", [("collect", 50_000), ("pay", 25_000)])
+def test_money_cards(kind, amount):
+    table = level_two()
+    table.next_card(kind, amount)
+    draw(table)
+    assert table.cash(0) == 100_000 + (amount if kind == "collect" else -amount)
+
+
+def test_pay_cash_percent_rounds_down():
+    table = level_two()
+    table.set_cash(0, 12_345)
+    table.next_card("pay_cash_percent")
+    draw(table)
+    assert table.cash(0) == 12_345 - 1_234
+
+
+def test_collect_per_pip_rolls_two_dice():
+    table = level_two()
+    table.next_card("collect_per_pip")
+    draw(table)
+    (_, _, _, amount, total, _, _), = table.log(e.E_COLLECT)
+    assert 2 <= total <= 12 and amount == 1_000 * total and table.cash(0) == 100_000 + amount
+
+
+def test_collect_from_each_player_skips_players_on_school():
+    table = level_two()
+    table.public[e.seat_slot(2, e.S_ON_SCHOOL)] = 1
+    table.next_card("collect_from_each_player")
+    draw(table)
+    assert (table.cash(0), table.cash(1), table.cash(2)) == (102_000, 98_000, 100_000)
+
+
+def test_level_one_discards_every_card():
+    table = Table(players=2)
+    table.next_card("pay", 25_000)
+    draw(table)
+    assert table.cash(0) == 100_000 and table.log(e.E_CARD)
+
+
+def test_every_card_kind_in_the_data_is_covered_here():
+    import inspect
+    import sys
+
+    source = inspect.getsource(sys.modules[__name__])
+    kinds = {name.split(" ")[0] for name in Table().prepared.card_types}
+    assert all(f'"{kind}"' in source for kind in kinds)
+    assert np.all(Table().prepared.deck >= 0)
