@@ -54,8 +54,8 @@ EVENT_FIELDS = 7
 
 # The engine's larger helpers get one explicit signature each: called with literal constants (event
 # kinds, zeros), Numba would otherwise compile a specialisation per combination of literal values (over
-# a hundred for the logger alone; minutes of compilation). The small and the once-a-turn helpers are
-# inlined instead (``_inline``): a call passing the context costs about 45 ns, which dominated a turn.
+# a hundred for the logger alone; minutes of compilation). Only the small helpers are inlined
+# (``_inline``): inlining the larger ones gained under 10% and made the first compilation take minutes.
 I = types.int64
 B = types.boolean
 none = types.none
@@ -234,7 +234,7 @@ def _on_school(public, seat):
     return public[seat_slot(seat, S_ON_SCHOOL)] != 0
 
 
-@_inline
+@_typed(B, I, I)
 def _borrow(ctx, seat, prop):
     public, table = _public(ctx), ctx[1]
     if prop < 0 or prop >= public[PUB_PROPERTIES] or public[owner_slot(prop)] != seat or public[debt_slot(public, prop)]:
@@ -246,7 +246,7 @@ def _borrow(ctx, seat, prop):
     return True
 
 
-@_inline
+@_typed(B, I, I)
 def _repay(ctx, seat, prop):
     public, table = _public(ctx), ctx[1]
     if (prop < 0 or prop >= public[PUB_PROPERTIES] or public[owner_slot(prop)] != seat
@@ -259,7 +259,7 @@ def _repay(ctx, seat, prop):
     return True
 
 
-@_inline
+@_typed(none, I, I)
 def _forced_borrowing(ctx, seat, amount):
     """U13: nobody goes bankrupt (or misses a purchase it wants) while it could still borrow; the
     strategy orders the properties, the engine takes any it leaves out."""
@@ -324,7 +324,7 @@ def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
 # ---- the Exchange ----------------------------------------------------------------------------------
 
 
-@_inline
+@_typed(none, I, B)
 def _invest(ctx, seat, optional):
     public, table = _public(ctx), ctx[1]
     row = public[PUB_COMMODITY_ROW]
@@ -437,7 +437,7 @@ def _pay(ctx, payer, amount, creditor):
     return False
 
 
-@_inline
+@_typed(none, I, I, B)
 def _place(ctx, seat, square, counts_as_landing):
     public = _public(ctx)
     public[seat_slot(seat, S_POSITION)] = square
@@ -446,7 +446,7 @@ def _place(ctx, seat, square, counts_as_landing):
         ctx[0][_landings_at(ctx) + square] += 1
 
 
-@_inline
+@_typed(B, I, I, I, B)
 def _acquire(ctx, seat, prop, amount, poach):
     """Pay the bank ``amount`` for a property (borrowing if short, U13); False if it can't."""
     public = _public(ctx)
@@ -468,7 +468,7 @@ def _acquire(ctx, seat, prop, amount, poach):
     return True
 
 
-@_inline
+@_typed(none, I, I, B)
 def _visit_owned(ctx, seat, prop, may_poach):
     """Another player's property: poach a debt-ridden one (U7, before the rent roll), else roll and pay."""
     public, table = _public(ctx), ctx[1]
@@ -566,7 +566,7 @@ def rent_multiple_count(public, table, seat, block):
     return count
 
 
-@_inline
+@_typed(B, I)
 def _tax_audit(ctx, seat):
     """Stake = die x $10,000; a second die odd pays, even receives; then to Park and act there."""
     rules = _rules(ctx)
@@ -582,7 +582,7 @@ def _tax_audit(ctx, seat):
     return _land(ctx, seat, rules[R_PARK_SQUARE])
 
 
-@_inline
+@_typed(B, I, B)
 def _bamboozle(ctx, seat, underhanded):
     """Returns True if the card was used."""
     public, table = _public(ctx), ctx[1]
@@ -622,7 +622,7 @@ def _bamboozle(ctx, seat, underhanded):
     return True
 
 
-@_inline
+@_typed(I, I, I, I)
 def _taxi(ctx, seat, square, amount):
     """Move to any square without another token (not the current one), pay or collect, act there.
     Returns -1 if the move is not allowed, else 1 if the turn ends there (School), 0 otherwise."""
@@ -636,7 +636,7 @@ def _taxi(ctx, seat, square, amount):
     return 1 if _land(ctx, seat, square) else 0
 
 
-@_inline
+@_typed(B, I, I, I)
 def _move_any(ctx, seat, target, square):
     """Move another token (not on School) to a non-corner square without a token; it does nothing there."""
     public, table = _public(ctx), ctx[1]
@@ -649,7 +649,7 @@ def _move_any(ctx, seat, target, square):
     return True
 
 
-@_inline
+@_typed(B, I, I)
 def _master_key(ctx, seat, destination):
     """Go to the Tax Audit (0) or School (1). Returns True if the turn ends."""
     rules = _rules(ctx)
@@ -660,7 +660,7 @@ def _master_key(ctx, seat, destination):
     return _land(ctx, seat, rules[R_SCHOOL_SQUARE])
 
 
-@_inline
+@_typed(I, I, I)
 def _use_saved(ctx, seat, card_type):
     """Use a saveable card (now or in step five). Returns -1 if not allowed, 1 if the turn ends, else 0."""
     out = _out(ctx)
@@ -681,7 +681,7 @@ def _use_saved(ctx, seat, card_type):
     return -1
 
 
-@_inline
+@_typed(I, I)
 def _auction_card(ctx, seller):
     """U14: a drawn Bamboozle card sold by auction to the eligible players; the price goes to the seller.
     Bids are asked with property -1 (the card)."""
@@ -714,7 +714,7 @@ def _auction_card(ctx, seller):
 # ---- the turn -----------------------------------------------------------------------------------------
 
 
-@_inline
+@_typed(B, I)
 def _draw_card(ctx, seat):
     """Step four. Returns True if the turn ends (the player went bankrupt, or a card sent it to School)."""
     public, table, rules, deck = _public(ctx), ctx[1], _rules(ctx), _deck(ctx)
@@ -821,7 +821,7 @@ def _draw_card(ctx, seat):
     return False
 
 
-@_inline
+@_typed(none, I)
 def _finance(ctx, seat):
     """U13: borrowing and repaying at the start of the turn and after step five."""
     public = _public(ctx)
@@ -840,7 +840,7 @@ def _finance(ctx, seat):
             return
 
 
-@_inline
+@_typed(none, I)
 def _deals(ctx, seat):
     """U4: up to deals_per_turn offers, each to one other player not on School; nothing owed or given."""
     public, rules = _public(ctx), _rules(ctx)
@@ -886,7 +886,7 @@ def _deals(ctx, seat):
             _transfer(ctx, seat, money, other)
 
 
-@_inline
+@_typed(none, I)
 def _bump(ctx, seat):
     """Level Two: the last play of a turn, onto a square with other tokens (not School, not by the
     player who drew the last card)."""
@@ -910,7 +910,7 @@ def _bump(ctx, seat):
         _land(ctx, target, square)
 
 
-@_inline
+@_typed(B, I, I)
 def _pay_check(ctx, seat, amount):
     """Raise cash up to ``amount`` without paying it (the Exchange stake); bankrupt to the bank if impossible."""
     public = _public(ctx)
@@ -922,7 +922,7 @@ def _pay_check(ctx, seat, amount):
     return False
 
 
-@_inline
+@_typed(none, I)
 def _turn(ctx, seat):
     """One full turn (steps 1-6). Returns nothing; bankruptcies and School end it early."""
     public, rules = _public(ctx), _rules(ctx)
