@@ -10,12 +10,12 @@ flags are 0 or 1.
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from simkit import rng
 from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL,
                                                  CARD_STEP5, CK_COMBO, CK_EXTRA_TURN, CK_MASTER_KEY, CK_MOVE_ANY,
-                                                 CK_TAXI, DEAL_BUY, DEAL_SWAP, K_AMOUNT,
+                                                 CK_TAXI, DEAL_BUY, DEAL_SWAP, DECISION_SIGNATURE, K_AMOUNT,
                                                  K_KIND, MAX_SEATS, MEMORY_SIZE, PUB_AUCTION_MIN, PUB_BLOCKS,
                                                  PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES,
                                                  PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED, PUB_MIN_INVEST,
@@ -331,10 +331,16 @@ random = register(Strategy.build(
     doc="Baseline: uniform over the legal answers at every decision (bids uniform in 0..cash)."))
 
 
-# The family allocates nothing, so its helpers are compiled without reference counting (_nrt=False):
-# with it, every array argument costs a call in and out of the runtime, which dominated small helpers.
-_fast = njit(cache=True, _nrt=False)
-_inline = njit(inline="always", cache=True, _nrt=False)
+# The family's helpers: compiled once each, for one explicit signature (called with literal constants, Numba
+# would compile a specialisation per combination of values), and without reference counting (_nrt=False;
+# the family allocates nothing): with it, every array argument costs a call into the runtime and back.
+I, F, B1 = types.int64, types.float64, types.boolean
+PUB, TAB = types.Array(types.int64, 1, "A"), types.Array(types.int64, 2, "A")
+FV = types.Array(types.float64, 1, "A")
+
+
+def _typed(signature, leaf=False):
+    return njit(signature, cache=True, _nrt=leaf is False)
 
 
 # ---- investor: one parametrised family ---------------------------------------------------------------
@@ -368,10 +374,9 @@ PARK_EV = 17500.0                      # default data: Park pays $5,000 x one di
 TRADE_FAIR_EV = 4000.0                 # an optional Exchange investment, roughly
 SCHOOL_COST = 20000.0                  # a missed turn, roughly (School's own pay-out included)
 REFUSED_ROUNDS = 8                     # a refused deal is not offered again for this many rounds
-DICE_WAYS = (0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1)
 
 
-@_inline
+@_typed(B1(PUB, TAB, I, FV, I, I), leaf=True)
 def _fill_blocks(public, table, seat, memory, base, fields):
     """memory[base + fields * block + 0, 1(, 2)]: seat's count, cost sum (and debt-ridden count) per block."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -389,7 +394,7 @@ def _fill_blocks(public, table, seat, memory, base, fields):
     return True
 
 
-@_inline
+@_typed(types.Tuple((I, F, I))(PUB, TAB, FV, I, I, I, I, B1), leaf=True)
 def _block(public, table, memory, seat, block, base, fields, filled):
     """(count, cost sum, debt-ridden count) of a seat's holdings in a block: from scratch when filled."""
     if filled and block < BCAP:
@@ -405,7 +410,7 @@ def _block(public, table, memory, seat, block, base, fields, filled):
     return k, s, d
 
 
-@_inline
+@_typed(B1(PUB, I, I), leaf=True)
 def _occupied(public, square, except_seat):
     """occupied() for the family's hot loops (inlined)."""
     for seat in range(public[PUB_PLAYERS]):
@@ -414,7 +419,7 @@ def _occupied(public, square, except_seat):
     return False
 
 
-@_inline
+@_typed(types.UniTuple(I, 2)(TAB, I, I), leaf=True)
 def _run(table, prop, n):
     """Index range to scan for the properties of prop's block: its run of adjacent indices when that run
     is the whole block (as in the default data), else every property."""
@@ -429,7 +434,7 @@ def _run(table, prop, n):
     return lo, hi
 
 
-@_inline
+@_typed(types.Tuple((I, F, I))(PUB, TAB, I, I), leaf=True)
 def _holding(public, table, seat, prop):
     """(count, cost sum, debt-ridden count) of a seat's holdings in prop's block (prop included if held)."""
     block = table[prop, P_BLOCK]
@@ -443,7 +448,7 @@ def _holding(public, table, seat, prop):
     return k, s, d
 
 
-@_inline
+@_typed(F(TAB, I, I, F, F, B1), leaf=True)
 def _value(table, prop, k, s, weight, held):
     """What ``prop`` adds to a seat holding k properties of its block costing s (prop among them if held)."""
     c = table[prop, P_COST]
@@ -457,19 +462,12 @@ def _value(table, prop, k, s, weight, held):
     return v
 
 
-@_inline
+@_typed(I(PUB, TAB, I), leaf=True)
 def _debt(public, table, prop):
     return table[prop, P_PAYOFF] if debt_ridden(public, prop) else 0
 
 
-@_inline
-def _my_value(public, table, memory, params, seat, prop, filled):
-    """Worth of acquiring (not held) or keeping (held) ``prop``, net of the debt that goes with it."""
-    k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
-    return _value(table, prop, k, s, params[PR_BLOCK_WEIGHT], owner(public, prop) == seat) - _debt(public, table, prop)
-
-
-@_inline
+@_typed(I(TAB, I, I, I), leaf=True)
 def _my_rent(table, prop, k, debts):
     """Income Multiple a visitor pays on my property (the top one needs the whole block debt-free)."""
     held = k
@@ -478,42 +476,43 @@ def _my_rent(table, prop, k, debts):
     return table[prop, P_INCOME + held - 1]
 
 
-@_inline
+@_typed(B1(TAB, I, I), leaf=True)
 def _whole(table, prop, k):
     return k == table[prop, P_BLOCK_SIZE]
 
 
 # ---- the Exchange -------------------------------------------------------------------------------------
 
-@_inline
+@_typed(F(TAB, I), leaf=True)
 def _ev(table, row):
     return table[row, X_WAYS] / 36.0 * table[row, X_RETURN] - table[row, X_INVEST]
 
 
-@_fast
-def _growth(table, row, money):
-    """Expected log growth of cash from one stake (Kelly)."""
+@_typed(F(TAB, I, F), leaf=True)
+def _growth(table, row, bankroll):
+    """Expected log growth of a bankroll from one stake (Kelly)."""
     stake = table[row, X_INVEST]
     p = table[row, X_WAYS] / 36.0
-    return p * math.log1p((table[row, X_RETURN] - stake) / money) + (1.0 - p) * math.log1p(-stake / money)
+    return p * math.log1p((table[row, X_RETURN] - stake) / bankroll) + (1.0 - p) * math.log1p(-stake / bankroll)
 
 
-@_fast
-def _kelly(public, table, params, memory, money):
-    """The positive-EV stake of at most max(fraction x cash, smallest stake) with the best expected log
-    growth, or -1. Logarithms are taken only where an upper bound (log1p(x) <= x - x^2/2 + x^3/3, kept in
-    the scratch area) could still beat the best growth found."""
+@_typed(I(PUB, TAB, FV, FV, I, F), leaf=True)
+def _kelly(public, table, params, memory, money, bankroll):
+    """Kelly: among the positive-EV stakes ``money`` pays of at most max(fraction x bankroll, smallest stake),
+    the one with the best expected log growth of the bankroll (net worth: what the game scores, and what
+    borrowing and selling can turn into cash), or -1. Logarithms are taken only where an upper bound
+    (log1p(x) <= x - x^2/2 + x^3/3, kept in the scratch area) could still beat the best growth found."""
     row = public[PUB_COMMODITY_ROW]
-    cap = max(params[PR_FRACTION] * money, public[PUB_MIN_INVEST])
+    cap = max(params[PR_FRACTION] * bankroll, public[PUB_MIN_INVEST])
     n = public[PUB_COMMODITIES]
     top, top_bound = -1, -1e300
     for c in range(n):
         stake = table[row + c, X_INVEST]
         bound = -1e300
-        if stake <= cap and stake < money and _ev(table, row + c) > 0:
+        if stake <= cap and stake <= money and stake < bankroll and _ev(table, row + c) > 0:
             p = table[row + c, X_WAYS] / 36.0
-            a = (table[row + c, X_RETURN] - stake) / money
-            b = stake / money
+            a = (table[row + c, X_RETURN] - stake) / bankroll
+            b = stake / bankroll
             bound = p * (a - a * a / 2 + a * a * a / 3) - (1.0 - p) * (b + b * b / 2 + b * b * b / 3)
             if c >= KELLY_SCRATCH:
                 bound = 1e300
@@ -523,20 +522,42 @@ def _kelly(public, table, params, memory, money):
             memory[OTHER + c] = bound
     if top < 0:
         return -1
-    best, best_growth = top, _growth(table, row + top, money)
+    best, best_growth = top, _growth(table, row + top, bankroll)
     for c in range(n):
         if c != top:
             bound = memory[OTHER + c] if c < KELLY_SCRATCH else 1e300
             if bound > best_growth:
                 stake = table[row + c, X_INVEST]
-                if stake <= cap and stake < money and _ev(table, row + c) > 0:
-                    growth = _growth(table, row + c, money)
+                if stake <= cap and stake <= money and stake < bankroll and _ev(table, row + c) > 0:
+                    growth = _growth(table, row + c, bankroll)
                     if growth > best_growth:
                         best, best_growth = c, growth
     return best
 
 
-@_fast
+@_typed(F(PUB, TAB, FV, I), leaf=True)
+def _net_worth(public, table, memory, seat):
+    """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties, in
+    one pass (block counts and cost sums in the scratch area)."""
+    nb = min(public[PUB_BLOCKS], BCAP)
+    for i in range(OTHER, OTHER + OTHER_FIELDS * nb):
+        memory[i] = 0.0
+    total = float(cash(public, seat))
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat:
+            total -= _debt(public, table, prop)
+            block = table[prop, P_BLOCK]
+            if block < BCAP:
+                memory[OTHER + OTHER_FIELDS * block] += 1.0
+                memory[OTHER + OTHER_FIELDS * block + 1] += table[prop, P_COST]
+            else:
+                total += table[prop, P_COST] * _holding(public, table, seat, prop)[0]
+    for block in range(nb):
+        total += memory[OTHER + OTHER_FIELDS * block] * memory[OTHER + OTHER_FIELDS * block + 1]
+    return total
+
+
+@_typed(I(PUB, TAB, FV, FV, I))
 def _choose_commodity(public, table, params, memory, money):
     """The investing rule's commodity among the stakes ``money`` pays for (-1 if none)."""
     rule = int(params[PR_INVEST_RULE])
@@ -546,7 +567,7 @@ def _choose_commodity(public, table, params, memory, money):
         if 0 <= fixed < public[PUB_COMMODITIES] and table[row + fixed, X_INVEST] <= money:
             return fixed
     elif rule == INVEST_KELLY:
-        kelly = _kelly(public, table, params, memory, money)
+        kelly = _kelly(public, table, params, memory, money, _net_worth(public, table, memory, public[PUB_SEAT]))
         if kelly >= 0:
             return kelly
     safe_odds = rule == INVEST_CAUTIOUS and money < params[PR_RICH]
@@ -564,7 +585,7 @@ def _choose_commodity(public, table, params, memory, money):
     return pick
 
 
-@_fast
+@_typed(I(PUB, TAB, I, F))
 def _resurrection(public, table, money, amount):
     """Raising money: the likeliest stake whose win covers ``amount``, else the biggest profit."""
     row = public[PUB_COMMODITY_ROW]
@@ -581,29 +602,33 @@ def _resurrection(public, table, money, amount):
     return pick if pick >= 0 else fallback
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _invest(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     money = cash(public, seat)
     if query[1] == 1 and memory[M_RAISE_INVEST] != 0:  # the extra investment this strategy asked for (U6)
         memory[M_RAISE_INVEST] = 0.0
+        if int(params[PR_INVEST_RULE]) == INVEST_FIXED:  # a fixed commodity stays fixed
+            return _choose_commodity(public, table, params, memory, money)
         return _resurrection(public, table, money, memory[M_RAISE_AMOUNT])
     c = _choose_commodity(public, table, params, memory, money)
     if query[1] != 1 or c < 0:
         return c
-    # optional (Trade Fair): only a profitable stake that keeps the reserve (and the Kelly budget)
+    # optional (Trade Fair): only a profitable stake that keeps the reserve (Kelly: that grows the bankroll)
     row = public[PUB_COMMODITY_ROW] + c
     stake = table[row, X_INVEST]
     if _ev(table, row) <= 0 or money - stake < params[PR_RESERVE]:
         return -1
-    if int(params[PR_INVEST_RULE]) == INVEST_KELLY and stake > params[PR_FRACTION] * money:
-        return -1
+    if int(params[PR_INVEST_RULE]) == INVEST_KELLY:
+        bankroll = _net_worth(public, table, memory, seat)
+        if stake >= bankroll or _growth(table, row, bankroll) <= 0:
+            return -1
     return c
 
 
 # ---- borrowing ------------------------------------------------------------------------------------------
 
-@_inline
+@_typed(I(TAB, I, I, I), leaf=True)
 def _borrow_tier(table, prop, k, debts):
     """0: outside a whole block; 1: a whole block already debt-ridden (top multiple already lost); 2: a
     whole debt-free block (borrowing loses its top multiple)."""
@@ -612,7 +637,7 @@ def _borrow_tier(table, prop, k, debts):
     return 1 if debts > 0 else 2
 
 
-@_fast
+@_typed(I(PUB, TAB, FV, I, I, I, I, B1), leaf=True)
 def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled):
     """The property to borrow on next: lowest tier first; in it the cheapest loan (payoff - loan) that
     covers ``short``, else the biggest loan (fewest debt-ridden titles, fewest poaching chances)."""
@@ -631,7 +656,7 @@ def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled)
     return pick
 
 
-@_fast
+@_typed(I(PUB, TAB, FV, I, B1), leaf=True)
 def _tier0_loans(public, table, memory, seat, filled):
     """Cash that borrowing outside whole blocks would raise."""
     total = 0
@@ -643,15 +668,16 @@ def _tier0_loans(public, table, memory, seat, filled):
     return total
 
 
-@_fast
-def _can_pay(public, table, params, memory, seat, price, advancing):
-    """Pay ``price`` to the bank for a property: keeping the reserve; or, for a property that advances a
-    block, keeping the next stake (block_buy) or borrowing for it outside whole blocks (borrow_rule)."""
+@_typed(B1(PUB, TAB, FV, FV, I, I, B1, B1), leaf=True)
+def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
+    """Pay ``price`` to the bank for a property: keeping the reserve; or keeping the next stake, for a
+    bargain (a poach) or (block_buy) a property that advances a block; or borrowing for it outside whole
+    blocks (borrow_rule)."""
     money = cash(public, seat)
     if money - price >= params[PR_RESERVE]:
         return True
     floor = public[PUB_MIN_INVEST]
-    if params[PR_BLOCK_BUY] != 0 and advancing and money - price >= floor:
+    if (bargain or (params[PR_BLOCK_BUY] != 0 and advancing)) and money - price >= floor:
         return True
     rule = int(params[PR_BORROW_RULE])
     if rule == BORROW_ANY or (rule == BORROW_BLOCKS and advancing):
@@ -660,14 +686,14 @@ def _can_pay(public, table, params, memory, seat, price, advancing):
     return False
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _borrow_on(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
     return _pick_borrow(public, table, memory, seat, query[1], 0, 2, filled)
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _finance(public, table, query, params, memory, state, out):
     """Never borrows here (borrowing happens only to buy, poach or pay); repays while the cash left keeps
     the reserve (repay_first) or three reserves (otherwise); repay_first repays whole blocks first."""
@@ -676,9 +702,9 @@ def _finance(public, table, query, params, memory, state, out):
     first = params[PR_REPAY_FIRST] != 0
     floor = max(params[PR_RESERVE] if first else 3.0 * params[PR_RESERVE], public[PUB_MIN_INVEST])
     cheapest = -1
-    debts, owners = debt_slot(public, 0), owner_slot(0)
+    debt_at, owner_at = debt_slot(public, 0), owner_slot(0)
     for prop in range(public[PUB_PROPERTIES]):  # debt flags first: mostly zero, so the branch predicts well
-        if public[debts + prop] != 0 and public[owners + prop] == seat and money - table[prop, P_PAYOFF] >= floor:
+        if public[debt_at + prop] != 0 and public[owner_at + prop] == seat and money - table[prop, P_PAYOFF] >= floor:
             if cheapest < 0 or table[prop, P_PAYOFF] < table[cheapest, P_PAYOFF]:
                 cheapest = prop
     if cheapest < 0:
@@ -699,15 +725,15 @@ def _finance(public, table, query, params, memory, state, out):
 
 # ---- buying, bidding, poaching ------------------------------------------------------------------------
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _buy(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     prop = query[1]
     k, _, _ = _holding(public, table, seat, prop)
-    return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1) else 0
+    return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1, False) else 0
 
 
-@_fast
+@_typed(types.none(PUB, TAB, FV), leaf=True)
 def _fill_whole(public, table, memory):
     """memory[OTHER + 2 * block]: the seat holding the whole block, or a negative number."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -724,7 +750,7 @@ def _fill_whole(public, table, memory):
                 memory[OTHER + 2 * block] = -2.0
 
 
-@_fast
+@_typed(types.Tuple((I, I, F))(PUB, TAB, FV, FV, I, B1))
 def _bamboozle_plan(public, table, params, memory, seat, underhanded):
     """(my stake property or -1 for cash, target, gain - loss): the most valuable eligible target against my
     least valuable property; the target is -1 when there is none or no stake."""
@@ -761,7 +787,7 @@ def _bamboozle_plan(public, table, params, memory, seat, underhanded):
     return mine, target, gain - loss
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _bid(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     prop = query[1]
@@ -783,7 +809,7 @@ def _bid(public, table, query, params, memory, state, out):
     k, s = 0, 0.0
     lo, hi = _run(table, prop, public[PUB_PROPERTIES])
     for other in range(lo, hi + 1):
-        if table[other, P_BLOCK] == block:
+        if table[other, P_BLOCK] == block and other != prop:  # prop itself: a debtor's, on sale
             holder = owner(public, other)
             if holder == seat:
                 k += 1
@@ -805,14 +831,14 @@ def _bid(public, table, query, params, memory, state, out):
     return np.int64(bid) if bid > 0 else 0
 
 
-@_inline
+@_typed(I(PUB, TAB, I), leaf=True)
 def _rent(public, table, prop):
     """Income Multiple a visitor pays on a held property (view.rent_multiple over the block's run only)."""
     k, _, debts = _holding(public, table, owner(public, prop), prop)
     return _my_rent(table, prop, k, debts)
 
 
-@_fast
+@_typed(B1(PUB, TAB, FV, FV, I, I), leaf=True)
 def _wants_poach(public, table, params, memory, seat, prop):
     """Poach when the payoff is at most poach_ratio x the worth (what the property adds to my market value,
     plus the rent poaching saves) and I can pay it."""
@@ -823,28 +849,28 @@ def _wants_poach(public, table, params, memory, seat, prop):
         value += 3.5 * _rent(public, table, prop)
         if payoff > params[PR_POACH_RATIO] * value:
             return False
-    return _can_pay(public, table, params, memory, seat, payoff, k >= 1)
+    return _can_pay(public, table, params, memory, seat, payoff, k >= 1, True)
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _poach(public, table, query, params, memory, state, out):
     return 1 if _wants_poach(public, table, params, memory, public[PUB_SEAT], query[1]) else 0
 
 
 # ---- Wheeling & Dealing (U4) ----------------------------------------------------------------------------
 
-@_inline
+@_typed(B1(FV, I, I), leaf=True)
 def _mask_has(memory, slot, prop):
     return prop >= MASK_BITS or (np.int64(memory[slot]) >> prop) & 1 == 1
 
 
-@_inline
+@_typed(types.none(FV, I, I), leaf=True)
 def _mask_add(memory, slot, prop):
     if prop < MASK_BITS:
         memory[slot] = float(np.int64(memory[slot]) | (np.int64(1) << prop))
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _deal_offer(public, table, query, params, memory, state, out):
     """Buy (or, with swaps, swap for) the rival's property worth most to my blocks: pay premium x cost
     (less its debt), never more than it is worth to me nor below the reserve; a refused property is left
@@ -926,7 +952,7 @@ def _deal_offer(public, table, query, params, memory, state, out):
     return kind
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _deal_answer(public, table, query, params, memory, state, out):
     """Accept when what I get (cash, the property's worth to my blocks) reaches sell_premium x what I give;
     never break a whole block of mine, never (protect) hand a rival the last property of its block; buy a
@@ -959,7 +985,7 @@ def _deal_answer(public, table, query, params, memory, state, out):
 
 # ---- raising money (U6, U13) ----------------------------------------------------------------------------
 
-@_fast
+@_typed(I(PUB, TAB, FV, FV, I, B1, B1), leaf=True)
 def _pick_sale(public, table, memory, params, seat, whole, filled):
     """My least valuable property (inside or outside whole blocks) not yet offered in this raise."""
     pick, best = -1, 1e300
@@ -975,7 +1001,7 @@ def _pick_sale(public, table, memory, params, seat, whole, filled):
     return pick
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _raise(public, table, query, params, memory, state, out):
     """Borrow outside whole blocks; sell outside whole blocks (reserve: half the property's worth net of
     debt); borrow on whole blocks; sell anything; one extra Exchange gamble; give up."""
@@ -1010,7 +1036,7 @@ def _raise(public, table, query, params, memory, state, out):
 
 # ---- Level Two: bumping, cards, Bamboozle ------------------------------------------------------------------
 
-@_inline
+@_typed(F(PUB, TAB, FV, FV, I, I, I, B1), leaf=True)
 def _square_worth(public, table, memory, params, seat, square, money, filled):
     """Rough worth of coming to rest on a square (taxi): corners by their pay-outs, an unowned property by
     what buying it adds, my own by its income, a rival's by the rent (or the poach it allows)."""
@@ -1043,7 +1069,7 @@ def _square_worth(public, table, memory, params, seat, square, money, filled):
     return -3.5 * _rent(public, table, prop)
 
 
-@_fast
+@_typed(types.Tuple((I, F))(PUB, TAB, FV, FV, I, I))
 def _best_taxi(public, table, memory, params, seat, amount):
     """(square, worth including the card's own payment) of the best legal taxi ride, or (-1, 0)."""
     money = cash(public, seat) + amount
@@ -1061,7 +1087,7 @@ def _best_taxi(public, table, memory, params, seat, amount):
     return pick, best + amount
 
 
-@_inline
+@_typed(F(PUB, TAB, FV, I, I, I, B1), leaf=True)
 def _landing_worth(public, table, memory, seat, square, victim, filled):
     """What a rival coming to rest on ``square`` is worth to me: my rent (a debt-ridden title of mine
     invites a poach), or the City Hall tax it pays."""
@@ -1080,7 +1106,7 @@ def _landing_worth(public, table, memory, seat, square, victim, filled):
     return 3.5 * _my_rent(table, prop, k, debts)
 
 
-@_fast
+@_typed(I(PUB, I, I), leaf=True)
 def _richest_rival(public, seat, here):
     """The rival with the most cash (on square ``here`` if here >= 0; else anywhere but School)."""
     pick = -1
@@ -1096,7 +1122,7 @@ def _richest_rival(public, seat, here):
     return pick
 
 
-@_fast
+@_typed(types.Tuple((I, I, F))(PUB, TAB, FV, I))
 def _best_move(public, table, memory, seat):
     """Move Any Player: the richest rival to the free property square from which its next roll pays me most.
     The squares worth something (my properties, City Hall) are listed in the scratch area first, so each
@@ -1134,7 +1160,7 @@ def _best_move(public, table, memory, seat):
     return victim, pick, best / 36.0
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _bump(public, table, query, params, memory, state, out):
     """Bump the richest rival here onto my best-paying free property (or City Hall, or School)."""
     if params[PR_LEVEL2] == 0:
@@ -1165,7 +1191,7 @@ MOVE_MIN = 3000.0     # least expected gain for which a Move Any Player card is 
 LATE_CARDS = 10       # a Master Key goes to the Tax Audit (EV: the Park pay-out) once this few cards are left
 
 
-@_fast
+@_typed(I(PUB, TAB, FV, FV, I, I, PUB))
 def _use_card(public, table, memory, params, seat, card_type, out):
     """card_type with out[] set to use a saveable card now, or -1 to keep it."""
     kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
@@ -1195,7 +1221,7 @@ def _use_card(public, table, memory, params, seat, card_type, out):
     return -1
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _card(public, table, query, params, memory, state, out):
     """Extra turns at once; a taxi to the best square (Park at least); Move Any Player when the rival's
     next roll likely pays me; a Master Key skips School, cancels an audit when the loss would hurt, and
@@ -1255,7 +1281,7 @@ def _card(public, table, query, params, memory, state, out):
     return -1
 
 
-@_fast
+@_typed(DECISION_SIGNATURE)
 def _bamboozle(public, table, query, params, memory, state, out):
     """Stake my least valuable property (or $20,000 when I own none) against the eligible property worth
     most to me, when that is worth more; level2 = 0 never plays it (it is then sold, U14)."""
@@ -1334,23 +1360,25 @@ def investor_borrow_on(public, table, query, params, memory, state, out):
 
 
 INVESTOR_PARAMS = {
-    "invest_rule": INVEST_KELLY,  # 0 fixed `commodity` (cheapest stake if unaffordable or -1), 1 best expected
-                                  # return, 2 Kelly: best expected log growth of cash among positive-EV stakes
-                                  # of at most `fraction` x cash, 3 safest odds below `rich` cash, else best return
+    "invest_rule": INVEST_KELLY,  # 0 fixed `commodity` (the cheapest stake if it can't pay it), 1 best expected
+                                  # return, 2 Kelly: best expected log growth of net worth among positive-EV
+                                  # stakes of at most `fraction` x net worth, 3 safest odds while cash is
+                                  # below `rich`, else best return
     "commodity": 0,               # rule 0: the commodity (row of the Exchange; 0 = Copper); -1 the cheapest stake
-    "fraction": 0.25,             # rule 2: most of the cash one stake may take (the cheapest stake always may)
+    "fraction": 0.25,             # rule 2: most of the net worth one stake may risk (the smallest stake always may)
     "rich": 300000,               # rule 3: cash from which the best return replaces the safest odds
-    "reserve": 20000,             # cash kept after buying, bidding, poaching, dealing, repaying (one stake)
-    "block_weight": 1.0,          # weight of block progress in a property's worth (1: the market-value gain)
-    "block_buy": 1,               # buy/poach a property that advances a held block down to the next stake
-    "bid_fraction": 0.8,          # auction maximum: this share of the property's worth (plus half the denial)
-    "borrow_rule": BORROW_NEVER,  # 0 never borrow to buy, 1 borrow to buy/poach what advances a block, 2 any
-    "repay_first": 1,             # repay loans down to the reserve, whole blocks first (0: keep 3 reserves)
-    "poach_ratio": 1.0,           # poach when the payoff is at most this x the worth (rent saved included)
-    "premium": 0,                 # deal offers: pay up to premium x cost for a rival's property in my blocks (0: none)
-    "sell_premium": 2.0,          # accept an offer of at least sell_premium x what the property is worth to me
+    "reserve": 20000,             # cash kept after buying, bidding, dealing and repaying (one stake)
+    "block_weight": 1.0,          # weight of block progress in a property's worth (1: exactly its market value)
+    "block_buy": 1,               # buy a property that advances a block I hold keeping only the next stake
+    "bid_fraction": 0.8,          # auction maximum: this share of the worth, plus half what it denies a rival
+    "borrow_rule": BORROW_NEVER,  # borrow to buy or poach: 0 never, 1 what advances a block I hold, 2 anything
+    "repay_first": 1,             # repay loans keeping the reserve, whole blocks first (0: keep 3 reserves)
+    "poach_ratio": 1.0,           # poach when the payoff is at most this x the worth (rent saved included),
+                                  # keeping only the next stake
+    "premium": 0,                 # offer up to premium x cost for a rival's property in my blocks (0: no offers)
+    "sell_premium": 2.0,          # accept an offer of at least sell_premium x what I give is worth to me
     "protect": 1,                 # never sell or swap away the last property of a rival's block
-    "swaps": 0,                   # also offer property-for-property swaps (with cash either way)
+    "swaps": 0,                   # also offer property-for-property swaps (cash either way)
     "level2": 1,                  # bump rivals and play saved cards (0: only extra turns and skipping School)
 }
 
@@ -1361,33 +1389,34 @@ investor = register(Strategy.build(
     bamboozle=investor_bamboozle, borrow_on=investor_borrow_on, **{"raise": investor_raise},
     params=INVESTOR_PARAMS,
     doc="Kelly investor that buys while it keeps one stake in reserve, bids 80% of a property's worth to its "
-        "blocks, poaches bargains, never borrows to buy and makes no offers; every parameter of the family "
-        "can be set."))
+        "blocks, poaches bargains, never borrows to buy, makes no offers, bumps and plays its cards; every "
+        "parameter of the family can be set."))
 
 
 def _preset(name, doc, **params):
     return register(Strategy.build("wheeler-dealer-us", name, base=investor, params=params, doc=doc))
 
 
-kelly = _preset("kelly", "Invests by the Kelly criterion (best log growth, at most `fraction` of cash a stake); "
-                "buys with one stake in reserve; no borrowing to buy, no offers.",
+kelly = _preset("kelly", "Invests by the Kelly criterion (best expected log growth of net worth, at most "
+                "`fraction` of it at stake); buys with one stake in reserve; no borrowing to buy, no offers.",
                 invest_rule=INVEST_KELLY, fraction=0.25)
-copper_only = _preset("copper-only", "Always invests in Copper (the cheapest stake when short); buys with one "
-                      "stake in reserve, bids low, keeps no Level Two tricks beyond the obvious.",
-                      invest_rule=INVEST_FIXED, commodity=0, bid_fraction=0.6, block_buy=0, level2=0)
+copper_only = _preset("copper-only", "Always invests in Copper (the cheapest stake when it can't pay Copper); "
+                      "otherwise the family's defaults: buys with one stake in reserve, bids 80% of worth.",
+                      invest_rule=INVEST_FIXED, commodity=0)
 best_return = _preset("best-return", "Always takes the best expected return at the Exchange (long shots once "
-                      "it can pay them); buys and bids freely, borrows to buy anything.",
-                      invest_rule=INVEST_BEST_RETURN, reserve=0, bid_fraction=1.0, borrow_rule=BORROW_ANY)
+                      "it can pay them); buys and bids with no reserve, borrows to buy anything, repays late.",
+                      invest_rule=INVEST_BEST_RETURN, reserve=0, bid_fraction=1.0, borrow_rule=BORROW_ANY,
+                      repay_first=0)
 cautious = _preset("cautious", "Safest odds until rich, a large cash reserve, low bids, poaches only clear "
                    "bargains, repays at once; never sells to a rival who would complete a block.",
-                   invest_rule=INVEST_CAUTIOUS, rich=300000, reserve=60000, bid_fraction=0.5, block_buy=0,
+                   invest_rule=INVEST_CAUTIOUS, rich=300000, reserve=40000, bid_fraction=0.5, block_buy=0,
                    poach_ratio=0.7, sell_premium=3.0)
 builder = _preset("builder", "Builds blocks: values block progress highly, buys and borrows for properties that "
                   "advance its blocks, repays whole blocks first, offers 1.5 x cost for the missing pieces.",
                   block_weight=1.5, block_buy=1, borrow_rule=BORROW_BLOCKS, repay_first=1, bid_fraction=1.0,
                   premium=1.5, sell_premium=2.5, protect=1)
-poacher = _preset("poacher", "Keeps cash to poach: poaches whenever the payoff is below the worth plus half "
-                  "again, buys only with two stakes in reserve, bids low, never borrows to buy.",
+poacher = _preset("poacher", "Keeps cash to poach: buys and bids only with two stakes in reserve and bids low, "
+                  "then poaches whenever the payoff is below 1.5 x the worth; never borrows to buy.",
                   reserve=40000, block_buy=0, bid_fraction=0.5, poach_ratio=1.5, borrow_rule=BORROW_NEVER,
                   repay_first=1)
 dealer = _preset("dealer", "Deals hard: offers 2.5 x cost or swaps for the pieces its blocks miss, sells "
