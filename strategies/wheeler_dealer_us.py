@@ -15,17 +15,17 @@ from numba import njit, types
 from simkit import rng
 from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL,
                                                  CARD_STEP5, CK_COMBO, CK_EXTRA_TURN, CK_MASTER_KEY, CK_MOVE_ANY,
-                                                 CK_TAXI, DEAL_BUY, DEAL_SWAP, DECISION_SIGNATURE, K_AMOUNT,
-                                                 K_KIND, MAX_SEATS, MEMORY_SIZE, PUB_AUCTION_MIN, PUB_BLOCKS,
-                                                 PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES,
-                                                 PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED, PUB_MIN_INVEST,
-                                                 PUB_PLAYERS, PUB_PROPERTIES, PUB_SEAT, PUB_SQUARES, PUB_SQUARE_ROW,
-                                                 PUB_TURN, P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF,
-                                                 Q_KIND, Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP,
-                                                 RAISE_SELL, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL,
-                                                 SQ_TRADE_FAIR, S_ALIVE, S_ON_SCHOOL, S_POSITION, X_INVEST, X_RETURN,
-                                                 X_WAYS, cash, debt_ridden, debt_slot, held_in_block, owner,
-                                                 owner_slot, saved, saved_slot, seat_field)
+                                                 CK_TAXI, DEAL_BUY, DEAL_SWAP, DECISION_SIGNATURE, K_AMOUNT, K_KIND,
+                                                 MAX_SEATS, MEMORY_SIZE, PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARDS_LEFT,
+                                                 PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES, PUB_COMMODITY_ROW,
+                                                 PUB_EXTRA_EXCHANGE_USED, PUB_MIN_INVEST, PUB_PLAYERS,
+                                                 PUB_PROPERTIES, PUB_SEAT, PUB_SQUARES, PUB_SQUARE_ROW, PUB_TURN,
+                                                 P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, Q_KIND,
+                                                 Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
+                                                 SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR,
+                                                 S_ALIVE, S_ON_SCHOOL, S_POSITION, X_INVEST, X_RETURN, X_WAYS, cash,
+                                                 debt_ridden, debt_slot, held_in_block, owner, owner_slot, saved,
+                                                 saved_slot, seat_field)
 from simkit.strategy import Strategy, register
 
 
@@ -339,8 +339,8 @@ PUB, TAB = types.Array(types.int64, 1, "A"), types.Array(types.int64, 2, "A")
 FV = types.Array(types.float64, 1, "A")
 
 
-def _typed(signature, leaf=False):
-    return njit(signature, cache=True, _nrt=leaf is False)
+def _typed(signature):
+    return njit(signature, cache=True, _nrt=False)
 
 
 # ---- investor: one parametrised family ---------------------------------------------------------------
@@ -376,7 +376,7 @@ SCHOOL_COST = 20000.0                  # a missed turn, roughly (School's own pa
 REFUSED_ROUNDS = 8                     # a refused deal is not offered again for this many rounds
 
 
-@_typed(B1(PUB, TAB, I, FV, I, I), leaf=True)
+@_typed(B1(PUB, TAB, I, FV, I, I))
 def _fill_blocks(public, table, seat, memory, base, fields):
     """memory[base + fields * block + 0, 1(, 2)]: seat's count, cost sum (and debt-ridden count) per block."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -394,7 +394,7 @@ def _fill_blocks(public, table, seat, memory, base, fields):
     return True
 
 
-@_typed(types.Tuple((I, F, I))(PUB, TAB, FV, I, I, I, I, B1), leaf=True)
+@_typed(types.Tuple((I, F, I))(PUB, TAB, FV, I, I, I, I, B1))
 def _block(public, table, memory, seat, block, base, fields, filled):
     """(count, cost sum, debt-ridden count) of a seat's holdings in a block: from scratch when filled."""
     if filled and block < BCAP:
@@ -410,7 +410,7 @@ def _block(public, table, memory, seat, block, base, fields, filled):
     return k, s, d
 
 
-@_typed(B1(PUB, I, I), leaf=True)
+@_typed(B1(PUB, I, I))
 def _occupied(public, square, except_seat):
     """occupied() for the family's hot loops (inlined)."""
     for seat in range(public[PUB_PLAYERS]):
@@ -419,7 +419,7 @@ def _occupied(public, square, except_seat):
     return False
 
 
-@_typed(types.UniTuple(I, 2)(TAB, I, I), leaf=True)
+@_typed(types.UniTuple(I, 2)(TAB, I, I))
 def _run(table, prop, n):
     """Index range to scan for the properties of prop's block: its run of adjacent indices when that run
     is the whole block (as in the default data), else every property."""
@@ -434,7 +434,7 @@ def _run(table, prop, n):
     return lo, hi
 
 
-@_typed(types.Tuple((I, F, I))(PUB, TAB, I, I), leaf=True)
+@_typed(types.Tuple((I, F, I))(PUB, TAB, I, I))
 def _holding(public, table, seat, prop):
     """(count, cost sum, debt-ridden count) of a seat's holdings in prop's block (prop included if held)."""
     block = table[prop, P_BLOCK]
@@ -448,7 +448,7 @@ def _holding(public, table, seat, prop):
     return k, s, d
 
 
-@_typed(F(TAB, I, I, F, F, B1), leaf=True)
+@_typed(F(TAB, I, I, F, F, B1))
 def _value(table, prop, k, s, weight, held):
     """What ``prop`` adds to a seat holding k properties of its block costing s (prop among them if held)."""
     c = table[prop, P_COST]
@@ -462,12 +462,12 @@ def _value(table, prop, k, s, weight, held):
     return v
 
 
-@_typed(I(PUB, TAB, I), leaf=True)
+@_typed(I(PUB, TAB, I))
 def _debt(public, table, prop):
     return table[prop, P_PAYOFF] if debt_ridden(public, prop) else 0
 
 
-@_typed(I(TAB, I, I, I), leaf=True)
+@_typed(I(TAB, I, I, I))
 def _my_rent(table, prop, k, debts):
     """Income Multiple a visitor pays on my property (the top one needs the whole block debt-free)."""
     held = k
@@ -476,19 +476,19 @@ def _my_rent(table, prop, k, debts):
     return table[prop, P_INCOME + held - 1]
 
 
-@_typed(B1(TAB, I, I), leaf=True)
+@_typed(B1(TAB, I, I))
 def _whole(table, prop, k):
     return k == table[prop, P_BLOCK_SIZE]
 
 
 # ---- the Exchange -------------------------------------------------------------------------------------
 
-@_typed(F(TAB, I), leaf=True)
+@_typed(F(TAB, I))
 def _ev(table, row):
     return table[row, X_WAYS] / 36.0 * table[row, X_RETURN] - table[row, X_INVEST]
 
 
-@_typed(F(TAB, I, F), leaf=True)
+@_typed(F(TAB, I, F))
 def _growth(table, row, bankroll):
     """Expected log growth of a bankroll from one stake (Kelly)."""
     stake = table[row, X_INVEST]
@@ -496,7 +496,7 @@ def _growth(table, row, bankroll):
     return p * math.log1p((table[row, X_RETURN] - stake) / bankroll) + (1.0 - p) * math.log1p(-stake / bankroll)
 
 
-@_typed(I(PUB, TAB, FV, FV, I, F), leaf=True)
+@_typed(I(PUB, TAB, FV, FV, I, F))
 def _kelly(public, table, params, memory, money, bankroll):
     """Kelly: among the positive-EV stakes ``money`` pays of at most max(fraction x bankroll, smallest stake),
     the one with the best expected log growth of the bankroll (net worth: what the game scores, and what
@@ -535,7 +535,7 @@ def _kelly(public, table, params, memory, money, bankroll):
     return best
 
 
-@_typed(F(PUB, TAB, FV, I), leaf=True)
+@_typed(F(PUB, TAB, FV, I))
 def _net_worth(public, table, memory, seat):
     """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties, in
     one pass (block counts and cost sums in the scratch area)."""
@@ -628,7 +628,7 @@ def _invest(public, table, query, params, memory, state, out):
 
 # ---- borrowing ------------------------------------------------------------------------------------------
 
-@_typed(I(TAB, I, I, I), leaf=True)
+@_typed(I(TAB, I, I, I))
 def _borrow_tier(table, prop, k, debts):
     """0: outside a whole block; 1: a whole block already debt-ridden (top multiple already lost); 2: a
     whole debt-free block (borrowing loses its top multiple)."""
@@ -637,7 +637,7 @@ def _borrow_tier(table, prop, k, debts):
     return 1 if debts > 0 else 2
 
 
-@_typed(I(PUB, TAB, FV, I, I, I, I, B1), leaf=True)
+@_typed(I(PUB, TAB, FV, I, I, I, I, B1))
 def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled):
     """The property to borrow on next: lowest tier first; in it the cheapest loan (payoff - loan) that
     covers ``short``, else the biggest loan (fewest debt-ridden titles, fewest poaching chances)."""
@@ -656,7 +656,7 @@ def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled)
     return pick
 
 
-@_typed(I(PUB, TAB, FV, I, B1), leaf=True)
+@_typed(I(PUB, TAB, FV, I, B1))
 def _tier0_loans(public, table, memory, seat, filled):
     """Cash that borrowing outside whole blocks would raise."""
     total = 0
@@ -668,7 +668,7 @@ def _tier0_loans(public, table, memory, seat, filled):
     return total
 
 
-@_typed(B1(PUB, TAB, FV, FV, I, I, B1, B1), leaf=True)
+@_typed(B1(PUB, TAB, FV, FV, I, I, B1, B1))
 def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
     """Pay ``price`` to the bank for a property: keeping the reserve; or keeping the next stake, for a
     bargain (a poach) or (block_buy) a property that advances a block; or borrowing for it outside whole
@@ -733,7 +733,7 @@ def _buy(public, table, query, params, memory, state, out):
     return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1, False) else 0
 
 
-@_typed(types.none(PUB, TAB, FV), leaf=True)
+@_typed(types.none(PUB, TAB, FV))
 def _fill_whole(public, table, memory):
     """memory[OTHER + 2 * block]: the seat holding the whole block, or a negative number."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -831,14 +831,14 @@ def _bid(public, table, query, params, memory, state, out):
     return np.int64(bid) if bid > 0 else 0
 
 
-@_typed(I(PUB, TAB, I), leaf=True)
+@_typed(I(PUB, TAB, I))
 def _rent(public, table, prop):
     """Income Multiple a visitor pays on a held property (view.rent_multiple over the block's run only)."""
     k, _, debts = _holding(public, table, owner(public, prop), prop)
     return _my_rent(table, prop, k, debts)
 
 
-@_typed(B1(PUB, TAB, FV, FV, I, I), leaf=True)
+@_typed(B1(PUB, TAB, FV, FV, I, I))
 def _wants_poach(public, table, params, memory, seat, prop):
     """Poach when the payoff is at most poach_ratio x the worth (what the property adds to my market value,
     plus the rent poaching saves) and I can pay it."""
@@ -859,12 +859,12 @@ def _poach(public, table, query, params, memory, state, out):
 
 # ---- Wheeling & Dealing (U4) ----------------------------------------------------------------------------
 
-@_typed(B1(FV, I, I), leaf=True)
+@_typed(B1(FV, I, I))
 def _mask_has(memory, slot, prop):
     return prop >= MASK_BITS or (np.int64(memory[slot]) >> prop) & 1 == 1
 
 
-@_typed(types.none(FV, I, I), leaf=True)
+@_typed(types.none(FV, I, I))
 def _mask_add(memory, slot, prop):
     if prop < MASK_BITS:
         memory[slot] = float(np.int64(memory[slot]) | (np.int64(1) << prop))
@@ -985,7 +985,7 @@ def _deal_answer(public, table, query, params, memory, state, out):
 
 # ---- raising money (U6, U13) ----------------------------------------------------------------------------
 
-@_typed(I(PUB, TAB, FV, FV, I, B1, B1), leaf=True)
+@_typed(I(PUB, TAB, FV, FV, I, B1, B1))
 def _pick_sale(public, table, memory, params, seat, whole, filled):
     """My least valuable property (inside or outside whole blocks) not yet offered in this raise."""
     pick, best = -1, 1e300
@@ -1036,7 +1036,7 @@ def _raise(public, table, query, params, memory, state, out):
 
 # ---- Level Two: bumping, cards, Bamboozle ------------------------------------------------------------------
 
-@_typed(F(PUB, TAB, FV, FV, I, I, I, B1), leaf=True)
+@_typed(F(PUB, TAB, FV, FV, I, I, I, B1))
 def _square_worth(public, table, memory, params, seat, square, money, filled):
     """Rough worth of coming to rest on a square (taxi): corners by their pay-outs, an unowned property by
     what buying it adds, my own by its income, a rival's by the rent (or the poach it allows)."""
@@ -1087,7 +1087,7 @@ def _best_taxi(public, table, memory, params, seat, amount):
     return pick, best + amount
 
 
-@_typed(F(PUB, TAB, FV, I, I, I, B1), leaf=True)
+@_typed(F(PUB, TAB, FV, I, I, I, B1))
 def _landing_worth(public, table, memory, seat, square, victim, filled):
     """What a rival coming to rest on ``square`` is worth to me: my rent (a debt-ridden title of mine
     invites a poach), or the City Hall tax it pays."""
@@ -1106,7 +1106,7 @@ def _landing_worth(public, table, memory, seat, square, victim, filled):
     return 3.5 * _my_rent(table, prop, k, debts)
 
 
-@_typed(I(PUB, I, I), leaf=True)
+@_typed(I(PUB, I, I))
 def _richest_rival(public, seat, here):
     """The rival with the most cash (on square ``here`` if here >= 0; else anywhere but School)."""
     pick = -1
