@@ -198,7 +198,7 @@ def test_investment_pays_total_return_on_a_winning_total():
     table = Table(players=2, invest=0)   # Copper: any total but 7 pays $30,000 for $20,000
     for _ in range(30):
         before = table.cash(0)
-        e._invest(table.ctx, 0, False)
+        e._invest(table.ctx, 0, False, 0)
         (_, _, _, commodity, total, won, stake) = table.log(e.E_INVEST)[-1]
         assert commodity == 0 and stake == 20_000 and won == (total != 7)
         assert table.cash(0) == before - 20_000 + (30_000 if won else 0)
@@ -207,7 +207,7 @@ def test_investment_pays_total_return_on_a_winning_total():
 def test_unaffordable_choice_falls_back_to_the_cheapest_stake():
     table = Table(players=2, invest=11)  # Gold costs $100,000
     table.set_cash(0, 25_000)
-    e._invest(table.ctx, 0, False)
+    e._invest(table.ctx, 0, False, 0)
     assert table.log(e.E_INVEST)[-1][6] == 20_000
     assert table.stats[0, e.S_ILLEGAL] == 1
 

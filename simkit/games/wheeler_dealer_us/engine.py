@@ -324,11 +324,12 @@ def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
 # ---- the Exchange ----------------------------------------------------------------------------------
 
 
-@_typed(none, I, B)
-def _invest(ctx, seat, optional):
+@_typed(none, I, B, I)
+def _invest(ctx, seat, optional, short):
+    """One investment; ``short`` > 0: an extra one to raise money (U6), still that many dollars short."""
     public, table = _public(ctx), ctx[1]
     row = public[PUB_COMMODITY_ROW]
-    choice = _decide(ctx, D_INVEST, seat, 1 if optional else 0, 0, 0, 0, 0)
+    choice = _decide(ctx, D_INVEST, seat, 1 if optional else 0, 1 if short > 0 else 0, short, 0, 0)
     if choice < 0 and optional:
         return
     cash = _cash(public, seat)
@@ -387,7 +388,7 @@ def _raise_money(ctx, seat, amount, creditor):
                 _illegal(ctx, seat, D_RAISE)
                 return
             public[PUB_EXTRA_EXCHANGE_USED] = 1
-            _invest(ctx, seat, True)
+            _invest(ctx, seat, True, amount - _cash(public, seat))
         else:
             return
 
@@ -539,7 +540,7 @@ def _land(ctx, seat, square):
         return True
     elif kind == SQ_TRADE_FAIR:
         if rules[R_TRADE_FAIR_EXTRA]:
-            _invest(ctx, seat, True)
+            _invest(ctx, seat, True, 0)
     return False
 
 
@@ -681,16 +682,16 @@ def _use_saved(ctx, seat, card_type):
     return -1
 
 
-@_typed(I, I)
-def _auction_card(ctx, seller):
+@_typed(I, I, B)
+def _auction_card(ctx, seller, underhanded):
     """U14: a drawn Bamboozle card sold by auction to the eligible players; the price goes to the seller.
-    Bids are asked with property -1 (the card)."""
+    Bids are asked with property -1 (the card) and query[4] = 1 for the underhanded one."""
     public, rules = _public(ctx), _rules(ctx)
     best, second, winner, ties = -1, -1, -1, 0
     for seat in range(public[PUB_PLAYERS]):
         if seat == seller or not _alive(public, seat) or _on_school(public, seat):
             continue
-        bid = min(_decide(ctx, D_BID, seat, -1, 0, seller, 0, 0), _cash(public, seat))
+        bid = min(_decide(ctx, D_BID, seat, -1, 0, seller, 1 if underhanded else 0, 0), _cash(public, seat))
         if bid < rules[R_AUCTION_MIN]:
             continue
         if bid > best:
@@ -753,7 +754,7 @@ def _draw_card(ctx, seat):
             ctx[0][ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
             return False
         # U14: sold when drawn, by auction; the buyer uses it at once
-        buyer = _auction_card(ctx, seat)
+        buyer = _auction_card(ctx, seat, kind == CK_UNDERHANDED)
         if buyer >= 0:
             _bamboozle(ctx, buyer, kind == CK_UNDERHANDED)
         return not _alive(public, seat)
@@ -938,7 +939,7 @@ def _turn(ctx, seat):
     if _cash(public, seat) < rules[R_MIN_INVEST]:
         if not _pay_check(ctx, seat, rules[R_MIN_INVEST]):
             return
-    _invest(ctx, seat, False)
+    _invest(ctx, seat, False, 0)
     # 2. roll and move
     d1, d2 = _die(ctx, seat), _die(ctx, seat)
     square = (public[seat_slot(seat, S_POSITION)] + d1 + d2) % public[PUB_SQUARES]

@@ -29,9 +29,11 @@ QUERY_SIZE = 8
 
 # ---- decision points: query[0], the arguments in query[1:], the answer and out[] -------------
 D_FINANCE = 0       # start of turn / after step 5: return 0 done, 1 borrow on out[0], 2 repay out[0]
-D_INVEST = 1        # query[1]=1 if optional (Trade Fair, raising money): return a commodity or -1
+D_INVEST = 1        # query[1]=1 if optional (Trade Fair, raising money), query[2]=1 when raising money and
+                    # query[3]=the dollars still short: return a commodity, or -1 to decline an optional one
 D_BUY = 2           # query[1]=property: return 1 to buy at cost (the engine borrows if short)
-D_BID = 3           # query[1]=property, query[2]=1 if a bankrupt's property: return the most you would pay
+D_BID = 3           # query[1]=property (-1: a drawn Bamboozle card on sale, query[4]=1 if underhanded),
+                    # query[2]=1 if a bankrupt's property, query[3]=seller (-1 the bank): return the most you'd pay
 D_POACH = 4         # query[1]=property (debt-ridden, another's): return 1 to poach (pay payoff to the bank)
 D_DEAL_OFFER = 5    # query[1]=offers made so far this turn: return 0 none, else the offer kind DEAL_*;
                     # out[0]=other seat, out[1]=my property, out[2]=their property, out[3]=cash I pay (<0: I receive)
