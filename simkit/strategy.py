@@ -163,11 +163,11 @@ def parse_seat(game: str, text: str) -> Seat:
     for item in assignments:
         key, sep, raw = item.partition("=")
         try:
+            if not sep:
+                raise ValueError
             overrides[key.strip()] = float(raw)
         except ValueError:
             raise SimkitError(f"strategy {text!r}: parameter {item!r} must be KEY=NUMBER") from None
-        if not sep:
-            raise SimkitError(f"strategy {text!r}: parameter {item!r} must be KEY=NUMBER")
     strategy.param_vector(overrides)  # validates the names
     return Seat(strategy, overrides)
 

@@ -20,7 +20,7 @@ from .view import DECISION_NAMES, DECISION_SIGNATURE, DECISIONS, MAX_SEATS, PUB_
 def prepare(rules: dict, n_players: int) -> USRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
     GAME.check_player_count(n_players)
-    return _prepare(rules, n_players, GAME)
+    return _prepare(rules, n_players)
 
 
 _FUNCTION = types.FunctionType(DECISION_SIGNATURE)
@@ -115,7 +115,7 @@ def net_worth(cash, owned, debt_ridden=(), rules=None) -> int:
     owned and debt_ridden: property ids (e.g. "A1"); rules: an effective rules dict (defaults if None).
     """
     rules = GAME.default_rules if rules is None else rules
-    prepared = _prepare(rules, 2, GAME)
+    prepared = _prepare(rules, 2)
     index = {pid: i for i, pid in enumerate(prepared.properties)}
     for pid in list(owned) + list(debt_ridden):
         if pid not in index:

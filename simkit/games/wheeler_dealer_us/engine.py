@@ -32,8 +32,6 @@ from .view import (DECISION_SIGNATURE, MEMORY_SIZE, CARD_DRAWN, CARD_MASTER_KEY_
                    SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot,
                    owner_slot, public_length, rent_multiple, saved_slot, seat_slot)
 
-N_DECISIONS = 12
-N_STATS = 18
 BAMBOOZLE_CASH = 20000
 
 # per-seat counters
@@ -43,6 +41,7 @@ BAMBOOZLE_CASH = 20000
 SEAT_STATS = ("bought", "auctions_won", "declined_then_won", "poaches", "poached", "loans", "repaid",
               "deals_offered", "deals_accepted", "rent_paid", "rent_received", "exchange_profit", "bankrupt_turn",
               "turns", "cards_used", "bumps", "bamboozles_won", "illegal_actions")
+N_STATS = len(SEAT_STATS)
 END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 
 # event log for replays: [turn, seat, kind, a, b, c, d]

@@ -62,7 +62,7 @@ def _entries(rules, key):
     return entries
 
 
-def prepare(rules: dict, n_players: int, game) -> USRules:
+def prepare(rules: dict, n_players: int) -> USRules:
     lo, hi = require_int(rules, "game.players_min", 2, MAX_SEATS), require_int(rules, "game.players_max", 2, MAX_SEATS)
     if not lo <= n_players <= hi:
         raise SimkitError(f"wheeler-dealer-us takes {lo}-{hi} players (game.players_min/max), not {n_players}")
