@@ -5,7 +5,9 @@ import click
 @click.argument("directory", type=click.Path())
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="HTML file to write (default: DIRECTORY/report.html).")
-def command(directory, output):
+@click.option("--also", multiple=True, type=click.Path(),
+              help="Another run of the same game (e.g. another player count) for plots that compare runs; repeatable.")
+def command(directory, output, also):
     """Write a self-contained HTML report (plots embedded) for a run directory."""
     from pathlib import Path
 
@@ -15,9 +17,11 @@ def command(directory, output):
     from ..errors import SimkitError
 
     read_manifest(directory)
+    for other in also:
+        read_manifest(other)
     output = Path(output) if output else Path(directory) / "report.html"
     if output.is_dir():
         raise SimkitError(f"report output {output} is a directory; give a file name")
     if not output.resolve().parent.is_dir():
         raise SimkitError(f"cannot write {output}: its directory does not exist")
-    click.echo(f"report written to {build_report(directory, output)}")
+    click.echo(f"report written to {build_report(directory, output, also)}")

@@ -1,0 +1,148 @@
+"""Dweebies: place cards next to each other and collect lines whose two ends match.
+
+Rulebook: shared/rules/dweebies.txt; simulator decisions D1-D8: shared/spec/dweebies.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ...errors import SimkitError
+from ...rules import lookup, require_int
+from .. import Game
+from . import engine
+from .view import DECISIONS
+
+SPLIT_DWEEBIES, SPLIT_CARDS = 27, 54   # D1: a split of the published deck keeps both totals
+MAX_DWEEBIES, MAX_CARDS = 62, 216
+SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+@dataclass(frozen=True)
+class DweebiesRules:
+    """Rules compiled for the kernel, for one player count."""
+
+    copies: np.ndarray    # copies of each Dweebie in the deck
+    hand_size: int
+    n_players: int
+
+    @property
+    def names(self) -> str:
+        """One letter per Dweebie, as replays draw them."""
+        return SYMBOLS[: self.copies.size]
+
+
+def _int_list(rules: dict, key: str) -> list[int]:
+    value = lookup(rules, key)
+    if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+        raise SimkitError(f"rules: {key} must be an array of integers, not {value!r}")
+    return value
+
+
+def deck_copies(rules: dict) -> np.ndarray:
+    """Copies of each Dweebie: ``deck.copies`` when given, else the ``deck.copies_split`` (D1)."""
+    custom = _int_list(rules, "deck.copies")
+    if custom:
+        if len(custom) > MAX_DWEEBIES or min(custom) < 1 or sum(custom) > MAX_CARDS:
+            raise SimkitError(f"rules: deck.copies must give 1..{MAX_DWEEBIES} Dweebies with at least one copy "
+                              f"each and {MAX_CARDS} cards at most, not {custom}")
+        return np.array(custom, np.int64)
+    split = _int_list(rules, "deck.copies_split")
+    if len(split) != 4 or min(split) < 0:
+        raise SimkitError(f"rules: deck.copies_split must be four counts >= 0 (Dweebies appearing once, twice, "
+                          f"three and four times), not {split}")
+    dweebies, cards = sum(split), sum(k * n for k, n in enumerate(split, 1))
+    if (dweebies, cards) != (SPLIT_DWEEBIES, SPLIT_CARDS):
+        raise SimkitError(f"rules: deck.copies_split = {split} makes {dweebies} Dweebies and {cards} cards; a split "
+                          f"needs n1+n2+n3+n4 = {SPLIT_DWEEBIES} and n1+2n2+3n3+4n4 = {SPLIT_CARDS} (D1), "
+                          "or give any deck as deck.copies")
+    return np.repeat(np.arange(1, 5, dtype=np.int64), split)
+
+
+def prepare(rules: dict, n_players: int) -> DweebiesRules:
+    """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
+    GAME.check_player_count(n_players)
+    low = require_int(rules, "game.players_min", min(GAME.player_counts), max(GAME.player_counts))
+    high = require_int(rules, "game.players_max", low, max(GAME.player_counts))
+    if not low <= n_players <= high:
+        raise SimkitError(f"rules: game.players_min..players_max allow {low}-{high} players, not {n_players}")
+    hand_size = require_int(rules, "game.hand_size", 1, 20)
+    copies = deck_copies(rules)
+    if hand_size * n_players > copies.sum():
+        raise SimkitError(f"rules: a deck of {copies.sum()} cards cannot deal hands of {hand_size} to {n_players} "
+                          f"players; allowed: game.hand_size up to {copies.sum() // n_players}")
+    return DweebiesRules(copies, hand_size, n_players)
+
+
+def _kernel_inputs(seats):
+    places = tuple(seat.strategy.decisions["place"] for seat in seats)
+    params = np.zeros((engine.MAX_SEATS, seats[0].vector().size))
+    for i, seat in enumerate(seats):
+        params[i] = seat.vector()
+    return places, params
+
+
+def simulate(prepared: DweebiesRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
+    """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
+    places, params = _kernel_inputs(seats)
+    out = engine.play_batch(seed, first_game, n_games, prepared.copies, prepared.hand_size, places, params,
+                            check=check)
+    n = prepared.n_players
+    rows = n_games * n
+    columns = {
+        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n),
+        "seat": np.tile(np.arange(n, dtype=np.int8), n_games),
+    }
+    for i, name in enumerate(engine.SEAT_STATS):
+        columns[name] = out["stats"][:, :, i].reshape(rows).astype(np.int16)
+    columns["winner"] = out["winner"].reshape(rows)
+    for i, name in enumerate(engine.GAME_STATS):  # per-game facts, repeated on each of the game's rows
+        columns[name] = np.repeat(out["game"][:, i].astype(np.int16), n)
+    columns["_totals"] = {"collection_sizes": out["sizes"]}
+    return columns
+
+
+def replay(prepared: DweebiesRules, seats, seed: int, game: int) -> str:
+    from .replay import format_replay
+
+    places, params = _kernel_inputs(seats)
+    cards = int(prepared.copies.sum())
+    out = engine.play_batch(seed, game, 1, prepared.copies, prepared.hand_size, places, params, check=True,
+                            record=True, event_capacity=cards * (4 * cards + 12))
+    return format_replay(prepared, seats, seed, game, out)
+
+
+GAME = Game(
+    name="dweebies",
+    title="Dweebies",
+    player_counts=(2, 3, 4, 5, 6),
+    house_player_counts=(),
+    default_lineup=("greedy", "greedy-defensive", "line-shortener", "pair-keeper"),
+    decisions=DECISIONS,
+    strategies_module="strategies.dweebies",
+    rules_path=Path(__file__).with_name("rules.toml"),
+    prepare=prepare,
+    simulate=simulate,
+    replay=replay,
+    score_column="collected",
+    facts={
+        "collected": "cards the seat collected (the score; ties for most all win)",
+        "collections": "turns on which the seat collected",
+        "largest_collection": "most cards the seat took in one turn",
+        "lines_collected": "lines collected (a turn that takes a row and a column counts two, D4)",
+        "illegal_moves": "moves the engine refused and replaced with a random legal one (D8)",
+        "link_placements": "cards the seat placed while the table was split (D5)",
+        "reconnections": "placements that joined the table back into one group",
+        "splits_caused": "the seat's collections that split the table",
+        "turns": "turns in the game (one card placed per turn)",
+        "splits": "collections in the game that split the table into groups",
+        "left_on_table": "cards on the table when the last hand was played out",
+        "restarts": "collections that emptied the table (the next card starts it afresh)",
+        "most_groups": "the most groups the table was split into",
+        "collection_sizes (totals)": "how many collections took each number of cards, over the batch (simkit.totals)",
+    },
+    report_plots=("collected_by_seat", "collection_sizes", "table_splits", "first_seat_by_players"),
+    total_labels=lambda prepared: {"collection_sizes": [str(k) for k in range(int(prepared.copies.sum()) + 1)]},
+)

@@ -1,0 +1,280 @@
+"""The Dweebies engine: a batch of games in one Numba kernel (rules: shared/rules/dweebies.txt,
+decisions D1-D8 in shared/spec/dweebies.md).
+
+``play_batch`` allocates the outputs; the private kernel ``_play`` is a pure function of (seed, game
+indices, deck, strategies). Strategies arrive as a tuple of first-class functions, one per seat padded
+to MAX_SEATS, so one cached compilation serves every line-up and every user strategy.
+"""
+import numpy as np
+from numba import njit
+
+from ... import rng
+from .table import EMPTY, adjacent_cells, grid_side, link_cells, play_card
+from .view import (MEMORY_SIZE, MOVE_SHIFT, PUB_BOTTOM, PUB_CARDS, PUB_DWEEBIES, PUB_GROUPS, PUB_HAND_SIZE,
+                   PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_LINK, PUB_ON_TABLE, PUB_PILE, PUB_PLAYERS, PUB_RIGHT,
+                   PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_TOP, PUB_TURN, public_length, random_move)
+
+MAX_SEATS = 6
+
+(S_COLLECTED, S_COLLECTIONS, S_LARGEST, S_LINES, S_ILLEGAL, S_LINK_PLACEMENTS, S_RECONNECTIONS,
+ S_SPLITS_CAUSED) = range(8)
+SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected", "illegal_moves",
+              "link_placements", "reconnections", "splits_caused")
+G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(5)
+GAME_STATS = ("turns", "splits", "left_on_table", "restarts", "most_groups")
+
+# event log (replay): one row per happening
+EV_TURN, EV_SEAT, EV_KIND, EV_DWEEBIE, EV_CELL, EV_A, EV_B = range(7)
+EVENT_FIELDS = 7
+(E_DEAL, E_PLACE, E_ILLEGAL, E_COLLECT, E_SPLIT, E_LINK_CELL, E_RECONNECT, E_DRAW, E_EMPTIED) = range(9)
+
+
+@njit(cache=True)
+def _log(events, count, turn, seat, kind, dweebie, cell, a, b):
+    i = count[0]
+    if i < events.shape[0]:
+        events[i, EV_TURN] = turn
+        events[i, EV_SEAT] = seat
+        events[i, EV_KIND] = kind
+        events[i, EV_DWEEBIE] = dweebie
+        events[i, EV_CELL] = cell
+        events[i, EV_A] = a
+        events[i, EV_B] = b
+    count[0] = i + 1
+
+
+@njit(cache=True)
+def _check(hands, hand_sizes, pile, on_table, taken, copies, grid, cells, n_on, view):
+    for d in range(copies.size):
+        if hands[:, d].sum() + pile[d] + on_table[d] + taken[d] != copies[d]:
+            raise AssertionError("dweebies: cards not conserved (deck = collected + table + hands + pile)")
+    for p in range(hands.shape[0]):
+        if hands[p].sum() != hand_sizes[p] or hands[p].min() < 0:
+            raise AssertionError("dweebies: a hand's size does not match its cards")
+    if on_table.sum() != n_on:
+        raise AssertionError("dweebies: the table's card count is off")
+    for i in range(n_on):
+        if grid[cells[i]] == EMPTY:
+            raise AssertionError("dweebies: a listed table cell is empty")
+    if not np.array_equal(view, grid):
+        raise AssertionError("dweebies: a strategy changed its table view without putting it back")
+
+
+@njit(cache=True)
+def _play(seed, first_game, n_games, n_players, copies, hand_size, places, params, check, record,
+          out_stats, out_game, out_winner, sizes, events, event_count):
+    dweebies = copies.size
+    total = copies.sum()
+    side = grid_side(total)
+    centre = (side // 2) * side + side // 2
+    deck = np.empty(total, np.int64)
+    grid = np.full(side * side, EMPTY, np.int64)
+    views = np.full((n_players, side * side), EMPTY, np.int64)
+    label = np.full(side * side, -1, np.int64)
+    mark = np.zeros(side * side, np.int64)
+    cells = np.empty(total, np.int64)
+    stack = np.empty(total, np.int64)
+    removed = np.empty(total, np.int64)
+    legal = np.empty(4 * total + 4, np.int64)
+    legal_view = np.empty(4 * total + 4, np.int64)
+    hands = np.zeros((n_players, dweebies), np.int64)
+    hand_view = np.zeros(dweebies, np.int64)
+    hand_sizes = np.zeros(n_players, np.int64)
+    collected = np.zeros(n_players, np.int64)
+    on_table = np.zeros(dweebies, np.int64)
+    taken = np.zeros(dweebies, np.int64)
+    pile_left = np.zeros(dweebies, np.int64)
+    public = np.zeros(public_length(n_players, dweebies), np.int64)
+    memory = np.zeros((n_players, MEMORY_SIZE))
+    deal_rng = np.zeros(4, np.uint64)
+    fallback_rng = np.zeros(4, np.uint64)
+    strategy_rng = np.zeros((n_players, 4), np.uint64)
+    stamp = 0
+    seats = PUB_HEADER
+    per_dweebie = PUB_HEADER + 2 * n_players
+
+    public[PUB_PLAYERS] = n_players
+    public[PUB_DWEEBIES] = dweebies
+    public[PUB_SIDE] = side
+    public[PUB_HAND_SIZE] = hand_size
+    public[PUB_CARDS] = total
+    public[per_dweebie:per_dweebie + dweebies] = copies
+
+    for g in range(n_games):
+        game = first_game + g
+        rng.seed_stream(deal_rng, seed, game, rng.DEAL)
+        rng.seed_stream(fallback_rng, seed, game, rng.TIE_BREAK)
+        for p in range(n_players):
+            rng.seed_stream(strategy_rng[p], seed, game, rng.STRATEGY + p)
+        memory[:, :] = 0.0
+        i = 0
+        for d in range(dweebies):
+            for _ in range(copies[d]):
+                deck[i] = d
+                i += 1
+        rng.shuffle(deal_rng, deck)
+        hands[:, :] = 0
+        collected[:] = 0
+        on_table[:] = 0
+        taken[:] = 0
+        pile_left[:] = copies
+        for i in range(n_players * hand_size):  # dealt one at a time from seat 0 (D2)
+            hands[i % n_players, deck[i]] += 1
+            pile_left[deck[i]] -= 1
+            if record:
+                _log(events, event_count, -1, i % n_players, E_DEAL, deck[i], -1, 0, 0)
+        hand_sizes[:] = hand_size
+        next_card = n_players * hand_size
+        n_on = 0
+        split = False
+        groups = 1
+        link = 0
+        most_groups = 1
+        turn = 0
+        actor = 0
+        while True:
+            for _ in range(n_players):
+                if hand_sizes[actor] > 0:
+                    break
+                actor = (actor + 1) % n_players
+            if hand_sizes[actor] == 0:
+                break
+            stamp += 1
+            if n_on == 0:
+                legal[0] = centre
+                mark[centre] = stamp
+                n_legal = 1
+            elif split:
+                n_legal, link = link_cells(grid, side, cells, n_on, label, groups, mark, stamp, legal)
+                if record:
+                    for k in range(n_legal):
+                        _log(events, event_count, turn, actor, E_LINK_CELL, -1, legal[k], link, groups)
+            else:
+                n_legal = adjacent_cells(grid, side, cells, n_on, mark, stamp, legal)
+
+            public[PUB_SEAT] = actor
+            public[PUB_TURN] = turn
+            public[PUB_PILE] = total - next_card
+            public[PUB_SPLIT] = split
+            public[PUB_GROUPS] = groups if n_on > 0 else 0
+            public[PUB_LINK] = link if split else 0
+            public[PUB_LEGAL] = n_legal
+            public[PUB_ON_TABLE] = n_on
+            top, bottom, left, right = side, -1, side, -1
+            for k in range(n_on):
+                r, c = cells[k] // side, cells[k] % side
+                top, bottom, left, right = min(top, r), max(bottom, r), min(left, c), max(right, c)
+            public[PUB_TOP], public[PUB_BOTTOM], public[PUB_LEFT], public[PUB_RIGHT] = top, bottom, left, right
+            public[seats:seats + n_players] = hand_sizes
+            public[seats + n_players:seats + 2 * n_players] = collected
+            public[per_dweebie + dweebies:per_dweebie + 2 * dweebies] = taken
+            public[per_dweebie + 2 * dweebies:per_dweebie + 3 * dweebies] = on_table
+            hand_view[:] = hands[actor]
+            legal_view[:n_legal] = legal[:n_legal]
+            move = places[actor](hand_view, public, views[actor], legal_view[:n_legal], params[actor],
+                                 memory[actor], strategy_rng[actor])
+            dweebie = move >> MOVE_SHIFT
+            cell = move & ((1 << MOVE_SHIFT) - 1)
+            if not (0 <= dweebie < dweebies and hands[actor, dweebie] > 0 and 0 <= cell < grid.size
+                    and mark[cell] == stamp and grid[cell] == EMPTY):
+                out_stats[g, actor, S_ILLEGAL] += 1
+                if record:
+                    _log(events, event_count, turn, actor, E_ILLEGAL, dweebie, cell, 0, 0)
+                move = random_move(hands[actor], legal, n_legal, fallback_rng)
+                dweebie = move >> MOVE_SHIFT
+                cell = move & ((1 << MOVE_SHIFT) - 1)
+            if check:
+                _check(hands, hand_sizes, pile_left, on_table, taken, copies, grid, cells, n_on, views[actor])
+
+            n_on, groups, row_taken, column_taken, reconnected = play_card(
+                grid, side, cells, n_on, on_table, taken, label, stack, split, dweebie, cell, removed)
+            hands[actor, dweebie] -= 1
+            hand_sizes[actor] -= 1
+            for p in range(n_players):
+                views[p, cell] = dweebie
+            if record:
+                _log(events, event_count, turn, actor, E_PLACE, dweebie, cell, n_legal, split)
+            if split:
+                out_stats[g, actor, S_LINK_PLACEMENTS] += 1
+                if reconnected:
+                    out_stats[g, actor, S_RECONNECTIONS] += 1
+                    if record:
+                        _log(events, event_count, turn, actor, E_RECONNECT, dweebie, cell, 0, 0)
+            taken_here = row_taken + column_taken
+            if taken_here > 0:
+                got = taken_here + 1
+                lines = 0
+                for cards, first in ((row_taken, 0), (column_taken, row_taken)):
+                    if cards > 0:
+                        lines += 1
+                        if record:
+                            _log(events, event_count, turn, actor, E_COLLECT, dweebie, cell,
+                                 removed[first + cards - 1], cards + 1)
+                for k in range(got):
+                    x = removed[k]
+                    for p in range(n_players):
+                        views[p, x] = EMPTY
+                collected[actor] += got
+                out_stats[g, actor, S_COLLECTED] += got
+                out_stats[g, actor, S_COLLECTIONS] += 1
+                out_stats[g, actor, S_LINES] += lines
+                out_stats[g, actor, S_LARGEST] = max(out_stats[g, actor, S_LARGEST], got)
+                sizes[got] += 1
+                if n_on == 0:
+                    out_game[g, G_RESTARTS] += 1
+                    if record:
+                        _log(events, event_count, turn, actor, E_EMPTIED, -1, -1, 0, 0)
+                elif groups > 1:
+                    most_groups = max(most_groups, groups)
+                    out_game[g, G_SPLITS] += 1
+                    out_stats[g, actor, S_SPLITS_CAUSED] += 1
+                    if record:
+                        _log(events, event_count, turn, actor, E_SPLIT, -1, -1, groups, 0)
+            split = groups > 1
+            if next_card < total:
+                drawn = deck[next_card]
+                next_card += 1
+                hands[actor, drawn] += 1
+                hand_sizes[actor] += 1
+                pile_left[drawn] -= 1
+                if record:
+                    _log(events, event_count, turn, actor, E_DRAW, drawn, -1, 0, 0)
+            turn += 1
+            actor = (actor + 1) % n_players
+
+        if check:
+            _check(hands, hand_sizes, pile_left, on_table, taken, copies, grid, cells, n_on, views[0])
+        out_game[g, G_TURNS] = turn
+        out_game[g, G_LEFT] = n_on
+        out_game[g, G_MOST_GROUPS] = most_groups
+        best = collected.max()
+        for p in range(n_players):
+            out_winner[g, p] = collected[p] == best
+        for k in range(n_on):  # clear the table for the next game
+            grid[cells[k]] = EMPTY
+            for p in range(n_players):
+                views[p, cells[k]] = EMPTY
+
+
+def play_batch(seed, first_game, n_games, copies, hand_size, places, params, check=False, record=False,
+               event_capacity=0):
+    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``.
+
+    ``places`` holds one compiled strategy function per seat; it is padded to MAX_SEATS so that the
+    kernel's type, and so its cache entry, does not depend on the player count.
+    """
+    n_players = len(places)
+    places = tuple(places) + (places[0],) * (MAX_SEATS - n_players)
+    out = {
+        "stats": np.zeros((n_games, n_players, len(SEAT_STATS)), np.int64),
+        "game": np.zeros((n_games, len(GAME_STATS)), np.int64),
+        "winner": np.zeros((n_games, n_players), np.bool_),
+        "sizes": np.zeros(int(copies.sum()) + 1, np.int64),
+    }
+    events = np.zeros((event_capacity, EVENT_FIELDS), np.int64)
+    event_count = np.zeros(1, np.int64)
+    _play(np.uint64(seed), first_game, n_games, n_players, copies, hand_size, places, params, check, record,
+          out["stats"], out["game"], out["winner"], out["sizes"], events, event_count)
+    out["events"] = events[: min(event_count[0], event_capacity)]
+    out["events_lost"] = max(0, int(event_count[0]) - event_capacity)
+    return out

@@ -1,0 +1,115 @@
+"""Readable move-by-move text of one recorded Dweebies game, with the table drawn after every move.
+
+The table is rebuilt from the engine's own records (placements and the runs it collected), so the text
+shows what the engine did; a reader checks each collection and reconnection against the rules.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from . import engine
+from .table import grid_side
+
+E = engine
+
+
+def _draw(table: dict, side: int, placed: int | None, marked=()) -> list[str]:
+    """The table's bounding box as text: a letter per card, [X] the card just placed, * a legal link cell."""
+    shown = set(table) | set(marked)
+    if not shown:
+        return ["      (table empty)"]
+    rows = [cell // side for cell in shown]
+    cols = [cell % side for cell in shown]
+    lines = []
+    for r in range(min(rows), max(rows) + 1):
+        text = []
+        for c in range(min(cols), max(cols) + 1):
+            cell = r * side + c
+            if cell == placed:
+                text.append(f"[{table[cell]}]")
+            elif cell in table:
+                text.append(f" {table[cell]} ")
+            elif cell in marked:
+                text.append(" * ")
+            else:
+                text.append(" . ")
+        lines.append("      " + "".join(text).rstrip())
+    return lines
+
+
+def _hand(names: str, hand: Counter) -> str:
+    return " ".join(names[d] * hand[d] for d in sorted(hand) if hand[d]) or "(empty)"
+
+
+def format_replay(prepared, seats, seed, game, out) -> str:
+    names = prepared.names
+    n = prepared.n_players
+    side = grid_side(int(prepared.copies.sum()))
+    label = [f"seat {p} ({seat.label})" for p, seat in enumerate(seats)]
+    deck = ", ".join(f"{names[d]} x{k}" for d, k in enumerate(prepared.copies))
+    lines = [f"Dweebies, game {game} of seed {seed}, {n} players, hands of {prepared.hand_size}",
+             f"Deck ({int(prepared.copies.sum())} cards): {deck}",
+             "Table: a letter per Dweebie, [X] the card just placed, * the cells a split table allows next (D5)."]
+    hands = [Counter() for _ in range(n)]
+    table: dict[int, str] = {}
+    events = out["events"]
+    turns = sorted(set(int(t) for t in events[:, E.EV_TURN]))
+    for turn in turns:
+        placed = None
+        links = []
+        for ev in events[events[:, E.EV_TURN] == turn]:
+            kind, seat, d, cell = int(ev[E.EV_KIND]), int(ev[E.EV_SEAT]), int(ev[E.EV_DWEEBIE]), int(ev[E.EV_CELL])
+            a, b = int(ev[E.EV_A]), int(ev[E.EV_B])
+            if kind == E.E_DEAL:
+                hands[seat][d] += 1
+            elif kind == E.E_LINK_CELL:
+                if not links:
+                    lines.append(f"   the table is in {b} groups: the shortest link needs {a} card(s), so the "
+                                 "next card goes on a * cell (D5, D6)")
+                links.append(cell)
+            elif kind == E.E_ILLEGAL:
+                shown = names[d] if 0 <= d < len(names) else f"#{d}"
+                lines.append(f"   {label[seat]} tried an illegal move ({shown} on cell {cell}); "
+                             "the engine plays a random legal move instead (D8)")
+            elif kind == E.E_PLACE:
+                if links:
+                    lines.extend(_draw(table, side, None, links))
+                row, col = cell // side - side // 2, cell % side - side // 2
+                lines.append(f"turn {turn + 1}: {label[seat]} holds {_hand(names, hands[seat])}, places {names[d]} "
+                             f"at row {row:+d}, column {col:+d}" + (" on the link" if b else "")
+                             + f" ({a} legal cell(s))")
+                hands[seat][d] -= 1
+                table[cell] = names[d]
+                placed = cell
+            elif kind == E.E_RECONNECT:
+                lines.append("   the table is one group again, so the card may collect")
+            elif kind == E.E_COLLECT:
+                step = (a - cell) // (b - 1)
+                run = [cell + k * step for k in range(b)]
+                lines.append(f"   collects a {'row' if abs(step) == 1 else 'column'} of {b}: "
+                             + " ".join(table[x] for x in run) + f" (both ends {table[cell]})")
+                for x in run[1:]:
+                    del table[x]
+            elif kind == E.E_SPLIT:
+                lines.append(f"   the collection splits the table into {a} groups")
+            elif kind == E.E_EMPTIED:
+                lines.append("   the table is empty; the next card starts it in the centre")
+            elif kind == E.E_DRAW:
+                hands[seat][d] += 1
+                lines.append(f"   draws {names[d]}")
+        if placed is None:
+            continue
+        collected = any(ev[E.EV_KIND] == E.E_COLLECT for ev in events[events[:, E.EV_TURN] == turn])
+        if collected:  # the placed card leaves with its lines (D4: once)
+            del table[placed]
+        lines.extend(_draw(table, side, None if collected else placed))
+    lines += ["", "== Final"]
+    stats = out["stats"][0]
+    for p in range(n):
+        mark = "  WINNER" if out["winner"][0, p] else ""
+        lines.append(f"   {label[p]}: collected {stats[p, E.S_COLLECTED]} cards in {stats[p, E.S_COLLECTIONS]} "
+                     f"collection(s){mark}")
+    lines.append(f"   {out['game'][0, E.G_LEFT]} card(s) left on the table; {out['game'][0, E.G_SPLITS]} split(s)")
+    if out["events_lost"]:
+        lines.append(f"   ({out['events_lost']} events beyond the log's capacity were not recorded)")
+    return "\n".join(lines)

@@ -1,0 +1,245 @@
+"""The Dweebies table: lines, collections, groups and the keep-together rule (D3-D6).
+
+The engine and the strategies share this code, so a strategy that looks ahead sees exactly what the
+engine will do. The table is a flat int64 grid of ``side * side`` cells holding a Dweebie number or
+EMPTY. Its side is ``2 * cards + 3`` with the first card in the centre: every card is placed next to
+another, so none ever lies further than ``cards`` cells from the centre, the border rows and columns
+stay empty, and walks along a line stop there without bounds checks.
+"""
+import numpy as np
+from numba import njit
+
+EMPTY = -1
+
+
+@njit(cache=True)
+def grid_side(cards):
+    return 2 * cards + 3
+
+
+@njit(cache=True)
+def run_from(grid, cell, step):
+    """The unbroken run of cards starting next to ``cell`` in direction ``step`` (+-1 along a row,
+    +-side along a column): (how many cards, the Dweebie at its far end or EMPTY)."""
+    count = 0
+    end = EMPTY
+    x = cell + step
+    while grid[x] != EMPTY:
+        end = grid[x]
+        count += 1
+        x += step
+    return count, end
+
+
+@njit(cache=True)
+def _axis_end(grid, cell, step):
+    """The line a card on ``cell`` would end along one axis (D3): (cards beside it, far-end Dweebie).
+    (0, EMPTY) when the cell has no neighbour on that axis or sits between two runs (the middle of a line)."""
+    before, end_before = run_from(grid, cell, -step)
+    after, end_after = run_from(grid, cell, step)
+    if before > 0 and after == 0:
+        return before, end_before
+    if after > 0 and before == 0:
+        return after, end_after
+    return 0, EMPTY
+
+
+@njit(cache=True)
+def line_ends(grid, side, cell):
+    """What a card on the empty ``cell`` would end: (row cards, row far end, column cards, column far end)."""
+    row, row_end = _axis_end(grid, cell, 1)
+    column, column_end = _axis_end(grid, cell, side)
+    return row, row_end, column, column_end
+
+
+@njit(cache=True)
+def gain(ends, dweebie):
+    """Cards collected by placing ``dweebie`` where ``line_ends`` gave ``ends`` (D3, D4: the placed card once)."""
+    row, row_end, column, column_end = ends
+    total = 0
+    if row > 0 and row_end == dweebie:
+        total += row + 1
+    if column > 0 and column_end == dweebie:
+        total += column + (1 if total == 0 else 0)
+    return total
+
+
+@njit(cache=True)
+def collect_gain(grid, side, cell, dweebie):
+    """Cards collected by placing ``dweebie`` on the empty ``cell`` of a connected table."""
+    return gain(line_ends(grid, side, cell), dweebie)
+
+
+@njit(cache=True)
+def count_groups(grid, side, cells, n, label, stack):
+    """Label the cards on ``cells[:n]`` by 4-connected group (``label[cell]``); returns the number of groups."""
+    for i in range(n):
+        label[cells[i]] = -1
+    groups = 0
+    for i in range(n):
+        if label[cells[i]] >= 0:
+            continue
+        label[cells[i]] = groups
+        stack[0] = cells[i]
+        top = 1
+        while top > 0:
+            top -= 1
+            x = stack[top]
+            for step in (1, -1, side, -side):
+                y = x + step
+                if grid[y] != EMPTY and label[y] < 0:
+                    label[y] = groups
+                    stack[top] = y
+                    top += 1
+        groups += 1
+    return groups
+
+
+@njit(cache=True)
+def adjacent_cells(grid, side, cells, n, mark, stamp, out):
+    """Empty cells next to at least one card (the placements of a connected table); returns how many."""
+    count = 0
+    for i in range(n):
+        for step in (1, -1, side, -side):
+            y = cells[i] + step
+            if grid[y] == EMPTY and mark[y] != stamp:
+                mark[y] = stamp
+                out[count] = y
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def _touches_card(grid, side, cell):
+    return (grid[cell + 1] != EMPTY or grid[cell - 1] != EMPTY or grid[cell + side] != EMPTY
+            or grid[cell - side] != EMPTY)
+
+
+@njit(cache=True)
+def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
+    """D5, D6: the legal placements of a split table: empty cells next to a card that lie on a shortest
+    path of empty cells joining two nearest groups. Writes them to ``out``; returns (how many, link length),
+    the link length being the number of cards that path needs."""
+    top, bottom, left, right = side, -1, side, -1
+    for i in range(n):
+        r, c = cells[i] // side, cells[i] % side
+        top, bottom, left, right = min(top, r), max(bottom, r), min(left, c), max(right, c)
+    # one ring of empty cells around the cards is enough: a path leaving it can be clamped onto it
+    top, bottom, left, right = top - 1, bottom + 1, left - 1, right + 1
+    width = right - left + 1
+    area = width * (bottom - top + 1)
+    far = 4 * area + 4
+    dist = np.full((groups, area), far, np.int64)
+    queue = np.empty(area, np.int64)
+    for g in range(groups):
+        head, tail = 0, 0
+        for i in range(n):
+            if label[cells[i]] != g:
+                continue
+            for step in (1, -1, side, -side):
+                y = cells[i] + step
+                local = (y // side - top) * width + (y % side - left)
+                if grid[y] == EMPTY and dist[g, local] == far:
+                    dist[g, local] = 1
+                    queue[tail] = y
+                    tail += 1
+        while head < tail:
+            x = queue[head]
+            head += 1
+            dx = dist[g, (x // side - top) * width + (x % side - left)]
+            for step in (1, -1, side, -side):
+                y = x + step
+                r, c = y // side, y % side
+                if r < top or r > bottom or c < left or c > right or grid[y] != EMPTY:
+                    continue
+                local = (r - top) * width + (c - left)
+                if dist[g, local] == far:
+                    dist[g, local] = dx + 1
+                    queue[tail] = y
+                    tail += 1
+    shortest = far
+    for local in range(area):
+        for a in range(groups):
+            for b in range(a + 1, groups):
+                shortest = min(shortest, dist[a, local] + dist[b, local] - 1)
+    count = 0
+    for local in range(area):
+        cell = (top + local // width) * side + left + local % width
+        if grid[cell] != EMPTY or not _touches_card(grid, side, cell):
+            continue
+        on_link = False
+        for a in range(groups):
+            for b in range(a + 1, groups):
+                if dist[a, local] + dist[b, local] - 1 == shortest:
+                    on_link = True
+        if on_link and mark[cell] != stamp:
+            mark[cell] = stamp
+            out[count] = cell
+            count += 1
+    return count, shortest
+
+
+@njit(cache=True)
+def cards_on(grid, side, top, bottom, left, right, out):
+    """The cells holding cards within a bounding box (rows top..bottom, columns left..right); returns how many."""
+    n = 0
+    for r in range(top, bottom + 1):
+        for c in range(left, right + 1):
+            if grid[r * side + c] != EMPTY:
+                out[n] = r * side + c
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def play_card(grid, side, cells, n_on, on_table, taken, label, stack, split, dweebie, cell, removed):
+    """One placement on a legal empty cell (D3-D5): place, check connectivity if the table was split, then
+    collect the row and/or column line the card ends with a matching Dweebie at the other end.
+
+    ``cells[:n_on]`` lists the cards on the table; it and the per-Dweebie counts ``on_table`` and ``taken``
+    (collected so far) are updated. Collected cells go to ``removed``: the row
+    line's other cards, then the column line's, then the placed card. Returns (cards on the table now,
+    groups now, cards taken from the row, cards taken from the column, True if the placement joined a split
+    table). A placed card that collects is in neither count: a collection takes row + column + 1 cards.
+    """
+    row, row_end, column, column_end = line_ends(grid, side, cell)
+    grid[cell] = dweebie
+    cells[n_on] = cell
+    n_on += 1
+    on_table[dweebie] += 1
+    groups = 1
+    reconnected = False
+    if split:
+        groups = count_groups(grid, side, cells, n_on, label, stack)
+        if groups > 1:
+            return n_on, groups, 0, 0, False
+        reconnected = True
+    n_removed = 0
+    row_taken, column_taken = 0, 0
+    for cards, far, step in ((row, row_end, 1), (column, column_end, side)):
+        if cards > 0 and far == dweebie:
+            if grid[cell + step] == EMPTY:  # the line lies on the other side of the card
+                step = -step
+            for k in range(1, cards + 1):
+                removed[n_removed] = cell + k * step
+                n_removed += 1
+            if step == 1 or step == -1:
+                row_taken = cards
+            else:
+                column_taken = cards
+    if n_removed == 0:
+        return n_on, groups, 0, 0, reconnected
+    removed[n_removed] = cell
+    for k in range(n_removed + 1):
+        x = removed[k]
+        on_table[grid[x]] -= 1
+        taken[grid[x]] += 1
+        grid[x] = EMPTY
+    kept = 0
+    for k in range(n_on):
+        if grid[cells[k]] != EMPTY:
+            cells[kept] = cells[k]
+            kept += 1
+    n_on = kept
+    groups = count_groups(grid, side, cells, n_on, label, stack) if n_on > 0 else 0
+    return n_on, groups, row_taken, column_taken, reconnected

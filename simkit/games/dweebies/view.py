@@ -1,0 +1,125 @@
+"""What a Dweebies strategy sees (D7), and the Numba signature of its one decision.
+
+``place(hand, public, table, legal, params, memory, rng) -> move`` is called once per turn and returns
+``pack_move(dweebie, cell)``: one Dweebie from the hand and one of the legal cells. It receives only:
+  hand    int64[dweebies]: copies of each Dweebie in the seat's own hand (a copy);
+  public  int64 vector: the PUB_* fields below, then per seat its hand size and cards collected, then
+          per Dweebie its copies in the deck, copies collected so far and copies on the table;
+  table   int64[side * side]: the seat's own copy of the table (table.EMPTY or a Dweebie); cell = row * side + col;
+  legal   int64 vector: the cells where this turn's card may go (the first public[PUB_LEGAL] entries);
+          under the keep-together rule (D5) only cells on a shortest link;
+plus the seat's parameters, a private ``memory`` of floats zeroed at the start of each game, and its
+own random stream. Never another hand or the pile's order. A strategy may change ``table`` while it
+looks ahead (it is its own copy) but must put back what it changed before returning.
+"""
+from numba import njit, types
+
+from ... import rng
+
+from .table import EMPTY, line_ends, gain  # noqa: F401  (re-exported for strategies)
+
+(PUB_SEAT, PUB_PLAYERS, PUB_TURN, PUB_PILE, PUB_SPLIT, PUB_GROUPS, PUB_LINK, PUB_LEGAL, PUB_DWEEBIES,
+ PUB_SIDE, PUB_ON_TABLE, PUB_TOP, PUB_BOTTOM, PUB_LEFT, PUB_RIGHT, PUB_HAND_SIZE, PUB_CARDS) = range(17)
+PUB_HEADER = 20
+MEMORY_SIZE = 1024
+MOVE_SHIFT = 32  # a move is dweebie << 32 | cell
+
+_int_vec = types.Array(types.int64, 1, "A")
+_float_vec = types.Array(types.float64, 1, "A")
+_rng_t = types.Array(types.uint64, 1, "A")
+PLACE_SIGNATURE = types.int64(_int_vec, _int_vec, _int_vec, _int_vec, _float_vec, _float_vec, _rng_t)
+DECISIONS = {"place": PLACE_SIGNATURE}
+
+
+@njit(cache=True)
+def public_length(players, dweebies):
+    return PUB_HEADER + 2 * players + 3 * dweebies
+
+
+@njit(cache=True)
+def pack_move(dweebie, cell):
+    return (dweebie << MOVE_SHIFT) | cell
+
+
+@njit(cache=True)
+def move_dweebie(move):
+    return move >> MOVE_SHIFT
+
+
+@njit(cache=True)
+def move_cell(move):
+    return move & ((1 << MOVE_SHIFT) - 1)
+
+
+@njit(cache=True)
+def hand_size_of(public, seat):
+    return public[PUB_HEADER + seat]
+
+
+@njit(cache=True)
+def collected_by(public, seat):
+    return public[PUB_HEADER + public[PUB_PLAYERS] + seat]
+
+
+@njit(cache=True)
+def copies_of(public, dweebie):
+    """Copies of a Dweebie in the whole deck (the deck's makeup is public)."""
+    return public[PUB_HEADER + 2 * public[PUB_PLAYERS] + dweebie]
+
+
+@njit(cache=True)
+def collected_copies(public, dweebie):
+    return public[PUB_HEADER + 2 * public[PUB_PLAYERS] + public[PUB_DWEEBIES] + dweebie]
+
+
+@njit(cache=True)
+def table_copies(public, dweebie):
+    return public[PUB_HEADER + 2 * public[PUB_PLAYERS] + 2 * public[PUB_DWEEBIES] + dweebie]
+
+
+@njit(cache=True)
+def unseen(hand, public, dweebie):
+    """Copies this seat has not seen: in the pile or in other hands."""
+    return copies_of(public, dweebie) - collected_copies(public, dweebie) - table_copies(public, dweebie) - hand[dweebie]
+
+
+@njit(cache=True)
+def unseen_total(hand, public):
+    """Cards this seat has not seen (the pile plus the other hands)."""
+    total = public[PUB_PILE]
+    for p in range(public[PUB_PLAYERS]):
+        if p != public[PUB_SEAT]:
+            total += hand_size_of(public, p)
+    return total
+
+
+@njit(cache=True)
+def next_seat(public):
+    """The next seat that will still hold a card after this turn (-1 if none): the opponent a move sets up."""
+    n = public[PUB_PLAYERS]
+    me = public[PUB_SEAT]
+    for k in range(1, n + 1):
+        p = (me + k) % n
+        cards = hand_size_of(public, p)
+        if p == me:  # this seat places one card and draws one if the pile has any
+            cards += -1 if public[PUB_PILE] == 0 else 0
+        if cards > 0:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def random_move(hand, legal, n_legal, rng_state):
+    """D8: a uniform choice among the distinct (Dweebie in hand, legal cell) pairs."""
+    kinds = 0
+    for d in range(hand.size):
+        if hand[d] > 0:
+            kinds += 1
+    pick = rng.below(rng_state, kinds * n_legal)
+    kind, cell = pick // n_legal, legal[pick % n_legal]
+    for d in range(hand.size):
+        if hand[d] > 0:
+            if kind == 0:
+                return pack_move(d, cell)
+            kind -= 1
+    return pack_move(-1, cell)

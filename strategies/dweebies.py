@@ -1,0 +1,252 @@
+"""Shipped Dweebies strategies (shared/spec/dweebies.md, "Strategy families").
+
+``scorer`` is one parametrised family: every legal (Dweebie, cell) pair gets
+
+    score = cards collected now
+            - defend     x the most the next player could then collect (one ply, D7: over the cards
+                           this seat has not seen; weighted by the chance they hold one if ``expected``)
+            - shorten    x the longest line the card leaves, when it collects nothing
+            - keep_pairs   when it plays one of two or more copies held without collecting
+
+and the best pair is played (ties at random). Its presets are greedy, greedy-defensive,
+line-shortener and pair-keeper. ``random`` is the D8 baseline.
+"""
+import numpy as np
+from numba import njit
+
+from simkit import rng
+from simkit.games.dweebies.table import EMPTY, gain, line_ends, run_from
+from simkit.games.dweebies.view import (PUB_BOTTOM, PUB_DWEEBIES, PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_ON_TABLE,
+                                        PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_TOP, hand_size_of, next_seat,
+                                        pack_move, random_move, unseen, unseen_total)
+from simkit.strategy import Strategy, register
+
+P_DEFEND, P_EXPECTED, P_SHORTEN, P_KEEP_PAIRS = range(4)
+TOP = 6  # best opponent replies kept: a move changes at most five cells' prospects (its own and four line ends)
+
+# memory layout (scratch, rewritten every decision)
+M_WEIGHT = 0        # per Dweebie: how much an opponent's collection with it counts
+M_THREAT = 64       # per legal cell: the most the next player could collect there now
+M_TOP = 1000        # indices of the TOP best cells in M_THREAT
+
+
+@njit(cache=True)
+def _weights(hand, public, params, memory):
+    """memory[M_WEIGHT + d]: 1 for a Dweebie the next player may hold (worst case), or the chance they hold one."""
+    dweebies = public[PUB_DWEEBIES]
+    opponent = next_seat(public)
+    pool = unseen_total(hand, public)
+    held = hand_size_of(public, opponent) if opponent >= 0 else 0
+    for d in range(dweebies):
+        left = unseen(hand, public, d)
+        if left <= 0 or held == 0:
+            memory[M_WEIGHT + d] = 0.0
+        elif params[P_EXPECTED] == 0.0:
+            memory[M_WEIGHT + d] = 1.0
+        else:  # 1 - C(pool - left, held) / C(pool, held)
+            none = 1.0
+            for i in range(held):
+                none *= max(0.0, (pool - left - i) / (pool - i))
+            memory[M_WEIGHT + d] = 1.0 - none
+
+
+@njit(cache=True)
+def _reply(ends, memory):
+    """The next player's best weighted collection at a cell whose lines end as ``ends``."""
+    best = 0.0
+    if ends[1] != EMPTY:
+        best = memory[M_WEIGHT + ends[1]] * gain(ends, ends[1])
+    if ends[3] != EMPTY:
+        best = max(best, memory[M_WEIGHT + ends[3]] * gain(ends, ends[3]))
+    return best
+
+
+@njit(cache=True)
+def _end_after(table, cell, outward, cards, far):
+    """Row or column prospects at ``cell``, the empty end beyond a line of ``cards`` cards ending in ``far``:
+    (cards, far) if the cell ends that line, (0, EMPTY) if a card lies beyond it too (a middle)."""
+    if table[cell + outward] != EMPTY:
+        return 0, EMPTY
+    return cards, far
+
+
+@njit(cache=True)
+def _threat_at_end(table, side, cell, outward, cards, far, along_rows, memory):
+    """The reply at a line end changed by a placement; its other axis is untouched by the move."""
+    here, far_here = _end_after(table, cell, outward, cards, far)
+    row, row_end, column, column_end = line_ends(table, side, cell)
+    if along_rows:
+        return _reply((here, far_here, column, column_end), memory)
+    return _reply((row, row_end, here, far_here), memory)
+
+
+@njit(cache=True)
+def _threat_after_collecting(table, public, cell, dweebie, memory):
+    """The next player's best reply after this seat places ``dweebie`` on ``cell`` and collects: the lines
+    are taken off the seat's table copy and put back before returning (the placed card leaves with them). A table left split offers no reply (nobody collects until it
+    is joined; a one-card link that joins and collects at once is not looked for)."""
+    side = public[PUB_SIDE]
+    row, row_end, column, column_end = line_ends(table, side, cell)
+    top, bottom = public[PUB_TOP] - 1, public[PUB_BOTTOM] + 1
+    left, right = public[PUB_LEFT] - 1, public[PUB_RIGHT] + 1
+    if public[PUB_ON_TABLE] == 0:
+        return 0.0
+    removed = np.empty(2 * side, np.int64)
+    values = np.empty(2 * side, np.int64)
+    n_removed = 0
+    for cards, far, step in ((row, row_end, 1), (column, column_end, side)):
+        if cards > 0 and far == dweebie:
+            if table[cell + step] == EMPTY:
+                step = -step
+            for k in range(1, cards + 1):
+                removed[n_removed] = cell + k * step
+                values[n_removed] = table[cell + k * step]
+                table[cell + k * step] = EMPTY
+                n_removed += 1
+    width = right - left + 1
+    area = width * (bottom - top + 1)
+    group = np.zeros(area, np.int64)
+    stack = np.empty(area, np.int64)
+    groups = 0
+    for local in range(area):
+        x = (top + local // width) * side + left + local % width
+        if table[x] == EMPTY or group[local] != 0:
+            continue
+        groups += 1
+        if groups > 1:
+            break
+        group[local] = 1
+        stack[0] = x
+        depth = 1
+        while depth > 0:
+            depth -= 1
+            y = stack[depth]
+            for step in (1, -1, side, -side):
+                z = y + step
+                if table[z] != EMPTY:
+                    zl = (z // side - top) * width + z % side - left
+                    if group[zl] == 0:
+                        group[zl] = 1
+                        stack[depth] = z
+                        depth += 1
+    best = 0.0
+    if groups == 1:
+        for local in range(area):
+            x = (top + local // width) * side + left + local % width
+            if table[x] == EMPTY and (table[x + 1] != EMPTY or table[x - 1] != EMPTY or table[x + side] != EMPTY
+                                      or table[x - side] != EMPTY):
+                best = max(best, _reply(line_ends(table, side, x), memory))
+    for i in range(n_removed):
+        table[removed[i]] = values[i]
+    return best
+
+
+@njit(cache=True)
+def score_moves(hand, public, table, legal, params, memory, rng_state):
+    """The scorer family's choice (see the module doc)."""
+    side = public[PUB_SIDE]
+    n_legal = public[PUB_LEGAL]
+    dweebies = public[PUB_DWEEBIES]
+    defend = params[P_DEFEND]
+    if defend != 0.0 and (public[PUB_SPLIT] != 0 or next_seat(public) in (-1, public[PUB_SEAT])):
+        defend = 0.0  # a split table forces the card onto a link; no opponent left to defend against
+    if defend != 0.0:
+        _weights(hand, public, params, memory)
+        for t in range(TOP):
+            memory[M_TOP + t] = -1
+        for i in range(n_legal):
+            threat = _reply(line_ends(table, side, legal[i]), memory)
+            memory[M_THREAT + i] = threat
+            for t in range(TOP):  # insert into the descending list of the best few
+                j = int(memory[M_TOP + t])
+                if j < 0 or threat > memory[M_THREAT + j]:
+                    for u in range(TOP - 1, t, -1):
+                        memory[M_TOP + u] = memory[M_TOP + u - 1]
+                    memory[M_TOP + t] = i
+                    break
+    best_score = -1e18
+    best_move = -1
+    ties = 0
+    for i in range(n_legal):
+        x = legal[i]
+        left, end_left = run_from(table, x, -1)
+        right, end_right = run_from(table, x, 1)
+        up, end_up = run_from(table, x, -side)
+        down, end_down = run_from(table, x, side)
+        row, row_end, column, column_end = line_ends(table, side, x)
+        longest = max(left + right + 1, up + down + 1)
+        edges = (x - left - 1, x + right + 1, x - (up + 1) * side, x + (down + 1) * side)
+        unchanged = 0.0
+        if defend != 0.0:
+            for t in range(TOP):
+                j = int(memory[M_TOP + t])
+                if j < 0:
+                    break
+                c = legal[j]
+                if c != x and c != edges[0] and c != edges[1] and c != edges[2] and c != edges[3]:
+                    unchanged = memory[M_THREAT + j]
+                    break
+        for d in range(dweebies):
+            if hand[d] == 0:
+                continue
+            got = gain((row, row_end, column, column_end), d)
+            score = float(got)
+            if got == 0:
+                score -= params[P_SHORTEN] * longest
+                if hand[d] >= 2:
+                    score -= params[P_KEEP_PAIRS]
+            if defend != 0.0:
+                if got > 0:
+                    threat = _threat_after_collecting(table, public, x, d, memory)
+                else:
+                    span = left + right + 1
+                    height = up + down + 1
+                    threat = max(unchanged,
+                                 _threat_at_end(table, side, edges[0], -1, span, end_right if right > 0 else d, True, memory),
+                                 _threat_at_end(table, side, edges[1], 1, span, end_left if left > 0 else d, True, memory),
+                                 _threat_at_end(table, side, edges[2], -side, height, end_down if down > 0 else d, False, memory),
+                                 _threat_at_end(table, side, edges[3], side, height, end_up if up > 0 else d, False, memory))
+                score -= defend * threat
+            if score > best_score:
+                best_score = score
+                best_move = pack_move(d, x)
+                ties = 1
+            elif score == best_score:
+                ties += 1
+                if rng.below(rng_state, ties) == 0:
+                    best_move = pack_move(d, x)
+    return best_move
+
+
+@njit(cache=True)
+def random_place(hand, public, table, legal, params, memory, rng_state):
+    """D8: uniform over the distinct (Dweebie in hand, legal cell) pairs."""
+    return random_move(hand, legal, public[PUB_LEGAL], rng_state)
+
+
+_PARAMS = {"defend": 0.0, "expected": 0.0, "shorten": 0.0, "keep_pairs": 0.0}
+
+scorer = register(Strategy.build(
+    "dweebies", "scorer", place=score_moves, params=_PARAMS,
+    doc="Scores every legal move: cards collected now - defend x the next player's best reply (expected=1: "
+        "weighted by the chance they hold the card) - shorten x the longest line left - keep_pairs for "
+        "breaking a pair; plays the best, ties at random."))
+
+
+def _preset(name: str, doc: str, **values) -> Strategy:
+    params = dict(_PARAMS)
+    for key, value in values.items():
+        assert key in params, key
+        params[key] = value
+    return register(Strategy.build("dweebies", name, base=scorer, params=params, doc=doc))
+
+
+_preset("greedy", "Collects the most cards it can now; otherwise any card, ties at random.")
+_preset("greedy-defensive", "Collects the most now minus the most the next player could collect with a card "
+                            "it has not seen (one ply, worst case).", defend=1.0)
+_preset("line-shortener", "The published tip: collect when it can, otherwise keep lines short (plays where "
+                          "the longest line it leaves is shortest).", shorten=1.0)
+_preset("pair-keeper", "Collects the most now; otherwise plays a single before breaking up two or more copies "
+                       "of one Dweebie, keeping pairs to set up and take lines later.", keep_pairs=1.5)
+register(Strategy.build("dweebies", "random", place=random_place,
+                        doc="D8 baseline: uniform over the distinct (Dweebie in hand, legal cell) pairs."))
