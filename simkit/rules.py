@@ -114,8 +114,10 @@ def _set_path(tree: dict, keys: list[str], value: Any, text: str) -> None:
             parent = node if isinstance(node, (dict, list)) else None
             raise SimkitError(f"--set {text}: unknown key {here!r}; allowed: {_describe(parent)}")
         if last:
-            if isinstance(node[key], (dict, list)) and not isinstance(value, type(node[key])):
+            if isinstance(node[key], dict) and not isinstance(value, dict):
                 raise SimkitError(f"--set {text}: {here!r} is a table; set one of its keys")
+            if isinstance(node[key], list) and not isinstance(value, list):
+                raise SimkitError(f"--set {text}: {here!r} is an array; give one in brackets, e.g. {here}=[1, 2]")
             node[key] = value
         else:
             node = node[key]

@@ -166,6 +166,38 @@ def test_report_is_self_contained(run_dir, tmp_path):
         assert label in html
 
 
+@pytest.mark.parametrize("game_name", sorted(all_games()))
+def test_report_renders_every_plot_for_every_game(game_name, tmp_path):
+    from reports import plots_for
+
+    game = all_games()[game_name]
+    main_run, other = tmp_path / "a", tmp_path / "b"
+    assert invoke("run", game_name, "--games", 40, "--out", main_run, "--quiet", "--workers", 1).exit_code == 0
+    smaller = ",".join(game.default_lineup[:-1]) if len(game.default_lineup) - 1 in game.all_player_counts else None
+    also = []
+    if smaller:
+        assert invoke("run", game_name, "--games", 40, "--players", smaller, "--out", other, "--quiet",
+                      "--workers", 1).exit_code == 0
+        also = ["--also", other]
+    result = invoke("report", main_run, "-o", tmp_path / "r.html", *also)
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "r.html").read_text()
+    for figure in plots_for(game):
+        assert f"<h2>{figure.title}</h2><img" in html.replace("&#39;", "'")
+
+
+def test_report_refuses_a_run_of_another_game(cli_error, run_dir, tmp_path):
+    other = tmp_path / "d"
+    assert invoke("run", "dweebies", "--games", 5, "--out", other, "--quiet", "--workers", 1).exit_code == 0
+    assert "not wheedle" in cli_error(["report", str(run_dir), "--also", str(other), "-o", str(tmp_path / "r.html")])
+
+
+def test_dweebies_replay_draws_the_table():
+    result = invoke("replay", "dweebies", "--seed", 2, "--game", 5, "--players", "random,greedy")
+    assert result.exit_code == 0
+    assert result.output.count("turn ") == 54 and "[" in result.output and "WINNER" in result.output
+
+
 # ---- user strategies by module:attr, and parameters ----
 
 USER_MODULE = """
