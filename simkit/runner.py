@@ -238,3 +238,16 @@ def _json_default(value):
     if isinstance(value, np.generic):
         return value.item()
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def batch_from_manifest(manifest: dict, games: int | None = None) -> Batch:
+    """The batch a run directory's manifest describes (its games again, or the first ``games`` of them), for
+    plots that re-play a sample of a run. A user strategy is found again as ``module:name``."""
+    from .strategy import registered
+
+    players = []
+    for seat in manifest["lineup"]:
+        shipped = registered(manifest["game"]).get(seat["strategy"])
+        name = seat["strategy"] if shipped and shipped.module == seat["module"] else f"{seat['module']}:{seat['strategy']}"
+        players.append(":".join([name] + [f"{key}={value!r}" for key, value in seat["params"].items()]))
+    return make_batch(manifest["game"], games or manifest["games"], players, manifest["seed"], rules=manifest["rules"])

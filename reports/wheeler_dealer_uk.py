@@ -1,0 +1,85 @@
+"""Wheeler Dealer (UK) report plots: wealth over turns for a sample of games, time to win, sets sold by
+size, inner-circle entry times."""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from . import plot
+from .plots import int_bins
+
+SAMPLE_GAMES = 6
+_ENDS = ("target reached", "last player left", "turn limit (flagged)")
+
+
+@plot("wealth_over_turns", f"Total wealth at the start of each turn, the run's first {SAMPLE_GAMES} games "
+                           "(re-played from the manifest)")
+def wealth_over_turns(data):
+    from simkit.games.wheeler_dealer_uk import wealth_traces
+    from simkit.games.wheeler_dealer_uk.view import H_TARGET
+    from simkit.runner import batch_from_manifest
+
+    batch = batch_from_manifest(data.manifest, min(SAMPLE_GAMES, data.manifest["games"]))
+    traces = wealth_traces(batch.prepared, list(batch.seats), batch.seed, range(batch.games))
+    fig, axes = plt.subplots(2, (len(traces) + 1) // 2, figsize=(10, 5.5), squeeze=False, sharey=True)
+    target = batch.prepared.table[H_TARGET]
+    for ax, (game, seats) in zip(axes.ravel(), traces.items()):
+        for seat, (rounds, wealth) in enumerate(seats):
+            ax.plot(rounds, np.asarray(wealth) / 1000, label=data.labels.get(seat, str(seat)), linewidth=1.2)
+        ax.axhline(target / 1000, color="grey", linestyle="--", linewidth=0.8)
+        ax.set_title(f"game {game}", fontsize=9)
+        ax.set_xlabel("round", fontsize=8)
+    axes[0, 0].set_ylabel("total wealth (thousand credits)")
+    axes[1, 0].set_ylabel("total wealth (thousand credits)")
+    axes[0, 0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+@plot("time_to_win", "Rounds to the end of the game, by how it ended (K4)")
+def time_to_win(data):
+    games = data.frame[data.frame["seat"] == 0]
+    rounds, ends = games["rounds"].to_numpy(), games["end"].to_numpy()
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    bins = int_bins(0, max(1, rounds.max()), 80)
+    shown = [(rounds[ends == e], f"{name}: {np.mean(ends == e):.1%}") for e, name in enumerate(_ENDS) if (ends == e).any()]
+    ax.hist([r for r, _ in shown], bins=bins, stacked=True, label=[name for _, name in shown])
+    ax.set_title(f"median {np.median(rounds):.0f} rounds, 90th percentile {np.percentile(rounds, 90):.0f}", fontsize=9)
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+@plot("set_sizes", "Sets sold to the bank by number of cards, over the batch")
+def set_sizes(data):
+    counts = np.asarray(data.manifest["totals"]["set_sizes"], float)
+    sizes = np.nonzero(counts)[0]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    if sizes.size:
+        ax.bar(sizes, counts[sizes] / counts.sum(), color="#4C72B0")
+        ax.set_xticks(sizes)
+        ax.set_title(f"{int(counts.sum()):,} sets; rule: {data.manifest['rules']['game']['set_multiple_rule']}",
+                     fontsize=9)
+    ax.set_xlabel("cards in the set")
+    ax.set_ylabel("share of sets sold")
+    fig.tight_layout()
+    return fig
+
+
+@plot("inner_circle_entry", "When players enter the inner circle (K3), by strategy")
+def inner_circle_entry(data):
+    frame = data.frame
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    entered = frame.loc[frame["inner_round"] >= 0, "inner_round"]
+    bins = int_bins(0, max(1, entered.max() if len(entered) else 1), 60)
+    for name, group in frame.groupby("strategy", observed=True):
+        rounds = group.loc[group["inner_round"] >= 0, "inner_round"]
+        ax.hist(rounds + 1, bins=bins, histtype="step", linewidth=1.5, density=False,
+                label=f"{name} (never: {np.mean(group['inner_round'] < 0):.0%})")
+    ax.set_xlabel("round of entry")
+    ax.set_ylabel("seats")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

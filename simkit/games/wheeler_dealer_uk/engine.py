@@ -1,0 +1,686 @@
+"""The Wheeler Dealer (UK) engine: a batch of games in one Numba kernel (rules:
+shared/rules/wheeler-dealer-uk.txt, decisions K1-K7 in shared/spec/wheeler-dealer-uk.md).
+
+The table every player sees (K7) is the engine's own state, the ``table`` vector of view.py; hidden are
+the order of the three packs and of the Command pile, and the random streams. Each seat rolls its own
+dice stream, so a strategy change alters other seats' dice only through what it changes on the board.
+
+ctx = (table, misc, packs, floats, rngs, events, fns): few arrays, because every helper call pays a
+reference count per array it receives.
+  misc:   int64, the engine's private fields (M_*), the query, the pack heads, the Command pile and its
+          order, and the per-seat counters of the game being played
+  packs:  [3, cards]: each pack as a ring (head in misc, size in the table)
+  floats: per seat its parameters then its memory; rngs: per seat dice, per seat strategy, the deal, tie-breaks
+"""
+import numpy as np
+from numba import njit, types
+
+from ... import rng
+from .rules import (C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_COLLECT, C_COLLECT_FROM_EACH, C_DISCARD_CHEAPEST,
+                    C_FREE_CARD, C_MISS_TURN, C_MOVE, C_PAY, C_PAY_CASH_PERCENT, C_PAY_EACH, C_REDEEM_AT_RISK)
+from .view import (BLUE, BORROW_FOR_PAYMENT, BORROW_FOR_PURCHASE, BORROW_VOLUNTARY, D_ANSWER, D_BORROW, D_BUY,
+                   D_DEAL, D_ENTER, D_REDEEM, D_SELL, D_YELLOW, DEAL_BUY, DEAL_RAID, DECISION_SIGNATURE, F_BANKRUPT,
+                   F_CARDS, F_CASH, F_CIRCLE, F_MISS, F_POSITION, F_RISK_CARDS, H_ACTIVE, H_BLUE_BONUS,
+                   H_BUY_MULTIPLE, H_COLOUR, H_COMMANDS, H_COMMODITIES, H_COPIES, H_DEAL_BOUGHT, H_DEAL_USED, H_HELD,
+                   H_IN_PACK, H_INNER_ENTRY, H_INNER_OPEN, H_INNER_SPACES, H_INNER_WEALTH, H_MIN_SET,
+                   H_OUTER_SPACES, H_PACK_SIZE, H_PLAYERS, H_RAID_MULTIPLE, H_RISK, H_ROUND, H_SEATS, H_TARGET,
+                   H_TURN_LIMIT, H_TURN_SEAT, INNER, MAX_SEATS, MAX_SET, OUTER, Q_COMMODITY,
+                   Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, Q_SHORT, QUERY_SIZE, REDEEM_COMMAND,
+                   REDEEM_VOLUNTARY, SEAT_FIELDS, YELLOW, colour, face, handlers_charge, loan_value, part_up,
+                   redeem_cost, set_value, space, total_wealth)
+
+COMMAND_CHAIN = 16   # a Command move that lands on another Command space, and so on, stops after this many
+
+# per-seat counters
+(S_SETS_SOLD, S_SET_CREDITS, S_LOANS, S_REDEEMED, S_FORFEITED, S_BOUGHT_FROM_PLAYERS, S_SOLD_TO_PLAYERS,
+ S_RAIDS, S_RAIDED, S_OFFERS_REFUSED, S_SPACE_BUYS, S_CHARGES, S_COMMANDS, S_FREE_CARDS, S_TURNS,
+ S_BANKRUPT_ROUND, S_INNER_ROUND, S_ILLEGAL) = range(18)
+SEAT_STATS = ("sets_sold", "set_credits", "loans", "redeemed", "forfeited", "bought_from_players",
+              "sold_to_players", "raids", "raided", "offers_refused", "space_buys", "charges_paid", "commands",
+              "free_cards", "turns", "bankrupt_round", "inner_round", "illegal_actions")
+N_STATS = len(SEAT_STATS)
+END_TARGET, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
+
+# misc layout
+M_BANK_OUT, M_BANK_IN, M_EVENTS, M_RECORD, M_COMMAND_HEAD, M_COMMAND_CARDS, M_PARAMS, M_GAME = range(8)
+M_QUERY = 8
+M_HEADS = M_QUERY + QUERY_SIZE
+M_STATS = M_HEADS + 4
+M_SET_SIZES = M_STATS + MAX_SEATS * N_STATS
+M_COMMANDS = M_SET_SIZES + MAX_SET + 1      # order of the pile, then kind and value of each card
+
+# event log for replays: [round, seat, kind, a, b, c, d]
+EVENT_FIELDS = 7
+(E_TURN, E_MISSED, E_DEAL, E_REFUSED, E_RAID, E_REDEEM, E_SELL, E_LOAN, E_ENTER, E_ROLL, E_CARD, E_BUY,
+ E_CHARGE, E_EMPTY_PACK, E_BONUS, E_COMMAND, E_PAY, E_FREE_CARD, E_DISCARD, E_BANK_BUYS, E_FORFEIT,
+ E_BANKRUPT, E_WIN, E_END, E_ILLEGAL, E_YELLOW_COMMAND) = range(26)
+
+I = types.int64
+_I64 = types.Array(types.int64, 1, "C")
+_I64M = types.Array(types.int64, 2, "C")
+_U64M = types.Array(types.uint64, 2, "C")
+_F64M = types.Array(types.float64, 2, "C")
+CTX = types.Tuple((_I64, _I64, _I64M, _F64M, _U64M, _I64M, types.ListType(types.FunctionType(DECISION_SIGNATURE))))
+
+
+def _typed(*args, restype=types.none):
+    # one explicit signature per helper: called with constants (event kinds, contexts), Numba would
+    # otherwise compile a specialisation for every combination of literal values
+    return njit(restype(*args), cache=True)
+
+
+def _inline(func):
+    return njit(inline="always", cache=True)(func)
+
+
+# ---- small accessors of the table ---------------------------------------------------------------
+@_inline
+def _seat(table, seat, field):
+    return table[H_SEATS] + seat * SEAT_FIELDS + field
+
+
+@_inline
+def _held(table, seat, c):
+    return table[H_HELD] + seat * table[H_COMMODITIES] + c
+
+
+@_inline
+def _risk(table, seat, c):
+    return table[H_RISK] + seat * table[H_COMMODITIES] + c
+
+
+@_inline
+def _stat(misc, seat, stat):
+    return M_STATS + seat * N_STATS + stat
+
+
+@_typed(CTX, I, I, I, I, I, I)
+def _log(ctx, seat, kind, a, b, c, d):
+    misc, events = ctx[1], ctx[5]
+    if misc[M_RECORD] == 0:
+        return
+    i = misc[M_EVENTS]
+    if i < events.shape[0]:
+        events[i, 0] = ctx[0][H_ROUND]
+        events[i, 1] = seat
+        events[i, 2] = kind
+        events[i, 3] = a
+        events[i, 4] = b
+        events[i, 5] = c
+        events[i, 6] = d
+    misc[M_EVENTS] = i + 1
+
+
+@_typed(CTX, I, I, I, I, I, I, I, restype=I)
+def _ask(ctx, kind, seat, context, commodity, price, short, other):
+    """Put a question to a seat's strategy (view.py D_*)."""
+    table, misc, floats, rngs, fns = ctx[0], ctx[1], ctx[3], ctx[4], ctx[6]
+    query = misc[M_QUERY:M_QUERY + QUERY_SIZE]
+    query[Q_SEAT] = seat
+    query[Q_KIND] = kind
+    query[Q_CONTEXT] = context
+    query[Q_COMMODITY] = commodity
+    query[Q_PRICE] = price
+    query[Q_SHORT] = short
+    query[Q_FROM] = other
+    n_params = misc[M_PARAMS]
+    return fns[kind * MAX_SEATS + seat](table, floats[seat, :n_params], floats[seat, n_params:],
+                                        rngs[table[H_PLAYERS] + seat], query)
+
+
+@_typed(CTX, I, I)
+def _illegal(ctx, seat, kind):
+    ctx[1][_stat(ctx[1], seat, S_ILLEGAL)] += 1
+    _log(ctx, seat, E_ILLEGAL, kind, 0, 0, 0)
+
+
+# ---- packs, money -------------------------------------------------------------------------------
+@_typed(CTX, I)
+def _to_pack_bottom(ctx, c):
+    table, misc, packs = ctx[0], ctx[1], ctx[2]
+    pack = colour(table, c)
+    size = table[table[H_PACK_SIZE] + pack]
+    packs[pack, (misc[M_HEADS + pack] + size) % packs.shape[1]] = c
+    table[table[H_PACK_SIZE] + pack] = size + 1
+    table[table[H_IN_PACK] + c] += 1
+
+
+@_typed(CTX, I, restype=I)
+def _from_pack_top(ctx, pack):
+    """The top card of a pack, taken off it; -1 if the pack is empty (K6)."""
+    table, misc, packs = ctx[0], ctx[1], ctx[2]
+    size = table[table[H_PACK_SIZE] + pack]
+    if size == 0:
+        return -1
+    head = misc[M_HEADS + pack]
+    c = packs[pack, head]
+    misc[M_HEADS + pack] = (head + 1) % packs.shape[1]
+    table[table[H_PACK_SIZE] + pack] = size - 1
+    table[table[H_IN_PACK] + c] -= 1
+    return c
+
+
+@_typed(CTX, I, I)
+def _from_bank(ctx, seat, amount):
+    ctx[0][_seat(ctx[0], seat, F_CASH)] += amount
+    ctx[1][M_BANK_OUT] += amount
+
+
+@_typed(CTX, I, I)
+def _to_bank(ctx, seat, amount):
+    ctx[0][_seat(ctx[0], seat, F_CASH)] -= amount
+    ctx[1][M_BANK_IN] += amount
+
+
+@_typed(CTX, I, I, I)
+def _borrow(ctx, seat, c, context):
+    """K2: an At Risk loan of half face value on one clean card, which moves to the At Risk zone."""
+    table = ctx[0]
+    table[_held(table, seat, c)] -= 1
+    table[_risk(table, seat, c)] += 1
+    table[_seat(table, seat, F_CARDS)] -= 1
+    table[_seat(table, seat, F_RISK_CARDS)] += 1
+    _from_bank(ctx, seat, loan_value(table, c))
+    ctx[1][_stat(ctx[1], seat, S_LOANS)] += 1
+    _log(ctx, seat, E_LOAN, c, loan_value(table, c), context, 0)
+
+
+@_typed(CTX, I, I)
+def _redeem(ctx, seat, c):
+    table = ctx[0]
+    _to_bank(ctx, seat, redeem_cost(table, c))
+    table[_risk(table, seat, c)] -= 1
+    table[_held(table, seat, c)] += 1
+    table[_seat(table, seat, F_RISK_CARDS)] -= 1
+    table[_seat(table, seat, F_CARDS)] += 1
+    ctx[1][_stat(ctx[1], seat, S_REDEEMED)] += 1
+    _log(ctx, seat, E_REDEEM, c, redeem_cost(table, c), 0, 0)
+
+
+@_typed(CTX, I, I, I, I, restype=types.boolean)
+def _raise(ctx, seat, need, context, commodity):
+    """Take At Risk loans until the seat's cash reaches ``need`` (to buy ``commodity``, or -1); the seat picks
+    the cards. For a payment that must be made, a seat that stops while short borrows on its cheapest clean
+    card (nobody goes bankrupt holding unpledged cards). True if the cash is there."""
+    table = ctx[0]
+    n = table[H_COMMODITIES]
+    cash_at = _seat(table, seat, F_CASH)
+    while table[cash_at] < need:
+        c = _ask(ctx, D_BORROW, seat, context, commodity, need, need - table[cash_at], -1)
+        if c >= 0 and (c >= n or table[_held(table, seat, c)] == 0):
+            _illegal(ctx, seat, D_BORROW)
+            c = -1
+        if c < 0:
+            if context != BORROW_FOR_PAYMENT:
+                return False
+            for d in range(n):
+                if table[_held(table, seat, d)] > 0 and (c < 0 or face(table, d) < face(table, c)):
+                    c = d
+            if c < 0:
+                return False
+        _borrow(ctx, seat, c, context)
+    return True
+
+
+@_typed(CTX, I)
+def _bankrupt(ctx, seat):
+    """The seat leaves the game: its cards go to the bottom of their packs, any cash left to the bank."""
+    table, misc = ctx[0], ctx[1]
+    for c in range(table[H_COMMODITIES]):
+        for _ in range(table[_held(table, seat, c)] + table[_risk(table, seat, c)]):
+            _to_pack_bottom(ctx, c)
+        table[_held(table, seat, c)] = 0
+        table[_risk(table, seat, c)] = 0
+    _to_bank(ctx, seat, table[_seat(table, seat, F_CASH)])
+    table[_seat(table, seat, F_CARDS)] = 0
+    table[_seat(table, seat, F_RISK_CARDS)] = 0
+    table[_seat(table, seat, F_BANKRUPT)] = 1
+    table[H_ACTIVE] -= 1
+    misc[_stat(misc, seat, S_BANKRUPT_ROUND)] = table[H_ROUND]
+    _log(ctx, seat, E_BANKRUPT, 0, 0, 0, 0)
+
+
+@_typed(CTX, I, I)
+def _pay_bank(ctx, seat, amount):
+    """A payment to the bank that must be made: raise money, or go bankrupt (the bank takes what there is)."""
+    table = ctx[0]
+    if table[_seat(table, seat, F_CASH)] < amount and not _raise(ctx, seat, amount, BORROW_FOR_PAYMENT, -1):
+        _bankrupt(ctx, seat)
+        return
+    _to_bank(ctx, seat, amount)
+    _log(ctx, seat, E_PAY, amount, -1, 0, 0)
+
+
+@_typed(CTX, I, I, I)
+def _pay_players(ctx, payer, payee, amount):
+    """Pay ``amount`` to one player (payee >= 0) or to each other player (payee -1). A payer still short after
+    raising money is bankrupt: its cash goes to the unpaid creditors in seat order (K7)."""
+    table = ctx[0]
+    n = table[H_PLAYERS]
+    creditors = 0
+    for q in range(n):
+        if q != payer and table[_seat(table, q, F_BANKRUPT)] == 0 and (payee < 0 or q == payee):
+            creditors += 1
+    if creditors == 0:
+        return
+    total = amount * creditors
+    cash_at = _seat(table, payer, F_CASH)
+    solvent = table[cash_at] >= total or _raise(ctx, payer, total, BORROW_FOR_PAYMENT, -1)
+    if solvent:
+        _log(ctx, payer, E_PAY, total, payee if payee >= 0 else -2, 0, 0)
+    for q in range(n):
+        if q != payer and table[_seat(table, q, F_BANKRUPT)] == 0 and (payee < 0 or q == payee):
+            paid = min(amount, table[cash_at])
+            table[cash_at] -= paid
+            table[_seat(table, q, F_CASH)] += paid
+    if not solvent:
+        _bankrupt(ctx, payer)
+
+
+# ---- a turn -------------------------------------------------------------------------------------
+@_typed(CTX, I, I)
+def _deal(ctx, seat, answer):
+    """K1: one deal before rolling: buy a clean card from a player at 3 x face (the seller may refuse) or
+    raid an At Risk card at 2 x face (the owner must sell and repays its loan + 10% from the price)."""
+    table, misc = ctx[0], ctx[1]
+    kind, other, c = answer % 4, (answer // 4) % MAX_SEATS, answer // (4 * MAX_SEATS)
+    if (kind not in (DEAL_BUY, DEAL_RAID) or other == seat or other >= table[H_PLAYERS] or c >= table[H_COMMODITIES]
+            or table[_seat(table, other, F_BANKRUPT)] != 0
+            or table[(_held(table, other, c) if kind == DEAL_BUY else _risk(table, other, c))] == 0):
+        _illegal(ctx, seat, D_DEAL)
+        return
+    table[H_DEAL_USED] = 1
+    price = face(table, c) * (table[H_BUY_MULTIPLE] if kind == DEAL_BUY else table[H_RAID_MULTIPLE])
+    if kind == DEAL_BUY and _ask(ctx, D_ANSWER, other, 0, c, price, 0, seat) == 0:
+        misc[_stat(misc, seat, S_OFFERS_REFUSED)] += 1
+        _log(ctx, seat, E_REFUSED, other, c, price, 0)
+        return
+    if table[_seat(table, seat, F_CASH)] < price and not _raise(ctx, seat, price, BORROW_FOR_PURCHASE, c):
+        return
+    table[_seat(table, seat, F_CASH)] -= price
+    table[_seat(table, other, F_CASH)] += price
+    table[_held(table, seat, c)] += 1
+    table[_seat(table, seat, F_CARDS)] += 1
+    table[H_DEAL_BOUGHT] = 1
+    if kind == DEAL_BUY:
+        table[_held(table, other, c)] -= 1
+        table[_seat(table, other, F_CARDS)] -= 1
+        misc[_stat(misc, seat, S_BOUGHT_FROM_PLAYERS)] += 1
+        misc[_stat(misc, other, S_SOLD_TO_PLAYERS)] += 1
+        _log(ctx, seat, E_DEAL, other, c, price, 0)
+    else:   # the card arrives clean; the owner clears the loan from the price
+        table[_risk(table, other, c)] -= 1
+        table[_seat(table, other, F_RISK_CARDS)] -= 1
+        misc[_stat(misc, seat, S_RAIDS)] += 1
+        misc[_stat(misc, other, S_RAIDED)] += 1
+        _log(ctx, seat, E_RAID, other, c, price, redeem_cost(table, c))
+        _pay_bank(ctx, other, redeem_cost(table, c))
+
+
+@_typed(CTX, I, I)
+def _turn_card(ctx, seat, pack):
+    """Turn the top card of a pack: buy it at face value or pay the Handlers Charge (K6: empty pack, nothing)."""
+    table, misc = ctx[0], ctx[1]
+    c = _from_pack_top(ctx, pack)
+    if c < 0:
+        _log(ctx, seat, E_EMPTY_PACK, pack, 0, 0, 0)
+        return
+    price = face(table, c)
+    charge = handlers_charge(table, c)
+    _log(ctx, seat, E_CARD, c, price, 0, 0)
+    if _ask(ctx, D_BUY, seat, 0, c, price, charge, -1) != 0:
+        if table[_seat(table, seat, F_CASH)] >= price or _raise(ctx, seat, price, BORROW_FOR_PURCHASE, c):
+            _to_bank(ctx, seat, price)
+            table[_held(table, seat, c)] += 1
+            table[_seat(table, seat, F_CARDS)] += 1
+            misc[_stat(misc, seat, S_SPACE_BUYS)] += 1
+            _log(ctx, seat, E_BUY, c, price, 0, 0)
+            return
+    _to_pack_bottom(ctx, c)
+    misc[_stat(misc, seat, S_CHARGES)] += 1
+    _log(ctx, seat, E_CHARGE, c, charge, 0, 0)
+    _pay_bank(ctx, seat, charge)
+
+
+@_typed(CTX, I, I, restype=I)
+def _pick_card(ctx, seat, dearest):
+    """The seat's cheapest (or dearest) clean card, ties at random (K7); -1 if it holds none."""
+    table, rngs = ctx[0], ctx[4]
+    best, ties = -1, 0
+    for c in range(table[H_COMMODITIES]):
+        if table[_held(table, seat, c)] == 0:
+            continue
+        if best < 0 or (face(table, c) > face(table, best) if dearest else face(table, c) < face(table, best)):
+            best, ties = c, 1
+        elif face(table, c) == face(table, best):
+            ties += 1
+            if rng.below(rngs[2 * table[H_PLAYERS] + 1], ties) == 0:
+                best = c
+    return best
+
+
+@_typed(CTX, I, restype=types.boolean)
+def _command(ctx, seat):
+    """Draw a Command card and follow it (the card goes to the bottom of the pile at once). True if the
+    token moved, so that it acts on its new space."""
+    table, misc = ctx[0], ctx[1]
+    cards = misc[M_COMMAND_CARDS]
+    head = misc[M_COMMAND_HEAD]
+    card = misc[M_COMMANDS + head]
+    misc[M_COMMAND_HEAD] = (head + 1) % cards
+    kind, value = misc[M_COMMANDS + cards + card], misc[M_COMMANDS + 2 * cards + card]
+    misc[_stat(misc, seat, S_COMMANDS)] += 1
+    _log(ctx, seat, E_COMMAND, kind, value, 0, 0)
+    cash_at = _seat(table, seat, F_CASH)
+    if kind == C_COLLECT:
+        _from_bank(ctx, seat, value)
+    elif kind == C_PAY:
+        _pay_bank(ctx, seat, value)
+    elif kind == C_PAY_CASH_PERCENT:
+        _pay_bank(ctx, seat, part_up(table[cash_at], value * 100))
+    elif kind == C_COLLECT_FROM_EACH:
+        for q in range(table[H_PLAYERS]):
+            if q != seat and table[_seat(table, q, F_BANKRUPT)] == 0:
+                _pay_players(ctx, q, seat, value)
+    elif kind == C_PAY_EACH:
+        _pay_players(ctx, seat, -1, value)
+    elif kind == C_FREE_CARD:   # K7: counts as a purchase on a space
+        c = _from_pack_top(ctx, value)
+        if c >= 0:
+            table[_held(table, seat, c)] += 1
+            table[_seat(table, seat, F_CARDS)] += 1
+            misc[_stat(misc, seat, S_FREE_CARDS)] += 1
+            _log(ctx, seat, E_FREE_CARD, c, 0, 0, 0)
+    elif kind == C_DISCARD_CHEAPEST or kind == C_BANK_BUYS_BEST:
+        c = _pick_card(ctx, seat, 1 if kind == C_BANK_BUYS_BEST else 0)
+        if c >= 0:
+            table[_held(table, seat, c)] -= 1
+            table[_seat(table, seat, F_CARDS)] -= 1
+            _to_pack_bottom(ctx, c)
+            if kind == C_BANK_BUYS_BEST:
+                _from_bank(ctx, seat, face(table, c))
+            _log(ctx, seat, E_BANK_BUYS if kind == C_BANK_BUYS_BEST else E_DISCARD, c, face(table, c), 0, 0)
+    elif kind == C_MISS_TURN:
+        table[_seat(table, seat, F_MISS)] += 1
+    elif kind == C_MOVE or kind == C_ADVANCE_TO_BLUE:
+        circle = table[_seat(table, seat, F_CIRCLE)]
+        spaces = table[H_OUTER_SPACES] if circle == OUTER else table[H_INNER_SPACES]
+        at = table[_seat(table, seat, F_POSITION)]
+        if kind == C_MOVE:
+            at = (at + value) % spaces
+        else:
+            for step in range(1, spaces + 1):
+                if space(table, circle, (at + step) % spaces) == BLUE:
+                    at = (at + step) % spaces
+                    break
+        table[_seat(table, seat, F_POSITION)] = at
+        _log(ctx, seat, E_ROLL, 0, at, circle, 1)
+        return True
+    elif kind == C_REDEEM_AT_RISK:
+        while table[_seat(table, seat, F_RISK_CARDS)] > 0:
+            c = _ask(ctx, D_REDEEM, seat, REDEEM_COMMAND, -1, 0, 0, -1)
+            if c < 0:
+                break
+            if c >= table[H_COMMODITIES] or table[_risk(table, seat, c)] == 0 or table[cash_at] < redeem_cost(table, c):
+                _illegal(ctx, seat, D_REDEEM)
+                break
+            _redeem(ctx, seat, c)
+        for c in range(table[H_COMMODITIES]):   # the rest are forfeit: the loan stands as paid by the card
+            for _ in range(table[_risk(table, seat, c)]):
+                _to_pack_bottom(ctx, c)
+                misc[_stat(misc, seat, S_FORFEITED)] += 1
+                _log(ctx, seat, E_FORFEIT, c, 0, 0, 0)
+            table[_seat(table, seat, F_RISK_CARDS)] -= table[_risk(table, seat, c)]
+            table[_risk(table, seat, c)] = 0
+    return False
+
+
+@_typed(CTX, I)
+def _act_on_space(ctx, seat):
+    table = ctx[0]
+    for _ in range(COMMAND_CHAIN):
+        circle = table[_seat(table, seat, F_CIRCLE)]
+        colour_here = space(table, circle, table[_seat(table, seat, F_POSITION)])
+        take_command = colour_here == BLUE
+        if colour_here == BLUE and circle == OUTER:
+            _from_bank(ctx, seat, table[H_BLUE_BONUS])
+            _log(ctx, seat, E_BONUS, table[H_BLUE_BONUS], 0, 0, 0)
+        elif colour_here == YELLOW and circle == OUTER and _ask(ctx, D_YELLOW, seat, 0, -1, 0, 0, -1) != 0:
+            take_command = True
+            _log(ctx, seat, E_YELLOW_COMMAND, 0, 0, 0, 0)
+        if not take_command:
+            _turn_card(ctx, seat, colour_here)
+            return
+        if not _command(ctx, seat) or table[_seat(table, seat, F_BANKRUPT)] != 0:
+            return
+
+
+@_typed(CTX, I)
+def _turn(ctx, seat):
+    table, misc, rngs = ctx[0], ctx[1], ctx[4]
+    n = table[H_PLAYERS]
+    commodities = table[H_COMMODITIES]
+    cash_at = _seat(table, seat, F_CASH)
+    misc[_stat(misc, seat, S_TURNS)] += 1
+    _log(ctx, seat, E_TURN, table[cash_at], total_wealth(table, seat), 0, 0)
+    if table[_seat(table, seat, F_MISS)] > 0:
+        table[_seat(table, seat, F_MISS)] -= 1
+        _log(ctx, seat, E_MISSED, 0, 0, 0, 0)
+        return
+    table[H_DEAL_USED] = 0
+    table[H_DEAL_BOUGHT] = 0
+    # 1. before rolling: one deal, redeeming, selling sets, loans (K1, K2)
+    for q in range(n):
+        if q != seat and table[_seat(table, q, F_CARDS)] + table[_seat(table, q, F_RISK_CARDS)] > 0:
+            answer = _ask(ctx, D_DEAL, seat, 0, -1, 0, 0, -1)
+            if answer != 0:
+                _deal(ctx, seat, answer)
+            break
+    if table[H_DEAL_BOUGHT] == 0:
+        while table[_seat(table, seat, F_RISK_CARDS)] > 0:
+            c = _ask(ctx, D_REDEEM, seat, REDEEM_VOLUNTARY, -1, 0, 0, -1)
+            if c < 0:
+                break
+            if c >= commodities or table[_risk(table, seat, c)] == 0 or table[cash_at] < redeem_cost(table, c):
+                _illegal(ctx, seat, D_REDEEM)
+                break
+            _redeem(ctx, seat, c)
+    while True:
+        sellable = False
+        for c in range(commodities):
+            if table[_held(table, seat, c)] >= table[H_MIN_SET]:
+                sellable = True
+                break
+        if not sellable:
+            break
+        answer = _ask(ctx, D_SELL, seat, 0, -1, 0, 0, -1)
+        if answer < 0:
+            break
+        c, cards = answer // (MAX_SET + 1), answer % (MAX_SET + 1)
+        if c >= commodities or cards < table[H_MIN_SET] or cards > table[_held(table, seat, c)]:
+            _illegal(ctx, seat, D_SELL)
+            break
+        value = set_value(table, c, cards)
+        table[_held(table, seat, c)] -= cards
+        table[_seat(table, seat, F_CARDS)] -= cards
+        for _ in range(cards):
+            _to_pack_bottom(ctx, c)
+        _from_bank(ctx, seat, value)
+        misc[_stat(misc, seat, S_SETS_SOLD)] += 1
+        misc[_stat(misc, seat, S_SET_CREDITS)] += value
+        misc[M_SET_SIZES + cards] += 1
+        _log(ctx, seat, E_SELL, c, cards, value, 0)
+    while table[_seat(table, seat, F_CARDS)] > 0:
+        c = _ask(ctx, D_BORROW, seat, BORROW_VOLUNTARY, -1, 0, 0, -1)
+        if c < 0:
+            break
+        if c >= commodities or table[_held(table, seat, c)] == 0:
+            _illegal(ctx, seat, D_BORROW)
+            break
+        _borrow(ctx, seat, c, BORROW_VOLUNTARY)
+    # 2. the inner circle (K3)
+    circle = table[_seat(table, seat, F_CIRCLE)]
+    if circle == OUTER and (table[H_INNER_OPEN] != 0 or total_wealth(table, seat) >= table[H_INNER_WEALTH]):
+        if _ask(ctx, D_ENTER, seat, 0, -1, 0, 0, -1) != 0:
+            circle = INNER
+            table[_seat(table, seat, F_CIRCLE)] = INNER
+            table[_seat(table, seat, F_POSITION)] = table[H_INNER_ENTRY]
+            table[H_INNER_OPEN] = 1
+            misc[_stat(misc, seat, S_INNER_ROUND)] = table[H_ROUND]
+            _log(ctx, seat, E_ENTER, 0, 0, 0, 0)
+    # 3. roll and move
+    dice = rngs[seat]
+    roll = 1 + rng.below(dice, 6)
+    spaces = table[H_INNER_SPACES]
+    if circle == OUTER:
+        roll += 1 + rng.below(dice, 6)
+        spaces = table[H_OUTER_SPACES]
+    at = (table[_seat(table, seat, F_POSITION)] + roll) % spaces
+    table[_seat(table, seat, F_POSITION)] = at
+    _log(ctx, seat, E_ROLL, roll, at, circle, 0)
+    _act_on_space(ctx, seat)
+
+
+@_typed(CTX, I, I)
+def _check(ctx, start_cash, n_players):
+    """Checking mode: cards and credits conserved, the table consistent with itself."""
+    table, misc, packs = ctx[0], ctx[1], ctx[2]
+    cash = 0
+    for p in range(n_players):
+        if table[_seat(table, p, F_CASH)] < 0:
+            raise AssertionError("wheeler-dealer-uk: a seat's cash is negative")
+        cash += table[_seat(table, p, F_CASH)]
+        cards, risk = 0, 0
+        for c in range(table[H_COMMODITIES]):
+            cards += table[_held(table, p, c)]
+            risk += table[_risk(table, p, c)]
+        if cards != table[_seat(table, p, F_CARDS)] or risk != table[_seat(table, p, F_RISK_CARDS)]:
+            raise AssertionError("wheeler-dealer-uk: a seat's card counts are off")
+        if table[_seat(table, p, F_BANKRUPT)] != 0 and cards + risk + table[_seat(table, p, F_CASH)] != 0:
+            raise AssertionError("wheeler-dealer-uk: a bankrupt seat still holds cards or cash")
+    if cash != start_cash * n_players + misc[M_BANK_OUT] - misc[M_BANK_IN]:
+        raise AssertionError("wheeler-dealer-uk: credits not conserved against the bank")
+    counted = np.zeros(table[H_COMMODITIES], np.int64)
+    for pack in range(3):
+        size = table[table[H_PACK_SIZE] + pack]
+        for k in range(size):
+            c = packs[pack, (misc[M_HEADS + pack] + k) % packs.shape[1]]
+            if colour(table, c) != pack:
+                raise AssertionError("wheeler-dealer-uk: a card is in the wrong pack")
+            counted[c] += 1
+    for c in range(table[H_COMMODITIES]):
+        total = counted[c]
+        for p in range(n_players):
+            total += table[_held(table, p, c)] + table[_risk(table, p, c)]
+        if counted[c] != table[table[H_IN_PACK] + c] or total != table[table[H_COPIES] + c]:
+            raise AssertionError("wheeler-dealer-uk: cards not conserved (pack + hands + At Risk = copies)")
+
+
+@njit(cache=True)
+def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, check, out_wealth, out_cash,
+          out_cards, out_bankrupt, out_winner, out_stats, out_rounds, out_end, out_first_inner):
+    table, misc, packs, floats, rngs = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
+    n = template[H_PLAYERS]
+    commodities = template[H_COMMODITIES]
+    n_params = misc[M_PARAMS]
+    commands = misc[M_COMMAND_CARDS]
+    deck = np.empty(packs.shape[1], np.int64)
+    for g in range(n_games):
+        game = first_game + g
+        table[:] = template
+        misc[M_BANK_OUT] = 0
+        misc[M_BANK_IN] = 0
+        misc[M_GAME] = g
+        misc[M_STATS:M_STATS + MAX_SEATS * N_STATS] = 0
+        for p in range(n):
+            rng.seed_stream(rngs[p], seed, game, rng.DICE + p)
+            rng.seed_stream(rngs[n + p], seed, game, rng.STRATEGY + p)
+            floats[p, n_params:] = 0.0
+            misc[_stat(misc, p, S_BANKRUPT_ROUND)] = -1
+            misc[_stat(misc, p, S_INNER_ROUND)] = -1
+        deal_rng = rngs[2 * n]
+        rng.seed_stream(deal_rng, seed, game, rng.DEAL)
+        rng.seed_stream(rngs[2 * n + 1], seed, game, rng.TIE_BREAK)
+        # shuffle each pack, deal the start hands one card at a time from seat 0, shuffle the Command pile
+        for pack in range(3):
+            size = 0
+            for c in range(commodities):
+                if template[template[H_COLOUR] + c] == pack:
+                    for _ in range(template[template[H_COPIES] + c]):
+                        deck[size] = c
+                        size += 1
+            rng.shuffle(deal_rng, deck[:size])
+            packs[pack, :size] = deck[:size]
+            misc[M_HEADS + pack] = 0
+            table[table[H_PACK_SIZE] + pack] = size
+            for k in range(size):
+                table[table[H_IN_PACK] + deck[k]] += 1
+            for _ in range(start_hand[pack]):
+                for p in range(n):
+                    c = _from_pack_top(ctx, pack)
+                    table[_held(table, p, c)] += 1
+                    table[_seat(table, p, F_CARDS)] += 1
+        order = misc[M_COMMANDS:M_COMMANDS + commands]
+        for k in range(commands):
+            order[k] = k
+        rng.shuffle(deal_rng, order)
+        misc[M_COMMAND_HEAD] = 0
+        table[H_COMMANDS] = commands
+        # K7: seat i starts on outer blue space i mod (blue spaces), seat 0 first
+        blues = 0
+        for at in range(template[H_OUTER_SPACES]):
+            blues += space(table, OUTER, at) == BLUE
+        for p in range(n):
+            table[_seat(table, p, F_CASH)] = start_cash
+            k = p % blues
+            for at in range(template[H_OUTER_SPACES]):
+                if space(table, OUTER, at) == BLUE:
+                    if k == 0:
+                        table[_seat(table, p, F_POSITION)] = at
+                        break
+                    k -= 1
+        table[H_ACTIVE] = n
+        end = END_TURN_LIMIT
+        winner = -1
+        seat = 0
+        while table[H_ROUND] < table[H_TURN_LIMIT]:
+            table[H_TURN_SEAT] = seat
+            _turn(ctx, seat)
+            if check:
+                _check(ctx, start_cash, n)
+            if table[_seat(table, seat, F_BANKRUPT)] == 0 and total_wealth(table, seat) >= table[H_TARGET]:
+                end, winner = END_TARGET, seat
+                break
+            if table[H_ACTIVE] == 1:
+                for p in range(n):
+                    if table[_seat(table, p, F_BANKRUPT)] == 0:
+                        end, winner = END_LAST_PLAYER, p
+                break
+            while True:
+                seat += 1
+                if seat == n:
+                    seat = 0
+                    table[H_ROUND] += 1
+                if table[_seat(table, seat, F_BANKRUPT)] == 0:
+                    break
+        _log(ctx, winner, E_END, end, 0, 0, 0)
+        best = -(1 << 62)
+        for p in range(n):
+            out_wealth[g, p] = total_wealth(table, p)
+            out_cash[g, p] = table[_seat(table, p, F_CASH)]
+            out_cards[g, p] = table[_seat(table, p, F_CARDS)] + table[_seat(table, p, F_RISK_CARDS)]
+            out_bankrupt[g, p] = table[_seat(table, p, F_BANKRUPT)] != 0
+            if not out_bankrupt[g, p]:
+                best = max(best, out_wealth[g, p])
+            for s in range(N_STATS):
+                out_stats[g, p, s] = misc[_stat(misc, p, s)]
+        for p in range(n):   # K4: the first to the target, the last one left, or the richest at the turn limit
+            out_winner[g, p] = p == winner if winner >= 0 else (not out_bankrupt[g, p] and out_wealth[g, p] == best)
+        out_rounds[g] = table[H_ROUND] + (1 if end != END_TURN_LIMIT else 0)
+        out_end[g] = end
+        first = -1
+        for p in range(n):
+            inner = misc[_stat(misc, p, S_INNER_ROUND)]
+            if inner >= 0 and (first < 0 or inner < first):
+                first = inner
+        out_first_inner[g] = first

@@ -1,0 +1,184 @@
+"""What a Wheeler Dealer (UK) strategy sees and decides (K7: holdings, cash and At Risk cards are public;
+the order of the packs and of the Command pile is not).
+
+Every decision point is a function with one signature::
+
+    decide(table, params, memory, rng, query) -> int64
+
+- ``table`` (int64 vector): the game as every player sees it, which is the engine's own live array: read
+  it, never write it. Use the accessors below: rule values (``H_*`` header fields), each commodity's
+  ``face``, ``colour`` and copies, the set multiples, the boards, and per seat its ``cash``, ``held``
+  (clean cards per commodity), ``at_risk`` (cards per commodity in its At Risk zone), position, circle and
+  flags, and ``in_pack`` (copies of each commodity in its pack now).
+- ``query`` (int64 vector): ``query[Q_SEAT]`` is the seat being asked, ``query[Q_KIND]`` the decision
+  (``D_*``), the rest its arguments (documented at each ``D_*``).
+- ``params``, ``memory`` (the seat's floats, zeroed at the start of each game) and its own random stream.
+"""
+from numba import njit, types
+
+MAX_SEATS = 6
+MAX_COMMODITIES = 64
+MAX_SET = 16          # the most copies of one commodity
+MEMORY_SIZE = 128
+QUERY_SIZE = 8
+
+# ---- decision points (query[Q_KIND]) and their answers ----
+D_DEAL = 0      # before rolling: return pack_deal(DEAL_BUY or DEAL_RAID, other seat, commodity), or 0 for none
+D_ANSWER = 1    # query[Q_FROM] offers query[Q_PRICE] (3 x face) for one clean query[Q_COMMODITY]: 1 sells
+D_REDEEM = 2    # return a commodity of one's At Risk zone to redeem (pays its redeem_cost), -1 to stop;
+                # query[Q_CONTEXT] = REDEEM_COMMAND for the Command card: cards left unredeemed are forfeit
+D_SELL = 3      # return pack_sale(commodity, cards) to sell a set of >= min_set clean cards, -1 to stop
+D_BORROW = 4    # return a commodity to take an At Risk loan on (one clean card), -1 to stop; query[Q_CONTEXT]:
+                # BORROW_VOLUNTARY (before rolling), BORROW_FOR_PURCHASE (buying query[Q_COMMODITY]: cash must
+                # reach query[Q_PRICE], query[Q_SHORT] credits short; stopping drops the purchase),
+                # BORROW_FOR_PAYMENT (a payment that must be made, query[Q_SHORT] short: if the seat stops
+                # while short, the engine borrows on its cheapest clean card, and bankrupts it when none is left)
+D_ENTER = 5     # the inner circle is open to the seat: 1 enters now (K3: no way back)
+D_BUY = 6       # a turned card query[Q_COMMODITY] at query[Q_PRICE]: 1 buys (raising money if short),
+                # 0 pays the Handlers Charge query[Q_SHORT] and the card goes to the bottom of its pack
+D_YELLOW = 7    # on an outer yellow space: 0 turns a yellow card, 1 takes a Command card
+DECISION_NAMES = ("deal", "answer", "redeem", "sell", "borrow", "enter", "buy", "yellow")
+
+Q_SEAT, Q_KIND, Q_CONTEXT, Q_COMMODITY, Q_PRICE, Q_SHORT, Q_FROM = range(7)
+DEAL_NONE, DEAL_BUY, DEAL_RAID = 0, 1, 2
+REDEEM_VOLUNTARY, REDEEM_COMMAND = 0, 1
+BORROW_VOLUNTARY, BORROW_FOR_PURCHASE, BORROW_FOR_PAYMENT = 0, 1, 2
+
+RED, GREEN, YELLOW, BLUE = 0, 1, 2, 3
+COLOURS = ("red", "green", "yellow")
+SPACE_CODES = "RGYB"
+OUTER, INNER = 0, 1
+
+# ---- table header ----
+(H_PLAYERS, H_COMMODITIES, H_LEVEL, H_TARGET, H_INNER_WEALTH, H_MIN_SET, H_BUY_MULTIPLE, H_RAID_MULTIPLE,
+ H_LOAN_BP, H_INTEREST_BP, H_HANDLERS_BP, H_BLUE_BONUS, H_OUTER_SPACES, H_INNER_SPACES, H_INNER_ENTRY,
+ H_TURN_LIMIT, H_ROUND, H_TURN_SEAT, H_INNER_OPEN, H_ACTIVE, H_COMMANDS, H_DEAL_USED, H_DEAL_BOUGHT,
+ H_FACE, H_COLOUR, H_COPIES, H_MULTIPLE, H_OUTER, H_INNER, H_SEATS, H_HELD, H_RISK, H_IN_PACK, H_PACK_SIZE) = range(34)
+HEADER = 40
+# per seat fields (seat_field)
+F_CASH, F_BANKRUPT, F_CIRCLE, F_POSITION, F_MISS, F_CARDS, F_RISK_CARDS = range(7)
+SEAT_FIELDS = 8
+
+_int_vec = types.Array(types.int64, 1, "A")
+_float_vec = types.Array(types.float64, 1, "A")
+_rng_t = types.Array(types.uint64, 1, "A")
+DECISION_SIGNATURE = types.int64(_int_vec, _float_vec, _float_vec, _rng_t, _int_vec)
+DECISIONS = {name: DECISION_SIGNATURE for name in DECISION_NAMES}
+
+
+@njit(cache=True)
+def face(table, c):
+    return table[table[H_FACE] + c]
+
+
+@njit(cache=True)
+def colour(table, c):
+    return table[table[H_COLOUR] + c]
+
+
+@njit(cache=True)
+def copies(table, c):
+    """Copies of a commodity in the game."""
+    return table[table[H_COPIES] + c]
+
+
+@njit(cache=True)
+def multiple(table, c, cards):
+    """The set multiple for selling ``cards`` cards of commodity c (the data's set_multiple_rule)."""
+    return table[table[H_MULTIPLE] + colour(table, c) * (MAX_SET + 1) + min(cards, MAX_SET)]
+
+
+@njit(cache=True)
+def set_value(table, c, cards):
+    """What the bank pays for a set of ``cards`` cards of c (0 below the minimum set)."""
+    if cards < table[H_MIN_SET]:
+        return 0
+    return multiple(table, c, cards) * face(table, c) * cards
+
+
+@njit(cache=True)
+def space(table, circle, position):
+    """The colour of a space (RED, GREEN, YELLOW or BLUE)."""
+    return table[table[H_OUTER if circle == OUTER else H_INNER] + position]
+
+
+@njit(cache=True)
+def seat_field(table, seat, field):
+    return table[table[H_SEATS] + seat * SEAT_FIELDS + field]
+
+
+@njit(cache=True)
+def cash(table, seat):
+    return table[table[H_SEATS] + seat * SEAT_FIELDS + F_CASH]
+
+
+@njit(cache=True)
+def held(table, seat, c):
+    """Clean cards of c the seat holds (At Risk cards are not counted, K2)."""
+    return table[table[H_HELD] + seat * table[H_COMMODITIES] + c]
+
+
+@njit(cache=True)
+def at_risk(table, seat, c):
+    return table[table[H_RISK] + seat * table[H_COMMODITIES] + c]
+
+
+@njit(cache=True)
+def in_pack(table, c):
+    """Copies of c in its pack now (the order of the pack is hidden)."""
+    return table[table[H_IN_PACK] + c]
+
+
+@njit(cache=True)
+def pack_size(table, pack):
+    return table[table[H_PACK_SIZE] + pack]
+
+
+@njit(cache=True)
+def part_down(amount, basis_points):
+    """A share of an amount paid by the bank: rounded down (K7)."""
+    return amount * basis_points // 10000
+
+
+@njit(cache=True)
+def part_up(amount, basis_points):
+    """A share of an amount paid to the bank: rounded up (K7)."""
+    return (amount * basis_points + 9999) // 10000
+
+
+@njit(cache=True)
+def loan_value(table, c):
+    """The At Risk loan on one card of c: half its face value."""
+    return part_down(face(table, c), table[H_LOAN_BP])
+
+
+@njit(cache=True)
+def redeem_cost(table, c):
+    """What redeeming one At Risk card of c costs: the loan plus 10% interest."""
+    loan = loan_value(table, c)
+    return loan + part_up(loan, table[H_INTEREST_BP])
+
+
+@njit(cache=True)
+def handlers_charge(table, c):
+    return part_up(face(table, c), table[H_HANDLERS_BP])
+
+
+@njit(cache=True)
+def total_wealth(table, seat):
+    """K4: cash + face value of every card held, At Risk ones included, - what redeeming them all would cost."""
+    wealth = cash(table, seat)
+    for c in range(table[H_COMMODITIES]):
+        wealth += (held(table, seat, c) + at_risk(table, seat, c)) * face(table, c)
+        wealth -= at_risk(table, seat, c) * redeem_cost(table, c)
+    return wealth
+
+
+@njit(cache=True)
+def pack_deal(kind, seat, c):
+    return kind + 4 * (seat + MAX_SEATS * c)
+
+
+@njit(cache=True)
+def pack_sale(c, cards):
+    return c * (MAX_SET + 1) + cards

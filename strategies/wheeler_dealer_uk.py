@@ -1,0 +1,293 @@
+"""Shipped Wheeler Dealer (UK) strategies (shared/spec/wheeler-dealer-uk.md, "Strategy families").
+
+Every decision point is one Numba function with the signature of
+``simkit.games.wheeler_dealer_uk.view.DECISION_SIGNATURE``. ``trader`` is one parametrised family (set
+timing, pack preference, deals and raids, At Risk borrowing, the inner circle, yellow card or Command
+card); the other names are its presets. ``random`` is the baseline: a random legal answer everywhere.
+"""
+from numba import njit
+
+from simkit import rng
+from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_PURCHASE, BORROW_VOLUNTARY, DEAL_BUY, DEAL_RAID,
+                                                 F_BANKRUPT, H_BUY_MULTIPLE, H_COMMODITIES, H_INNER_WEALTH,
+                                                 H_MIN_SET, H_PLAYERS, H_RAID_MULTIPLE, Q_COMMODITY, Q_CONTEXT,
+                                                 Q_PRICE, Q_SEAT, REDEEM_COMMAND, at_risk, cash, colour, face, held,
+                                                 in_pack, loan_value, pack_deal, pack_sale, redeem_cost,
+                                                 seat_field, set_value, total_wealth)
+from simkit.strategy import Strategy, register
+
+# parameter order (the Strategy's params dict keeps it)
+(P_SELL_AT, P_FAVOUR, P_RESERVE, P_DEALS, P_RAIDS, P_LEVERAGE, P_ENTER_AT, P_COMMAND, P_KEEP_FROM,
+ P_CASH_FLOOR) = range(10)
+LEVERAGE_NEVER, LEVERAGE_SETS, LEVERAGE_ANY = 0, 1, 2
+
+
+@njit(cache=True)
+def others_hold(table, seat, c):
+    """Copies of c that other players in the game hold, clean or At Risk."""
+    total = 0
+    for q in range(table[H_PLAYERS]):
+        if q != seat and seat_field(table, q, F_BANKRUPT) == 0:
+            total += held(table, q, c) + at_risk(table, q, c)
+    return total
+
+
+@njit(cache=True)
+def reachable(table, seat, c):
+    """The most clean copies of c the seat could gather: its own (At Risk ones redeemed), the pack's, others'."""
+    return held(table, seat, c) + at_risk(table, seat, c) + in_pack(table, c) + others_hold(table, seat, c)
+
+
+@njit(cache=True)
+def set_gain(table, c, before, after):
+    """What ``after`` clean cards of c would sell for beyond ``before`` of them."""
+    return set_value(table, c, after) - set_value(table, c, before)
+
+
+@njit(cache=True)
+def loan_capacity(table, seat, keep):
+    """Credits the seat could borrow At Risk on its clean cards, leaving commodity ``keep`` alone."""
+    total = 0
+    for c in range(table[H_COMMODITIES]):
+        if c != keep:
+            total += held(table, seat, c) * loan_value(table, c)
+    return total
+
+
+@njit(cache=True)
+def affordable(table, seat, price, c, params, completes_set):
+    """Can the seat pay ``price`` keeping its reserve, borrowing At Risk if its leverage allows?"""
+    spare = cash(table, seat) - params[P_RESERVE]
+    leverage = params[P_LEVERAGE]
+    if leverage == LEVERAGE_ANY or (leverage == LEVERAGE_SETS and completes_set):
+        spare += loan_capacity(table, seat, c)
+    return spare >= price
+
+
+@njit(cache=True)
+def spare_card(table, seat, avoid):
+    """The card to borrow on: the cheapest single (not building a set), else the cheapest card; -1 if none."""
+    best, best_key = -1, 0.0
+    for c in range(table[H_COMMODITIES]):
+        if c == avoid or held(table, seat, c) == 0:
+            continue
+        key = face(table, c) * (1.0 if held(table, seat, c) == 1 else 100.0)
+        if best < 0 or key < best_key:
+            best, best_key = c, key
+    return best
+
+
+# ---- trader: one parametrised family ----------------------------------------------------------------
+
+@njit(cache=True)
+def trader_deal(table, params, memory, state, query):
+    """Buy the card that completes (or enlarges) a set worth more than its price: a raid at 2 x face before a
+    purchase at 3 x; the pair with the best margin."""
+    seat = query[Q_SEAT]
+    min_set = table[H_MIN_SET]
+    best, best_margin = 0, 0.0
+    for c in range(table[H_COMMODITIES]):
+        mine = held(table, seat, c)
+        if mine + 1 < min_set:
+            continue
+        gain = set_gain(table, c, mine, mine + 1)
+        for kind in (DEAL_RAID, DEAL_BUY):
+            if (kind == DEAL_RAID and params[P_RAIDS] == 0.0) or (kind == DEAL_BUY and params[P_DEALS] == 0.0):
+                continue
+            price = face(table, c) * (table[H_RAID_MULTIPLE] if kind == DEAL_RAID else table[H_BUY_MULTIPLE])
+            margin = gain - price
+            if margin <= best_margin or not affordable(table, seat, price, c, params, True):
+                continue
+            for q in range(table[H_PLAYERS]):
+                if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
+                    continue
+                if (held(table, q, c) if kind == DEAL_BUY else at_risk(table, q, c)) > 0:
+                    best, best_margin = pack_deal(kind, q, c), margin
+                    break
+    return best
+
+
+@njit(cache=True)
+def trader_answer(table, params, memory, state, query):
+    """Sell at 3 x face unless the card is part of a set being built (``keep_from`` copies or more)."""
+    return 1 if held(table, query[Q_SEAT], query[Q_COMMODITY]) < params[P_KEEP_FROM] else 0
+
+
+@njit(cache=True)
+def trader_redeem(table, params, memory, state, query):
+    """Redeem At Risk cards of commodities being collected while cash stays above the reserve; for the
+    Command card, every card worth more than its redeem cost that cash allows."""
+    seat = query[Q_SEAT]
+    forced = query[Q_CONTEXT] == REDEEM_COMMAND
+    for c in range(table[H_COMMODITIES]):
+        if at_risk(table, seat, c) == 0:
+            continue
+        cost = redeem_cost(table, c)
+        if forced:
+            if cash(table, seat) >= cost and face(table, c) > cost:
+                return c
+        elif held(table, seat, c) > 0 and cash(table, seat) - cost >= params[P_RESERVE]:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def trader_sell(table, params, memory, state, query):
+    """Sell a set once it has ``sell_at`` cards, or all the cards it can still reach, or when cash is short."""
+    seat = query[Q_SEAT]
+    min_set = table[H_MIN_SET]
+    short = cash(table, seat) < params[P_CASH_FLOOR]
+    for c in range(table[H_COMMODITIES]):
+        mine = held(table, seat, c)
+        if mine >= min_set and (mine >= params[P_SELL_AT] or mine >= reachable(table, seat, c) or short):
+            return pack_sale(c, mine)
+    return -1
+
+
+@njit(cache=True)
+def trader_borrow(table, params, memory, state, query):
+    """Borrow on spare cards: for a payment always; for a purchase as leverage allows; before rolling only to
+    keep ``cash_floor`` credits in hand."""
+    seat = query[Q_SEAT]
+    context = query[Q_CONTEXT]
+    if context == BORROW_VOLUNTARY and cash(table, seat) >= params[P_CASH_FLOOR]:
+        return -1
+    if context == BORROW_FOR_PURCHASE and params[P_LEVERAGE] == LEVERAGE_NEVER:
+        return -1
+    return spare_card(table, seat, query[Q_COMMODITY] if context == BORROW_FOR_PURCHASE else -1)
+
+
+@njit(cache=True)
+def trader_enter(table, params, memory, state, query):
+    """Enter the inner circle once total wealth reaches ``enter_at`` x the level's threshold (0: at once)."""
+    return 1 if total_wealth(table, query[Q_SEAT]) >= params[P_ENTER_AT] * table[H_INNER_WEALTH] else 0
+
+
+@njit(cache=True)
+def trader_buy(table, params, memory, state, query):
+    """Buy a turned card that can still become a set, if the favoured colour or one already held (or cash is
+    plentiful), keeping the reserve (borrowing as leverage allows)."""
+    seat = query[Q_SEAT]
+    c = query[Q_COMMODITY]
+    mine = held(table, seat, c)
+    if mine + 1 + at_risk(table, seat, c) + in_pack(table, c) + others_hold(table, seat, c) < table[H_MIN_SET]:
+        return 0
+    completes = mine + 1 >= table[H_MIN_SET]
+    wanted = mine > 0 or colour(table, c) == params[P_FAVOUR] or params[P_FAVOUR] < 0
+    if not wanted and cash(table, seat) < 4 * query[Q_PRICE] + params[P_RESERVE]:
+        return 0
+    return 1 if affordable(table, seat, query[Q_PRICE], c, params, completes) else 0
+
+
+@njit(cache=True)
+def trader_yellow(table, params, memory, state, query):
+    """Take a Command card on an outer yellow space with probability ``command``."""
+    return 1 if rng.uniform(state) < params[P_COMMAND] else 0
+
+
+_PARAMS = {"sell_at": 3.0, "favour": -1.0, "reserve": 1000.0, "deals": 1.0, "raids": 1.0,
+           "leverage": float(LEVERAGE_SETS), "enter_at": 1.0, "command": 0.0, "keep_from": 2.0,
+           "cash_floor": 0.0}
+
+trader = register(Strategy.build(
+    "wheeler-dealer-uk", "trader", deal=trader_deal, answer=trader_answer, redeem=trader_redeem, sell=trader_sell,
+    borrow=trader_borrow, enter=trader_enter, buy=trader_buy, yellow=trader_yellow, params=_PARAMS,
+    doc="Collects sets and sells at sell_at cards; favour: pack colour to collect (0 red, 1 green, 2 yellow, "
+        "-1 any); deals/raids: buy from players at 3 x / raid At Risk at 2 x when a set gains more; leverage: "
+        "At Risk loans for purchases (0 never, 1 to complete sets, 2 any); enter_at: inner circle at this "
+        "x threshold; command: chance of a Command card on yellow; keep_from: refuse 3 x offers from this "
+        "many copies; reserve, cash_floor: credits to keep."))
+
+
+def _preset(name: str, doc: str, **values) -> Strategy:
+    params = dict(_PARAMS)
+    for key, value in values.items():
+        assert key in params, key
+        params[key] = float(value)
+    return register(Strategy.build("wheeler-dealer-uk", name, base=trader, params=params, doc=doc))
+
+
+_preset("set-at-3", "Sells every set at three cards; deals and raids for sets; borrows to complete them.")
+_preset("hold-for-5", "Holds sets for five cards (the higher multiple) unless no more copies can come.", sell_at=5)
+_preset("yellow-hunter", "Favours the dear yellow pack, borrowing At Risk for any card it wants.", favour=2,
+        leverage=LEVERAGE_ANY, sell_at=4)
+_preset("raider", "Raids At Risk cards and buys from players whenever a set gains; sells at four; enters the "
+                  "inner circle at once.", sell_at=4, leverage=LEVERAGE_ANY, enter_at=0, keep_from=1)
+_preset("cautious", "No deals, no borrowing for purchases, a large reserve; enters the inner circle late.",
+        deals=0, raids=0, leverage=LEVERAGE_NEVER, reserve=5000, enter_at=2, keep_from=3)
+_preset("commander", "Sells at three and takes Command cards on yellow spaces.", command=1)
+
+
+# ---- random: a random legal answer at every decision --------------------------------------------------
+
+@njit(cache=True)
+def _random_commodity(table, seat, state, zone):
+    """A uniformly random commodity of which the seat has a card (zone 0 clean, 1 At Risk); -1 if none."""
+    count = 0
+    for c in range(table[H_COMMODITIES]):
+        count += (held(table, seat, c) if zone == 0 else at_risk(table, seat, c)) > 0
+    if count == 0:
+        return -1
+    pick = rng.below(state, count)
+    for c in range(table[H_COMMODITIES]):
+        if (held(table, seat, c) if zone == 0 else at_risk(table, seat, c)) > 0:
+            if pick == 0:
+                return c
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_deal(table, params, memory, state, query):
+    """Half the time a random deal: a random other player, one of its cards, bought or raided as it lies."""
+    seat = query[Q_SEAT]
+    if rng.uniform(state) < 0.5:
+        return 0
+    q = rng.below(state, table[H_PLAYERS])
+    if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
+        return 0
+    zone = rng.below(state, 2)
+    c = _random_commodity(table, q, state, zone)
+    if c < 0:
+        return 0
+    return pack_deal(DEAL_BUY if zone == 0 else DEAL_RAID, q, c)
+
+
+@njit(cache=True)
+def random_coin(table, params, memory, state, query):
+    return rng.below(state, 2)
+
+
+@njit(cache=True)
+def random_redeem(table, params, memory, state, query):
+    seat = query[Q_SEAT]
+    c = _random_commodity(table, seat, state, 1)
+    if c < 0 or rng.uniform(state) < 0.5 or cash(table, seat) < redeem_cost(table, c):
+        return -1
+    return c
+
+
+@njit(cache=True)
+def random_sell(table, params, memory, state, query):
+    seat = query[Q_SEAT]
+    if rng.uniform(state) < 0.5:
+        return -1
+    for c in range(table[H_COMMODITIES]):
+        if held(table, seat, c) >= table[H_MIN_SET]:
+            return pack_sale(c, table[H_MIN_SET] + rng.below(state, held(table, seat, c) - table[H_MIN_SET] + 1))
+    return -1
+
+
+@njit(cache=True)
+def random_borrow(table, params, memory, state, query):
+    if query[Q_CONTEXT] == BORROW_VOLUNTARY and rng.uniform(state) < 0.9:
+        return -1
+    if query[Q_CONTEXT] == BORROW_FOR_PURCHASE and rng.uniform(state) < 0.5:
+        return -1
+    return _random_commodity(table, query[Q_SEAT], state, 0)
+
+
+register(Strategy.build(
+    "wheeler-dealer-uk", "random", deal=random_deal, answer=random_coin, redeem=random_redeem, sell=random_sell,
+    borrow=random_borrow, enter=random_coin, buy=random_coin, yellow=random_coin,
+    doc="Baseline: a random legal answer everywhere (a deal half the time, loans before rolling one time in ten)."))
