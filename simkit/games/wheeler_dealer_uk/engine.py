@@ -462,7 +462,8 @@ def _turn(ctx, seat):
     commodities = table[H_COMMODITIES]
     cash_at = _seat(table, seat, F_CASH)
     misc[_stat(misc, seat, S_TURNS)] += 1
-    _log(ctx, seat, E_TURN, table[cash_at], total_wealth(table, seat), 0, 0)
+    _log(ctx, seat, E_TURN, table[cash_at], total_wealth(table, seat), table[_seat(table, seat, F_POSITION)],
+         table[_seat(table, seat, F_CIRCLE)])
     if table[_seat(table, seat, F_MISS)] > 0:
         table[_seat(table, seat, F_MISS)] -= 1
         _log(ctx, seat, E_MISSED, 0, 0, 0, 0)

@@ -20,7 +20,7 @@ def format_replay(prepared, seats, seed, game, out) -> str:
     for ev in out["events"]:
         rnd, seat, kind, a, b, c, d = (int(x) for x in ev)
         if kind == E.E_TURN:
-            lines.append(f"round {rnd + 1}, {who(seat)}: cash {a:,}, total wealth {b:,}")
+            lines.append(f"round {rnd + 1}, {who(seat)} on {_CIRCLES[d]} space {c}: cash {a:,}, total wealth {b:,}")
         elif kind == E.E_MISSED:
             lines.append("   misses this turn")
         elif kind == E.E_DEAL:

@@ -1,0 +1,126 @@
+"""Hand-built Wheeler Dealer (UK) positions: set up the table, script each seat's answers, call one engine
+step (a turn, a space, a Command card, a deal) and read the table and the event log back."""
+from __future__ import annotations
+
+import numpy as np
+
+from simkit.games import get_game
+from simkit.games.wheeler_dealer_uk import _context, engine as E
+from simkit.games.wheeler_dealer_uk.rules import COMMAND_KINDS
+from simkit.games.wheeler_dealer_uk.view import (COLOURS, DECISION_NAMES, F_BANKRUPT, F_CARDS, F_CASH, F_CIRCLE,
+                                                 F_MISS, F_POSITION, F_RISK_CARDS, H_ACTIVE, H_COLOUR, H_COPIES,
+                                                 H_HELD, H_IN_PACK, H_PACK_SIZE, H_RISK, H_SEATS, SEAT_FIELDS)
+from simkit.strategy import MAX_PARAMS, parse_lineup
+
+from .scripted import SCRIPTED, SLOT
+
+GAME = get_game("wheeler-dealer-uk")
+EVENT_NAMES = {getattr(E, name): name[2:].lower() for name in dir(E) if name.startswith("E_") and name != "E_TURN"}
+EVENT_NAMES[E.E_TURN] = "turn"
+
+
+class Position:
+    """A table with empty hands and packs, every seat scripted (or the given line-up)."""
+
+    def __init__(self, players: int = 3, sets=(), lineup=None, cash: int = 10000):
+        self.prepared = GAME.prepare(GAME.rules(sets=list(sets)), players)
+        seats = parse_lineup(GAME.name, lineup or [SCRIPTED] * players)
+        self.ctx = _context(self.prepared, seats, event_capacity=10000, record=True)
+        self.table, self.misc, self.packs = self.ctx[0], self.ctx[1], self.ctx[2]
+        self.names = self.prepared.commodities
+        self.n = players
+        self.table[H_ACTIVE] = players
+        for p in range(players):
+            self.set_cash(p, cash)
+        kinds = self.prepared.commands[:, 0]
+        self.misc[E.M_COMMANDS:E.M_COMMANDS + len(kinds)] = np.arange(len(kinds))
+
+    # ---- setting up ----
+    def c(self, name: str) -> int:
+        return self.names.index(name)
+
+    def field(self, seat, field, value=None):
+        at = self.table[H_SEATS] + seat * SEAT_FIELDS + field
+        if value is not None:
+            self.table[at] = value
+        return int(self.table[at])
+
+    def set_cash(self, seat, value):
+        self.field(seat, F_CASH, value)
+
+    def give(self, seat, name, count=1, at_risk=False):
+        zone = H_RISK if at_risk else H_HELD
+        self.table[self.table[zone] + seat * len(self.names) + self.c(name)] += count
+        self.table[self.table[H_SEATS] + seat * SEAT_FIELDS + (F_RISK_CARDS if at_risk else F_CARDS)] += count
+
+    def set_pack(self, colour: str, names):
+        """Pack contents, top first."""
+        k = COLOURS.index(colour)
+        for c in range(len(self.names)):
+            if self.table[self.table[H_COLOUR] + c] == k:
+                self.table[self.table[H_IN_PACK] + c] = 0
+        for i, name in enumerate(names):
+            self.packs[k, i] = self.c(name)
+            self.table[self.table[H_IN_PACK] + self.c(name)] += 1
+        self.misc[E.M_HEADS + k] = 0
+        self.table[self.table[H_PACK_SIZE] + k] = len(names)
+
+    def set_commands(self, cards):
+        """The Command pile from the top: (kind name, value) pairs."""
+        total = self.misc[E.M_COMMAND_CARDS]
+        for i, (kind, value) in enumerate(cards):
+            self.misc[E.M_COMMANDS + total + i] = COMMAND_KINDS.index(kind)
+            self.misc[E.M_COMMANDS + 2 * total + i] = value
+            self.misc[E.M_COMMANDS + i] = i
+        self.misc[E.M_COMMAND_HEAD] = 0
+
+    def script(self, seat, decision: str, answers):
+        memory = self.ctx[3][seat, MAX_PARAMS:]
+        base = DECISION_NAMES.index(decision) * SLOT
+        memory[base] = len(answers)
+        memory[base + 1] = 0
+        memory[base + 2:base + 2 + len(answers)] = answers
+
+    def place(self, seat, position, inner=False):
+        self.field(seat, F_POSITION, position)
+        self.field(seat, F_CIRCLE, 1 if inner else 0)
+
+    # ---- reading back ----
+    def cash(self, seat):
+        return self.field(seat, F_CASH)
+
+    def held(self, seat, name):
+        return int(self.table[self.table[H_HELD] + seat * len(self.names) + self.c(name)])
+
+    def at_risk(self, seat, name):
+        return int(self.table[self.table[H_RISK] + seat * len(self.names) + self.c(name)])
+
+    def pack(self, colour: str):
+        k = COLOURS.index(colour)
+        size = self.table[self.table[H_PACK_SIZE] + k]
+        head = self.misc[E.M_HEADS + k]
+        return [self.names[self.packs[k, (head + i) % self.packs.shape[1]]] for i in range(size)]
+
+    def bankrupt(self, seat):
+        return self.field(seat, F_BANKRUPT) == 1
+
+    def misses(self, seat):
+        return self.field(seat, F_MISS)
+
+    def stat(self, seat, name):
+        return int(self.misc[E.M_STATS + seat * E.N_STATS + E.SEAT_STATS.index(name)])
+
+    def events(self):
+        """The event log as (name, seat, a, b, c, d) tuples."""
+        count = min(int(self.misc[E.M_EVENTS]), self.ctx[5].shape[0])
+        return [(EVENT_NAMES[int(e[2])], int(e[1]), *map(int, e[3:])) for e in self.ctx[5][:count]]
+
+    def kinds(self):
+        return [e[0] for e in self.events()]
+
+    def copies(self, name):
+        return int(self.table[self.table[H_COPIES] + self.c(name)])
+
+    def bank_balance(self):
+        """Credits the bank paid out minus what it took in (the players' cash moves by exactly this)."""
+        return int(self.misc[E.M_BANK_OUT] - self.misc[E.M_BANK_IN])

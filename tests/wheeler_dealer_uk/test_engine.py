@@ -1,0 +1,124 @@
+"""Whole Wheeler Dealer (UK) games: conservation of cards and credits in checking mode, the end of a game
+(K4), start positions (K7), results, illegal answers, the replay."""
+import re
+
+import numpy as np
+import pytest
+
+from simkit.games.wheeler_dealer_uk import _run, engine as E
+from simkit.games.wheeler_dealer_uk.view import total_wealth
+from simkit.strategy import parse_lineup, registered
+
+from .harness import GAME, Position
+from .scripted import CHEAT
+
+SHIPPED = sorted(registered("wheeler-dealer-uk"))
+
+
+def play(lineup, n_games=40, seed=3, sets=(), check=True):
+    seats = parse_lineup(GAME.name, lineup)
+    prepared = GAME.prepare(GAME.rules(sets=list(sets)), len(seats))
+    return prepared, GAME.simulate(prepared, seats, seed, 0, n_games, check=check)
+
+
+def per_seat(columns, name, n):
+    return np.asarray(columns[name]).reshape(-1, n)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("sets", [(), ("game.level=2",), ("game.level=3", 'game.set_multiple_rule="size"'),
+                                  ('game.set_multiple_rule="size_capped"', "game.turn_limit=30")],
+                         ids=["level1", "level2", "level3-size", "capped-limit"])
+def test_cards_and_credits_conserved_in_check_mode(players, sets):
+    lineup = [SHIPPED[(players * 3 + i) % len(SHIPPED)] for i in range(players)]
+    _, columns = play(lineup, 30, seed=players, sets=sets)   # _check raises on any violation, every turn
+    assert (per_seat(columns, "winner", players).sum(axis=1) >= 1).all()
+
+
+def test_check_mode_notices_a_lost_card():
+    t = Position(2)
+    t.give(0, "Tea")                                          # not taken from any pack
+    with pytest.raises(AssertionError, match="cards not conserved"):
+        E._check(t.ctx, 10000, 2)
+
+
+def test_check_mode_notices_credits_from_nowhere():
+    t = Position(2)
+    with pytest.raises(AssertionError, match="credits"):
+        E._check(t.ctx, 9000, 2)
+
+
+def test_how_games_end_k4():
+    prepared, columns = play(list(GAME.default_lineup), 300, seed=5, check=False)
+    n = 4
+    end, rounds = per_seat(columns, "end", n)[:, 0], per_seat(columns, "rounds", n)[:, 0]
+    wealth, winner = per_seat(columns, "wealth", n), per_seat(columns, "winner", n)
+    bankrupt = per_seat(columns, "bankrupt", n)
+    target = prepared.table[E.H_TARGET]
+    assert (winner.sum(axis=1)[end != E.END_TURN_LIMIT] == 1).all()
+    assert (wealth[winner & (end == E.END_TARGET)[:, None]] >= target).all()
+    assert (bankrupt.sum(axis=1)[end == E.END_LAST_PLAYER] == n - 1).all()
+    assert not (winner & bankrupt).any() and (wealth[bankrupt] == 0).all()
+    assert {E.END_TARGET, E.END_LAST_PLAYER} <= set(end)
+    assert (rounds >= 1).all()
+
+
+def test_the_turn_limit_ends_games_flagged_and_the_richest_wins():
+    _, columns = play(["cautious"] * 3, 40, sets=("game.turn_limit=6",), check=True)
+    end, rounds = per_seat(columns, "end", 3)[:, 0], per_seat(columns, "rounds", 3)[:, 0]
+    assert (end == E.END_TURN_LIMIT).all() and (rounds == 6).all()
+    wealth, winner = per_seat(columns, "wealth", 3), per_seat(columns, "winner", 3)
+    assert (winner == (wealth == wealth.max(axis=1, keepdims=True))).all()
+    assert (per_seat(columns, "turns", 3) == 6).all()
+
+
+def test_seats_start_on_outer_blue_spaces_seat_zero_first_k7():
+    seats = parse_lineup(GAME.name, ["set-at-3"] * 6)
+    prepared = GAME.prepare(GAME.rules(), 6)
+    events = _run(prepared, seats, 4, 0, 1, True, record=True, event_capacity=100_000)["events"]
+    turns = events[events[:, 2] == E.E_TURN]
+    assert list(turns[:6, 1]) == [0, 1, 2, 3, 4, 5]
+    assert list(turns[:6, 5]) == [0, 8, 16, 24, 0, 8]       # blue spaces of the default board, i mod 4
+    assert turns[0, 3] == 8250                                # start cash, no bonus for the start space
+
+
+def test_start_hands_are_four_red_and_four_green():
+    t_prepared = GAME.prepare(GAME.rules(), 3)
+    out = _run(t_prepared, parse_lineup(GAME.name, ["cautious"] * 3), 2, 0, 1, True, record=True,
+               event_capacity=100_000)
+    first = out["events"][out["events"][:, 2] == E.E_TURN][0]
+    assert first[4] - first[3] in range(4 * 500 + 4 * 2000, 4 * 1000 + 4 * 10000 + 1)   # wealth - cash = 8 cards
+
+
+def test_illegal_answers_are_refused_and_the_game_goes_on():
+    _, columns = play([CHEAT, "set-at-3", "random"], 20, seed=9)
+    illegal = per_seat(columns, "illegal_actions", 3)
+    assert (illegal[:, 0] > 0).all() and illegal[:, 1:].sum() == 0
+
+
+def test_shipped_strategies_answer_legally():
+    for name in SHIPPED:
+        lineup = [name] + [SHIPPED[(i + SHIPPED.index(name)) % len(SHIPPED)] for i in (1, 2, 3)]
+        _, columns = play(lineup, 30, seed=4)
+        assert per_seat(columns, "illegal_actions", 4).sum() == 0, name
+
+
+def test_total_wealth_counts_at_risk_cards_less_their_redeem_cost():
+    t = Position(2)
+    t.set_cash(0, 1000)
+    t.give(0, "Tin")
+    t.give(0, "Carrots", 1, at_risk=True)
+    assert total_wealth(t.table, 0) == 1000 + 10000 + 550 - (275 + 28)   # 27.5 interest rounds up
+
+
+def test_replay_matches_the_batch():
+    lineup = list(GAME.default_lineup)
+    seats = parse_lineup(GAME.name, lineup)
+    prepared = GAME.prepare(GAME.rules(), 4)
+    text = GAME.replay(prepared, seats, 6, 3)
+    _, columns = play(lineup, 4, seed=6, check=False)
+    for p in range(4):
+        wealth = per_seat(columns, "wealth", 4)[3, p]
+        if not per_seat(columns, "bankrupt", 4)[3, p]:
+            assert re.search(rf"seat {p} \([^)]*\): wealth {wealth:,}", text)
+    assert "== Game over" in text and text.count("round ") >= per_seat(columns, "turns", 4)[3].sum()
