@@ -26,4 +26,4 @@ bench: $(VENV)/.installed
 # Numba's disk cache keys a kernel on its own file only: after editing a module that a kernel imports
 # constants or functions from, clear the cache (users of a released version never need this).
 clean-cache:
-	find simkit strategies -name '*.nbi' -delete -o -name '*.nbc' -delete
+	find simkit strategies tests -name '*.nbi' -delete -o -name '*.nbc' -delete

@@ -69,13 +69,27 @@ def _child(args, env_extra=None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def throughput(spec: dict, games: int, workers: int) -> float:
-    """Games per second of the default line-up, engine already compiled, nothing written."""
+def throughput(spec: dict, games: int, workers: int) -> tuple[float, float]:
+    """Games and player turns per second of the default line-up (turns: nan where the game doesn't count
+    them), engine already compiled, nothing written."""
     batch = make_batch(spec["game"], games, None, 1, spec["rules_file"], spec["sets"])
     batch.play(0, 1)
+    count = batch.game.player_turns
+    turns = [0]
+
+    def sink(index, columns):
+        if count:
+            turns[0] += count(columns)
+
     start = time.perf_counter()
-    execute(batch, lambda index, columns: None, workers=workers, chunk_size=max(1, games // (4 * workers)))
-    return games / (time.perf_counter() - start)
+    execute(batch, sink, workers=workers, chunk_size=max(1, games // (4 * workers)))
+    seconds = time.perf_counter() - start
+    return games / seconds, (turns[0] / seconds if count else float("nan"))
+
+
+def _median_rates(spec: dict, games: int, workers: int, repeat: int) -> tuple[float, float]:
+    runs = [throughput(spec, games, workers) for _ in range(repeat)]
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
 def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: int = 20,
@@ -86,8 +100,8 @@ def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: 
     spec = {"game": game, "rules_file": str(rules_file) if rules_file else None, "sets": list(sets)}
     make_batch(game, 1, None, 1, rules_file, sets).play(0, 1)  # validate and fill the cache before timing
     result = {"game": game, "sets": list(sets), "cores": cores, "games": games, "repeat": repeat}
-    result["games_per_s_all_cores"] = statistics.median(throughput(spec, games, cores) for _ in range(repeat))
-    result["games_per_s_one_core"] = statistics.median(throughput(spec, games, 1) for _ in range(repeat))
+    result["games_per_s_all_cores"], result["turns_per_s_all_cores"] = _median_rates(spec, games, cores, repeat)
+    result["games_per_s_one_core"], result["turns_per_s_one_core"] = _median_rates(spec, games, 1, repeat)
     result["parallel_speedup"] = result["games_per_s_all_cores"] / result["games_per_s_one_core"]
     nojit = statistics.median(_child(["play", json.dumps(spec), nojit_games, 1], {"NUMBA_DISABLE_JIT": "1"})["games_per_s"]
                               for _ in range(repeat))
@@ -104,9 +118,13 @@ def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: 
 
 def format_benchmark(result: dict) -> str:
     rules = f" with {' '.join(result['sets'])}" if result.get("sets") else ""
+    def turns(key):
+        value = result.get(key, float("nan"))
+        return "" if value != value else f", {value:,.0f} player turns/s"
+
     lines = [f"{result['game']}{rules}: {result['games']} games, median of {result['repeat']}, {result['cores']} cores",
-             f"  all cores      {result['games_per_s_all_cores']:>12,.0f} games/s",
-             f"  one core       {result['games_per_s_one_core']:>12,.0f} games/s  "
+             f"  all cores      {result['games_per_s_all_cores']:>12,.0f} games/s{turns('turns_per_s_all_cores')}",
+             f"  one core       {result['games_per_s_one_core']:>12,.0f} games/s{turns('turns_per_s_one_core')}  "
              f"(parallel speed-up {result['parallel_speedup']:.2f}x)",
              f"  JIT disabled   {result['games_per_s_jit_disabled']:>12,.1f} games/s  "
              f"(JIT speed-up {result['jit_speedup']:,.0f}x, one core)",

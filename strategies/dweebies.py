@@ -16,7 +16,7 @@ from numba import njit
 
 from simkit import rng
 from simkit.games.dweebies.table import EMPTY, gain, line_ends, run_from
-from simkit.games.dweebies.view import (PUB_BOTTOM, PUB_DWEEBIES, PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_ON_TABLE,
+from simkit.games.dweebies.view import (PUB_BOTTOM, PUB_DWEEBIES, PUB_LEFT, PUB_LEGAL, PUB_ON_TABLE,
                                         PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_TOP, hand_size_of, next_seat,
                                         pack_move, random_move, unseen, unseen_total)
 from simkit.strategy import Strategy, register

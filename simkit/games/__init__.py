@@ -33,6 +33,7 @@ class Game:
     levels: tuple[int, ...] = ()
     report_plots: tuple[str, ...] = ()       # game-specific plots, by name in reports' registry
     total_labels: Callable = lambda prepared: {}   # (prepared) -> {total name: labels of its entries}
+    player_turns: Callable | None = None     # (simulate's columns) -> player turns those games took (benchmarks)
 
     @cached_property
     def default_rules(self) -> dict:

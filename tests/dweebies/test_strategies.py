@@ -8,7 +8,7 @@ from simkit.games import get_game
 from simkit.strategy import parse_lineup, registered
 
 from simkit.games.dweebies import SYMBOLS
-from simkit.games.dweebies.table import EMPTY, adjacent_cells, collect_gain, run_from
+from simkit.games.dweebies.table import adjacent_cells, collect_gain, run_from
 
 from .harness import CARDS, ORIGIN, SIDE, Table, at, decide
 

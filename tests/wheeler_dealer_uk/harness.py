@@ -7,9 +7,9 @@ import numpy as np
 from simkit.games import get_game
 from simkit.games.wheeler_dealer_uk import _context, engine as E
 from simkit.games.wheeler_dealer_uk.rules import COMMAND_KINDS
-from simkit.games.wheeler_dealer_uk.view import (COLOURS, DECISION_NAMES, F_BANKRUPT, F_CARDS, F_CASH, F_CIRCLE,
-                                                 F_MISS, F_POSITION, F_RISK_CARDS, H_ACTIVE, H_COLOUR, H_COPIES,
-                                                 H_HELD, H_IN_PACK, H_PACK_SIZE, H_RISK, H_SEATS, SEAT_FIELDS)
+from simkit.games.wheeler_dealer_uk.view import (COLOURS, DECISION_NAMES, F_BANKRUPT, F_CASH, F_CIRCLE, F_MISS,
+                                                 F_POSITION, H_ACTIVE, H_COLOUR, H_COPIES, H_HELD, H_IN_PACK,
+                                                 H_PACK_SIZE, H_RISK, H_SEATS, SEAT_FIELDS)
 from simkit.strategy import MAX_PARAMS, parse_lineup
 
 from .scripted import SCRIPTED, SLOT
@@ -49,9 +49,7 @@ class Position:
         self.field(seat, F_CASH, value)
 
     def give(self, seat, name, count=1, at_risk=False):
-        zone = H_RISK if at_risk else H_HELD
-        self.table[self.table[zone] + seat * len(self.names) + self.c(name)] += count
-        self.table[self.table[H_SEATS] + seat * SEAT_FIELDS + (F_RISK_CARDS if at_risk else F_CARDS)] += count
+        (E._add_at_risk if at_risk else E._add_clean)(self.table, seat, self.c(name), count)
 
     def set_pack(self, colour: str, names):
         """Pack contents, top first."""

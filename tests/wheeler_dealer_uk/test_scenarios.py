@@ -5,7 +5,8 @@ import pytest
 from simkit import rng
 
 from simkit.games.wheeler_dealer_uk import engine as E
-from simkit.games.wheeler_dealer_uk.view import DEAL_BUY, DEAL_RAID, pack_deal, pack_sale, set_value
+from simkit.games.wheeler_dealer_uk.view import (DEAL_BUY, DEAL_RAID, F_CIRCLE, F_POSITION, F_RISK_CARDS,
+                                                 pack_deal, pack_sale, set_value)
 
 from .harness import Position
 
@@ -228,15 +229,15 @@ def test_the_inner_circle_opens_at_the_threshold_or_once_anyone_is_inside_k3():
     t.script(0, "enter", [1])
     t.script(1, "enter", [1])
     E._turn(t.ctx, 0)                        # 10,000 < 20,000: not asked
-    assert t.field(0, 2) == 0 and "enter" not in t.kinds()
+    assert t.field(0, F_CIRCLE) == 0 and "enter" not in t.kinds()
     t.set_cash(1, 25000)
     E._turn(t.ctx, 1)
-    assert t.field(1, 2) == 1 and t.stat(1, "inner_round") == 0
+    assert t.field(1, F_CIRCLE) == 1 and t.stat(1, "inner_round") == 0
     rolls = [e for e in t.events() if e[0] == "roll" and e[1] == 1]
     assert rolls[-1][2] in range(1, 7) and rolls[-1][4] == 1            # one die on the inner circle
     t.script(2, "enter", [1])
     E._turn(t.ctx, 2)                        # poorer, but someone is inside now
-    assert t.field(2, 2) == 1
+    assert t.field(2, F_CIRCLE) == 1
 
 
 # ---- Command cards: every kind ---------------------------------------------------------------------
@@ -336,18 +337,18 @@ def test_command_move_then_act_on_the_new_space():
     t.set_pack("red", ["Potatoes"])
     t.set_commands([("move", 3)])
     E._act_on_space(t.ctx, 0)                  # space 0 blue: bonus, Command: 3 on to space 3 (red)
-    assert t.field(0, 3) == 3 and t.kinds()[-3:] == ["card", "charge", "pay"] and t.cash(0) == 10000 + 5000 - 50
+    assert t.field(0, F_POSITION) == 3 and t.kinds()[-3:] == ["card", "charge", "pay"] and t.cash(0) == 10000 + 5000 - 50
     t = Position(2)
     t.place(0, 2)
     t.set_commands([("move", -2), ("collect", 1000)])
-    assert E._command(t.ctx, 0) and t.field(0, 3) == 0
+    assert E._command(t.ctx, 0) and t.field(0, F_POSITION) == 0
 
 
 def test_command_advance_to_blue_pays_the_bonus_and_draws_again():
     t = Position(2)
     t.place(0, 3)
     t.set_commands([("advance_to_blue", 0), ("collect", 2000)])
-    assert E._command(t.ctx, 0) and t.field(0, 3) == 8
+    assert E._command(t.ctx, 0) and t.field(0, F_POSITION) == 8
     E._act_on_space(t.ctx, 0)
     assert t.cash(0) == 10000 + 5000 + 2000
 
@@ -360,7 +361,7 @@ def test_command_redeem_at_risk_redeems_what_the_seat_chooses_and_forfeits_the_r
     t, before, _ = command(("redeem_at_risk", 0), setup=setup)
     assert t.held(0, "Tin") == 1 and t.cash(0) == before[0] - 5500
     assert t.at_risk(0, "Potatoes") == 0 and t.pack("red") == ["Potatoes", "Potatoes"]
-    assert t.stat(0, "forfeited") == 2 and t.field(0, 6) == 0
+    assert t.stat(0, "forfeited") == 2 and t.field(0, F_RISK_CARDS) == 0
 
 
 def test_used_command_cards_go_to_the_bottom_of_the_pile():

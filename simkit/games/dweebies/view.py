@@ -16,7 +16,6 @@ from numba import njit, types
 
 from ... import rng
 
-from .table import EMPTY, line_ends, gain  # noqa: F401  (re-exported for strategies)
 
 (PUB_SEAT, PUB_PLAYERS, PUB_TURN, PUB_PILE, PUB_SPLIT, PUB_GROUPS, PUB_LINK, PUB_LEGAL, PUB_DWEEBIES,
  PUB_SIDE, PUB_ON_TABLE, PUB_TOP, PUB_BOTTOM, PUB_LEFT, PUB_RIGHT, PUB_HAND_SIZE, PUB_CARDS) = range(17)

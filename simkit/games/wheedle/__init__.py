@@ -184,4 +184,5 @@ GAME = Game(
         "stalemates": "rounds of the game that reached max_ticks",
     },
     report_plots=("round_lengths",),
+    player_turns=lambda columns: int(columns["ticks"][columns["seat"] == 0].sum()),
 )

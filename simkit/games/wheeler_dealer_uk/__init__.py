@@ -155,4 +155,5 @@ GAME = Game(
     levels=(1, 2, 3),
     report_plots=("wealth_over_turns", "time_to_win", "set_sizes", "inner_circle_entry"),
     total_labels=lambda prepared: {"set_sizes": [str(k) for k in range(MAX_SET + 1)]},
+    player_turns=lambda columns: int(columns["turns"].sum()),
 )

@@ -16,11 +16,12 @@ import numpy as np
 from numba import njit, types
 
 from ... import rng
+from ...numba_tools import unmanaged
 from .rules import (C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_COLLECT, C_COLLECT_FROM_EACH, C_DISCARD_CHEAPEST,
                     C_FREE_CARD, C_MISS_TURN, C_MOVE, C_PAY, C_PAY_CASH_PERCENT, C_PAY_EACH, C_REDEEM_AT_RISK)
 from .view import (BLUE, BORROW_FOR_PAYMENT, BORROW_FOR_PURCHASE, BORROW_VOLUNTARY, D_ANSWER, D_BORROW, D_BUY,
                    D_DEAL, D_ENTER, D_REDEEM, D_SELL, D_YELLOW, DEAL_BUY, DEAL_RAID, DECISION_SIGNATURE, F_BANKRUPT,
-                   F_CARDS, F_CASH, F_CIRCLE, F_MISS, F_POSITION, F_RISK_CARDS, H_ACTIVE, H_BLUE_BONUS,
+                   F_CARD_VALUE, F_CARDS, F_CASH, F_CIRCLE, F_MISS, F_POSITION, F_RISK_CARDS, F_RISK_COST, F_SETS, H_ACTIVE, H_BLUE_BONUS,
                    H_BUY_MULTIPLE, H_COLOUR, H_COMMANDS, H_COMMODITIES, H_COPIES, H_DEAL_BOUGHT, H_DEAL_USED, H_HELD,
                    H_IN_PACK, H_INNER_ENTRY, H_INNER_OPEN, H_INNER_SPACES, H_INNER_WEALTH, H_MIN_SET,
                    H_OUTER_SPACES, H_PACK_SIZE, H_PLAYERS, H_RAID_MULTIPLE, H_RISK, H_ROUND, H_SEATS, H_TARGET,
@@ -94,11 +95,36 @@ def _stat(misc, seat, stat):
     return M_STATS + seat * N_STATS + stat
 
 
-@_typed(CTX, I, I, I, I, I, I)
+@_typed(_I64, I, I, I)
+def _add_clean(table, seat, c, cards):
+    """Clean cards of c in or (cards < 0) out of a seat's hand; keeps the seat's totals (view.py F_*)."""
+    at = _held(table, seat, c)
+    before = table[at]
+    table[at] = before + cards
+    table[_seat(table, seat, F_CARDS)] += cards
+    table[_seat(table, seat, F_CARD_VALUE)] += cards * face(table, c)
+    min_set = table[H_MIN_SET]
+    table[_seat(table, seat, F_SETS)] += int(before + cards >= min_set) - int(before >= min_set)
+
+
+@_typed(_I64, I, I, I)
+def _add_at_risk(table, seat, c, cards):
+    """Cards of c into or (cards < 0) out of a seat's At Risk zone; keeps the seat's totals."""
+    table[_risk(table, seat, c)] += cards
+    table[_seat(table, seat, F_RISK_CARDS)] += cards
+    table[_seat(table, seat, F_CARD_VALUE)] += cards * face(table, c)
+    table[_seat(table, seat, F_RISK_COST)] += cards * redeem_cost(table, c)
+
+
+@_inline
 def _log(ctx, seat, kind, a, b, c, d):
+    if ctx[1][M_RECORD] != 0:
+        _write_event(ctx, seat, kind, a, b, c, d)
+
+
+@_typed(CTX, I, I, I, I, I, I)
+def _write_event(ctx, seat, kind, a, b, c, d):
     misc, events = ctx[1], ctx[5]
-    if misc[M_RECORD] == 0:
-        return
     i = misc[M_EVENTS]
     if i < events.shape[0]:
         events[i, 0] = ctx[0][H_ROUND]
@@ -176,10 +202,8 @@ def _to_bank(ctx, seat, amount):
 def _borrow(ctx, seat, c, context):
     """K2: an At Risk loan of half face value on one clean card, which moves to the At Risk zone."""
     table = ctx[0]
-    table[_held(table, seat, c)] -= 1
-    table[_risk(table, seat, c)] += 1
-    table[_seat(table, seat, F_CARDS)] -= 1
-    table[_seat(table, seat, F_RISK_CARDS)] += 1
+    _add_clean(table, seat, c, -1)
+    _add_at_risk(table, seat, c, 1)
     _from_bank(ctx, seat, loan_value(table, c))
     ctx[1][_stat(ctx[1], seat, S_LOANS)] += 1
     _log(ctx, seat, E_LOAN, c, loan_value(table, c), context, 0)
@@ -189,10 +213,8 @@ def _borrow(ctx, seat, c, context):
 def _redeem(ctx, seat, c):
     table = ctx[0]
     _to_bank(ctx, seat, redeem_cost(table, c))
-    table[_risk(table, seat, c)] -= 1
-    table[_held(table, seat, c)] += 1
-    table[_seat(table, seat, F_RISK_CARDS)] -= 1
-    table[_seat(table, seat, F_CARDS)] += 1
+    _add_at_risk(table, seat, c, -1)
+    _add_clean(table, seat, c, 1)
     ctx[1][_stat(ctx[1], seat, S_REDEEMED)] += 1
     _log(ctx, seat, E_REDEEM, c, redeem_cost(table, c), 0, 0)
 
@@ -229,11 +251,9 @@ def _bankrupt(ctx, seat):
     for c in range(table[H_COMMODITIES]):
         for _ in range(table[_held(table, seat, c)] + table[_risk(table, seat, c)]):
             _to_pack_bottom(ctx, c)
-        table[_held(table, seat, c)] = 0
-        table[_risk(table, seat, c)] = 0
+        _add_clean(table, seat, c, -table[_held(table, seat, c)])
+        _add_at_risk(table, seat, c, -table[_risk(table, seat, c)])
     _to_bank(ctx, seat, table[_seat(table, seat, F_CASH)])
-    table[_seat(table, seat, F_CARDS)] = 0
-    table[_seat(table, seat, F_RISK_CARDS)] = 0
     table[_seat(table, seat, F_BANKRUPT)] = 1
     table[H_ACTIVE] -= 1
     misc[_stat(misc, seat, S_BANKRUPT_ROUND)] = table[H_ROUND]
@@ -299,18 +319,15 @@ def _deal(ctx, seat, answer):
         return
     table[_seat(table, seat, F_CASH)] -= price
     table[_seat(table, other, F_CASH)] += price
-    table[_held(table, seat, c)] += 1
-    table[_seat(table, seat, F_CARDS)] += 1
+    _add_clean(table, seat, c, 1)
     table[H_DEAL_BOUGHT] = 1
     if kind == DEAL_BUY:
-        table[_held(table, other, c)] -= 1
-        table[_seat(table, other, F_CARDS)] -= 1
+        _add_clean(table, other, c, -1)
         misc[_stat(misc, seat, S_BOUGHT_FROM_PLAYERS)] += 1
         misc[_stat(misc, other, S_SOLD_TO_PLAYERS)] += 1
         _log(ctx, seat, E_DEAL, other, c, price, 0)
     else:   # the card arrives clean; the owner clears the loan from the price
-        table[_risk(table, other, c)] -= 1
-        table[_seat(table, other, F_RISK_CARDS)] -= 1
+        _add_at_risk(table, other, c, -1)
         misc[_stat(misc, seat, S_RAIDS)] += 1
         misc[_stat(misc, other, S_RAIDED)] += 1
         _log(ctx, seat, E_RAID, other, c, price, redeem_cost(table, c))
@@ -331,8 +348,7 @@ def _turn_card(ctx, seat, pack):
     if _ask(ctx, D_BUY, seat, 0, c, price, charge, -1) != 0:
         if table[_seat(table, seat, F_CASH)] >= price or _raise(ctx, seat, price, BORROW_FOR_PURCHASE, c):
             _to_bank(ctx, seat, price)
-            table[_held(table, seat, c)] += 1
-            table[_seat(table, seat, F_CARDS)] += 1
+            _add_clean(table, seat, c, 1)
             misc[_stat(misc, seat, S_SPACE_BUYS)] += 1
             _log(ctx, seat, E_BUY, c, price, 0, 0)
             return
@@ -387,15 +403,13 @@ def _command(ctx, seat):
     elif kind == C_FREE_CARD:   # K7: counts as a purchase on a space
         c = _from_pack_top(ctx, value)
         if c >= 0:
-            table[_held(table, seat, c)] += 1
-            table[_seat(table, seat, F_CARDS)] += 1
+            _add_clean(table, seat, c, 1)
             misc[_stat(misc, seat, S_FREE_CARDS)] += 1
             _log(ctx, seat, E_FREE_CARD, c, 0, 0, 0)
     elif kind == C_DISCARD_CHEAPEST or kind == C_BANK_BUYS_BEST:
         c = _pick_card(ctx, seat, 1 if kind == C_BANK_BUYS_BEST else 0)
         if c >= 0:
-            table[_held(table, seat, c)] -= 1
-            table[_seat(table, seat, F_CARDS)] -= 1
+            _add_clean(table, seat, c, -1)
             _to_pack_bottom(ctx, c)
             if kind == C_BANK_BUYS_BEST:
                 _from_bank(ctx, seat, face(table, c))
@@ -430,8 +444,7 @@ def _command(ctx, seat):
                 _to_pack_bottom(ctx, c)
                 misc[_stat(misc, seat, S_FORFEITED)] += 1
                 _log(ctx, seat, E_FORFEIT, c, 0, 0, 0)
-            table[_seat(table, seat, F_RISK_CARDS)] -= table[_risk(table, seat, c)]
-            table[_risk(table, seat, c)] = 0
+            _add_at_risk(table, seat, c, -table[_risk(table, seat, c)])
     return False
 
 
@@ -462,8 +475,9 @@ def _turn(ctx, seat):
     commodities = table[H_COMMODITIES]
     cash_at = _seat(table, seat, F_CASH)
     misc[_stat(misc, seat, S_TURNS)] += 1
-    _log(ctx, seat, E_TURN, table[cash_at], total_wealth(table, seat), table[_seat(table, seat, F_POSITION)],
-         table[_seat(table, seat, F_CIRCLE)])
+    if misc[M_RECORD] != 0:
+        _log(ctx, seat, E_TURN, table[cash_at], total_wealth(table, seat), table[_seat(table, seat, F_POSITION)],
+             table[_seat(table, seat, F_CIRCLE)])
     if table[_seat(table, seat, F_MISS)] > 0:
         table[_seat(table, seat, F_MISS)] -= 1
         _log(ctx, seat, E_MISSED, 0, 0, 0, 0)
@@ -486,14 +500,7 @@ def _turn(ctx, seat):
                 _illegal(ctx, seat, D_REDEEM)
                 break
             _redeem(ctx, seat, c)
-    while True:
-        sellable = False
-        for c in range(commodities):
-            if table[_held(table, seat, c)] >= table[H_MIN_SET]:
-                sellable = True
-                break
-        if not sellable:
-            break
+    while table[_seat(table, seat, F_SETS)] > 0:
         answer = _ask(ctx, D_SELL, seat, 0, -1, 0, 0, -1)
         if answer < 0:
             break
@@ -502,8 +509,7 @@ def _turn(ctx, seat):
             _illegal(ctx, seat, D_SELL)
             break
         value = set_value(table, c, cards)
-        table[_held(table, seat, c)] -= cards
-        table[_seat(table, seat, F_CARDS)] -= cards
+        _add_clean(table, seat, c, -cards)
         for _ in range(cards):
             _to_pack_bottom(ctx, c)
         _from_bank(ctx, seat, value)
@@ -557,6 +563,14 @@ def _check(ctx, start_cash, n_players):
             risk += table[_risk(table, p, c)]
         if cards != table[_seat(table, p, F_CARDS)] or risk != table[_seat(table, p, F_RISK_CARDS)]:
             raise AssertionError("wheeler-dealer-uk: a seat's card counts are off")
+        value, cost, sets = 0, 0, 0
+        for c in range(table[H_COMMODITIES]):
+            value += (table[_held(table, p, c)] + table[_risk(table, p, c)]) * face(table, c)
+            cost += table[_risk(table, p, c)] * redeem_cost(table, c)
+            sets += table[_held(table, p, c)] >= table[H_MIN_SET]
+        if (value != table[_seat(table, p, F_CARD_VALUE)] or cost != table[_seat(table, p, F_RISK_COST)]
+                or sets != table[_seat(table, p, F_SETS)]):
+            raise AssertionError("wheeler-dealer-uk: a seat's card value, redeem cost or set count is off")
         if table[_seat(table, p, F_BANKRUPT)] != 0 and cards + risk + table[_seat(table, p, F_CASH)] != 0:
             raise AssertionError("wheeler-dealer-uk: a bankrupt seat still holds cards or cash")
     if cash != start_cash * n_players + misc[M_BANK_OUT] - misc[M_BANK_IN]:
@@ -580,6 +594,8 @@ def _check(ctx, start_cash, n_players):
 @njit(cache=True)
 def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, check, out_wealth, out_cash,
           out_cards, out_bankrupt, out_winner, out_stats, out_rounds, out_end, out_first_inner):
+    ctx = (unmanaged(ctx[0]), unmanaged(ctx[1]), unmanaged(ctx[2]), unmanaged(ctx[3]), unmanaged(ctx[4]),
+           unmanaged(ctx[5]), ctx[6])
     table, misc, packs, floats, rngs = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
     n = template[H_PLAYERS]
     commodities = template[H_COMMODITIES]
@@ -619,8 +635,7 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
             for _ in range(start_hand[pack]):
                 for p in range(n):
                     c = _from_pack_top(ctx, pack)
-                    table[_held(table, p, c)] += 1
-                    table[_seat(table, p, F_CARDS)] += 1
+                    _add_clean(table, p, c, 1)
         order = misc[M_COMMANDS:M_COMMANDS + commands]
         for k in range(commands):
             order[k] = k

@@ -55,9 +55,11 @@ OUTER, INNER = 0, 1
  H_TURN_LIMIT, H_ROUND, H_TURN_SEAT, H_INNER_OPEN, H_ACTIVE, H_COMMANDS, H_DEAL_USED, H_DEAL_BOUGHT,
  H_FACE, H_COLOUR, H_COPIES, H_MULTIPLE, H_OUTER, H_INNER, H_SEATS, H_HELD, H_RISK, H_IN_PACK, H_PACK_SIZE) = range(34)
 HEADER = 40
-# per seat fields (seat_field)
-F_CASH, F_BANKRUPT, F_CIRCLE, F_POSITION, F_MISS, F_CARDS, F_RISK_CARDS = range(7)
-SEAT_FIELDS = 8
+# per seat fields (seat_field): cash, flags, position, cards (clean, At Risk), the face value of all its cards,
+# what redeeming its At Risk cards would cost, and how many commodities it holds a sellable set of
+(F_CASH, F_BANKRUPT, F_CIRCLE, F_POSITION, F_MISS, F_CARDS, F_RISK_CARDS, F_CARD_VALUE, F_RISK_COST,
+ F_SETS) = range(10)
+SEAT_FIELDS = 10
 
 _int_vec = types.Array(types.int64, 1, "A")
 _float_vec = types.Array(types.float64, 1, "A")
@@ -167,11 +169,7 @@ def handlers_charge(table, c):
 @njit(cache=True)
 def total_wealth(table, seat):
     """K4: cash + face value of every card held, At Risk ones included, - what redeeming them all would cost."""
-    wealth = cash(table, seat)
-    for c in range(table[H_COMMODITIES]):
-        wealth += (held(table, seat, c) + at_risk(table, seat, c)) * face(table, c)
-        wealth -= at_risk(table, seat, c) * redeem_cost(table, c)
-    return wealth
+    return cash(table, seat) + seat_field(table, seat, F_CARD_VALUE) - seat_field(table, seat, F_RISK_COST)
 
 
 @njit(cache=True)

@@ -171,4 +171,5 @@ GAME = Game(
     levels=(1, 2),
     total_labels=lambda prepared: {"landings": list(prepared.squares)},
     report_plots=("bankruptcy_timing", "exchange_vs_odds", "landing_heatmap"),
+    player_turns=lambda columns: int(columns["turns"][columns["seat"] == 0].sum()),
 )
