@@ -47,6 +47,7 @@ class Batch:
     seats: tuple[Seat, ...]
     seed: int
     games: int
+    first_game: int = 0     # index of the batch's first game: later batches of a growing run continue the seeds
 
     def play(self, first_game: int, n_games: int, check: bool = False) -> dict:
         return self.game.simulate(self.prepared, list(self.seats), self.seed, first_game, n_games, check)
@@ -130,7 +131,7 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
         raise SimkitError(f"--workers must be at least 1, not {workers}")
     if chunk_size < 1:
         raise SimkitError(f"--chunk-size must be at least 1, not {chunk_size}")
-    chunks = list(_chunks(batch.games, chunk_size))
+    chunks = [(index, batch.first_game + first, n) for index, first, n in _chunks(batch.games, chunk_size)]
     batch.play(0, 1)  # compile or load the engine here, once, before any worker exists
     with _progress(batch.games, progress) as bar:
         if workers == 1 or len(chunks) == 1:

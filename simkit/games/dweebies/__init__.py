@@ -145,4 +145,5 @@ GAME = Game(
     },
     report_plots=("collected_by_seat", "collection_sizes", "table_splits", "first_seat_by_players"),
     total_labels=lambda prepared: {"collection_sizes": [str(k) for k in range(int(prepared.copies.sum()) + 1)]},
+    length_column="turns",
 )

@@ -171,4 +171,7 @@ GAME = Game(
     levels=(1, 2),
     total_labels=lambda prepared: {"landings": list(prepared.squares)},
     report_plots=("bankruptcy_timing", "exchange_vs_odds", "landing_heatmap"),
+    length_column="turns",
+    limit_hit=lambda rows: rows["end"] == 2,
+    limit_label="game.max_turns reached",
 )
