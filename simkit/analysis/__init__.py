@@ -8,10 +8,10 @@ two line-ups or rule sets run on one seed are paired game by game (see ``simkit.
 """
 from .result import Analysis
 from .compare import compare
-# from .tournament import tournament
-# from .sweep import sweep
-# from .balance import balance
-# from .experiment import Experiment, load_experiment, run_experiment
+from .tournament import tournament
+from .sweep import sweep
+from .balance import balance
+from .experiment import Experiment, load_experiment, run_experiment
 
 __all__ = ["Analysis", "compare", "tournament", "sweep", "balance", "Experiment", "load_experiment",
            "run_experiment"]

@@ -7,6 +7,7 @@ is first reduced to one number per block.
 """
 from __future__ import annotations
 
+import warnings
 from statistics import NormalDist
 
 import numpy as np
@@ -24,8 +25,10 @@ def block_means(outcomes: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
     """Mean of each column over blocks with its interval (columns: n, mean, low, high)."""
     values = outcomes.to_numpy(float)
     n = np.sum(~np.isnan(values), axis=0)
-    mean = np.nanmean(values, axis=0)
-    half = z * np.nanstd(values, axis=0, ddof=1) / np.sqrt(np.maximum(n, 1))
+    with warnings.catch_warnings():  # a column with fewer than two blocks has no interval (NaN), not a warning
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mean = np.nanmean(values, axis=0)
+        half = z * np.nanstd(values, axis=0, ddof=1) / np.sqrt(np.maximum(n, 1))
     return pd.DataFrame({"n": n, "mean": mean, "low": mean - half, "high": mean + half}, index=outcomes.columns)
 
 
