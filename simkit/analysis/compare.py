@@ -72,9 +72,9 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     if len(side_b[0].seats) != n:
         raise SimkitError(f"line-ups A and B must have the same number of seats, not {n} and {len(side_b[0].seats)}")
     deals = deals_for(games, n, rotate_seats)
-    sizes = [deals]
-    if until_decided:
-        sizes = sorted({min(deals, first_batch * 2 ** k) for k in range(64) if first_batch * 2 ** (k - 1) < deals})
+    sizes = [min(first_batch, deals) if until_decided else deals]
+    while sizes[-1] < deals:
+        sizes.append(min(2 * sizes[-1], deals))
     frames_a, frames_b, looks = [], [], []
     done = 0
     for k, size in enumerate(sizes):
