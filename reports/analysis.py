@@ -8,9 +8,7 @@ from __future__ import annotations
 import base64
 import io
 import json
-import os
 import platform
-import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -24,7 +22,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from simkit import __version__  # noqa: E402
-from simkit.runner import MANIFEST  # noqa: E402
+from simkit.runner import MANIFEST, staged  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
 ANALYSIS_PLOTS: dict[str, list] = {}
@@ -217,10 +215,7 @@ def write_results(out, experiment, results, extra: dict) -> Path:
     """Write the results directory of an experiment's analyses (built under a temporary name and renamed
     into place when complete, like a run directory)."""
     out = Path(out).resolve()
-    staging = out.with_name(f".{out.name}.partial-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    try:
+    with staged(out) as staging:
         sections = []
         for number, result in enumerate(results, 1):
             folder = staging / f"{number:02d}-{result.kind}"
@@ -250,10 +245,4 @@ def write_results(out, experiment, results, extra: dict) -> Path:
         (staging / "experiment.toml").write_text(experiment.to_toml())
         html = jinja2.Template(TEMPLATE.read_text()).render(experiment=experiment, sections=sections, manifest=manifest)
         (staging / "report.html").write_text(html)
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return out

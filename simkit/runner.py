@@ -16,6 +16,7 @@ import platform
 import shutil
 import sys
 import time
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -192,11 +193,8 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
     only when the run is complete (it is built under a temporary name), so a failed or interrupted
     run leaves nothing half-written."""
     out = prepare_output(out, overwrite)
-    staging = out.with_name(f".{out.name}.partial-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
     started = time.perf_counter()
-    try:
+    with staged(out) as staging:
         chunk_totals = []
 
         def sink(index, columns):
@@ -211,13 +209,24 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
                          "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=_json_default))
         (staging / "rules.toml").write_text(tomli_w.dumps(batch.rules))
+    return out
+
+
+@contextmanager
+def staged(out: Path):
+    """Build a directory under a hidden temporary name and rename it to ``out`` only when the block
+    completes, so a failed or interrupted write leaves nothing half-written (an old ``out`` is replaced)."""
+    staging = out.with_name(f".{out.name}.partial-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        yield staging
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return out
 
 
 def run_to_frame(batch: Batch, workers: int = 1, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,

@@ -133,6 +133,6 @@ def _findings(tables, looks, games_played, until_decided, target, rotate_seats, 
         last = looks[-1]
         state = ("every strategy decided" if last["decided"] == last["strategies"]
                  else f"{last['strategies'] - last['decided']} strategies undecided at the --games limit")
-        lines.append(f"Stopped after {last['games_per_side']:,} games per side ({len(looks)} looks): {state} "
+        lines.append(f"Stopped after {last['games_per_side']:,} games per side ({len(looks)} look{'s' if len(looks) > 1 else ''}): {state} "
                      f"(an interval excluding 0, or narrower than +-{target:g}).")
     return lines
