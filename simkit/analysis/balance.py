@@ -42,7 +42,7 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     """Balance report card of a rule set (defaults plus ``rules``/``sets``) for a line-up of shipped or
     user strategies. ``games`` are split over the seat rotations. Tables: seats, strategies,
     head_to_head, length (distribution), spread; ``findings`` says what they mean in words."""
-    batch_list = batches(game, players, 1, seed, sets, rules, rotate_seats=True)
+    batch_list = batches(game, players, seed, sets, rules, rotate_seats=True)
     spec = batch_list[0].game
     n = len(batch_list[0].seats)
     deals = deals_for(games, n, True)

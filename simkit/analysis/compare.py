@@ -65,8 +65,8 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
         raise SimkitError(f"--target must be positive, not {target}")
     if isinstance(first_batch, bool) or not isinstance(first_batch, int) or first_batch < 2:
         raise SimkitError(f"first_batch must be a whole number of at least 2, not {first_batch!r}")
-    side_a = batches(game, players, 1, seed, sets, rules, rotate_seats)
-    side_b = batches(game, players_b if players_b is not None else players, 1,
+    side_a = batches(game, players, seed, sets, rules, rotate_seats)
+    side_b = batches(game, players_b if players_b is not None else players,
                      seed if seed_b is None else seed_b, [*sets, *sets_b], rules, rotate_seats)
     n = len(side_a[0].seats)
     if len(side_b[0].seats) != n:

@@ -31,10 +31,11 @@ def rotate(items, r: int) -> list:
     return [items[(seat - r) % n] for seat in range(n)]
 
 
-def batches(game: str, players, deals: int, seed: int, sets=(), rules=None, rotate_seats: bool = False) -> list[Batch]:
-    """One validated batch per seat rotation (just one without rotation), all on the same seed."""
+def batches(game: str, players, seed: int, sets=(), rules=None, rotate_seats: bool = False) -> list[Batch]:
+    """One validated batch per seat rotation (just one without rotation), all on the same seed; ``play``
+    chooses which games of them to play."""
     rules_file, overrides = (rules, None) if isinstance(rules, str) else (None, rules)
-    base = make_batch(game, deals, players, seed, rules_file, list(sets), overrides)
+    base = make_batch(game, 1, players, seed, rules_file, list(sets), overrides)
     n = len(base.seats)
     return [replace(base, seats=tuple(rotate(base.seats, r))) for r in range(n if rotate_seats else 1)]
 

@@ -93,7 +93,7 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
         key, values = parse_grid(rule, "--rule")
         lineups = [players] * len(values)
         rule_sets = [[*sets, f"{key}={json.dumps(v)}"] for v in values]
-    point_batches = [batches(game, lineup, 1, seed, point_sets, rules, rotate_seats)
+    point_batches = [batches(game, lineup, seed, point_sets, rules, rotate_seats)
                      for lineup, point_sets in zip(lineups, rule_sets)]  # validates every point before playing
     seats = point_batches[0][0].seats
     if isinstance(focus, bool) or not isinstance(focus, int) or not 0 <= focus < len(seats):

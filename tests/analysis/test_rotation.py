@@ -12,7 +12,7 @@ def test_rotation_moves_entry_i_to_seat_i_plus_r():
 
 def test_every_strategy_sits_in_every_seat_once_per_deal():
     lineup = ["hair-trigger", "threshold", "patient", "blocker", "random"]
-    frame = play(batches("wheedle", lineup, 1, 3, rotate_seats=True), 0, 30)
+    frame = play(batches("wheedle", lineup, 3, rotate_seats=True), 0, 30)
     counts = frame.groupby(["game", "strategy", "seat"]).size()
     assert (counts == 1).all() and len(counts) == 30 * 5 * 5
 
