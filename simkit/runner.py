@@ -16,6 +16,7 @@ import platform
 import shutil
 import sys
 import time
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -47,6 +48,7 @@ class Batch:
     seats: tuple[Seat, ...]
     seed: int
     games: int
+    first_game: int = 0     # index of the batch's first game: later batches of a growing run continue the seeds
 
     def play(self, first_game: int, n_games: int, check: bool = False) -> dict:
         return self.game.simulate(self.prepared, list(self.seats), self.seed, first_game, n_games, check)
@@ -130,7 +132,7 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
         raise SimkitError(f"--workers must be at least 1, not {workers}")
     if chunk_size < 1:
         raise SimkitError(f"--chunk-size must be at least 1, not {chunk_size}")
-    chunks = list(_chunks(batch.games, chunk_size))
+    chunks = [(index, batch.first_game + first, n) for index, first, n in _chunks(batch.games, chunk_size)]
     batch.play(0, 1)  # compile or load the engine here, once, before any worker exists
     with _progress(batch.games, progress) as bar:
         if workers == 1 or len(chunks) == 1:
@@ -191,11 +193,8 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
     only when the run is complete (it is built under a temporary name), so a failed or interrupted
     run leaves nothing half-written."""
     out = prepare_output(out, overwrite)
-    staging = out.with_name(f".{out.name}.partial-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
     started = time.perf_counter()
-    try:
+    with staged(out) as staging:
         chunk_totals = []
 
         def sink(index, columns):
@@ -210,13 +209,24 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
                          "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=_json_default))
         (staging / "rules.toml").write_text(tomli_w.dumps(batch.rules))
+    return out
+
+
+@contextmanager
+def staged(out: Path):
+    """Build a directory under a hidden temporary name and rename it to ``out`` only when the block
+    completes, so a failed or interrupted write leaves nothing half-written (an old ``out`` is replaced)."""
+    staging = out.with_name(f".{out.name}.partial-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        yield staging
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return out
 
 
 def run_to_frame(batch: Batch, workers: int = 1, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,

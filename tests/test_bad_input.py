@@ -166,3 +166,70 @@ def test_rules_command_accepts_a_deck_for_other_counts(tmp_path):
     assert run.exit_code == 0, run.output
     result = CliRunner().invoke(cli, ["rules", "wheedle", "--rules", str(path)])
     assert result.exit_code == 0, result.output
+
+
+# The analysis commands: (id, argv after `simkit`, text the message must contain); each also gets --out {out}.
+ANALYSIS_CASES = [
+    ("compare-unknown-strategy", ["compare", "wheedle", "--players-b", "nosuch,threshold,patient,blocker"], "nosuch"),
+    ("compare-unknown-param", ["compare", "wheedle", "--players-a", "threshold:pointz=3,random,random,random"], "pointz"),
+    ("compare-seat-counts", ["compare", "wheedle", "--players-b", "random,random,random,random,random"], "same number"),
+    ("compare-set-b-unknown-key", ["compare", "wheedle", "--set-b", "scoring.nope=1"], "scoring.nope"),
+    ("compare-target-zero", ["compare", "wheedle", "--until-decided", "--target", "0"], "--target"),
+    ("tournament-too-few", ["tournament", "wheedle", "--strategies", "hair-trigger,threshold", "--players", "4"], "at least 4"),
+    ("tournament-twice", ["tournament", "wheedle", "--strategies", "random,random,threshold,patient"], "twice"),
+    ("tournament-players", ["tournament", "wheedle", "--strategies", "random,threshold", "--players", "9"], "not 9"),
+    ("sweep-backwards-range", ["sweep", "wheedle", "--strategy", "threshold", "--param", "points=20:4:2"], "START <= STOP"),
+    ("sweep-not-a-number", ["sweep", "wheedle", "--strategy", "threshold", "--param", "points=4:x:2"], "not a number"),
+    ("sweep-zero-step", ["sweep", "wheedle", "--strategy", "threshold", "--param", "points=4:20:0"], "positive STEP"),
+    ("sweep-unknown-param", ["sweep", "wheedle", "--strategy", "threshold", "--param", "pointz=4:20:4"], "pointz"),
+    ("sweep-no-strategy", ["sweep", "wheedle", "--param", "points=4:20:4"], "--strategy"),
+    ("sweep-param-and-rule", ["sweep", "wheedle", "--strategy", "threshold", "--param", "points=4:8:4",
+                              "--rule", "scoring.false_stop=-10:0:5"], "exactly one"),
+    ("sweep-unknown-rule", ["sweep", "wheedle", "--rule", "scoring.nope=1:2:1"], "scoring.nope"),
+    ("sweep-rule-bad-value", ["sweep", "dweebies", "--rule", "deck.copies_split=[1,2,3,4]|[9,12,3,3]"], "copies_split"),
+    ("sweep-focus", ["sweep", "wheedle", "--rule", "scoring.false_stop=-10:0:5", "--focus", "7"], "focus"),
+    ("balance-too-few-games", ["balance", "wheedle", "--games", "3"], "at least 8"),
+    ("balance-unknown-strategy", ["balance", "dweebies", "--players", "greedy,nosuch"], "nosuch"),
+    ("experiment-missing", ["experiment", "run", "{tmp}/absent.toml"], "absent.toml"),
+    ("experiment-broken-toml", ["experiment", "run", "{tmp}/broken.toml"], "not valid TOML"),
+    ("experiment-unknown-key", ["experiment", "run", "{tmp}/exp-unknown.toml"], "'gmae'"),
+    ("experiment-unknown-kind", ["experiment", "run", "{tmp}/exp-kind.toml"], "kind must be one of"),
+    ("experiment-unknown-analysis-key", ["experiment", "run", "{tmp}/exp-key.toml"], "'stratgy'"),
+    ("experiment-no-analysis", ["experiment", "run", "{tmp}/exp-none.toml"], "[[analysis]]"),
+    ("experiment-bad-strategy-late", ["experiment", "run", "{tmp}/exp-late.toml"], "nosuch"),
+]
+
+EXPERIMENT_FILES = {
+    "exp-unknown.toml": 'gmae = "wheedle"\n[[analysis]]\nkind = "balance"\n',
+    "exp-kind.toml": 'game = "wheedle"\n[[analysis]]\nkind = "duel"\n',
+    "exp-key.toml": 'game = "wheedle"\n[[analysis]]\nkind = "sweep"\nstratgy = "threshold"\n',
+    "exp-none.toml": 'game = "wheedle"\n',
+    "exp-late.toml": 'game = "wheedle"\ngames = 40\n[[analysis]]\nkind = "balance"\n[[analysis]]\nkind = "compare"\n'
+                     'players_b = ["nosuch", "threshold", "patient", "blocker"]\n',
+}
+
+
+@pytest.mark.parametrize("argv, needle", [case[1:] for case in ANALYSIS_CASES], ids=[case[0] for case in ANALYSIS_CASES])
+def test_analysis_commands_reject(cli_error, files, argv, needle):
+    for name, text in EXPERIMENT_FILES.items():
+        (files / name).write_text(text)
+    before = sorted(p.name for p in files.iterdir())
+    out = files / "out"
+    line = cli_error([a.replace("{tmp}", str(files)) for a in argv] + ["--games", "40", "--out", str(out)][
+        (2 if "--games" in argv else 0):])
+    assert needle in line
+    assert not out.exists(), "nothing may be written for bad input"
+    assert sorted(p.name for p in files.iterdir()) == before, "no staging directory"
+
+
+@pytest.mark.parametrize("command", [["compare", "wheedle"], ["balance", "dweebies"]])
+def test_analysis_output_in_the_way(cli_error, tmp_path, command):
+    taken = tmp_path / "taken"
+    taken.write_text("keep me")
+    line = cli_error([*command, "--games", "40", "--out", str(taken)])
+    assert "taken" in line and taken.read_text() == "keep me"
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "notes.txt").write_text("mine")
+    assert "--overwrite" in cli_error([*command, "--games", "40", "--out", str(full)])
+    assert [p.name for p in full.iterdir()] == ["notes.txt"]

@@ -7,6 +7,7 @@ import click
 
 from ..errors import SimkitError
 from . import bench, games, replay, report, rules, run, strategies, summary
+from . import balance, compare, experiment, sweep, tournament
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -15,7 +16,8 @@ def cli():
     """Monte Carlo strategy analysis for Wheedle, Dweebies and Wheeler Dealer."""
 
 
-for module in (games, strategies, rules, run, summary, replay, report, bench):
+for module in (games, strategies, rules, run, summary, replay, report, bench,
+               compare, tournament, sweep, experiment, balance):
     cli.add_command(module.command)
 
 

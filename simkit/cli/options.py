@@ -39,3 +39,22 @@ def json_option(func):
 
 def players_list(text):
     return None if text is None else [p for p in text.split(",")]
+
+
+# Options of the analysis commands (compare, tournament, sweep, balance).
+def games_option(default: int):
+    return click.option("--games", "-n", type=click.IntRange(1), default=default, show_default=True,
+                        help="Games per line-up or grid point (with --rotate-seats, split over the seat orders).")
+
+
+def rotate_option(func):
+    return click.option("--rotate-seats", is_flag=True,
+                        help="Play every deal under every cyclic rotation of the line-up (duplicate format); the deal "
+                             "is the statistical unit and the seat advantage is reported.")(func)
+
+
+def analysis_out_options(func):
+    func = click.option("--overwrite", is_flag=True, help="Replace an existing results directory.")(func)
+    return click.option("--out", "-o", type=click.Path(), default=None,
+                        help="Also write a results directory: tables (CSV, Parquet), plots (PNG, SVG), report.html and "
+                             "an experiment.toml that reruns it.")(func)

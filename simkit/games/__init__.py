@@ -34,6 +34,12 @@ class Game:
     report_plots: tuple[str, ...] = ()       # game-specific plots, by name in reports' registry
     total_labels: Callable = lambda prepared: {}   # (prepared) -> {total name: labels of its entries}
     player_turns: Callable | None = None     # (simulate's columns) -> player turns those games took (benchmarks)
+    # Optional facts for the balance report card (simkit.analysis.balance); a game that leaves one out is
+    # reported as not recording it. Each callable takes the rows of a batch (one per game and seat).
+    length_column: str | None = None        # per-game column measuring the game's length (e.g. turns)
+    limit_hit: Callable | None = None       # rows -> bool per row: the game ended on a safety limit
+    limit_label: str = ""                   # what that limit is, in words
+    half_time_score: Callable | None = None  # rows -> each seat's score at half-time (same order as rows)
 
     @cached_property
     def default_rules(self) -> dict:

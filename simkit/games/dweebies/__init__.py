@@ -146,4 +146,5 @@ GAME = Game(
     report_plots=("collected_by_seat", "collection_sizes", "table_splits", "first_seat_by_players"),
     total_labels=lambda prepared: {"collection_sizes": [str(k) for k in range(int(prepared.copies.sum()) + 1)]},
     player_turns=lambda columns: int(columns["turns"][columns["seat"] == 0].sum()),
+    length_column="turns",
 )

@@ -150,6 +150,14 @@ def score_round(hands, centre, stopper=None, rules=None):
     return points
 
 
+def half_time_points(rows):
+    """Each seat's points after the first half of the rounds (rounded down); None for a one-round game."""
+    rounds = sum(1 for name in rows.columns if name.startswith("points_r"))
+    if rounds < 2:
+        return None
+    return rows[[f"points_r{r}" for r in range(1, rounds // 2 + 1)]].sum(axis=1)
+
+
 def replay(prepared: WheedleRules, seats, seed: int, game: int) -> str:
     from .replay import format_replay
 
@@ -185,4 +193,8 @@ GAME = Game(
     },
     report_plots=("round_lengths",),
     player_turns=lambda columns: int(columns["ticks"][columns["seat"] == 0].sum()),
+    length_column="ticks",
+    limit_hit=lambda rows: rows["stalemates"] > 0,
+    limit_label="a round reached options.max_ticks (stalemate)",
+    half_time_score=half_time_points,
 )

@@ -172,4 +172,7 @@ GAME = Game(
     total_labels=lambda prepared: {"landings": list(prepared.squares)},
     report_plots=("bankruptcy_timing", "exchange_vs_odds", "landing_heatmap"),
     player_turns=lambda columns: int(columns["turns"][columns["seat"] == 0].sum()),
+    length_column="turns",
+    limit_hit=lambda rows: rows["end"] == 2,
+    limit_label="game.max_turns reached",
 )

@@ -1,0 +1,17 @@
+"""Analysis on common random numbers: paired comparisons, seat rotation, tournaments, sweeps, balance
+report cards and declarative experiments. Every function here works for any registered game through
+the game registry and returns an :class:`Analysis` (tables as pandas DataFrames plus plain-language
+findings); ``reports.analysis`` turns analyses into a results directory with plots and an HTML report.
+
+Game ``g`` of seed ``s`` gets the same deal, dice and tie-breaks whatever the strategies or rules, so
+two line-ups or rule sets run on one seed are paired game by game (see ``simkit.rng``).
+"""
+from .result import Analysis
+from .compare import compare
+from .tournament import tournament
+from .sweep import sweep
+from .balance import balance
+from .experiment import Experiment, load_experiment, run_experiment
+
+__all__ = ["Analysis", "compare", "tournament", "sweep", "balance", "Experiment", "load_experiment",
+           "run_experiment"]

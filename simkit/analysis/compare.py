@@ -1,0 +1,137 @@
+"""Paired comparison of two line-ups or rule sets on the same seeds (common random numbers).
+
+Stopping early (``until_decided``): games are played in growing batches (``first_batch`` deals, then
+doubling up to ``games``). After look k (k = 0, 1, ...) each strategy's paired win-rate difference gets
+an interval at level 1 - alpha_k / m, with alpha_k = alpha / 2**(k + 1) and m the number of strategies
+compared. By the union bound the chance that any interval at any look misses its true value is at most
+sum(alpha_k) < alpha, however many looks are taken, so peeking does not inflate the error rate (a plain
+95% interval re-checked at every look would). The run stops at the first look where every strategy is
+decided: its interval excludes 0 (an effect, with its sign) or is narrower than +-``target`` (no effect
+larger than target); otherwise it stops at ``games``.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from ..errors import SimkitError
+from ..stats import Z95
+from .play import batches, block_outcomes, deals_for, play
+from .result import Analysis
+from .stats import block_means, paired, z_for
+
+FIRST_BATCH = 2_000
+
+
+def paired_tables(a: pd.DataFrame, b: pd.DataFrame, by: str, z: float = Z95) -> pd.DataFrame:
+    """Win and score differences B - A per unit ``by`` side by side (columns win_*, score_*)."""
+    out_a, out_b = block_outcomes(a, by), block_outcomes(b, by)
+    return pd.concat({metric: paired(out_a[metric], out_b[metric], z) for metric in ("win", "score")}, axis=1)
+
+
+def seat_advantage(frame: pd.DataFrame) -> pd.DataFrame:
+    """Under rotation: per seat, its win rate and mean score averaged over the strategies that sat there,
+    and the advantage over the average seat, with 95% intervals over deals (the block)."""
+    outcomes = block_outcomes(frame, "seat")
+    tables = {}
+    for metric, values in outcomes.items():
+        advantage = values.sub(values.mean(axis=1), axis=0)
+        tables[metric] = block_means(values)[["mean"]].join(block_means(advantage).add_prefix("advantage_"))
+    table = pd.concat(tables, axis=1)
+    table.columns = [f"{metric}_{name}".replace("_mean", "") for metric, name in table.columns]
+    return table.drop(columns=["score_advantage_n"]).rename(columns={"win_advantage_n": "deals"})
+
+
+def _flatten(table: pd.DataFrame) -> pd.DataFrame:
+    table = table.copy()
+    table.columns = [f"{metric}_{name}" for metric, name in table.columns]
+    return table
+
+
+def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=None, games: int = 10_000,
+            seed: int = 0, seed_b: int | None = None, rotate_seats: bool = False, until_decided: bool = False,
+            target: float = 0.01, alpha: float = 0.05, first_batch: int = FIRST_BATCH, workers: int = 1) -> Analysis:
+    """Play line-up/rules A and B on the same seeds and report B - A per strategy and per seat.
+
+    players: A's line-up (default: the game's); players_b: B's (default: A's). sets/rules apply to both;
+    sets_b are applied to B only, after them. seed_b: B's seed, only to measure unpaired sampling (the
+    default, the same seed, is the paired design). games: games per side (with rotation, split over the
+    seat orders); with until_decided it is the most that may be played. Win rates count a tie as a win
+    for every tied seat. Intervals are 95% (at the adjusted level described above with until_decided).
+    """
+    if not 0 < alpha < 1:
+        raise SimkitError(f"alpha must be between 0 and 1, not {alpha}")
+    if not target > 0:
+        raise SimkitError(f"--target must be positive, not {target}")
+    if isinstance(first_batch, bool) or not isinstance(first_batch, int) or first_batch < 2:
+        raise SimkitError(f"first_batch must be a whole number of at least 2, not {first_batch!r}")
+    side_a = batches(game, players, seed, sets, rules, rotate_seats)
+    side_b = batches(game, players_b if players_b is not None else players,
+                     seed if seed_b is None else seed_b, [*sets, *sets_b], rules, rotate_seats)
+    n = len(side_a[0].seats)
+    if len(side_b[0].seats) != n:
+        raise SimkitError(f"line-ups A and B must have the same number of seats, not {n} and {len(side_b[0].seats)}")
+    deals = deals_for(games, n, rotate_seats)
+    sizes = [min(first_batch, deals) if until_decided else deals]
+    while sizes[-1] < deals:
+        sizes.append(min(2 * sizes[-1], deals))
+    frames_a, frames_b, looks = [], [], []
+    done = 0
+    for k, size in enumerate(sizes):
+        frames_a.append(play(side_a, done, size - done, workers))
+        frames_b.append(play(side_b, done, size - done, workers))
+        done = size
+        a, b = pd.concat(frames_a, ignore_index=True), pd.concat(frames_b, ignore_index=True)
+        strategies = paired_tables(a, b, "strategy")
+        if not until_decided:
+            break
+        level = alpha / 2 ** (k + 1) / max(len(strategies), 1)
+        strategies = paired_tables(a, b, "strategy", z_for(level))
+        win = strategies["win"]
+        decided = (win["low"] > 0) | (win["high"] < 0) | (win["half_width"] <= target)
+        looks.append({"look": k + 1, "deals": size, "games_per_side": size * len(side_a), "alpha_per_interval": level,
+                      "decided": int(decided.sum()), "strategies": len(win)})
+        if decided.all():
+            break
+    seats = paired_tables(a, b, "seat", z_for(looks[-1]["alpha_per_interval"]) if looks else Z95)
+    tables = {"strategy": _flatten(strategies), "seat": _flatten(seats)}
+    if not rotate_seats:
+        tables["seat"].insert(0, "label_a", [side_a[0].seats[s].label for s in tables["seat"].index])
+        tables["seat"].insert(1, "label_b", [side_b[0].seats[s].label for s in tables["seat"].index])
+    else:
+        tables["seat_advantage_a"] = seat_advantage(a)
+        tables["seat_advantage_b"] = seat_advantage(b)
+    if looks:
+        tables["looks"] = pd.DataFrame(looks).set_index("look")
+    findings = _findings(tables, looks, done * len(side_a), until_decided, target, rotate_seats, seed_b is not None)
+    setup = {"game": game, "players_a": [s.label for s in side_a[0].seats], "players_b": [s.label for s in side_b[0].seats],
+             "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
+             "games_per_side": done * len(side_a), "deals": done, "rotate_seats": rotate_seats,
+             "until_decided": until_decided, "target": target, "alpha": alpha}
+    return Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup)
+
+
+def _findings(tables, looks, games_played, until_decided, target, rotate_seats, unpaired) -> list[str]:
+    strategy = tables["strategy"]
+    level = "95%" if not looks else f"{1 - looks[-1]['alpha_per_interval']:.4%} (sequential, union bound)"
+    lines = [f"{games_played:,} games per side{' (every deal in every seat order)' if rotate_seats else ''}; "
+             f"intervals {level}; a tie counts as a win for every tied seat."]
+    for label, row in strategy.iterrows():
+        verdict = ("higher" if row["win_low"] > 0 else "lower" if row["win_high"] < 0 else "no significant change")
+        lines.append(f"{label}: win rate {row['win_a']:.2%} -> {row['win_b']:.2%}, B - A = {row['win_diff']:+.2%} "
+                     f"[{row['win_low']:+.2%}, {row['win_high']:+.2%}] ({verdict}); mean score "
+                     f"{row['score_diff']:+.4g} [{row['score_low']:+.4g}, {row['score_high']:+.4g}].")
+    ratios = strategy["win_var_reduction"].dropna()
+    if len(ratios) and not unpaired:
+        lines.append(f"Variance reduction of the paired design against unpaired sampling (measured on these games): "
+                     f"win rate {ratios.min():.1f}x-{ratios.max():.1f}x, mean score "
+                     f"{strategy['score_var_reduction'].min():.1f}x-{strategy['score_var_reduction'].max():.1f}x "
+                     "(unpaired sampling would need that many times more games for the same interval width).")
+    elif not len(ratios):
+        lines.append("A and B gave identical results in every game: the difference is exactly zero.")
+    if until_decided:
+        last = looks[-1]
+        state = ("every strategy decided" if last["decided"] == last["strategies"]
+                 else f"{last['strategies'] - last['decided']} strategies undecided at the --games limit")
+        lines.append(f"Stopped after {last['games_per_side']:,} games per side ({len(looks)} look{'s' if len(looks) > 1 else ''}): {state} "
+                     f"(an interval excluding 0, or narrower than +-{target:g}).")
+    return lines

@@ -1,0 +1,147 @@
+"""Experiments: a TOML file naming the game, its rules and house rules, and one or more analyses
+(compare, tournament, sweep, balance) with their line-ups, games and seed. ``run_experiment`` runs it
+reproducibly and writes a results directory (tables, plots, report.html, the experiment file itself).
+
+Every key of an ``[[analysis]]`` table is a keyword argument of the analysis function of that kind
+(``simkit.analysis.compare`` etc.), so the schema and the library cannot drift apart; top-level
+``seed``, ``games``, ``sets`` and ``rules`` are defaults for every analysis.
+"""
+from __future__ import annotations
+
+import inspect
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import tomli_w
+
+from ..errors import SimkitError
+from ..games import get_game
+from ..rules import read_toml
+from .balance import balance
+from .compare import compare
+from .result import Analysis
+from .sweep import sweep
+from .tournament import tournament
+
+KINDS = {"compare": compare, "tournament": tournament, "sweep": sweep, "balance": balance}
+SHARED = ("seed", "games", "sets", "rules")          # top-level defaults passed to every analysis
+TOP_LEVEL = ("title", "question", "game", *SHARED, "analysis")
+NOT_IN_FILES = ("game", "workers")                   # given by the experiment or the command line
+
+
+def analysis_keys(kind: str) -> list[str]:
+    """The keys an ``[[analysis]]`` table of this kind accepts (besides ``kind`` and ``name``)."""
+    return [p for p in inspect.signature(KINDS[kind]).parameters if p not in NOT_IN_FILES]
+
+
+@dataclass
+class Experiment:
+    """A declarative experiment: a game, defaults shared by its analyses, and the analyses."""
+
+    game: str
+    analyses: list[dict]
+    title: str = ""
+    question: str = ""
+    seed: int = 0
+    games: int = 10_000
+    sets: list = field(default_factory=list)
+    rules: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: dict, source: str = "experiment") -> "Experiment":
+        """Validate a parsed experiment file; errors name the file and the key."""
+        unknown = sorted(set(data) - set(TOP_LEVEL))
+        if unknown:
+            raise SimkitError(f"{source}: unknown key {unknown[0]!r}; allowed: {', '.join(TOP_LEVEL)}")
+        if "game" not in data:
+            raise SimkitError(f"{source}: needs game = \"NAME\"")
+        get_game(data["game"])
+        analyses = data.get("analysis")
+        if not isinstance(analyses, list) or not analyses or not all(isinstance(a, dict) for a in analyses):
+            raise SimkitError(f"{source}: needs at least one [[analysis]] table")
+        for i, entry in enumerate(analyses):
+            kind = entry.get("kind")
+            if kind not in KINDS:
+                raise SimkitError(f"{source}: analysis {i + 1}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+            allowed = ["kind", "name", *analysis_keys(kind)]
+            extra = sorted(set(entry) - set(allowed))
+            if extra:
+                raise SimkitError(f"{source}: analysis {i + 1} ({kind}): unknown key {extra[0]!r}; allowed: {', '.join(allowed)}")
+        for key, kind in (("title", str), ("question", str), ("seed", int), ("games", int), ("sets", list), ("rules", dict)):
+            if key in data and (not isinstance(data[key], kind) or isinstance(data[key], bool)):
+                raise SimkitError(f"{source}: {key} must be a {kind.__name__}, not {data[key]!r}")
+        return cls(**{k: v for k, v in data.items() if k != "analysis"}, analyses=[dict(a) for a in analyses])
+
+    def to_dict(self) -> dict:
+        data = {"title": self.title, "question": self.question, "game": self.game, "seed": self.seed,
+                "games": self.games, "sets": list(self.sets), "rules": self.rules,
+                "analysis": [{k: v for k, v in a.items() if v is not None} for a in self.analyses]}
+        return {k: v for k, v in data.items() if v not in ("", [], {}) or k in ("game", "analysis")}
+
+    def to_toml(self) -> str:
+        return tomli_w.dumps(self.to_dict())
+
+    def calls(self, games: int | None = None) -> list[tuple[str, str, dict]]:
+        """(kind, name, keyword arguments) of every analysis, with the shared defaults filled in and
+        ``games`` (a quick-check override) replacing every analysis's count when given."""
+        calls = []
+        for entry in self.analyses:
+            kwargs = {k: v for k, v in entry.items() if k not in ("kind", "name")}
+            for key in SHARED:
+                if key not in kwargs and getattr(self, key) not in ([], {}):
+                    kwargs[key] = getattr(self, key)
+            if games is not None:
+                kwargs["games"] = games
+            calls.append((entry["kind"], entry.get("name", ""), kwargs))
+        return calls
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read and validate an experiment file (errors name the file and the key)."""
+    path = Path(path)
+    if not path.is_file():
+        raise SimkitError(f"experiment file {path} does not exist")
+    return Experiment.from_dict(read_toml(path), str(path))
+
+
+def run_analyses(experiment: Experiment, games: int | None = None, workers: int = 1) -> list[Analysis]:
+    """Run every analysis of the experiment in order and return them. Every analysis is first run on a
+    handful of games, so a bad line-up or rule anywhere in the file fails before the long runs start."""
+    calls = experiment.calls(games)
+    quick = 2 * max(get_game(experiment.game).all_player_counts)
+    for kind, _, kwargs in calls:
+        check = {**kwargs, "games": quick}
+        if kind == "compare":
+            check["until_decided"] = False
+        KINDS[kind](experiment.game, **check, workers=1)
+    results = []
+    for kind, name, kwargs in calls:
+        result = KINDS[kind](experiment.game, **kwargs, workers=workers)
+        if name:
+            result.title = f"{name}: {result.title}"
+        results.append(result)
+    return results
+
+
+def run_experiment(experiment: Experiment | str | Path, out: str | Path | None = None, games: int | None = None,
+                   workers: int = 1, overwrite: bool = False) -> list[Analysis]:
+    """Run an experiment (an Experiment or the path of its TOML file); with ``out``, write its results
+    directory: experiment.toml, manifest.json, report.html and per analysis its tables (CSV and Parquet),
+    findings and plots (PNG and SVG). The directory appears only when everything is written."""
+    from ..runner import prepare_output
+
+    if not isinstance(experiment, Experiment):
+        experiment = load_experiment(experiment)
+    if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
+        raise SimkitError(f"--games must be a positive whole number, not {games!r}")
+    if out is not None:
+        prepare_output(out, overwrite)
+    started = time.perf_counter()
+    results = run_analyses(experiment, games, workers)
+    if out is not None:
+        from reports.analysis import write_results
+
+        write_results(out, experiment, results, {"games_override": games, "workers": workers,
+                                                 "elapsed_s": round(time.perf_counter() - started, 1)})
+    return results

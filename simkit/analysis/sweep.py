@@ -1,0 +1,136 @@
+"""Sweeps: a grid over one strategy parameter or one rule value, every point on the same seeds.
+
+Because every point plays the same deals and dice, the difference between two points is measured
+paired, game by game; the best point and which points cannot be told apart from it come from those
+paired differences, not from overlapping intervals.
+"""
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+
+import pandas as pd
+
+from ..errors import SimkitError
+from ..games import get_game
+from .play import batches, block_outcomes, deals_for, play
+from .result import Analysis
+from .stats import block_means, paired
+
+MAX_POINTS = 200
+
+
+def _number(text: str, where: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise SimkitError(f"{where}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise SimkitError(f"{where}: {text!r} is not a finite number")
+    return value
+
+
+def parse_grid(text: str, option: str) -> tuple[str, list]:
+    """``key=start:stop:step`` (inclusive) or ``key=v1|v2|...`` (values read as TOML, e.g. arrays) into
+    (key, values). A range of whole numbers gives ints, so integer rule values stay integers."""
+    key, sep, spec = str(text).partition("=")
+    key, spec = key.strip(), spec.strip()
+    if not sep or not key or not spec:
+        raise SimkitError(f"{option} {text!r}: expected KEY=START:STOP:STEP or KEY=V1|V2|...")
+    if "|" not in spec and spec.count(":") == 2 and not spec.startswith("["):
+        start, stop, step = (_number(part, f"{option} {text}") for part in spec.split(":"))
+        if step <= 0 or stop < start:
+            raise SimkitError(f"{option} {text!r}: needs START <= STOP and a positive STEP")
+        count = math.floor((stop - start) / step + 1e-9) + 1
+        if count > MAX_POINTS:
+            raise SimkitError(f"{option} {text!r}: {count} points; at most {MAX_POINTS}")
+        values = [start + i * step for i in range(count)]
+        whole = all(float(v).is_integer() for v in (start, stop, step))
+        return key, [int(round(v)) if whole else round(v, 12) for v in values]
+    values = []
+    for raw in spec.split("|"):
+        try:
+            values.append(tomllib.loads(f"v = {raw.strip()}")["v"])
+        except tomllib.TOMLDecodeError:
+            raise SimkitError(f"{option} {text!r}: {raw.strip()!r} is not a value (a number, true/false, "
+                              "a quoted string or an array)") from None
+    if len(values) > MAX_POINTS:
+        raise SimkitError(f"{option} {text!r}: {len(values)} points; at most {MAX_POINTS}")
+    return key, values
+
+
+def _label(value) -> str:
+    return json.dumps(value).replace(" ", "") if not isinstance(value, float) else f"{value:g}"
+
+
+def sweep(game: str, strategy: str | None = None, param: str | None = None, field=None, rule: str | None = None,
+          players=None, focus: int = 0, games: int = 10_000, seed: int = 0, sets=(), rules=None,
+          rotate_seats: bool = False, workers: int = 1) -> Analysis:
+    """Sweep a strategy parameter (``strategy`` + ``param="points=4:20:2"``, played in entry 0 against
+    ``field``, default: the rest of the game's line-up) or a rule value (``rule="scoring.false_stop=-20:0:5"``
+    with line-up ``players``). Every point plays the same ``games`` (seeds 0..games-1 of ``seed``).
+
+    Tables: curve (per point and line-up entry: win rate and mean score with 95% intervals; for the
+    focus entry also the paired difference from the best point). The best point maximises the focus
+    entry's win rate (entry 0 = the swept strategy; ``focus`` picks another entry in a rule sweep).
+    """
+    spec = get_game(game)
+    if (param is None) == (rule is None):
+        raise SimkitError("a sweep needs exactly one of --param (with --strategy) and --rule")
+    if param is not None:
+        if not strategy:
+            raise SimkitError("--param needs --strategy, the strategy whose parameter is swept")
+        key, values = parse_grid(param, "--param")
+        if any(isinstance(v, (bool, str, list)) for v in values):
+            raise SimkitError(f"--param {param!r}: strategy parameters are numbers")
+        field = list(spec.default_lineup[1:]) if field is None else field
+        field = field.split(",") if isinstance(field, str) else list(field)
+        lineups = [[f"{strategy}:{key}={_label(v)}", *field] for v in values]
+        rule_sets = [list(sets)] * len(values)
+        focus = 0
+    else:
+        key, values = parse_grid(rule, "--rule")
+        lineups = [players] * len(values)
+        rule_sets = [[*sets, f"{key}={json.dumps(v)}"] for v in values]
+    point_batches = [batches(game, lineup, seed, point_sets, rules, rotate_seats)
+                     for lineup, point_sets in zip(lineups, rule_sets)]  # validates every point before playing
+    seats = point_batches[0][0].seats
+    if isinstance(focus, bool) or not isinstance(focus, int) or not 0 <= focus < len(seats):
+        raise SimkitError(f"focus must be a line-up entry 0..{len(seats) - 1}, not {focus!r}")
+    names = [f"{strategy} ({key})" if param is not None and i == 0 else seat.label for i, seat in enumerate(seats)]
+    names = [name if names.count(name) == 1 else f"{name} #{i}" for i, name in enumerate(names)]
+    deals = deals_for(games, len(seats), rotate_seats)
+    outcomes = []
+    for point in point_batches:
+        blocks = block_outcomes(play(point, 0, deals, workers), "entry")
+        outcomes.append({metric: table.set_axis(names, axis=1) for metric, table in blocks.items()})
+    focus_name = names[focus]
+    best = max(range(len(values)), key=lambda i: outcomes[i]["win"][focus_name].mean())
+    rows = []
+    for i, value in enumerate(values):
+        win, score = (block_means(outcomes[i][metric]) for metric in ("win", "score"))
+        versus = paired(outcomes[best]["win"][[focus_name]], outcomes[i]["win"][[focus_name]]).iloc[0]
+        for name in names:
+            row = {key: _label(value), "entry": name, "deals": int(win.loc[name, "n"]),
+                   "win_rate": win.loc[name, "mean"], "win_low": win.loc[name, "low"], "win_high": win.loc[name, "high"],
+                   "mean_score": score.loc[name, "mean"], "score_low": score.loc[name, "low"],
+                   "score_high": score.loc[name, "high"]}
+            if name == focus_name:
+                row.update(win_vs_best=versus["diff"], vs_best_low=versus["low"], vs_best_high=versus["high"])
+            rows.append(row)
+    curve = pd.DataFrame(rows).set_index([key, "entry"])
+    focus_rows = curve.xs(focus_name, level="entry")
+    tied = [v for v, row in focus_rows.iterrows() if row["vs_best_high"] >= 0 and v != _label(values[best])]
+    findings = [
+        f"{len(values)} points of {key}, {deals * len(point_batches[0]):,} games each on the same seeds"
+        f"{' (every deal in every seat order)' if rotate_seats else ''}; a tie counts as a win for every tied seat.",
+        f"Best {key} for {focus_name}: {_label(values[best])} (win rate {focus_rows.iloc[best]['win_rate']:.2%} "
+        f"[{focus_rows.iloc[best]['win_low']:.2%}, {focus_rows.iloc[best]['win_high']:.2%}]).",
+        ("Not distinguishable from the best (paired 95% interval of the difference includes 0): " + ", ".join(tied) + "."
+         if tied else "Every other point is worse than the best (paired 95% intervals exclude 0)."),
+    ]
+    setup = {"game": game, "key": key, "values": values, "strategy": strategy, "field": field if param else None,
+             "players": [s.label for s in seats], "focus": focus_name, "seed": seed, "sets": list(sets),
+             "rules": rules, "rotate_seats": rotate_seats, "deals": deals, "swept": "param" if param else "rule"}
+    return Analysis("sweep", f"{spec.title}: sweep of {key}", game, {"curve": curve}, findings, setup)

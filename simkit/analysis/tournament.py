@@ -1,0 +1,124 @@
+"""Round-robin tournaments for multi-player games: every strategy in every seat equally often.
+
+The line-ups are every combination of ``players`` of the strategies, each played under every cyclic
+rotation of its seats, all on the same seed: game index g is the same deal for every line-up and
+rotation, so the game index is the block (the statistical unit) and the line-ups are compared on
+common random numbers. A strategy is in C(S-1, players-1) of the C(S, players) combinations and, in
+each, in every seat once per rotation, so it plays every seat equally often.
+
+Rating: Bradley-Terry on the pairwise results inside each game (A finished ahead of B by score, a tie
+half each), fitted by Hunter's MM algorithm, on an Elo-like scale (400 log10 strength, mean 0). Pairs
+from one game are not independent, so intervals come from a bootstrap over blocks, not from the
+Fisher information.
+"""
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from ..errors import SimkitError
+from ..games import get_game
+from ..strategy import parse_lineup
+from .play import batches, block_outcomes, deals_for, play
+from .result import Analysis
+from .stats import block_means, bradley_terry
+
+BOOTSTRAP = 200
+ELO = 400 / math.log(10)
+
+
+def lineups(n_strategies: int, players: int) -> list[tuple[int, ...]]:
+    """Every combination of ``players`` strategies (by index), in the order given."""
+    return list(combinations(range(n_strategies), players))
+
+
+def pairwise_by_block(frame: pd.DataFrame, names: list[str]) -> np.ndarray:
+    """wins[block, i, j]: over one block's games, how often strategy i finished ahead of j (ties half)."""
+    index = {name: i for i, name in enumerate(names)}
+    blocks = np.sort(frame["game"].unique())
+    frame = frame.assign(code=frame["strategy"].map(index), block=np.searchsorted(blocks, frame["game"]))
+    wins = np.zeros((len(blocks), len(names), len(names)))
+    for _, games in frame.groupby(["lineup", "rotation"], sort=False):
+        games = games.sort_values(["block", "seat"])
+        seats = games["seat"].nunique()
+        score = games["score"].to_numpy().reshape(-1, seats)
+        code = games["code"].to_numpy().reshape(-1, seats)
+        block = games["block"].to_numpy().reshape(-1, seats)[:, 0]
+        for p in range(seats):
+            for q in range(seats):
+                if p != q:
+                    share = (score[:, p] > score[:, q]) + 0.5 * (score[:, p] == score[:, q])
+                    np.add.at(wins, (block, code[:, p], code[:, q]), share)
+    return wins
+
+
+def tournament(game: str, strategies, players: int | None = None, games: int = 10_000, seed: int = 0, sets=(),
+               rules=None, workers: int = 1, bootstrap: int = BOOTSTRAP) -> Analysis:
+    """Play every combination of ``players`` of ``strategies`` under every seat rotation on common seeds.
+
+    strategies: specs (``"threshold:points=20"``) as a list or comma-separated string, at least ``players``
+    of them and all different. games: total games, split evenly over the line-ups and rotations (rounded up).
+    Tables: standings (win rate, mean score, mean rank with 95% intervals over blocks; Bradley-Terry rating
+    with a bootstrap interval) and head_to_head (share of shared games in which the row finished ahead of
+    the column, ties half).
+    """
+    spec = get_game(game)
+    seats = parse_lineup(game, strategies)
+    names = [seat.label for seat in seats]
+    if len(set(names)) != len(names):
+        raise SimkitError(f"--strategies lists {sorted(n for n in names if names.count(n) > 1)[0]!r} twice; give each once")
+    players = players or len(spec.default_lineup)
+    spec.check_player_count(players)
+    if len(seats) < players:
+        raise SimkitError(f"--strategies gives {len(seats)} strategies; a tournament of {players} players needs at "
+                          f"least {players} different ones")
+    deals_for(games, 1, False)   # validates games
+    combos = lineups(len(seats), players)
+    deals = max(1, math.ceil(games / (len(combos) * players)))
+    frames = []
+    for number, combo in enumerate(combos):
+        frame = play(batches(game, [seats[i] for i in combo], seed, sets, rules, rotate_seats=True), 0, deals, workers)
+        frames.append(frame.assign(lineup=number))
+    frame = pd.concat(frames, ignore_index=True)
+    frame["rank"] = frame.groupby(["lineup", "rotation", "game"])["score"].rank(ascending=False, method="average")
+    wins = pairwise_by_block(frame, names)
+    played = frame.groupby("strategy").size()
+    standings = _standings(frame, names, wins, bootstrap, seed)
+    totals = wins.sum(axis=0)
+    with np.errstate(invalid="ignore"):
+        head = pd.DataFrame(totals / (totals + totals.T), index=pd.Index(names, name="ahead of ->"), columns=names)
+    seat_counts = frame.groupby(["strategy", "seat"]).size().unstack("seat").reindex(names)
+    tables = {"standings": standings, "head_to_head": head, "seat_counts": seat_counts}
+    best = standings.index[0]
+    findings = [
+        f"{len(combos)} line-ups x {players} seat rotations x {deals:,} deals = {len(frame) // players:,} games; "
+        f"each strategy played {played.iloc[0]:,} seats, every seat equally often; a tie counts as a win for every tied seat.",
+        f"Best by rating: {best} ({standings.loc[best, 'rating']:+.0f} [{standings.loc[best, 'rating_low']:+.0f}, "
+        f"{standings.loc[best, 'rating_high']:+.0f}]), win rate {standings.loc[best, 'win_rate']:.2%}, mean rank "
+        f"{standings.loc[best, 'mean_rank']:.2f} of {players}.",
+        "Rating: Bradley-Terry on finishing ahead of each opponent within a game (Elo-like scale, mean 0; "
+        "+100 means ahead of an average strategy about 64% of the time); intervals: bootstrap over deals.",
+    ]
+    setup = {"game": game, "strategies": names, "players": players, "lineups": [[names[i] for i in c] for c in combos],
+             "deals": deals, "seed": seed, "sets": list(sets), "rules": rules}
+    return Analysis("tournament", f"{spec.title}: tournament of {len(names)} strategies, {players} players", game,
+                    tables, findings, setup)
+
+
+def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
+    blocks = block_outcomes(frame, "strategy")
+    rank = frame.groupby(["game", "strategy"])["rank"].mean().unstack("strategy")
+    table = pd.DataFrame(index=pd.Index(names, name="strategy"))
+    for column, outcomes in (("win_rate", blocks["win"]), ("mean_score", blocks["score"]), ("mean_rank", rank)):
+        means = block_means(outcomes[names])
+        table[column], table[f"{column}_low"], table[f"{column}_high"] = means["mean"], means["low"], means["high"]
+    table["rating"] = ELO * bradley_terry(wins.sum(axis=0))
+    rng = np.random.default_rng(seed)
+    flat = wins.reshape(len(wins), -1)
+    samples = np.array([ELO * bradley_terry((rng.multinomial(len(wins), np.full(len(wins), 1 / len(wins))) @ flat)
+                                            .reshape(len(names), len(names))) for _ in range(bootstrap)])
+    table["rating_low"], table["rating_high"] = np.percentile(samples, [2.5, 97.5], axis=0)
+    return table.sort_values("rating", ascending=False)

@@ -1,0 +1,27 @@
+"""What the analysis subcommands share: turning their options into a one-analysis experiment, so that
+printing, writing a results directory and rerunning it (its experiment.toml) work the same way."""
+from __future__ import annotations
+
+import os
+
+import click
+
+from ..analysis import Experiment, run_experiment
+from ..rules import read_toml
+
+
+def run_one(game: str, kind: str, options: dict, seed: int, games: int, sets, rules_file, workers, out, overwrite) -> None:
+    """Run one analysis from command-line options, print it, and write ``out`` when given."""
+    experiment = Experiment(game=game, seed=seed, games=games, sets=list(sets),
+                            rules=read_toml(rules_file) if rules_file else {},
+                            analyses=[{"kind": kind, **{k: v for k, v in options.items() if v is not None}}])
+    results = run_experiment(experiment, out, workers=workers or os.cpu_count() or 1, overwrite=overwrite)
+    for result in results:
+        click.echo(result.text())
+    if out:
+        click.echo(f"results and report written to {out} (report: {out}/report.html; rerun: simkit experiment run "
+                   f"{out}/experiment.toml)")
+
+
+def split(text):
+    return None if text is None else [item for item in text.split(",")]

@@ -1,0 +1,34 @@
+import click
+
+from .analysis import run_one, split
+from .options import (analysis_out_options, game_argument, games_option, rotate_option, rules_options, seed_option,
+                      workers_option)
+
+
+@click.command("compare")
+@game_argument
+@click.option("--players", "--players-a", "players", default=None, metavar="SPEC,...",
+              help="Line-up A (default: the game's); B uses it too unless --players-b is given.")
+@click.option("--players-b", default=None, metavar="SPEC,...", help="Line-up B (same number of seats).")
+@rules_options
+@click.option("--set-b", "sets_b", multiple=True, metavar="KEY=VALUE",
+              help="Rule change for B only, applied after --set (repeatable): the house rule under test.")
+@games_option(20_000)
+@seed_option
+@click.option("--seed-b", type=click.IntRange(0, 2 ** 64 - 1), default=None,
+              help="Give B other seeds: unpaired sampling, only to measure what pairing saves.")
+@rotate_option
+@click.option("--until-decided", is_flag=True,
+              help="Play in doubling batches and stop once every strategy's win-rate difference is decided "
+                   "(sequential intervals with a union bound; --games is then the most played).")
+@click.option("--target", type=click.FloatRange(0, min_open=True), default=0.01, show_default=True,
+              help="With --until-decided: a difference known to within +-target counts as decided (no effect larger).")
+@workers_option
+@analysis_out_options
+def command(game, players, players_b, rules_file, sets, sets_b, games, seed, seed_b, rotate_seats, until_decided, target,
+            workers, out, overwrite):
+    """Compare line-up or rules A with B on the same seeds: paired B - A per strategy and per seat."""
+    options = {"players": split(players), "players_b": split(players_b), "sets_b": list(sets_b), "seed_b": seed_b,
+               "rotate_seats": rotate_seats or None, "until_decided": until_decided or None,
+               "target": target if until_decided else None}
+    run_one(game, "compare", options, seed, games, sets, rules_file, workers, out, overwrite)

@@ -1,0 +1,29 @@
+import os
+from pathlib import Path
+
+import click
+
+from ..analysis import run_experiment, load_experiment
+from .options import workers_option
+
+
+@click.group("experiment")
+def command():
+    """Declarative experiments: a TOML file of analyses, run reproducibly into a results directory."""
+
+
+@command.command("run")
+@click.argument("file", type=click.Path())
+@click.option("--out", "-o", type=click.Path(), default=None, help="Results directory (default: runs/FILE-STEM).")
+@click.option("--games", "-n", type=click.IntRange(1), default=None,
+              help="Play this many games in every analysis instead of the file's (quick checks).")
+@workers_option
+@click.option("--overwrite", is_flag=True, help="Replace an existing results directory.")
+def run(file, out, games, workers, overwrite):
+    """Run every analysis of FILE and write tables, plots (PNG, SVG) and report.html."""
+    experiment = load_experiment(file)
+    out = out or str(Path("runs") / Path(file).stem)
+    results = run_experiment(experiment, out, games, workers or os.cpu_count() or 1, overwrite)
+    for result in results:
+        click.echo("\n".join([result.title, *("  " + line for line in result.findings)]))
+    click.echo(f"results and report written to {out} (open {out}/report.html)")

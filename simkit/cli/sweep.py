@@ -1,0 +1,31 @@
+import click
+
+from .analysis import run_one, split
+from .options import (analysis_out_options, game_argument, games_option, players_option, rotate_option, rules_options,
+                      seed_option, workers_option)
+
+
+@click.command("sweep")
+@game_argument
+@click.option("--strategy", default=None, help="Strategy whose parameter --param sweeps (it plays in seat 0 before rotation).")
+@click.option("--param", default=None, metavar="KEY=START:STOP:STEP",
+              help="Strategy parameter grid, inclusive, e.g. points=4:20:2 (or KEY=V1|V2|...).")
+@click.option("--field", default=None, metavar="SPEC,...", help="The other seats of a --param sweep (default: the rest "
+              "of the game's line-up).")
+@click.option("--rule", default=None, metavar="KEY=START:STOP:STEP",
+              help="Rule value grid instead, e.g. scoring.false_stop=-20:0:5 or 'deck.copies_split=[9,12,3,3]|[12,6,6,3]'.")
+@players_option
+@click.option("--focus", type=click.IntRange(0), default=0, show_default=True,
+              help="Line-up entry whose win rate picks the best point of a --rule sweep.")
+@games_option(10_000)
+@seed_option
+@rules_options
+@rotate_option
+@workers_option
+@analysis_out_options
+def command(game, strategy, param, field, rule, players, focus, games, seed, rules_file, sets, rotate_seats, workers,
+            out, overwrite):
+    """Sweep a strategy parameter or a rule value on the same seeds at every point: curve, CI bands, best point."""
+    options = {"strategy": strategy, "param": param, "field": split(field), "rule": rule, "players": split(players),
+               "focus": focus or None, "rotate_seats": rotate_seats or None}
+    run_one(game, "sweep", options, seed, games, sets, rules_file, workers, out, overwrite)

@@ -1,0 +1,22 @@
+import click
+
+from .analysis import run_one, split
+from .options import analysis_out_options, game_argument, rules_options, seed_option, workers_option
+
+
+@click.command("tournament")
+@game_argument
+@click.option("--strategies", "-s", required=True, metavar="SPEC,...",
+              help="The strategies (at least --players of them), e.g. hair-trigger,threshold:points=20,blocker,...")
+@click.option("--players", "-p", type=click.IntRange(1), default=None,
+              help="Players per game (default: the game's default line-up size).")
+@click.option("--games", "-n", type=click.IntRange(1), default=20_000, show_default=True,
+              help="Games in all, split evenly over the line-ups and seat rotations.")
+@seed_option
+@rules_options
+@workers_option
+@analysis_out_options
+def command(game, strategies, players, games, seed, rules_file, sets, workers, out, overwrite):
+    """Every combination of the strategies in every seat order on common seeds: win-rate matrix, mean rank, ratings."""
+    run_one(game, "tournament", {"strategies": split(strategies), "players": players}, seed, games, sets, rules_file,
+            workers, out, overwrite)
