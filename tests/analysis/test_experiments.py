@@ -14,7 +14,8 @@ SHIPPED = sorted(Path(__file__).resolve().parents[2].joinpath("experiments").glo
 
 def test_experiments_are_shipped_for_every_study_asked_for():
     assert {p.stem for p in SHIPPED} >= {"wheedle-stopping-rules", "us-investing-and-poaching", "wheedle-false-stop",
-                                         "dweebies-deck-splits", "us-last-player-standing"}
+                                         "dweebies-deck-splits", "us-last-player-standing",
+                                         "uk-set-multiples"}
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])

@@ -156,4 +156,7 @@ GAME = Game(
     report_plots=("wealth_over_turns", "time_to_win", "set_sizes", "inner_circle_entry"),
     total_labels=lambda prepared: {"set_sizes": [str(k) for k in range(MAX_SET + 1)]},
     player_turns=lambda columns: int(columns["turns"].sum()),
+    length_column="rounds",
+    limit_hit=lambda rows: rows["end"] == engine.END_TURN_LIMIT,
+    limit_label="game.turn_limit rounds reached",
 )
