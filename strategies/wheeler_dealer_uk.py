@@ -96,13 +96,14 @@ def trader_deal(table, params, memory, state, query):
                 continue
             price = face(table, c) * (table[H_RAID_MULTIPLE] if kind == DEAL_RAID else table[H_BUY_MULTIPLE])
             margin = gain - price
-            if margin <= best_margin or not affordable(table, seat, price, c, params, True):
+            if margin <= best_margin:
                 continue
             for q in range(table[H_PLAYERS]):
                 if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
                     continue
                 if (held(table, q, c) if kind == DEAL_BUY else at_risk(table, q, c)) > 0:
-                    best, best_margin = pack_deal(kind, q, c), margin
+                    if affordable(table, seat, price, c, params, True):
+                        best, best_margin = pack_deal(kind, q, c), margin
                     break
     return best
 
