@@ -3,6 +3,7 @@ import numba
 from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.typed import List
 
 
 @intrinsic
@@ -24,3 +25,14 @@ else:
         work on uncounted views (measured in the US engine: a logging call 38 ns -> 2 ns). Only for arrays
         that outlive the kernel call."""
         return carray(_voidptr(array.ctypes.data), array.shape, array.dtype)
+
+
+@njit(cache=True)
+def function_list(functions):
+    """A typed list of first-class functions from a tuple of them (all of one signature). One pointer to pass
+    around instead of a tuple that helpers would receive by value; built in a cached function because
+    typed-list operations called from Python compile on every start."""
+    result = List()
+    for i in range(len(functions)):
+        result.append(functions[i])
+    return result

@@ -9,9 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from numba import njit, types
-from numba.typed import List
-
+from ...numba_tools import function_list
 from ...strategy import MAX_PARAMS
 from .. import Game
 from . import engine
@@ -19,27 +17,15 @@ from .rules import UKRules
 from .rules import prepare as _prepare
 from .view import COLOURS, DECISION_NAMES, H_COLOUR, H_COPIES, DECISION_SIGNATURE, DECISIONS, MAX_SEATS, MAX_SET, MEMORY_SIZE
 
-_FUNCTION = types.FunctionType(DECISION_SIGNATURE)
-
-
 def prepare(rules: dict, n_players: int) -> UKRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
     GAME.check_player_count(n_players)
     return _prepare(rules, n_players)
 
 
-@njit(cache=True)
-def _function_list(functions):
-    # built inside a cached function: typed-list operations called from Python compile on every start
-    result = List.empty_list(_FUNCTION)
-    for i in range(len(functions)):
-        result.append(functions[i])
-    return result
-
-
 def _context(prepared: UKRules, seats, event_capacity=0, record=False):
     n = prepared.n_players
-    fns = _function_list(tuple(seats[min(seat, n - 1)].strategy.decisions[name]
+    fns = function_list(tuple(seats[min(seat, n - 1)].strategy.decisions[name]
                                for name in DECISION_NAMES for seat in range(MAX_SEATS)))
     floats = np.zeros((n, MAX_PARAMS + MEMORY_SIZE))
     for i, seat in enumerate(seats):
