@@ -15,7 +15,7 @@ from .. import Game
 from . import engine
 from .rules import UKRules
 from .rules import prepare as _prepare
-from .view import COLOURS, DECISION_NAMES, H_COLOUR, H_COPIES, DECISION_SIGNATURE, DECISIONS, MAX_SEATS, MAX_SET, MEMORY_SIZE
+from .view import COLOURS, DECISION_NAMES, DECISIONS, H_COLOUR, H_COPIES, MAX_SEATS, MAX_SET, MEMORY_SIZE
 
 def prepare(rules: dict, n_players: int) -> UKRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
