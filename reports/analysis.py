@@ -22,6 +22,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from simkit import __version__  # noqa: E402
+from simkit.games import get_game  # noqa: E402
 from simkit.runner import MANIFEST, staged  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
@@ -243,6 +244,7 @@ def write_results(out, experiment, results, extra: dict) -> Path:
                     "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
         (staging / "experiment.toml").write_text(experiment.to_toml())
-        html = jinja2.Template(TEMPLATE.read_text()).render(experiment=experiment, sections=sections, manifest=manifest)
+        html = jinja2.Template(TEMPLATE.read_text()).render(experiment=experiment, sections=sections, manifest=manifest,
+                                                             note=get_game(experiment.game).report_note)
         (staging / "report.html").write_text(html)
     return out

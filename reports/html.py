@@ -55,7 +55,7 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
     tables = {key: table.reset_index().to_html(index=False, float_format=lambda v: f"{v:.4f}", classes="summary")
               for key, table in data.summary.items()}
     html = jinja2.Template(TEMPLATE.read_text()).render(
-        manifest=manifest, figures=figures, tables=tables, rules=json.dumps(manifest["rules"], indent=2))
+        manifest=manifest, note=game.report_note, figures=figures, tables=tables, rules=json.dumps(manifest["rules"], indent=2))
     output = Path(output)
     tmp = output.with_name(f".{output.name}.tmp")
     tmp.write_text(html)

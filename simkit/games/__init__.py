@@ -34,6 +34,7 @@ class Game:
     report_plots: tuple[str, ...] = ()       # game-specific plots, by name in reports' registry
     total_labels: Callable = lambda prepared: {}   # (prepared) -> {total name: labels of its entries}
     player_turns: Callable | None = None     # (simulate's columns) -> player turns those games took (benchmarks)
+    report_note: str = ""                   # said at the top of every report of the game (e.g. what isn't simulated)
     # Optional facts for the balance report card (simkit.analysis.balance); a game that leaves one out is
     # reported as not recording it. Each callable takes the rows of a batch (one per game and seat).
     length_column: str | None = None        # per-game column measuring the game's length (e.g. turns)

@@ -142,6 +142,8 @@ GAME = Game(
     report_plots=("wealth_over_turns", "time_to_win", "set_sizes", "inner_circle_entry"),
     total_labels=lambda prepared: {"set_sizes": [str(k) for k in range(MAX_SET + 1)]},
     player_turns=lambda columns: int(columns["turns"].sum()),
+    report_note="K5: the rules text describes level 1 only; levels 2 and 3 differ from it here in their target "
+                "and inner-circle threshold alone (the data's [[level]] tables), since no other difference is known.",
     length_column="rounds",
     limit_hit=lambda rows: rows["end"] == engine.END_TURN_LIMIT,
     limit_label="game.turn_limit rounds reached",
