@@ -122,3 +122,20 @@ def test_replay_matches_the_batch():
         if not per_seat(columns, "bankrupt", 4)[3, p]:
             assert re.search(rf"seat {p} \([^)]*\): wealth {wealth:,}", text)
     assert "== Game over" in text and text.count("round ") >= per_seat(columns, "turns", 4)[3].sum()
+
+
+def test_when_one_turn_bankrupts_the_last_two_they_share_the_win():
+    """Found by the fuzz campaign (simkit fuzz, seed 2026, case 57): a free raid bankrupts its victim, then a
+    Handlers Charge the raider. The game used to wait forever for a solvent next seat."""
+    rules = {"game": {"level": 2, "set_multiple_rule": "size", "start_cash": 2000, "turn_limit": 10,
+                      "buy_from_player_multiple": 1, "at_risk_buy_multiple": 0, "blue_outer_bonus": 0,
+                      "at_risk_loan_fraction": 0.05, "at_risk_interest": 2.0, "handlers_charge": 0.25,
+                      "set_multiple_size": {"3": 2, "4": 3, "5": 6, "6": 5}}}
+    from simkit.runner import make_batch
+
+    batch = make_batch(GAME.name, 1, ["hold-for-5", "hold-for-5", "hold-for-5", "set-at-3"], 2083, rules=rules)
+    columns = batch.play(18, 1, True)
+    assert columns["bankrupt"].all() and (columns["end"] == E.END_LAST_PLAYER).all()
+    winners = columns["winner"]
+    assert winners.sum() == 2 and (columns["bankrupt_round"][winners] == columns["bankrupt_round"].max()).all()
+    assert "share the win" in GAME.replay(batch.prepared, list(batch.seats), 2083, 18)

@@ -41,10 +41,12 @@ SEAT_STATS = ("sets_sold", "set_credits", "loans", "redeemed", "forfeited", "bou
               "free_cards", "turns", "bankrupt_round", "inner_round", "illegal_actions")
 N_STATS = len(SEAT_STATS)
 END_TARGET, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
+LAST_ONES_OUT = -2
 
 # misc layout
-M_BANK_OUT, M_BANK_IN, M_EVENTS, M_RECORD, M_COMMAND_HEAD, M_COMMAND_CARDS, M_PARAMS, M_GAME = range(8)
-M_QUERY = 8
+M_BANK_OUT, M_BANK_IN, M_EVENTS, M_RECORD, M_COMMAND_HEAD, M_COMMAND_CARDS, M_PARAMS, M_TURN = range(8)
+M_BANKRUPT_TURN = 8                        # per seat: the game turn it went bankrupt in
+M_QUERY = M_BANKRUPT_TURN + MAX_SEATS
 M_HEADS = M_QUERY + QUERY_SIZE
 M_STATS = M_HEADS + 4
 M_SET_SIZES = M_STATS + MAX_SEATS * N_STATS
@@ -257,6 +259,7 @@ def _bankrupt(ctx, seat):
     table[_seat(table, seat, F_BANKRUPT)] = 1
     table[H_ACTIVE] -= 1
     misc[_stat(misc, seat, S_BANKRUPT_ROUND)] = table[H_ROUND]
+    misc[M_BANKRUPT_TURN + seat] = misc[M_TURN]
     _log(ctx, seat, E_BANKRUPT, 0, 0, 0, 0)
 
 
@@ -607,7 +610,7 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
         table[:] = template
         misc[M_BANK_OUT] = 0
         misc[M_BANK_IN] = 0
-        misc[M_GAME] = g
+        misc[M_TURN] = 0
         misc[M_STATS:M_STATS + MAX_SEATS * N_STATS] = 0
         for p in range(n):
             rng.seed_stream(rngs[p], seed, game, rng.DICE + p)
@@ -667,11 +670,15 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
             if table[_seat(table, seat, F_BANKRUPT)] == 0 and total_wealth(table, seat) >= table[H_TARGET]:
                 end, winner = END_TARGET, seat
                 break
-            if table[H_ACTIVE] == 1:
+            if table[H_ACTIVE] <= 1:
+                # the last one left wins; when one turn bankrupts the last two (a raid, then a charge),
+                # those who went bankrupt in it share the win: they outlasted everyone else
+                end, winner = END_LAST_PLAYER, LAST_ONES_OUT
                 for p in range(n):
                     if table[_seat(table, p, F_BANKRUPT)] == 0:
-                        end, winner = END_LAST_PLAYER, p
+                        winner = p
                 break
+            misc[M_TURN] += 1
             while True:
                 seat += 1
                 if seat == n:
@@ -691,7 +698,12 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
             for s in range(N_STATS):
                 out_stats[g, p, s] = misc[_stat(misc, p, s)]
         for p in range(n):   # K4: the first to the target, the last one left, or the richest at the turn limit
-            out_winner[g, p] = p == winner if winner >= 0 else (not out_bankrupt[g, p] and out_wealth[g, p] == best)
+            if winner == LAST_ONES_OUT:
+                out_winner[g, p] = out_bankrupt[g, p] and misc[M_BANKRUPT_TURN + p] == misc[M_TURN]
+            elif winner >= 0:
+                out_winner[g, p] = p == winner
+            else:
+                out_winner[g, p] = not out_bankrupt[g, p] and out_wealth[g, p] == best
         out_rounds[g] = table[H_ROUND] + (1 if end != END_TURN_LIMIT else 0)
         out_end[g] = end
         first = -1

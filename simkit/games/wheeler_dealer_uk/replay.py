@@ -69,6 +69,8 @@ def format_replay(prepared, seats, seed, game, out) -> str:
             lines.append("   BANKRUPT: its cards go to the bottom of their packs")
         elif kind == E.E_ILLEGAL:
             lines.append(f"   (an illegal answer to '{DECISION_NAMES[a]}' was refused)")
+        elif kind == E.E_END and seat == E.LAST_ONES_OUT:
+            lines.append("== Game over: the last players went bankrupt in the same turn and share the win")
         elif kind == E.E_END:
             why = ("reaches the level's target", "is the last player left", "is the richest at the turn limit")[a]
             lines.append(f"== Game over: {who(seat) if seat >= 0 else 'the richest'} {why}")
