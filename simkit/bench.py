@@ -93,9 +93,10 @@ def _median_rates(spec: dict, games: int, workers: int, repeat: int) -> tuple[fl
 
 
 def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: int = 20,
-                  memory: bool = False, rules_file=None, sets=()) -> dict:
+                  memory: bool = False, rules_file=None, sets=(), memory_scale: int | None = 10) -> dict:
     """Measure one game's default line-up under the given rules; returns a dict of figures (medians of
-    ``repeat`` runs)."""
+    ``repeat`` runs). With ``memory``: peak memory of a run of ``games`` games, and of ``memory_scale``
+    times as many (None: only the first)."""
     cores = os.cpu_count() or 1
     spec = {"game": game, "rules_file": str(rules_file) if rules_file else None, "sets": list(sets)}
     make_batch(game, 1, None, 1, rules_file, sets).play(0, 1)  # validate and fill the cache before timing
@@ -110,10 +111,32 @@ def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: 
     result["warm_start_s"] = statistics.median(_child(["start", json.dumps(spec), 1, 1])["seconds"] for _ in range(repeat))
     if memory:
         with tempfile.TemporaryDirectory() as tmp:
-            small = _child(["run", json.dumps(spec), games, cores, f"{tmp}/small"])["peak_rss_mib"]
-            large = _child(["run", json.dumps(spec), games * 10, cores, f"{tmp}/large"])["peak_rss_mib"]
-        result.update({"peak_rss_mib": small, "peak_rss_mib_10x": large, "memory_ratio_10x": large / small})
+            result["peak_rss_mib"] = _child(["run", json.dumps(spec), games, cores, f"{tmp}/small"])["peak_rss_mib"]
+        if memory_scale:
+            with tempfile.TemporaryDirectory() as tmp:
+                large = _child(["run", json.dumps(spec), games * memory_scale, cores, f"{tmp}/large"])["peak_rss_mib"]
+            result.update({"memory_scale": memory_scale, "peak_rss_mib_scaled": large,
+                           "memory_ratio": large / result["peak_rss_mib"]})
     return result
+
+
+def format_table(results: list[dict]) -> str:
+    """One row per game (``bench --all``): throughput on all cores and one, JIT speed-up, peak memory."""
+    def rate(value):
+        return "-" if value != value else f"{value:,.0f}"
+
+    first = results[0]
+    head = (f"{'game':<20} {'games/s all':>12} {'games/s one':>12} {'turns/s all':>12} {'turns/s one':>12} "
+            f"{'JIT x':>6} {'peak MiB':>9}")
+    rows = [f"{r['game']:<20} {rate(r['games_per_s_all_cores']):>12} {rate(r['games_per_s_one_core']):>12} "
+            f"{rate(r['turns_per_s_all_cores']):>12} {rate(r['turns_per_s_one_core']):>12} {r['jit_speedup']:>6.0f} "
+            f"{r.get('peak_rss_mib', float('nan')):>9.0f}"
+            + (f" {r['memory_ratio']:>9.2f}" if "memory_ratio" in r else "") for r in results]
+    if "memory_ratio" in first:
+        head += f" {'10x ratio':>9}"
+    return "\n".join([f"default line-ups, {first['games']:,} games a figure, median of {first['repeat']}, "
+                      f"all cores = {first['cores']}; peak MiB: a run of {first['games']:,} games, all processes",
+                      head, *rows])
 
 
 def format_benchmark(result: dict) -> str:
@@ -129,8 +152,8 @@ def format_benchmark(result: dict) -> str:
              f"  JIT disabled   {result['games_per_s_jit_disabled']:>12,.1f} games/s  "
              f"(JIT speed-up {result['jit_speedup']:,.0f}x, one core)",
              f"  warm start     {result['warm_start_s']:>12.2f} s to the first simulated game"]
-    if "peak_rss_mib" in result:
+    if "peak_rss_mib_scaled" in result:
         lines.append(f"  peak memory    {result['peak_rss_mib']:>10.0f} MiB (all processes) for {result['games']:,} games, "
-                     f"{result['peak_rss_mib_10x']:.0f} MiB for {10 * result['games']:,} "
-                     f"(ratio {result['memory_ratio_10x']:.2f})")
+                     f"{result['peak_rss_mib_scaled']:.0f} MiB for {result['memory_scale'] * result['games']:,} "
+                     f"(ratio {result['memory_ratio']:.2f})")
     return "\n".join(lines)
