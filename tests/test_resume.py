@@ -61,7 +61,7 @@ def test_interrupted_run_resumes(reference, tmp_path, monkeypatch, capsys):
 
 
 def test_killed_run_resumes(tmp_path):
-    args = ARGS[:2] + ["--games", "30000", "--seed", "9", "--chunk-size", "500", "-q"]
+    args = ARGS[:2] + ["--games", "10000", "--seed", "9", "--chunk-size", "200", "-q"]
     out = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-c", "from simkit.cli import main; main()", *args, "--out", str(out),
                               "-w", "1"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
@@ -77,7 +77,7 @@ def test_killed_run_resumes(tmp_path):
     if out.exists():
         pytest.skip("the run finished before it could be killed")
     main(args + ["--out", str(out), "-w", "2"])
-    reference = run_to_directory(make_batch("dweebies", 30000, seed=9), tmp_path / "ref", workers=2, chunk_size=500)
+    reference = run_to_directory(make_batch("dweebies", 10000, seed=9), tmp_path / "ref", workers=2, chunk_size=200)
     same_dataset(out, reference)
     assert json.loads((out / "manifest.json").read_text())["resumed_chunks"] >= 3
 
