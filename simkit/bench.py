@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from .runner import make_batch, execute
+from .runner import execute, make_batch, run_to_directory
 
 _CHILD = """
 import json, os, sys, threading, time
@@ -87,13 +87,30 @@ def throughput(spec: dict, games: int, workers: int) -> tuple[float, float]:
     return games / seconds, (turns[0] / seconds if count else float("nan"))
 
 
+def backend_rates(spec: dict, games: int, workers: int, repeat: int) -> dict:
+    """Games/s of whole runs into a directory (parts written, Dask's LocalCluster started and stopped inside
+    the timing) on the local and the Dask backend with the same workers, alternated, medians of ``repeat``."""
+    batch = make_batch(spec["game"], games, None, 1, spec["rules_file"], spec["sets"])
+    rates = {"local": [], "dask": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(repeat):
+            for backend in rates:
+                start = time.perf_counter()
+                run_to_directory(batch, f"{tmp}/{backend}{i}", workers, backend=backend)
+                rates[backend].append(games / (time.perf_counter() - start))
+    local, dask = statistics.median(rates["local"]), statistics.median(rates["dask"])
+    return {"games_per_s_local_run": local, "games_per_s_dask_run": dask, "dask_ratio": dask / local,
+            "dask_ratios": [d / l for d, l in zip(rates["dask"], rates["local"])]}
+
+
 def _median_rates(spec: dict, games: int, workers: int, repeat: int) -> tuple[float, float]:
     runs = [throughput(spec, games, workers) for _ in range(repeat)]
     return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
 def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: int = 20,
-                  memory: bool = False, rules_file=None, sets=(), memory_scale: int | None = 10) -> dict:
+                  memory: bool = False, rules_file=None, sets=(), memory_scale: int | None = 10,
+                  dask: bool = False) -> dict:
     """Measure one game's default line-up under the given rules; returns a dict of figures (medians of
     ``repeat`` runs). With ``memory``: peak memory of a run of ``games`` games, and of ``memory_scale``
     times as many (None: only the first)."""
@@ -109,6 +126,8 @@ def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: 
     result["games_per_s_jit_disabled"] = nojit
     result["jit_speedup"] = result["games_per_s_one_core"] / nojit
     result["warm_start_s"] = statistics.median(_child(["start", json.dumps(spec), 1, 1])["seconds"] for _ in range(repeat))
+    if dask:
+        result.update(backend_rates(spec, games, cores, repeat))
     if memory:
         with tempfile.TemporaryDirectory() as tmp:
             result["peak_rss_mib"] = _child(["run", json.dumps(spec), games, cores, f"{tmp}/small"])["peak_rss_mib"]
@@ -152,6 +171,10 @@ def format_benchmark(result: dict) -> str:
              f"  JIT disabled   {result['games_per_s_jit_disabled']:>12,.1f} games/s  "
              f"(JIT speed-up {result['jit_speedup']:,.0f}x, one core)",
              f"  warm start     {result['warm_start_s']:>12.2f} s to the first simulated game"]
+    if "dask_ratio" in result:
+        lines.append(f"  runs to disk   {result['games_per_s_local_run']:>12,.0f} games/s local, "
+                     f"{result['games_per_s_dask_run']:,.0f} on a Dask LocalCluster of {result['cores']} workers "
+                     f"(ratio {result['dask_ratio']:.2f})")
     if "peak_rss_mib_scaled" in result:
         lines.append(f"  peak memory    {result['peak_rss_mib']:>10.0f} MiB (all processes) for {result['games']:,} games, "
                      f"{result['peak_rss_mib_scaled']:.0f} MiB for {result['memory_scale'] * result['games']:,} "

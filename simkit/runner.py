@@ -301,10 +301,14 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
 
         try:
             execute(batch, sink, workers, chunk_size, progress, check, done, backend, scheduler)
-        except KeyboardInterrupt:
+        except BaseException as exc:
             parts = len(list(staging.glob("part-*.parquet")))
-            raise RunInterrupted(f"interrupted with {parts} of {-(-batch.games // chunk_size)} chunks written to "
-                                 f"{staging}; run the same command again to resume") from None
+            if not parts:               # nothing worth keeping
+                shutil.rmtree(staging, ignore_errors=True)
+            elif isinstance(exc, KeyboardInterrupt):
+                raise RunInterrupted(f"interrupted with {parts} of {-(-batch.games // chunk_size)} chunks written "
+                                     f"to {staging}; run the same command again to resume") from None
+            raise
         elapsed = time.perf_counter() - started
         chunks = -(-batch.games // chunk_size)
         parts = sorted(staging.glob("part-*.parquet"))

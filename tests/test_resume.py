@@ -108,3 +108,13 @@ def test_a_different_run_is_refused_unless_overwrite(cli_error, tmp_path, monkey
     kept = partial_dir(tmp_path / "other")
     assert "chunk_size differs" in cli_error(ARGS + ["--out", str(tmp_path / "other"), "--chunk-size", "60"])
     assert len(list(kept.glob("part-*.parquet"))) == 2, "the refused command leaves the kept chunks alone"
+
+
+def test_a_failure_before_any_chunk_leaves_nothing(tmp_path, monkeypatch):
+    real_play = Batch.play
+    monkeypatch.setattr(Batch, "play", lambda self, first, n, check=False: (_ for _ in ()).throw(KeyboardInterrupt)
+                        if n > 1 else real_play(self, first, n, check))   # the warm-up game, then every chunk fails
+    with pytest.raises(KeyboardInterrupt) as exc:
+        run_to_directory(make_batch("dweebies", 600, seed=9), tmp_path / "run", chunk_size=50)
+    assert not isinstance(exc.value, RunInterrupted)   # "nothing was written"
+    assert list(tmp_path.iterdir()) == []

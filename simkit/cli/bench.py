@@ -14,9 +14,10 @@ from .options import rules_options
               help="Games per throughput measurement.")
 @click.option("--repeat", type=click.IntRange(1), default=3, show_default=True, help="Runs per figure (median).")
 @click.option("--memory", is_flag=True, help="Also compare peak memory of runs of N and 10N games (slow).")
+@click.option("--dask", is_flag=True, help="Also time whole runs on the local and the Dask backend (LocalCluster).")
 @rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def command(game, every, games, repeat, memory, rules_file, sets, as_json):
+def command(game, every, games, repeat, memory, dask, rules_file, sets, as_json):
     """Benchmark a game's default line-up (or with --all every game's): games/s and player turns/s on all cores
     and one, JIT speed-up, warm start, peak memory."""
     if every == bool(game):
@@ -28,5 +29,5 @@ def command(game, every, games, repeat, memory, rules_file, sets, as_json):
                    for name in all_games()]
         click.echo(json.dumps(results, indent=2) if as_json else format_table(results))
         return
-    result = run_benchmark(game, games, repeat, memory=memory, rules_file=rules_file, sets=sets)
+    result = run_benchmark(game, games, repeat, memory=memory, rules_file=rules_file, sets=sets, dask=dask)
     click.echo(json.dumps(result, indent=2) if as_json else format_benchmark(result))
