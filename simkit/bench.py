@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from .runner import make_batch, execute
+from .runner import execute, make_batch, run_to_directory
 
 _CHILD = """
 import json, os, sys, threading, time
@@ -87,15 +87,33 @@ def throughput(spec: dict, games: int, workers: int) -> tuple[float, float]:
     return games / seconds, (turns[0] / seconds if count else float("nan"))
 
 
+def backend_rates(spec: dict, games: int, workers: int, repeat: int) -> dict:
+    """Games/s of whole runs into a directory (parts written, Dask's LocalCluster started and stopped inside
+    the timing) on the local and the Dask backend with the same workers, alternated, medians of ``repeat``."""
+    batch = make_batch(spec["game"], games, None, 1, spec["rules_file"], spec["sets"])
+    rates = {"local": [], "dask": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(repeat):
+            for backend in rates:
+                start = time.perf_counter()
+                run_to_directory(batch, f"{tmp}/{backend}{i}", workers, backend=backend)
+                rates[backend].append(games / (time.perf_counter() - start))
+    local, dask = statistics.median(rates["local"]), statistics.median(rates["dask"])
+    return {"games_per_s_local_run": local, "games_per_s_dask_run": dask, "dask_ratio": dask / local,
+            "dask_ratios": [d / l for d, l in zip(rates["dask"], rates["local"])]}
+
+
 def _median_rates(spec: dict, games: int, workers: int, repeat: int) -> tuple[float, float]:
     runs = [throughput(spec, games, workers) for _ in range(repeat)]
     return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
 def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: int = 20,
-                  memory: bool = False, rules_file=None, sets=()) -> dict:
+                  memory: bool = False, rules_file=None, sets=(), memory_scale: int | None = 10,
+                  dask: bool = False) -> dict:
     """Measure one game's default line-up under the given rules; returns a dict of figures (medians of
-    ``repeat`` runs)."""
+    ``repeat`` runs). With ``memory``: peak memory of a run of ``games`` games, and of ``memory_scale``
+    times as many (None: only the first)."""
     cores = os.cpu_count() or 1
     spec = {"game": game, "rules_file": str(rules_file) if rules_file else None, "sets": list(sets)}
     make_batch(game, 1, None, 1, rules_file, sets).play(0, 1)  # validate and fill the cache before timing
@@ -108,12 +126,36 @@ def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: 
     result["games_per_s_jit_disabled"] = nojit
     result["jit_speedup"] = result["games_per_s_one_core"] / nojit
     result["warm_start_s"] = statistics.median(_child(["start", json.dumps(spec), 1, 1])["seconds"] for _ in range(repeat))
+    if dask:
+        result.update(backend_rates(spec, games, cores, repeat))
     if memory:
         with tempfile.TemporaryDirectory() as tmp:
-            small = _child(["run", json.dumps(spec), games, cores, f"{tmp}/small"])["peak_rss_mib"]
-            large = _child(["run", json.dumps(spec), games * 10, cores, f"{tmp}/large"])["peak_rss_mib"]
-        result.update({"peak_rss_mib": small, "peak_rss_mib_10x": large, "memory_ratio_10x": large / small})
+            result["peak_rss_mib"] = _child(["run", json.dumps(spec), games, cores, f"{tmp}/small"])["peak_rss_mib"]
+        if memory_scale:
+            with tempfile.TemporaryDirectory() as tmp:
+                large = _child(["run", json.dumps(spec), games * memory_scale, cores, f"{tmp}/large"])["peak_rss_mib"]
+            result.update({"memory_scale": memory_scale, "peak_rss_mib_scaled": large,
+                           "memory_ratio": large / result["peak_rss_mib"]})
     return result
+
+
+def format_table(results: list[dict]) -> str:
+    """One row per game (``bench --all``): throughput on all cores and one, JIT speed-up, peak memory."""
+    def rate(value):
+        return "-" if value != value else f"{value:,.0f}"
+
+    first = results[0]
+    head = (f"{'game':<20} {'games/s all':>12} {'games/s one':>12} {'turns/s all':>12} {'turns/s one':>12} "
+            f"{'JIT x':>6} {'peak MiB':>9}")
+    rows = [f"{r['game']:<20} {rate(r['games_per_s_all_cores']):>12} {rate(r['games_per_s_one_core']):>12} "
+            f"{rate(r['turns_per_s_all_cores']):>12} {rate(r['turns_per_s_one_core']):>12} {r['jit_speedup']:>6.0f} "
+            f"{r.get('peak_rss_mib', float('nan')):>9.0f}"
+            + (f" {r['memory_ratio']:>9.2f}" if "memory_ratio" in r else "") for r in results]
+    if "memory_ratio" in first:
+        head += f" {'10x ratio':>9}"
+    return "\n".join([f"default line-ups, {first['games']:,} games a figure, median of {first['repeat']}, "
+                      f"all cores = {first['cores']}; peak MiB: a run of {first['games']:,} games, all processes",
+                      head, *rows])
 
 
 def format_benchmark(result: dict) -> str:
@@ -129,8 +171,12 @@ def format_benchmark(result: dict) -> str:
              f"  JIT disabled   {result['games_per_s_jit_disabled']:>12,.1f} games/s  "
              f"(JIT speed-up {result['jit_speedup']:,.0f}x, one core)",
              f"  warm start     {result['warm_start_s']:>12.2f} s to the first simulated game"]
-    if "peak_rss_mib" in result:
+    if "dask_ratio" in result:
+        lines.append(f"  runs to disk   {result['games_per_s_local_run']:>12,.0f} games/s local, "
+                     f"{result['games_per_s_dask_run']:,.0f} on a Dask LocalCluster of {result['cores']} workers "
+                     f"(ratio {result['dask_ratio']:.2f})")
+    if "peak_rss_mib_scaled" in result:
         lines.append(f"  peak memory    {result['peak_rss_mib']:>10.0f} MiB (all processes) for {result['games']:,} games, "
-                     f"{result['peak_rss_mib_10x']:.0f} MiB for {10 * result['games']:,} "
-                     f"(ratio {result['memory_ratio_10x']:.2f})")
+                     f"{result['peak_rss_mib_scaled']:.0f} MiB for {result['memory_scale'] * result['games']:,} "
+                     f"(ratio {result['memory_ratio']:.2f})")
     return "\n".join(lines)

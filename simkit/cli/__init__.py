@@ -6,7 +6,7 @@ import sys
 import click
 
 from ..errors import SimkitError
-from . import bench, games, replay, report, rules, run, strategies, summary
+from . import bench, fuzz, games, replay, report, rules, run, strategies, summary
 from . import balance, compare, experiment, sweep, tournament
 
 
@@ -16,7 +16,7 @@ def cli():
     """Monte Carlo strategy analysis for Wheedle, Dweebies and Wheeler Dealer."""
 
 
-for module in (games, strategies, rules, run, summary, replay, report, bench,
+for module in (games, strategies, rules, run, summary, replay, report, bench, fuzz,
                compare, tournament, sweep, experiment, balance):
     cli.add_command(module.command)
 

@@ -2,19 +2,32 @@ import json
 
 import click
 
-from ..bench import format_benchmark, run_benchmark
-from .options import game_argument, rules_options
+from ..bench import format_benchmark, format_table, run_benchmark
+from ..games import all_games
+from .options import rules_options
 
 
 @click.command("bench")
-@game_argument
+@click.argument("game", type=click.Choice(list(all_games())), metavar="[GAME]", required=False)
+@click.option("--all", "every", is_flag=True, help="Every registered game, as one table (with peak memory).")
 @click.option("--games", "-n", type=click.IntRange(1), default=20_000, show_default=True,
               help="Games per throughput measurement.")
 @click.option("--repeat", type=click.IntRange(1), default=3, show_default=True, help="Runs per figure (median).")
 @click.option("--memory", is_flag=True, help="Also compare peak memory of runs of N and 10N games (slow).")
+@click.option("--dask", is_flag=True, help="Also time whole runs on the local and the Dask backend (LocalCluster).")
 @rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def command(game, games, repeat, memory, rules_file, sets, as_json):
-    """Benchmark a game's default line-up: games/s on all cores and one, JIT speed-up, warm start, peak memory."""
-    result = run_benchmark(game, games, repeat, memory=memory, rules_file=rules_file, sets=sets)
+def command(game, every, games, repeat, memory, dask, rules_file, sets, as_json):
+    """Benchmark a game's default line-up (or with --all every game's): games/s and player turns/s on all cores
+    and one, JIT speed-up, warm start, peak memory."""
+    if every == bool(game):
+        raise click.UsageError("give a GAME or --all")
+    if every:
+        if rules_file or sets:
+            raise click.UsageError("--rules and --set are for one GAME, not --all")
+        results = [run_benchmark(name, games, repeat, memory=True, memory_scale=10 if memory else None)
+                   for name in all_games()]
+        click.echo(json.dumps(results, indent=2) if as_json else format_table(results))
+        return
+    result = run_benchmark(game, games, repeat, memory=memory, rules_file=rules_file, sets=sets, dask=dask)
     click.echo(json.dumps(result, indent=2) if as_json else format_benchmark(result))

@@ -1,8 +1,9 @@
 import os
+import sys
 
 import click
 
-from ..runner import DEFAULT_CHUNK, make_batch, prepare_output, run_to_directory
+from ..runner import BACKENDS, DEFAULT_CHUNK, RunInterrupted, finished, make_batch, prepare_output, run_config, run_to_directory
 from .options import game_argument, players_list, players_option, rules_options, seed_option, workers_option
 
 
@@ -16,15 +17,36 @@ from .options import game_argument, players_list, players_option, rules_options,
 @workers_option
 @click.option("--chunk-size", type=click.IntRange(1), default=DEFAULT_CHUNK, show_default=True,
               help="Games per chunk (per Parquet part); results do not depend on it.")
-@click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
+@click.option("--backend", type=click.Choice(BACKENDS), default=None,
+              help="local: worker processes on this machine (default); dask: Dask tasks on a LocalCluster of "
+                   "--workers processes, or on the cluster at --scheduler. Results are the same.")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend dask).")
+@click.option("--overwrite", is_flag=True, help="Replace an existing run directory (or an interrupted run's "
+                                                "kept chunks) holding a different run.")
 @click.option("--check", is_flag=True, help="Checking mode: assert the engine's conservation laws during play.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def command(game, games, players, seed, out, rules_file, sets, workers, chunk_size, overwrite, check, quiet):
-    """Run a batch of games into a directory of Parquet parts with a manifest."""
+def command(game, games, players, seed, out, rules_file, sets, workers, chunk_size, backend, scheduler, overwrite,
+            check, quiet):
+    """Run a batch of games into a directory of Parquet parts with a manifest.
+
+    An interrupted run resumes when the same command is given again; on a finished run it does nothing."""
+    if backend == "local" and scheduler:
+        raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
+    backend = "dask" if scheduler else backend or "local"
     batch = make_batch(game, games, players_list(players), seed, rules_file, sets)
-    prepare_output(out, overwrite)
+    config = run_config(batch, chunk_size)
+    prepare_output(out, overwrite, config)
+    if finished(out, config):
+        click.echo(f"{out} already holds this run, complete; nothing to do", err=True)
+        return
     workers = workers or os.cpu_count() or 1
-    path = run_to_directory(batch, out, workers, chunk_size, progress=not quiet, overwrite=overwrite, check=check)
+    try:
+        path = run_to_directory(batch, out, workers, chunk_size, progress=not quiet, overwrite=overwrite, check=check,
+                                backend=backend, scheduler=scheduler)
+    except RunInterrupted as exc:   # one line saying how to resume (click would print "Aborted!")
+        click.echo(f"simkit: {exc}", err=True)
+        sys.exit(130)
     if not quiet:
         click.echo(f"{games} games of {batch.game.name} written to {path} "
                    f"(next: simkit summary {path}; simkit report {path} -o {path}/report.html)")

@@ -1,0 +1,26 @@
+"""`simkit bench`: the --all table (benchmarks themselves are never timed tests)."""
+from simkit.bench import format_table
+from simkit.games import all_games
+
+
+def fake(game, turns=True):
+    return {"game": game, "games": 1000, "repeat": 3, "cores": 2, "games_per_s_all_cores": 2000.0,
+            "games_per_s_one_core": 1000.0, "turns_per_s_all_cores": 9e4 if turns else float("nan"),
+            "turns_per_s_one_core": 5e4 if turns else float("nan"), "jit_speedup": 120.0, "peak_rss_mib": 300.0}
+
+
+def test_table_has_a_row_per_game():
+    lines = format_table([fake(name, turns=i % 2 == 0) for i, name in enumerate(all_games())]).splitlines()
+    assert len(lines) == 2 + len(all_games())
+    assert "games/s all" in lines[1] and "peak MiB" in lines[1] and "10x ratio" not in lines[1]
+    assert lines[2].split()[1:] == ["2,000", "1,000", "90,000", "50,000", "120", "300"]
+    assert lines[3].split()[3:5] == ["-", "-"]
+
+
+def test_table_with_memory_ratio():
+    assert format_table([{**fake("wheedle"), "memory_ratio": 1.01}]).splitlines()[2].endswith("1.01")
+
+
+def test_bench_needs_a_game_or_all(cli_error):
+    assert "--all" in cli_error(["bench"])
+    assert "--all" in cli_error(["bench", "wheedle", "--all"])

@@ -1,0 +1,120 @@
+"""Resume: a run stopped at any point and started again with the same command ends with the dataset of an
+uninterrupted run; the same command on a finished run does nothing; a different run is refused."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simkit.cli import main
+from simkit.runner import Batch, RunInterrupted, make_batch, partial_dir, run_to_directory
+
+ROOT = Path(__file__).resolve().parents[1]
+# Dweebies: quick, and it reports batch totals (collection sizes) that must survive a resume.
+ARGS = ["run", "dweebies", "--games", "600", "--seed", "9", "--chunk-size", "50", "-q"]
+
+
+def same_dataset(a: Path, b: Path):
+    parts = sorted(p.name for p in a.iterdir() if p.name.startswith("part-"))
+    assert parts == sorted(p.name for p in b.iterdir() if p.name.startswith("part-")) and len(parts) > 1
+    for name in parts:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+    ma, mb = (json.loads((d / "manifest.json").read_text()) for d in (a, b))
+    assert ma["totals"] == mb["totals"] and sum(ma["totals"]["collection_sizes"]) > 0
+    assert sorted(p.name for p in a.iterdir()) == sorted(p.name for p in b.iterdir())
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ref") / "run"
+    run_to_directory(make_batch("dweebies", 600, seed=9), out, workers=2, chunk_size=50)
+    return out
+
+
+def test_interrupted_run_resumes(reference, tmp_path, monkeypatch, capsys):
+    calls = []
+    real_play = Batch.play
+
+    def play(self, first, n, check=False):
+        calls.append(first)
+        if len(calls) == 5:     # the warm-up game, then four chunks, then Ctrl-C
+            raise KeyboardInterrupt
+        return real_play(self, first, n, check)
+
+    monkeypatch.setattr(Batch, "play", play)
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exc:
+        main(ARGS + ["--out", str(out), "-w", "1"])
+    assert exc.value.code == 130
+    line, = capsys.readouterr().err.splitlines()
+    assert "3 of 12 chunks" in line and "same command again to resume" in line
+    assert not out.exists() and len(list(partial_dir(out).glob("part-*.parquet"))) == 3
+    monkeypatch.setattr(Batch, "play", real_play)
+    main(ARGS + ["--out", str(out), "-w", "2"])     # the worker count is no part of the configuration
+    same_dataset(out, reference)
+    assert json.loads((out / "manifest.json").read_text())["resumed_chunks"] == 3
+    assert not partial_dir(out).exists()
+
+
+def test_killed_run_resumes(tmp_path):
+    args = ARGS[:2] + ["--games", "10000", "--seed", "9", "--chunk-size", "200", "-q"]
+    out = tmp_path / "run"
+    child = subprocess.Popen([sys.executable, "-c", "from simkit.cli import main; main()", *args, "--out", str(out),
+                              "-w", "1"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                             start_new_session=True, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(partial_dir(out).glob("part-*.parquet"))) < 3 and child.poll() is None:
+            assert time.monotonic() < deadline, "no parts appeared"
+            time.sleep(0.005)
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+    if out.exists():
+        pytest.skip("the run finished before it could be killed")
+    main(args + ["--out", str(out), "-w", "2"])
+    reference = run_to_directory(make_batch("dweebies", 10000, seed=9), tmp_path / "ref", workers=2, chunk_size=200)
+    same_dataset(out, reference)
+    assert json.loads((out / "manifest.json").read_text())["resumed_chunks"] >= 3
+
+
+def test_finished_run_is_left_alone(reference, tmp_path, capsys):
+    out = tmp_path / "run"
+    main(ARGS + ["--out", str(out), "-w", "1"])
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    capsys.readouterr()
+    main(ARGS + ["--out", str(out), "-w", "2", "--overwrite"])
+    assert "nothing to do" in capsys.readouterr().err
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before
+
+
+def test_a_different_run_is_refused_unless_overwrite(cli_error, tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    main(ARGS + ["--out", str(out), "-w", "1"])
+    assert "seed differs" in cli_error(ARGS + ["--out", str(out), "--seed", "10"])
+    main(ARGS + ["--out", str(out), "--seed", "10", "--overwrite"])
+    assert json.loads((out / "manifest.json").read_text())["seed"] == 10
+
+    real_play = Batch.play
+    monkeypatch.setattr(Batch, "play", lambda self, first, n, check=False: (_ for _ in ()).throw(KeyboardInterrupt)
+                        if first >= 100 else real_play(self, first, n, check))
+    with pytest.raises(RunInterrupted):
+        run_to_directory(make_batch("dweebies", 600, seed=9), tmp_path / "other", chunk_size=50)
+    monkeypatch.setattr(Batch, "play", real_play)
+    kept = partial_dir(tmp_path / "other")
+    assert "chunk_size differs" in cli_error(ARGS + ["--out", str(tmp_path / "other"), "--chunk-size", "60"])
+    assert len(list(kept.glob("part-*.parquet"))) == 2, "the refused command leaves the kept chunks alone"
+
+
+def test_a_failure_before_any_chunk_leaves_nothing(tmp_path, monkeypatch):
+    real_play = Batch.play
+    monkeypatch.setattr(Batch, "play", lambda self, first, n, check=False: (_ for _ in ()).throw(KeyboardInterrupt)
+                        if n > 1 else real_play(self, first, n, check))   # the warm-up game, then every chunk fails
+    with pytest.raises(KeyboardInterrupt) as exc:
+        run_to_directory(make_batch("dweebies", 600, seed=9), tmp_path / "run", chunk_size=50)
+    assert not isinstance(exc.value, RunInterrupted)   # "nothing was written"
+    assert list(tmp_path.iterdir()) == []
