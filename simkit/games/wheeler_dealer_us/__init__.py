@@ -6,15 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from numba import njit, types
-from numba.typed import List
 
 from ...errors import SimkitError
 from .. import Game
 from . import engine
 from .rules import R_DECK_SIZE, USRules
 from .rules import prepare as _prepare
-from .view import DECISION_NAMES, DECISION_SIGNATURE, DECISIONS, MAX_SEATS, PUB_PROPERTIES, debt_slot, owner_slot, public_length
+from .view import DECISION_NAMES, DECISIONS, MAX_SEATS, PUB_PROPERTIES, debt_slot, owner_slot, public_length
 
 
 def prepare(rules: dict, n_players: int) -> USRules:
@@ -23,22 +21,9 @@ def prepare(rules: dict, n_players: int) -> USRules:
     return _prepare(rules, n_players)
 
 
-_FUNCTION = types.FunctionType(DECISION_SIGNATURE)
-
-
-@njit(cache=True)
-def _function_list(functions):
-    # built inside a cached function: typed-list operations called from Python compile on every start
-    result = List.empty_list(_FUNCTION)
-    for i in range(len(functions)):
-        result.append(functions[i])
-    return result
-
-
 def _kernel_inputs(seats):
-    # a typed list (one pointer) rather than a tuple, which the engine's helpers would pass by value
-    fns = _function_list(tuple(seats[min(seat, len(seats) - 1)].strategy.decisions[name]
-                               for name in DECISION_NAMES for seat in range(MAX_SEATS)))
+    fns = engine.function_addresses([seats[min(seat, len(seats) - 1)].strategy.decisions[name]
+                                     for name in DECISION_NAMES for seat in range(MAX_SEATS)])
     params = np.zeros((MAX_SEATS, seats[0].vector().size))
     for i, seat in enumerate(seats):
         params[i] = seat.vector()

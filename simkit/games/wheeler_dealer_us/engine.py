@@ -4,7 +4,7 @@ shared/rules/wheeler-dealer-us.txt, decisions U1-U15 in shared/spec/wheeler-deal
 The table everyone sees (U12) is the engine's state itself, the ``public`` vector of view.py; hidden
 are only the deck order and the random streams. Each seat has its own dice stream, so a strategy
 change alters other seats' dice only through what it changes on the board (common random numbers).
-Strategies arrive as one tuple of first-class functions, decision-major (decision * MAX_SEATS + seat).
+Strategies arrive as a table of first-class function addresses, decision-major (decision * MAX_SEATS + seat).
 """
 import numba
 import numpy as np
@@ -63,13 +63,18 @@ _I64M = types.Array(types.int64, 2, "C")
 _U64M = types.Array(types.uint64, 2, "C")
 _F64M = types.Array(types.float64, 2, "C")
 # ctx = (state, table, fns, floats, rngs, events). Six items, because every engine helper receives the
-# tuple by value with a reference count per array: with one array per piece of state (21) a call cost
-# about 120 ns, which dominated a turn.
+# tuple by value: with one array per piece of state (21) a call cost about 120 ns, which dominated a turn.
+# The helpers are compiled without reference counting (the kernel's caller keeps every array alive, and
+# the engine allocates nothing): with it, each array of the tuple cost a runtime call in and out of every
+# helper. fns holds, per decision and seat, the three addresses of a first-class function (see
+# _decision_function), not a typed list, whose reference count and item lookup cost about 20 ns a decision.
 #   state:  int64, the engine's private fields (ST_*), then the public table (view.py), then the deck,
-#           the landings per square, Exchange investments and wins per seat and commodity
+#           the landings per square, Exchange investments and wins per seat and commodity, a scratch
+#           flag per property
 #   floats: per seat, the strategy's parameters then its memory; rngs: per seat dice, per seat strategy,
 #           tie-breaks, the deck; events: the replay log
-CTX = types.Tuple((_I64, _I64M, types.ListType(types.FunctionType(DECISION_SIGNATURE)), _F64M, _U64M, _I64M))
+_FUNCTION = types.FunctionType(DECISION_SIGNATURE)
+CTX = types.Tuple((_I64, _I64M, _I64M, _F64M, _U64M, _I64M))
 ST_BANK, ST_EVENT_COUNT, ST_MODE, ST_PUBLIC_LEN, ST_DECK_SIZE = range(5)
 MODE_RECORD, MODE_CHECK = 1, 2
 ST_QUERY = 8
@@ -82,8 +87,8 @@ DICE_ROW, STRATEGY_ROW, TIE_ROW, DECK_ROW = 0, MAX_SEATS, 2 * MAX_SEATS, 2 * MAX
 RNG_ROWS = 2 * MAX_SEATS + 2
 
 
-def state_size(public_len, deck_size, squares, commodities):
-    return ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities
+def state_size(public_len, deck_size, squares, commodities, properties):
+    return ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities + properties
 
 
 _inline = njit(inline="always", cache=True)
@@ -97,9 +102,36 @@ def _voidptr(typingctx, address):
     return types.voidptr(types.intp), codegen
 
 
+@intrinsic
+def _decision_function(typingctx, c_addr, py_addr, jit_addr):
+    """A first-class decision function from its three addresses (numba.experimental.function_type's
+    FunctionModel: cfunc wrapper, Python object, Numba-convention body)."""
+    def codegen(context, builder, signature, args):
+        function = cgutils.create_struct_proxy(_FUNCTION)(context, builder)
+        function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        function.py_addr = builder.inttoptr(args[1], cgutils.voidptr_t)
+        function.jit_addr = builder.inttoptr(args[2], cgutils.voidptr_t)
+        return function._getvalue()
+    return _FUNCTION(types.int64, types.int64, types.int64), codegen
+
+
+def function_addresses(functions):
+    """The fns table (see CTX) for a sequence of compiled decision functions; the interpreter takes the
+    functions themselves. The caller keeps the functions alive while the kernel runs."""
+    if numba.config.DISABLE_JIT:
+        return list(functions)
+    from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
+
+    return np.array([[_get_wrapper_address(f, DECISION_SIGNATURE), id(f), _get_jit_address(f, DECISION_SIGNATURE)]
+                     for f in functions], np.int64)
+
+
 if numba.config.DISABLE_JIT:  # the interpreter keeps the arrays (benchmarks compare against it)
     def _unmanaged(array):
         return array
+
+    def _decision_at(fns, index):
+        return fns[index]
 else:
     @_inline
     def _unmanaged(array):
@@ -107,6 +139,10 @@ else:
         increment and decrement of its count; the kernel's caller keeps the arrays alive, so the engine
         works on uncounted views (measured: a logging call 38 ns -> 2 ns)."""
         return carray(_voidptr(array.ctypes.data), array.shape, array.dtype)
+
+    @_inline
+    def _decision_at(fns, index):
+        return _decision_function(fns[index, 0], fns[index, 1], fns[index, 2])
 
 
 @_inline
@@ -150,8 +186,14 @@ def _won_at(ctx, seat, commodity):
     return _invest_at(ctx, seat, commodity) + MAX_SEATS * ctx[0][ST_PUBLIC + PUB_COMMODITIES]
 
 
+@_inline
+def _tried(ctx):
+    start = _won_at(ctx, MAX_SEATS, 0)
+    return ctx[0][start:start + ctx[0][ST_PUBLIC + PUB_PROPERTIES]]
+
+
 def _typed(ret, *args):
-    return njit(ret(CTX, *args), cache=True)
+    return njit(ret(CTX, *args), cache=True, _nrt=False)
 
 
 @_inline
@@ -183,10 +225,11 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
     query[3] = c
     query[4] = d
     query[5] = e
-    out[:] = 0
+    for i in range(OUT_SIZE):  # a constant count: stores, not a call to memset
+        state[ST_OUT + i] = 0
     floats = ctx[3][seat]
-    return ctx[2][decision * MAX_SEATS + seat](public, ctx[1], query, floats[:MAX_PARAMS], floats[MAX_PARAMS:],
-                                                ctx[4][STRATEGY_ROW + seat], out)
+    function = _decision_at(ctx[2], decision * MAX_SEATS + seat)
+    return function(public, ctx[1], query, floats[:MAX_PARAMS], floats[MAX_PARAMS:], ctx[4][STRATEGY_ROW + seat], out)
 
 
 @_inline
@@ -364,7 +407,8 @@ def _raise_money(ctx, seat, amount, creditor):
     """U6: the strategy borrows, sells properties to players (U14) and may invest once more at the Exchange."""
     public = _public(ctx)
     n = public[PUB_PROPERTIES]
-    tried = np.zeros(n, np.bool_)
+    tried = _tried(ctx)  # properties already offered for sale in this raise (raises never nest)
+    tried[:] = 0
     for _ in range(2 * n + 2):
         short = amount - _cash(public, seat)
         if short <= 0:
@@ -380,7 +424,7 @@ def _raise_money(ctx, seat, amount, creditor):
             if prop < 0 or prop >= n or public[owner_slot(prop)] != seat or tried[prop]:
                 _illegal(ctx, seat, D_RAISE)
                 return
-            tried[prop] = True
+            tried[prop] = 1
             _auction(ctx, prop, seat, max(reserve, _rules(ctx)[R_AUCTION_MIN]), False, creditor)
         elif action == RAISE_EXCHANGE:
             if public[PUB_EXTRA_EXCHANGE_USED] or _cash(public, seat) < _rules(ctx)[R_MIN_INVEST]:
@@ -1010,7 +1054,7 @@ def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodi
     """Allocate an engine context (see CTX) for one batch; ``_new_game`` then sets up each game in it."""
     n_props = table.shape[0] - n_commodities - n_card_types - n_squares
     public_len = public_length(n_props, n_card_types)
-    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities), np.int64)
+    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities, n_props), np.int64)
     state[ST_PUBLIC_LEN] = public_len
     state[ST_DECK_SIZE] = deck.size
     state[ST_MODE] = MODE_RECORD if record else 0
@@ -1128,7 +1172,8 @@ def _play_game(ctx):
 @njit(cache=True)
 def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, out_cash, out_props, out_blocks,
           out_debts, out_bankrupt, out_winner, out_stats, out_invest, out_won, out_turns, out_end):
-    ctx = (_unmanaged(ctx[0]), _unmanaged(ctx[1]), ctx[2], _unmanaged(ctx[3]), _unmanaged(ctx[4]), _unmanaged(ctx[5]))
+    ctx = (_unmanaged(ctx[0]), _unmanaged(ctx[1]), _unmanaged(ctx[2]), _unmanaged(ctx[3]), _unmanaged(ctx[4]),
+           _unmanaged(ctx[5]))
     state, table = ctx[0], ctx[1]
     public = _public(ctx)
     if check:
