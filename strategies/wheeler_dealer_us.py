@@ -331,9 +331,10 @@ random = register(Strategy.build(
     doc="Baseline: uniform over the legal answers at every decision (bids uniform in 0..cash)."))
 
 
-# The family's helpers: compiled once each, for one explicit signature (called with literal constants, Numba
-# would compile a specialisation per combination of values), and without reference counting (_nrt=False;
-# the family allocates nothing): with it, every array argument costs a call into the runtime and back.
+# The family's helpers and decisions: compiled once each, for one explicit signature (called with literal
+# constants, Numba would compile a specialisation per combination of values), and without reference counting
+# (_nrt=False; the family allocates nothing): with it, every array argument costs a call into the runtime and
+# back. Strategy.build keeps the decisions as compiled here, so the engine calls them directly.
 I, F, B1 = types.int64, types.float64, types.boolean
 PUB, TAB = types.Array(types.int64, 1, "A"), types.Array(types.int64, 2, "A")
 FV = types.Array(types.float64, 1, "A")
@@ -1295,70 +1296,6 @@ def _bamboozle(public, table, query, params, memory, state, out):
     return 1
 
 
-# The decisions: thin wrappers (Strategy.build compiles them with reference counting, which a single
-# straight-line body loses again) around the implementations above, compiled without it.
-
-
-@njit(cache=True)
-def investor_finance(public, table, query, params, memory, state, out):
-    return _finance(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_invest(public, table, query, params, memory, state, out):
-    return _invest(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_buy(public, table, query, params, memory, state, out):
-    return _buy(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_bid(public, table, query, params, memory, state, out):
-    return _bid(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_poach(public, table, query, params, memory, state, out):
-    return _poach(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_deal_offer(public, table, query, params, memory, state, out):
-    return _deal_offer(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_deal_answer(public, table, query, params, memory, state, out):
-    return _deal_answer(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_raise(public, table, query, params, memory, state, out):
-    return _raise(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_bump(public, table, query, params, memory, state, out):
-    return _bump(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_card(public, table, query, params, memory, state, out):
-    return _card(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_bamboozle(public, table, query, params, memory, state, out):
-    return _bamboozle(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_borrow_on(public, table, query, params, memory, state, out):
-    return _borrow_on(public, table, query, params, memory, state, out)
-
-
 INVESTOR_PARAMS = {
     "invest_rule": INVEST_KELLY,  # 0 fixed `commodity` (the cheapest stake if it can't pay it), 1 best expected
                                   # return, 2 Kelly: best expected log growth of net worth among positive-EV
@@ -1384,9 +1321,9 @@ INVESTOR_PARAMS = {
 
 investor = register(Strategy.build(
     "wheeler-dealer-us", "investor",
-    finance=investor_finance, invest=investor_invest, buy=investor_buy, bid=investor_bid, poach=investor_poach,
-    deal_offer=investor_deal_offer, deal_answer=investor_deal_answer, bump=investor_bump, card=investor_card,
-    bamboozle=investor_bamboozle, borrow_on=investor_borrow_on, **{"raise": investor_raise},
+    finance=_finance, invest=_invest, buy=_buy, bid=_bid, poach=_poach, deal_offer=_deal_offer,
+    deal_answer=_deal_answer, bump=_bump, card=_card, bamboozle=_bamboozle, borrow_on=_borrow_on,
+    **{"raise": _raise},
     params=INVESTOR_PARAMS,
     doc="Kelly investor that buys while it keeps one stake in reserve, bids 80% of a property's worth to its "
         "blocks, poaches bargains, never borrows to buy, makes no offers, bumps and plays its cards; every "
