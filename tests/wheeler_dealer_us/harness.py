@@ -109,8 +109,9 @@ class Table:
         self.prepared = GAME.prepare(GAME.rules(sets=sets), players)
         p = self.prepared
         self.seats = parse_lineup("wheeler-dealer-us", [SCRIPTED] * players)
-        self.ctx = _context(p, self.seats, event_capacity=10_000, record=True)
-        state, floats = self.ctx[0], self.ctx[3]
+        self.arrays = _context(p, self.seats, event_capacity=10_000, record=True)
+        self.ctx = engine.kernel_context(self.arrays)
+        state, floats = self.arrays[0], self.arrays[3]
         self.params = floats[:, :MAX_PARAMS]
         for key, value in script.items():  # e.g. bid=[1000, 5000, 0]: one value per seat
             values = value if isinstance(value, (list, tuple)) else [value] * players
@@ -123,7 +124,7 @@ class Table:
         self.deck = state[deck_at:deck_at + p.deck.size]
         self.stats = state[engine.ST_STATS:engine.ST_PUBLIC].reshape(MAX_SEATS, engine.N_STATS)
         self.extra_turns = state[engine.ST_EXTRA:engine.ST_EXTRA + MAX_SEATS]
-        self.events = self.ctx[5]
+        self.events = self.arrays[5]
         self.start_total = int(p.vector[0]) * players
 
     # ---- arranging ----

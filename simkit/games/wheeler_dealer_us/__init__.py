@@ -38,7 +38,7 @@ def _context(prepared: USRules, seats, event_capacity=0, record=False):
 
 
 def _run(prepared: USRules, seats, seed, first_game, n_games, check, record, event_capacity=0):
-    ctx = _context(prepared, seats, event_capacity, record)
+    arrays = _context(prepared, seats, event_capacity, record)
     n = prepared.n_players
     c = len(prepared.commodities)
     out = {
@@ -50,13 +50,13 @@ def _run(prepared: USRules, seats, seed, first_game, n_games, check, record, eve
         "invest": np.zeros((n_games, n, c), np.int64), "won": np.zeros((n_games, n, c), np.int64),
         "turns": np.zeros(n_games, np.int64), "end": np.zeros(n_games, np.int64),
     }
-    engine._play(ctx, prepared.deck, np.uint64(seed), first_game, n_games, check, out["net_worth"], out["cash"],
+    engine._play(engine.kernel_context(arrays), prepared.deck, np.uint64(seed), first_game, n_games, check, out["net_worth"], out["cash"],
                  out["properties"], out["blocks"], out["debt_ridden"], out["bankrupt"], out["winner"], out["stats"],
                  out["invest"], out["won"], out["turns"], out["end"])
-    state = ctx[0]
+    state = arrays[0]
     start = engine.ST_PUBLIC + state[engine.ST_PUBLIC_LEN] + state[engine.ST_DECK_SIZE]
     out["landings"] = state[start:start + len(prepared.squares)].copy()
-    out["events"] = ctx[5]
+    out["events"] = arrays[5]
     out["event_count"] = np.array([state[engine.ST_EVENT_COUNT]])
     return out
 
