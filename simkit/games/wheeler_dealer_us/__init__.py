@@ -12,7 +12,7 @@ from .. import Game
 from . import engine
 from .rules import R_DECK_SIZE, USRules
 from .rules import prepare as _prepare
-from .view import DECISION_NAMES, DECISIONS, MAX_SEATS, PUB_PROPERTIES, debt_slot, owner_slot, public_length
+from .view import DECISION_NAMES, DECISIONS, MAX_SEATS, PUB_BLOCKS, PUB_PROPERTIES, debt_slot, owner_slot, public_length
 
 
 def prepare(rules: dict, n_players: int) -> USRules:
@@ -109,6 +109,7 @@ def net_worth(cash, owned, debt_ridden=(), rules=None) -> int:
         raise SimkitError("net_worth: every debt-ridden property must be among the owned ones")
     public = np.zeros(public_length(len(prepared.properties), len(prepared.card_types)), np.int64)
     public[PUB_PROPERTIES] = len(prepared.properties)
+    public[PUB_BLOCKS] = len(prepared.blocks)
     for prop in range(len(prepared.properties)):
         public[owner_slot(prop)] = -1
     for pid in owned:

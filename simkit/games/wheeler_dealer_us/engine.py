@@ -19,7 +19,7 @@ from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_P
                     R_PARK_PER_PIP, R_PARK_SQUARE, R_SCHOOL_PER_PIP, R_SCHOOL_SQUARE, R_START_CASH,
                     R_TRADE_FAIR_EXTRA)
 from ...strategy import MAX_PARAMS
-from .view import (DECISION_NAMES, DECISION_SIGNATURE, MEMORY_SIZE, TABLE_COLUMNS, CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL, CARD_STEP5, CK_BAMBOOZLE,
+from .view import (DECISION_NAMES, DECISION_SIGNATURE, MAX_BLOCK, MEMORY_SIZE, TABLE_COLUMNS, CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL, CARD_STEP5, CK_BAMBOOZLE,
                    CK_COLLECT, CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_COMBO, CK_EASY_COME, CK_EXTRA_TURN,
                    CK_MASTER_KEY, CK_MOVE_ANY, CK_PAY, CK_PAY_PERCENT, CK_TAX_AUDIT, CK_TAXI, CK_UNDERHANDED,
                    D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY, D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE,
@@ -31,7 +31,7 @@ from .view import (DECISION_NAMES, DECISION_SIGNATURE, MEMORY_SIZE, TABLE_COLUMN
                    PUB_SEAT, PUB_SQUARE_ROW, PUB_SQUARES, PUB_TURN, Q_KIND, Q_PROPERTY, QUERY_SIZE, RAISE_BORROW,
                    RAISE_EXCHANGE, RAISE_SELL, S_ALIVE, S_CASH, S_MISSES_TURN, S_ON_SCHOOL, S_POSITION, SQ_CITY_HALL,
                    SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot,
-                   owner_slot, public_length, rent_multiple, saved_slot, seat_slot)
+                   owner_slot, public_length, saved_slot, seat_slot)
 
 BAMBOOZLE_CASH = 20000
 
@@ -66,7 +66,7 @@ _F64M = types.Array(types.float64, 2, "C")
 # A batch's arrays (make_context): (state, table, fns, floats, rngs, events).
 #   state:  int64, the engine's private fields (ST_*), then the public table (view.py), then the deck,
 #           the landings per square, Exchange investments and wins per seat and commodity, a scratch
-#           flag per property
+#           flag per property, the properties of each block (block_members)
 #   table:  the rule data (view.py); fns: per decision and seat, the three addresses of a first-class
 #           function (see _decision_function), not a typed list, whose reference count and item lookup
 #           cost about 20 ns a decision
@@ -93,8 +93,8 @@ DICE_ROW, STRATEGY_ROW, TIE_ROW, DECK_ROW = 0, MAX_SEATS, 2 * MAX_SEATS, 2 * MAX
 RNG_ROWS = 2 * MAX_SEATS + 2
 
 
-def state_size(public_len, deck_size, squares, commodities, properties):
-    return ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities + properties
+def state_size(public_len, deck_size, squares, commodities, properties, blocks):
+    return ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities + properties + blocks * MAX_BLOCK
 
 
 _inline = njit(inline="always", cache=True)
@@ -261,6 +261,54 @@ def _won_at(ctx, seat, commodity):
 def _tried(ctx):
     start = _won_at(ctx, MAX_SEATS, 0)
     return _state(ctx)[start:start + _state(ctx)[ST_PUBLIC + PUB_PROPERTIES]]
+
+
+@_inline
+def _members(ctx):
+    start = _won_at(ctx, MAX_SEATS, 0) + _state(ctx)[ST_PUBLIC + PUB_PROPERTIES]
+    return _state(ctx)[start:start + _state(ctx)[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK]
+
+
+@njit(cache=True)
+def block_members(table, properties, blocks):
+    """The properties of each block, MAX_BLOCK slots a block, -1 after the last: a block's holdings are
+    then counted over its own properties rather than over the whole board."""
+    members = np.full(blocks * MAX_BLOCK, -1, np.int64)
+    for prop in range(properties):
+        at = table[prop, P_BLOCK] * MAX_BLOCK
+        while members[at] >= 0:
+            at += 1
+        members[at] = prop
+    return members
+
+
+@_inline
+def _held_in_block(public, members, seat, block):
+    count = 0
+    for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
+        prop = members[i]
+        if prop < 0:
+            break
+        count += public[owner_slot(prop)] == seat
+    return count
+
+
+@_inline
+def _rent_multiple(public, table, members, prop):
+    """view.rent_multiple over the property's block only."""
+    holder = public[owner_slot(prop)]
+    block = table[prop, P_BLOCK]
+    held, any_debt = 0, False
+    for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
+        other = members[i]
+        if other < 0:
+            break
+        if public[owner_slot(other)] == holder:
+            held += 1
+            any_debt = any_debt or public[debt_slot(public, other)] != 0
+    if held == table[prop, P_BLOCK_SIZE] and any_debt:
+        held -= 1
+    return table[prop, P_INCOME + held - 1]
 
 
 def _typed(ret, *args):
@@ -593,7 +641,7 @@ def _visit_owned(ctx, seat, prop, may_poach):
             if _acquire(ctx, seat, prop, table[prop, P_PAYOFF], True):
                 return
     die = _die(ctx, seat)
-    rent = rent_multiple(public, table, prop) * die
+    rent = _rent_multiple(public, table, _members(ctx), prop) * die
     _log(ctx, seat, E_RENT, prop, die, rent, holder)
     paid_before = _cash(public, seat)
     if _pay(ctx, seat, rent, holder):
@@ -672,15 +720,6 @@ def _master_key_type(ctx):
     return -1
 
 
-@_inline
-def rent_multiple_count(public, table, seat, block):
-    count = 0
-    for prop in range(public[PUB_PROPERTIES]):
-        if table[prop, P_BLOCK] == block and public[owner_slot(prop)] == seat:
-            count += 1
-    return count
-
-
 @_typed(B, I)
 def _tax_audit(ctx, seat):
     """Stake = die x $10,000; a second die odd pays, even receives; then to Park and act there."""
@@ -715,7 +754,7 @@ def _bamboozle(ctx, seat, underhanded):
     valid = victim >= 0 and victim != seat and not _on_school(public, victim)
     if valid and not underhanded:
         block = table[target, P_BLOCK]
-        valid = rent_multiple_count(public, table, victim, block) < table[target, P_BLOCK_SIZE]
+        valid = _held_in_block(public, _members(ctx), victim, block) < table[target, P_BLOCK_SIZE]
     if owns_any:
         valid = valid and 0 <= mine < n and public[owner_slot(mine)] == seat
     else:
@@ -1091,15 +1130,28 @@ def _turn(ctx, seat):
 
 
 @njit(cache=True)
-def net_worth_of(public, table, seat):
+def seat_net_worth(public, table, members, seat):
     """Cash + market value (cost x properties held in the block) - payoff of debt-ridden properties."""
     total = _cash(public, seat)
-    for prop in range(public[PUB_PROPERTIES]):
-        if public[owner_slot(prop)] == seat:
-            total += table[prop, P_COST] * rent_multiple_count(public, table, seat, table[prop, P_BLOCK])
-            if public[debt_slot(public, prop)]:
-                total -= table[prop, P_PAYOFF]
+    for block in range(public[PUB_BLOCKS]):
+        held, cost = 0, 0
+        for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
+            prop = members[i]
+            if prop < 0:
+                break
+            if public[owner_slot(prop)] == seat:
+                held += 1
+                cost += table[prop, P_COST]
+                if public[debt_slot(public, prop)]:
+                    total -= table[prop, P_PAYOFF]
+        total += held * cost
     return total
+
+
+@njit(cache=True)
+def net_worth_of(public, table, seat):
+    """seat_net_worth for a public vector alone (from Python)."""
+    return seat_net_worth(public, table, block_members(table, public[PUB_PROPERTIES], public[PUB_BLOCKS]), seat)
 
 
 @_typed(none, I)
@@ -1126,7 +1178,7 @@ def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodi
     ``kernel_context(arrays)``); ``_new_game`` then sets up each game in them."""
     n_props = table.shape[0] - n_commodities - n_card_types - n_squares
     public_len = public_length(n_props, n_card_types)
-    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities, n_props), np.int64)
+    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities, n_props, n_blocks), np.int64)
     state[ST_PUBLIC_LEN] = public_len
     state[ST_DECK_SIZE] = deck.size
     state[ST_MODE] = MODE_RECORD if record else 0
@@ -1138,6 +1190,8 @@ def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodi
     public[PUB_COMMODITIES] = n_commodities
     public[PUB_CARD_TYPES] = n_card_types
     public[PUB_SQUARES] = n_squares
+    members_at = state.size - n_blocks * MAX_BLOCK
+    state[members_at:] = block_members(table, n_props, n_blocks)
     floats = np.zeros((MAX_SEATS, MAX_PARAMS + MEMORY_SIZE))
     floats[:, :params.shape[1]] = params
     arrays = (state, np.ascontiguousarray(table), fns, floats, np.zeros((RNG_ROWS, 4), np.uint64),
@@ -1263,9 +1317,10 @@ def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, o
         end = _play_game(ctx)
         if check:
             _check(ctx, _rules(ctx)[R_START_CASH] * n_players)
+        members = _members(ctx)
         best = -(1 << 62)
         for seat in range(n_players):
-            worth = net_worth_of(public, table, seat)
+            worth = seat_net_worth(public, table, members, seat)
             out_net_worth[g, seat] = worth
             if _alive(public, seat) and worth > best:
                 best = worth
@@ -1280,12 +1335,7 @@ def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, o
                     props += 1
                     debts += public[debt_slot(public, prop)]
             for block in range(n_blocks):
-                size, held = 0, 0
-                for prop in range(n_props):
-                    if table[prop, P_BLOCK] == block:
-                        size += 1
-                        held += public[owner_slot(prop)] == seat
-                blocks += held == size
+                blocks += _held_in_block(public, members, seat, block) == table[members[block * MAX_BLOCK], P_BLOCK_SIZE]
             out_props[g, seat] = props
             out_debts[g, seat] = debts
             out_blocks[g, seat] = blocks
