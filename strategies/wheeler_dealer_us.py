@@ -24,8 +24,8 @@ from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUD
                                                  Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
                                                  SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR,
                                                  S_ALIVE, S_ON_SCHOOL, S_POSITION, X_INVEST, X_RETURN, X_WAYS, cash,
-                                                 debt_ridden, debt_slot, held_in_block, owner, owner_slot, saved,
-                                                 saved_slot, seat_field)
+                                                 debt_ridden, debt_slot, held_in_block, holdings_version, owner,
+                                                 owner_slot, saved, saved_slot, seat_field)
 from simkit.strategy import Strategy, register
 
 
@@ -358,9 +358,10 @@ def _typed(signature):
 INVEST_FIXED, INVEST_BEST_RETURN, INVEST_KELLY, INVEST_CAUTIOUS = range(4)
 BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
 
-# memory layout (float64[64] per seat, zeroed each game): a few fields of state, then two scratch areas
-# refilled inside a decision: my holdings per block (count, cost sum, debt-ridden count) and another
-# seat's holdings per block (count, cost sum), or per seat for one block.
+# memory layout (float64[MEMORY_SIZE] per seat, zeroed each game): a few fields of state, then two scratch
+# areas: my holdings per block (count, cost sum, debt-ridden count), kept while they are unchanged, and
+# another seat's holdings per block (count, cost sum), or per seat for one block, refilled inside a decision;
+# then what is derived from my titles and debts alone, each with the key it was derived for (_holdings_key).
 (M_RAISE_TURN, M_RAISE_AMOUNT, M_RAISE_CREDITOR, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED,
  M_REFUSED_RESET) = range(8)
 MINE, MINE_FIELDS = 8, 3
@@ -368,7 +369,11 @@ BCAP = 11                              # blocks the scratch areas hold; beyond t
 OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
 KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch area holds
 M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any Player card is not reconsidered
-assert M_MOVE_CHECK < MEMORY_SIZE
+M_MINE_KEY = M_MOVE_CHECK + 1          # MINE holds my holdings for this key
+M_REPAY_KEY, M_REPAY_MIN = M_MINE_KEY + 1, M_MINE_KEY + 2  # the smallest payoff of my debt-ridden titles
+M_WORTH_KEY, M_WORTH_BASE = M_MINE_KEY + 3, M_MINE_KEY + 4  # my market value less those payoffs
+assert M_WORTH_BASE < MEMORY_SIZE
+NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
 MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
 WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
 PARK_EV = 17500.0                      # default data: Park pays $5,000 x one die (not in the public vector)
@@ -392,6 +397,23 @@ def _fill_blocks(public, table, seat, memory, base, fields):
                 memory[j + 1] += table[prop, P_COST]
                 if fields > 2 and debt_ridden(public, prop):
                     memory[j + 2] += 1.0
+    return True
+
+
+@_typed(F(PUB, I))
+def _holdings_key(public, seat):
+    """Tells a seat's titles and debts (view.holdings_version) from another seat's and from their earlier
+    states; never 0, the value of an empty memory field."""
+    return float(holdings_version(public, seat) * MAX_SEATS + seat + 1)
+
+
+@_typed(B1(PUB, TAB, I, FV))
+def _fill_mine(public, table, seat, memory):
+    """_fill_blocks of a seat's holdings into MINE, unless they are there already."""
+    key = _holdings_key(public, seat)
+    if memory[M_MINE_KEY] != key:
+        _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+        memory[M_MINE_KEY] = key
     return True
 
 
@@ -537,13 +559,13 @@ def _kelly(public, table, params, memory, money, bankroll):
 
 
 @_typed(F(PUB, TAB, FV, I))
-def _net_worth(public, table, memory, seat):
-    """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties, in
-    one pass (block counts and cost sums in the scratch area)."""
+def _holdings_worth(public, table, memory, seat):
+    """Market value (cost x properties held in the block) - payoffs of debt-ridden properties, in one pass
+    (block counts and cost sums in the scratch area)."""
     nb = min(public[PUB_BLOCKS], BCAP)
     for i in range(OTHER, OTHER + OTHER_FIELDS * nb):
         memory[i] = 0.0
-    total = float(cash(public, seat))
+    total = 0.0
     for prop in range(public[PUB_PROPERTIES]):
         if owner(public, prop) == seat:
             total -= _debt(public, table, prop)
@@ -556,6 +578,17 @@ def _net_worth(public, table, memory, seat):
     for block in range(nb):
         total += memory[OTHER + OTHER_FIELDS * block] * memory[OTHER + OTHER_FIELDS * block + 1]
     return total
+
+
+@_typed(F(PUB, TAB, FV, I))
+def _net_worth(public, table, memory, seat):
+    """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties. The
+    rest is kept while my titles and debts are unchanged (whole dollars below 2**53: exact in any order)."""
+    key = _holdings_key(public, seat)
+    if memory[M_WORTH_KEY] != key:
+        memory[M_WORTH_BASE] = _holdings_worth(public, table, memory, seat)
+        memory[M_WORTH_KEY] = key
+    return float(cash(public, seat)) + memory[M_WORTH_BASE]
 
 
 @_typed(I(PUB, TAB, FV, FV, I))
@@ -682,7 +715,7 @@ def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
         return True
     rule = int(params[PR_BORROW_RULE])
     if rule == BORROW_ANY or (rule == BORROW_BLOCKS and advancing):
-        filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+        filled = _fill_mine(public, table, seat, memory)
         return money + _tier0_loans(public, table, memory, seat, filled) - price >= floor
     return False
 
@@ -690,8 +723,19 @@ def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
 @_typed(DECISION_SIGNATURE)
 def _borrow_on(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     return _pick_borrow(public, table, memory, seat, query[1], 0, 2, filled)
+
+
+@_typed(F(PUB, TAB, I))
+def _cheapest_debt(public, table, seat):
+    """The smallest payoff of a seat's debt-ridden titles, NO_DEBT when it has none."""
+    cheapest = NO_DEBT
+    debt_at, owner_at = debt_slot(public, 0), owner_slot(0)
+    for prop in range(public[PUB_PROPERTIES]):
+        if public[debt_at + prop] != 0 and public[owner_at + prop] == seat:
+            cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
+    return cheapest
 
 
 @_typed(DECISION_SIGNATURE)
@@ -702,6 +746,12 @@ def _finance(public, table, query, params, memory, state, out):
     money = cash(public, seat)
     first = params[PR_REPAY_FIRST] != 0
     floor = max(params[PR_RESERVE] if first else 3.0 * params[PR_RESERVE], public[PUB_MIN_INVEST])
+    key = _holdings_key(public, seat)
+    if memory[M_REPAY_KEY] != key:
+        memory[M_REPAY_MIN] = _cheapest_debt(public, table, seat)
+        memory[M_REPAY_KEY] = key
+    if money - memory[M_REPAY_MIN] < floor:  # no repayment keeps the floor: most calls end here
+        return 0
     cheapest = -1
     debt_at, owner_at = debt_slot(public, 0), owner_slot(0)
     for prop in range(public[PUB_PROPERTIES]):  # debt flags first: mostly zero, so the branch predicts well
@@ -712,7 +762,7 @@ def _finance(public, table, query, params, memory, state, out):
         return 0
     out[0] = cheapest
     if first:
-        filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+        filled = _fill_mine(public, table, seat, memory)
         best = 1e300
         for prop in range(public[PUB_PROPERTIES]):
             if owner(public, prop) == seat and debt_ridden(public, prop) and money - table[prop, P_PAYOFF] >= floor:
@@ -755,7 +805,7 @@ def _fill_whole(public, table, memory):
 def _bamboozle_plan(public, table, params, memory, seat, underhanded):
     """(my stake property or -1 for cash, target, gain - loss): the most valuable eligible target against my
     least valuable property; the target is -1 when there is none or no stake."""
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     if not underhanded:
         _fill_whole(public, table, memory)
     weight = params[PR_BLOCK_WEIGHT]
@@ -894,7 +944,7 @@ def _deal_offer(public, table, query, params, memory, state, out):
     swaps = params[PR_SWAPS] != 0
     if budget < public[PUB_MIN_INVEST] and not swaps:
         return 0
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     weight = params[PR_BLOCK_WEIGHT]
     want, want_value = -1, 0.0
     for prop in range(public[PUB_PROPERTIES]):
@@ -1016,7 +1066,7 @@ def _raise(public, table, query, params, memory, state, out):
         memory[M_RAISE_AMOUNT] = amount
         memory[M_RAISE_CREDITOR] = creditor
         memory[M_TRIED] = 0.0
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     for whole in (False, True):
         prop = _pick_borrow(public, table, memory, seat, short, 1 if whole else 0, 2 if whole else 0, filled)
         if prop >= 0:
@@ -1077,7 +1127,7 @@ def _best_taxi(public, table, memory, params, seat, amount):
     if money < 0:
         return -1, 0.0
     here = seat_field(public, seat, S_POSITION)
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     pick, best = -1, -1e300
     for square in range(public[PUB_SQUARES]):
         if square == here:
@@ -1131,7 +1181,7 @@ def _best_move(public, table, memory, seat):
     victim = _richest_rival(public, seat, -1)
     if victim < 0:
         return -1, -1, 0.0
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     squares = public[PUB_SQUARES]
     sources = 0
     for square in range(squares):
@@ -1170,7 +1220,7 @@ def _bump(public, table, query, params, memory, state, out):
     victim = _richest_rival(public, seat, seat_field(public, seat, S_POSITION))
     if victim < 0:
         return 0
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     pick, best = -1, 0.0
     for square in range(public[PUB_SQUARES]):
         kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]

@@ -7,8 +7,8 @@ from numba import njit
 
 from simkit.games import get_game
 from simkit.games.wheeler_dealer_us import _context, engine
-from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT, PUB_PROPERTIES,
-                                                 PUB_SEAT, P_SQUARE, RAISE_GIVE_UP, S_CASH,
+from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT, PUB_HOLDINGS_VERSION,
+                                                 PUB_PROPERTIES, PUB_SEAT, P_SQUARE, RAISE_GIVE_UP, S_CASH,
                                                  S_POSITION, debt_slot, owner, owner_slot, seat_slot)
 from simkit.strategy import MAX_PARAMS, Strategy, parse_lineup, registered
 
@@ -139,8 +139,11 @@ class Table:
 
     def own(self, seat: int, *pids: str, debt: bool = False) -> None:
         for pid in pids:
+            previous = self.public[owner_slot(self.prop(pid))]
             self.public[owner_slot(self.prop(pid))] = seat
             self.public[debt_slot(self.public, self.prop(pid))] = int(debt)
+            for changed in {previous, seat} - {-1}:  # as the engine's changes of titles and debts do
+                self.public[PUB_HOLDINGS_VERSION + changed] += 1
 
     def set_cash(self, seat: int, amount: int) -> None:
         """Give a seat cash from the bank (recorded, so conservation still balances)."""

@@ -27,7 +27,8 @@ from .view import (DECISION_NAMES, DECISION_SIGNATURE, MAX_BLOCK, MEMORY_SIZE, T
                    MAX_SEATS, OUT_SIZE, P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF,
                    PUB_ACTIVE, PUB_AUCTION_INCREMENT, PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARD_ROW, PUB_CARD_TYPES,
                    PUB_CARDS_LEFT, PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED,
-                   PUB_LAST_CARD_DRAWN, PUB_LEVEL, PUB_MIN_INVEST, PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_SQUARE,
+                   PUB_HOLDINGS_VERSION, PUB_LAST_CARD_DRAWN, PUB_LEVEL, PUB_MIN_INVEST, PUB_PLAYERS, PUB_PROPERTIES,
+                   PUB_SCHOOL_SQUARE,
                    PUB_SEAT, PUB_SQUARE_ROW, PUB_SQUARES, PUB_TURN, Q_KIND, Q_PROPERTY, QUERY_SIZE, RAISE_BORROW,
                    RAISE_EXCHANGE, RAISE_SELL, S_ALIVE, S_CASH, S_MISSES_TURN, S_ON_SCHOOL, S_POSITION, SQ_CITY_HALL,
                    SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot,
@@ -395,12 +396,33 @@ def _on_school(public, seat):
     return public[seat_slot(seat, S_ON_SCHOOL)] != 0
 
 
+@_inline
+def _holdings_changed(public, seat):
+    if seat >= 0:
+        public[PUB_HOLDINGS_VERSION + seat] += 1
+
+
+@_inline
+def _set_owner(public, prop, seat):
+    """Every change of titles and debts goes through here and _set_debt: they move the holdings version
+    of each seat concerned (view.holdings_version)."""
+    _holdings_changed(public, public[owner_slot(prop)])
+    public[owner_slot(prop)] = seat
+    _holdings_changed(public, seat)
+
+
+@_inline
+def _set_debt(public, prop, debt_ridden):
+    public[debt_slot(public, prop)] = debt_ridden
+    _holdings_changed(public, public[owner_slot(prop)])
+
+
 @_typed(B, I, I)
 def _borrow(ctx, seat, prop):
     public, table = _public(ctx), _table(ctx)
     if prop < 0 or prop >= public[PUB_PROPERTIES] or public[owner_slot(prop)] != seat or public[debt_slot(public, prop)]:
         return False
-    public[debt_slot(public, prop)] = 1
+    _set_debt(public, prop, 1)
     _add_cash(ctx, seat, table[prop, P_LOAN], True)
     _state(ctx)[ST_STATS + (seat) * N_STATS + S_LOANS] += 1
     _log(ctx, seat, E_BORROW, prop, table[prop, P_LOAN], 0, 0)
@@ -413,7 +435,7 @@ def _repay(ctx, seat, prop):
     if (prop < 0 or prop >= public[PUB_PROPERTIES] or public[owner_slot(prop)] != seat
             or not public[debt_slot(public, prop)] or _cash(public, seat) < table[prop, P_PAYOFF]):
         return False
-    public[debt_slot(public, prop)] = 0
+    _set_debt(public, prop, 0)
     _add_cash(ctx, seat, -table[prop, P_PAYOFF], True)
     _state(ctx)[ST_STATS + (seat) * N_STATS + S_REPAID] += 1
     _log(ctx, seat, E_REPAY, prop, table[prop, P_PAYOFF], 0, 0)
@@ -466,14 +488,14 @@ def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
             second = bid
     if winner < 0:
         if seller < 0:
-            public[owner_slot(prop)] = -1
-            public[debt_slot(public, prop)] = 0
+            _set_owner(public, prop, -1)
+            _set_debt(public, prop, 0)
         _log(ctx, seller, E_NO_BID, prop, 0, 0, 0)
         return -1
     price = reserve if second < 0 else max(reserve, second + rules[R_AUCTION_INCREMENT])
     price = min(price, best)
     _transfer(ctx, winner, price, seller)
-    public[owner_slot(prop)] = winner
+    _set_owner(public, prop, winner)
     if seller >= 0:
         _log(ctx, winner, E_SALE, prop, seller, price, 0)
     else:
@@ -574,9 +596,9 @@ def _bankrupt(ctx, seat, creditor):
         prop = table[public[PUB_SQUARE_ROW] + square, Q_PROPERTY]
         if prop >= 0 and public[owner_slot(prop)] == seat:
             if creditor >= 0:
-                public[owner_slot(prop)] = creditor
+                _set_owner(public, prop, creditor)
             else:
-                public[owner_slot(prop)] = -1
+                _set_owner(public, prop, -1)
                 _auction(ctx, prop, -1, _rules(ctx)[R_AUCTION_MIN], True, -1)
 
 
@@ -619,8 +641,8 @@ def _acquire(ctx, seat, prop, amount, poach):
         return False
     _add_cash(ctx, seat, -amount, True)
     previous = public[owner_slot(prop)]
-    public[owner_slot(prop)] = seat
-    public[debt_slot(public, prop)] = 0
+    _set_owner(public, prop, seat)
+    _set_debt(public, prop, 0)
     if poach:
         _state(ctx)[ST_STATS + (seat) * N_STATS + S_POACHES] += 1
         _state(ctx)[ST_STATS + (previous) * N_STATS + S_POACHED] += 1
@@ -765,11 +787,11 @@ def _bamboozle(ctx, seat, underhanded):
     mine_roll, their_roll = _die(ctx, seat), _die(ctx, victim)
     _log(ctx, seat, E_BAMBOOZLE, mine, target, mine_roll, their_roll)
     if mine_roll > their_roll:
-        public[owner_slot(target)] = seat
+        _set_owner(public, target, seat)
         _state(ctx)[ST_STATS + (seat) * N_STATS + S_BAMBOOZLES_WON] += 1
     elif their_roll > mine_roll:
         if mine >= 0:
-            public[owner_slot(mine)] = victim
+            _set_owner(public, mine, victim)
         else:
             _transfer(ctx, seat, BAMBOOZLE_CASH, victim)
         _state(ctx)[ST_STATS + (victim) * N_STATS + S_BAMBOOZLES_WON] += 1
@@ -1034,9 +1056,9 @@ def _deals(ctx, seat):
         if accepted:
             _state(ctx)[ST_STATS + (seat) * N_STATS + S_DEALS_ACCEPTED] += 1
             if mine >= 0:
-                public[owner_slot(mine)] = other
+                _set_owner(public, mine, other)
             if theirs >= 0:
-                public[owner_slot(theirs)] = seat
+                _set_owner(public, theirs, seat)
             _transfer(ctx, seat, money, other)
 
 
