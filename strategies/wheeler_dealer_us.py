@@ -372,7 +372,9 @@ M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any 
 M_MINE_KEY = M_MOVE_CHECK + 1          # MINE holds my holdings for this key
 M_REPAY_KEY, M_REPAY_MIN = M_MINE_KEY + 1, M_MINE_KEY + 2  # the smallest payoff of my debt-ridden titles
 M_WORTH_KEY, M_WORTH_BASE = M_MINE_KEY + 3, M_MINE_KEY + 4  # my market value less those payoffs
-assert M_WORTH_BASE < MEMORY_SIZE
+M_REACH = M_MINE_KEY + 5               # per square, scratch of _best_move
+REACH_SQUARES = MEMORY_SIZE - M_REACH  # boards up to this size use it
+assert REACH_SQUARES >= 40
 NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
 MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
 WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
@@ -1138,6 +1140,15 @@ def _best_taxi(public, table, memory, params, seat, amount):
     return pick, best + amount
 
 
+@_typed(B1(PUB, TAB, I, I))
+def _may_be_worth(public, table, seat, square):
+    """False where _landing_worth is 0 at once (a corner other than City Hall, a title not mine): the hot
+    loops skip those squares without the call."""
+    row = public[PUB_SQUARE_ROW] + square
+    kind = table[row, Q_KIND]
+    return kind == SQ_CITY_HALL or (kind == SQ_PROPERTY and owner(public, table[row, Q_PROPERTY]) == seat)
+
+
 @_typed(F(PUB, TAB, FV, I, I, I, B1))
 def _landing_worth(public, table, memory, seat, square, victim, filled):
     """What a rival coming to rest on ``square`` is worth to me: my rent (a debt-ridden title of mine
@@ -1185,6 +1196,8 @@ def _best_move(public, table, memory, seat):
     squares = public[PUB_SQUARES]
     sources = 0
     for square in range(squares):
+        if not _may_be_worth(public, table, seat, square):
+            continue
         worth = _landing_worth(public, table, memory, seat, square, victim, filled)
         if worth != 0:
             if sources < OTHER_FIELDS * BCAP // 2:
@@ -1192,12 +1205,27 @@ def _best_move(public, table, memory, seat):
                 memory[OTHER + 2 * sources + 1] = worth
             sources += 1
     direct = sources > OTHER_FIELDS * BCAP // 2 or squares < 13
+    spread = not direct and squares <= REACH_SQUARES
+    if spread:
+        # each source's worth spread onto the squares a roll reaches it from: per start square the same
+        # terms added in the same order as summing over the sources, in far fewer steps
+        for start in range(squares):
+            memory[M_REACH + start] = 0.0
+        for i in range(sources):
+            target = np.int64(memory[OTHER + 2 * i])
+            for roll in range(2, 13):
+                start = target - roll
+                if start < 0:
+                    start += squares
+                memory[M_REACH + start] += (6 - abs(roll - 7)) * memory[OTHER + 2 * i + 1]
     pick, best = -1, -1e300
     for start in range(squares):
         if table[public[PUB_SQUARE_ROW] + start, Q_KIND] != SQ_PROPERTY:
             continue
         worth = 0.0
-        if direct:
+        if spread:
+            worth = memory[M_REACH + start]
+        elif direct:
             for roll in range(2, 13):
                 worth += (6 - abs(roll - 7)) * _landing_worth(public, table, memory, seat, (start + roll) % squares,
                                                               victim, filled)
@@ -1225,6 +1253,8 @@ def _bump(public, table, query, params, memory, state, out):
     for square in range(public[PUB_SQUARES]):
         kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
         if kind == SQ_PARK:
+            continue
+        if kind != SQ_SCHOOL and not _may_be_worth(public, table, seat, square):
             continue
         worth = 0.3 * SCHOOL_COST if kind == SQ_SCHOOL else _landing_worth(public, table, memory, seat, square,
                                                                              victim, filled)

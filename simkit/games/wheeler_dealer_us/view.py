@@ -24,7 +24,7 @@ from numba import njit, types
 MAX_SEATS = 6
 MAX_BLOCK = 6
 TABLE_COLUMNS = 6 + MAX_BLOCK
-MEMORY_SIZE = 72
+MEMORY_SIZE = 136
 OUT_SIZE = 8
 QUERY_SIZE = 8
 
