@@ -419,13 +419,20 @@ def _fill_mine(public, table, seat, memory):
     return True
 
 
-@_typed(types.Tuple((I, F, I))(PUB, TAB, FV, I, I, I, I, B1))
+@njit(inline="always", cache=True, _nrt=False)
 def _block(public, table, memory, seat, block, base, fields, filled):
-    """(count, cost sum, debt-ridden count) of a seat's holdings in a block: from scratch when filled."""
+    """(count, cost sum, debt-ridden count) of a seat's holdings in a block: from scratch when filled.
+    Inlined: called in the hot loops, where passing the arrays cost more than reading the scratch."""
     if filled and block < BCAP:
         j = base + fields * block
         debts = int(memory[j + 2]) if fields > 2 else 0
         return int(memory[j]), memory[j + 1], debts
+    return _count_block(public, table, seat, block)
+
+
+@_typed(types.Tuple((I, F, I))(PUB, TAB, I, I))
+def _count_block(public, table, seat, block):
+    """_block's count over the whole board."""
     k, s, d = 0, 0.0, 0
     for prop in range(public[PUB_PROPERTIES]):
         if table[prop, P_BLOCK] == block and owner(public, prop) == seat:
