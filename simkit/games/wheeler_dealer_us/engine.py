@@ -128,6 +128,20 @@ def _matrix(typingctx, address, rows, columns, dtype):
 
 
 @intrinsic
+def _view(typingctx, array, start, length):
+    """array[start:start + length] for a 1-d C array, without a reference count and without the slice's
+    clamping of its bounds (the engine's parts of its state are in range by construction)."""
+    def codegen(context, builder, signature, args):
+        source = make_array(array)(context, builder, value=args[0])
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(array.dtype)))
+        view = make_array(array)(context, builder)
+        populate_array(view, data=builder.gep(source.data, [args[1]]), shape=cgutils.pack_array(builder, [args[2]]),
+                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize, meminfo=None)
+        return view._getvalue()
+    return array(array, types.intp, types.intp), codegen
+
+
+@intrinsic
 def _decision_function(typingctx, c_addr, py_addr, jit_addr):
     """A first-class decision function from its three addresses (numba.experimental.function_type's
     FunctionModel: cfunc wrapper, Python object, Numba-convention body)."""
@@ -178,6 +192,9 @@ if numba.config.DISABLE_JIT:  # the interpreter keeps the arrays (benchmarks com
 
     def _unmanaged(ctx):
         return ctx
+
+    def _part(array, start, length):
+        return array[start:start + length]
 else:
     def kernel_context(arrays):
         """What the engine's helpers take (see CTX), for the arrays of make_context."""
@@ -216,28 +233,31 @@ else:
     def _decision_at(fns, index):
         return _decision_function(fns[index, 0], fns[index, 1], fns[index, 2])
 
+    @_inline
+    def _part(array, start, length):
+        return _view(array, start, length)
+
 
 @_inline
 def _public(ctx):
     state = _state(ctx)
-    return state[ST_PUBLIC:ST_PUBLIC + state[ST_PUBLIC_LEN]]
+    return _part(state, ST_PUBLIC, state[ST_PUBLIC_LEN])
 
 
 @_inline
 def _rules(ctx):
-    return _state(ctx)[ST_RULES:ST_RULES + RULE_SIZE]
+    return _part(_state(ctx), ST_RULES, RULE_SIZE)
 
 
 @_inline
 def _deck(ctx):
     state = _state(ctx)
-    start = ST_PUBLIC + state[ST_PUBLIC_LEN]
-    return state[start:start + state[ST_DECK_SIZE]]
+    return _part(state, ST_PUBLIC + state[ST_PUBLIC_LEN], state[ST_DECK_SIZE])
 
 
 @_inline
 def _out(ctx):
-    return _state(ctx)[ST_OUT:ST_OUT + OUT_SIZE]
+    return _part(_state(ctx), ST_OUT, OUT_SIZE)
 
 
 @_inline
@@ -261,13 +281,13 @@ def _won_at(ctx, seat, commodity):
 @_inline
 def _tried(ctx):
     start = _won_at(ctx, MAX_SEATS, 0)
-    return _state(ctx)[start:start + _state(ctx)[ST_PUBLIC + PUB_PROPERTIES]]
+    return _part(_state(ctx), start, _state(ctx)[ST_PUBLIC + PUB_PROPERTIES])
 
 
 @_inline
 def _members(ctx):
     start = _won_at(ctx, MAX_SEATS, 0) + _state(ctx)[ST_PUBLIC + PUB_PROPERTIES]
-    return _state(ctx)[start:start + _state(ctx)[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK]
+    return _part(_state(ctx), start, _state(ctx)[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK)
 
 
 @njit(cache=True)
@@ -336,8 +356,8 @@ def _log(ctx, seat, kind, a, b, c, d):
 def _decide(ctx, decision, seat, a, b, c, d, e):
     state = _state(ctx)
     public = _public(ctx)
-    query = state[ST_QUERY:ST_QUERY + QUERY_SIZE]
-    out = state[ST_OUT:ST_OUT + OUT_SIZE]
+    query = _part(state, ST_QUERY, QUERY_SIZE)
+    out = _part(state, ST_OUT, OUT_SIZE)
     public[PUB_SEAT] = seat
     query[0] = decision
     query[1] = a
@@ -349,7 +369,8 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
         state[ST_OUT + i] = 0
     floats = _floats(ctx)[seat]
     function = _decision_at(_fns(ctx), decision * MAX_SEATS + seat)
-    return function(public, _table(ctx), query, floats[:MAX_PARAMS], floats[MAX_PARAMS:], _rngs(ctx)[STRATEGY_ROW + seat], out)
+    return function(public, _table(ctx), query, _part(floats, 0, MAX_PARAMS), _part(floats, MAX_PARAMS, MEMORY_SIZE),
+                    _rngs(ctx)[STRATEGY_ROW + seat], out)
 
 
 @_inline
