@@ -369,10 +369,10 @@ BCAP = 11                              # blocks the scratch areas hold; beyond t
 OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
 KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch area holds
 M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any Player card is not reconsidered
-M_MINE_KEY = M_MOVE_CHECK + 1          # MINE holds my holdings for this key
-M_REPAY_KEY, M_REPAY_MIN = M_MINE_KEY + 1, M_MINE_KEY + 2  # the smallest payoff of my debt-ridden titles
-M_WORTH_KEY, M_WORTH_BASE = M_MINE_KEY + 3, M_MINE_KEY + 4  # my market value less those payoffs
-M_REACH = M_MINE_KEY + 5               # per square, scratch of _best_move
+M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE, M_REPAY_MIN and M_WORTH_BASE hold my holdings for this key
+M_REPAY_MIN = M_HOLDINGS_KEY + 1       # the smallest payoff of my debt-ridden titles
+M_WORTH_BASE = M_HOLDINGS_KEY + 2      # my market value less those payoffs
+M_REACH = M_HOLDINGS_KEY + 3           # per square, scratch of _best_move
 REACH_SQUARES = MEMORY_SIZE - M_REACH  # boards up to this size use it
 assert REACH_SQUARES >= 40
 NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
@@ -407,16 +407,6 @@ def _holdings_key(public, seat):
     """Tells a seat's titles and debts (view.holdings_version) from another seat's and from their earlier
     states; never 0, the value of an empty memory field."""
     return float(holdings_version(public, seat) * MAX_SEATS + seat + 1)
-
-
-@_typed(B1(PUB, TAB, I, FV))
-def _fill_mine(public, table, seat, memory):
-    """_fill_blocks of a seat's holdings into MINE, unless they are there already."""
-    key = _holdings_key(public, seat)
-    if memory[M_MINE_KEY] != key:
-        _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
-        memory[M_MINE_KEY] = key
-    return True
 
 
 @njit(inline="always", cache=True, _nrt=False)
@@ -478,6 +468,42 @@ def _holding(public, table, seat, prop):
             s += table[other, P_COST]
             d += debt_ridden(public, other)
     return k, s, d
+
+
+@_typed(B1(PUB, TAB, I, FV))
+def _fill_mine(public, table, seat, memory):
+    """Unless they are there already for the seat's holdings (_holdings_key), in one pass: its holdings
+    per block into MINE (as _fill_blocks), the smallest payoff of its debt-ridden titles (NO_DEBT: none) and
+    its market value (cost x properties held in the block) less those payoffs. Whole dollars below 2**53:
+    the sums are exact in any order."""
+    key = _holdings_key(public, seat)
+    if memory[M_HOLDINGS_KEY] == key:
+        return True
+    nb = min(public[PUB_BLOCKS], BCAP)
+    for i in range(MINE, MINE + MINE_FIELDS * nb):
+        memory[i] = 0.0
+    cheapest, worth = NO_DEBT, 0.0
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat:
+            block = table[prop, P_BLOCK]
+            debt = debt_ridden(public, prop)
+            if debt:
+                cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
+                worth -= table[prop, P_PAYOFF]
+            if block < BCAP:
+                j = MINE + MINE_FIELDS * block
+                memory[j] += 1.0
+                memory[j + 1] += table[prop, P_COST]
+                if debt:
+                    memory[j + 2] += 1.0
+            else:
+                worth += table[prop, P_COST] * _holding(public, table, seat, prop)[0]
+    for block in range(nb):
+        worth += memory[MINE + MINE_FIELDS * block] * memory[MINE + MINE_FIELDS * block + 1]
+    memory[M_REPAY_MIN] = cheapest
+    memory[M_WORTH_BASE] = worth
+    memory[M_HOLDINGS_KEY] = key
+    return True
 
 
 @_typed(F(TAB, I, I, F, F, B1))
@@ -568,35 +594,9 @@ def _kelly(public, table, params, memory, money, bankroll):
 
 
 @_typed(F(PUB, TAB, FV, I))
-def _holdings_worth(public, table, memory, seat):
-    """Market value (cost x properties held in the block) - payoffs of debt-ridden properties, in one pass
-    (block counts and cost sums in the scratch area)."""
-    nb = min(public[PUB_BLOCKS], BCAP)
-    for i in range(OTHER, OTHER + OTHER_FIELDS * nb):
-        memory[i] = 0.0
-    total = 0.0
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) == seat:
-            total -= _debt(public, table, prop)
-            block = table[prop, P_BLOCK]
-            if block < BCAP:
-                memory[OTHER + OTHER_FIELDS * block] += 1.0
-                memory[OTHER + OTHER_FIELDS * block + 1] += table[prop, P_COST]
-            else:
-                total += table[prop, P_COST] * _holding(public, table, seat, prop)[0]
-    for block in range(nb):
-        total += memory[OTHER + OTHER_FIELDS * block] * memory[OTHER + OTHER_FIELDS * block + 1]
-    return total
-
-
-@_typed(F(PUB, TAB, FV, I))
 def _net_worth(public, table, memory, seat):
-    """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties. The
-    rest is kept while my titles and debts are unchanged (whole dollars below 2**53: exact in any order)."""
-    key = _holdings_key(public, seat)
-    if memory[M_WORTH_KEY] != key:
-        memory[M_WORTH_BASE] = _holdings_worth(public, table, memory, seat)
-        memory[M_WORTH_KEY] = key
+    """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties."""
+    _fill_mine(public, table, seat, memory)
     return float(cash(public, seat)) + memory[M_WORTH_BASE]
 
 
@@ -736,17 +736,6 @@ def _borrow_on(public, table, query, params, memory, state, out):
     return _pick_borrow(public, table, memory, seat, query[1], 0, 2, filled)
 
 
-@_typed(F(PUB, TAB, I))
-def _cheapest_debt(public, table, seat):
-    """The smallest payoff of a seat's debt-ridden titles, NO_DEBT when it has none."""
-    cheapest = NO_DEBT
-    debt_at, owner_at = debt_slot(public, 0), owner_slot(0)
-    for prop in range(public[PUB_PROPERTIES]):
-        if public[debt_at + prop] != 0 and public[owner_at + prop] == seat:
-            cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
-    return cheapest
-
-
 @_typed(DECISION_SIGNATURE)
 def _finance(public, table, query, params, memory, state, out):
     """Never borrows here (borrowing happens only to buy, poach or pay); repays while the cash left keeps
@@ -755,10 +744,7 @@ def _finance(public, table, query, params, memory, state, out):
     money = cash(public, seat)
     first = params[PR_REPAY_FIRST] != 0
     floor = max(params[PR_RESERVE] if first else 3.0 * params[PR_RESERVE], public[PUB_MIN_INVEST])
-    key = _holdings_key(public, seat)
-    if memory[M_REPAY_KEY] != key:
-        memory[M_REPAY_MIN] = _cheapest_debt(public, table, seat)
-        memory[M_REPAY_KEY] = key
+    _fill_mine(public, table, seat, memory)
     if money - memory[M_REPAY_MIN] < floor:  # no repayment keeps the floor: most calls end here
         return 0
     cheapest = -1
