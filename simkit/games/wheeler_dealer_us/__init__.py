@@ -22,8 +22,8 @@ def prepare(rules: dict, n_players: int) -> USRules:
 
 
 def _kernel_inputs(seats):
-    fns = engine.function_addresses([seats[min(seat, len(seats) - 1)].strategy.decisions[name]
-                                     for name in DECISION_NAMES for seat in range(MAX_SEATS)])
+    fns = engine.function_addresses(tuple(seats[min(seat, len(seats) - 1)].strategy.decisions[name]
+                                          for name in DECISION_NAMES for seat in range(MAX_SEATS)))
     params = np.zeros((MAX_SEATS, seats[0].vector().size))
     for i, seat in enumerate(seats):
         params[i] = seat.vector()

@@ -6,6 +6,8 @@ are only the deck order and the random streams. Each seat has its own dice strea
 change alters other seats' dice only through what it changes on the board (common random numbers).
 Strategies arrive as a table of first-class function addresses, decision-major (decision * MAX_SEATS + seat).
 """
+import functools
+
 import numba
 import numpy as np
 from numba import carray, njit, types
@@ -154,9 +156,11 @@ def _decision_function(typingctx, c_addr, py_addr, jit_addr):
     return _FUNCTION(types.int64, types.int64, types.int64), codegen
 
 
+@functools.lru_cache(maxsize=64)
 def function_addresses(functions):
-    """The fns table (see CTX) for a sequence of compiled decision functions; the interpreter takes the
-    functions themselves. The caller keeps the functions alive while the kernel runs."""
+    """The fns table (see CTX) for a tuple of compiled decision functions; the interpreter takes the
+    functions themselves. Kept per line-up (looking the addresses up took about 2 ms a chunk); the cache
+    holds the functions, and so keeps them alive while any kernel runs on their table."""
     if numba.config.DISABLE_JIT:
         return list(functions)
     from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
