@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit import rng
 from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL,
@@ -470,6 +471,25 @@ def _holding(public, table, seat, prop):
     return k, s, d
 
 
+@njit(inline="always", cache=True, _nrt=False)
+def _take_holding(public, table, memory, seat, prop, cheapest, worth):
+    """_fill_mine's step for one title of the seat's."""
+    block = table[prop, P_BLOCK]
+    debt = debt_ridden(public, prop)
+    if debt:
+        cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
+        worth -= table[prop, P_PAYOFF]
+    if block < BCAP:
+        j = MINE + MINE_FIELDS * block
+        memory[j] += 1.0
+        memory[j + 1] += table[prop, P_COST]
+        if debt:
+            memory[j + 2] += 1.0
+    else:
+        worth += table[prop, P_COST] * _holding(public, table, seat, prop)[0]
+    return cheapest, worth
+
+
 @_typed(B1(PUB, TAB, I, FV))
 def _fill_mine(public, table, seat, memory):
     """Unless they are there already for the seat's holdings (_holdings_key), in one pass: its holdings
@@ -483,21 +503,19 @@ def _fill_mine(public, table, seat, memory):
     for i in range(MINE, MINE + MINE_FIELDS * nb):
         memory[i] = 0.0
     cheapest, worth = NO_DEBT, 0.0
-    for prop in range(public[PUB_PROPERTIES]):
+    # my titles among the first 63 as bits, found without a branch a property, then taken in index order
+    n = public[PUB_PROPERTIES]
+    owner_at = owner_slot(0)
+    mine = 0
+    for prop in range(min(n, 63)):
+        mine |= np.int64(public[owner_at + prop] == seat) << prop
+    while mine != 0:
+        prop = trailing_zeros(mine)
+        mine &= mine - 1
+        cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
+    for prop in range(63, n):
         if owner(public, prop) == seat:
-            block = table[prop, P_BLOCK]
-            debt = debt_ridden(public, prop)
-            if debt:
-                cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
-                worth -= table[prop, P_PAYOFF]
-            if block < BCAP:
-                j = MINE + MINE_FIELDS * block
-                memory[j] += 1.0
-                memory[j + 1] += table[prop, P_COST]
-                if debt:
-                    memory[j + 2] += 1.0
-            else:
-                worth += table[prop, P_COST] * _holding(public, table, seat, prop)[0]
+            cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
     for block in range(nb):
         worth += memory[MINE + MINE_FIELDS * block] * memory[MINE + MINE_FIELDS * block + 1]
     memory[M_REPAY_MIN] = cheapest
