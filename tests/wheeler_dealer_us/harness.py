@@ -7,9 +7,10 @@ from numba import njit
 
 from simkit.games import get_game
 from simkit.games.wheeler_dealer_us import _context, engine
-from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT, PUB_HOLDINGS_VERSION,
-                                                 PUB_PROPERTIES, PUB_SEAT, P_SQUARE, RAISE_GIVE_UP, S_CASH,
-                                                 S_POSITION, debt_slot, owner, owner_slot, seat_slot)
+from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT,
+                                                 PUB_HOLDINGS_VERSION, PUB_PROPERTIES, PUB_SEAT, P_SQUARE,
+                                                 RAISE_GIVE_UP, S_CASH, S_POSITION, debt_slot, owner, owner_slot,
+                                                 seat_slot)
 from simkit.strategy import MAX_PARAMS, Strategy, parse_lineup, registered
 
 GAME = get_game("wheeler-dealer-us")

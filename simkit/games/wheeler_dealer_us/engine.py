@@ -4,7 +4,8 @@ shared/rules/wheeler-dealer-us.txt, decisions U1-U15 in shared/spec/wheeler-deal
 The table everyone sees (U12) is the engine's state itself, the ``public`` vector of view.py; hidden
 are only the deck order and the random streams. Each seat has its own dice stream, so a strategy
 change alters other seats' dice only through what it changes on the board (common random numbers).
-Strategies arrive as a table of first-class function addresses, decision-major (decision * MAX_SEATS + seat).
+Strategies arrive as a table of first-class function addresses, decision-major (decision * MAX_SEATS +
+seat).
 """
 import functools
 
@@ -21,20 +22,19 @@ from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_P
                     R_PARK_PER_PIP, R_PARK_SQUARE, R_SCHOOL_PER_PIP, R_SCHOOL_SQUARE, R_START_CASH,
                     R_TRADE_FAIR_EXTRA)
 from ...strategy import MAX_PARAMS
-from .view import (DECISION_NAMES, DECISION_SIGNATURE, MAX_BLOCK, MEMORY_SIZE, TABLE_COLUMNS, CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL, CARD_STEP5, CK_BAMBOOZLE,
-                   CK_COLLECT, CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_COMBO, CK_EASY_COME, CK_EXTRA_TURN,
-                   CK_MASTER_KEY, CK_MOVE_ANY, CK_PAY, CK_PAY_PERCENT, CK_TAX_AUDIT, CK_TAXI, CK_UNDERHANDED,
-                   D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY, D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE,
-                   D_INVEST, D_POACH, D_RAISE, DEAL_BUY, DEAL_SELL, DEAL_SWAP, K_AMOUNT, K_KIND, K_PERCENT,
-                   MAX_SEATS, OUT_SIZE, P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF,
-                   PUB_ACTIVE, PUB_AUCTION_INCREMENT, PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARD_ROW, PUB_CARD_TYPES,
-                   PUB_CARDS_LEFT, PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED,
-                   PUB_HOLDINGS_VERSION, PUB_LAST_CARD_DRAWN, PUB_LEVEL, PUB_MIN_INVEST, PUB_PLAYERS, PUB_PROPERTIES,
-                   PUB_SCHOOL_SQUARE,
-                   PUB_SEAT, PUB_SQUARE_ROW, PUB_SQUARES, PUB_TURN, Q_KIND, Q_PROPERTY, QUERY_SIZE, RAISE_BORROW,
-                   RAISE_EXCHANGE, RAISE_SELL, S_ALIVE, S_CASH, S_MISSES_TURN, S_ON_SCHOOL, S_POSITION, SQ_CITY_HALL,
-                   SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot,
-                   owner_slot, public_length, saved_slot, seat_slot)
+from .view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL, CARD_STEP5, CK_BAMBOOZLE, CK_COLLECT,
+                   CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_COMBO, CK_EASY_COME, CK_EXTRA_TURN, CK_MASTER_KEY,
+                   CK_MOVE_ANY, CK_PAY, CK_PAY_PERCENT, CK_TAXI, CK_TAX_AUDIT, CK_UNDERHANDED, DEAL_BUY, DEAL_SELL,
+                   DEAL_SWAP, DECISION_NAMES, DECISION_SIGNATURE, D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY,
+                   D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, D_INVEST, D_POACH, D_RAISE, K_AMOUNT, K_KIND,
+                   K_PERCENT, MAX_BLOCK, MAX_SEATS, MEMORY_SIZE, OUT_SIZE, PUB_ACTIVE, PUB_AUCTION_INCREMENT,
+                   PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES,
+                   PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED, PUB_HOLDINGS_VERSION, PUB_LAST_CARD_DRAWN, PUB_LEVEL,
+                   PUB_MIN_INVEST, PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_SQUARE, PUB_SEAT, PUB_SQUARES,
+                   PUB_SQUARE_ROW, PUB_TURN, P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, QUERY_SIZE,
+                   Q_KIND, Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_SELL, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY,
+                   SQ_SCHOOL, SQ_TRADE_FAIR, S_ALIVE, S_CASH, S_MISSES_TURN, S_ON_SCHOOL, S_POSITION, TABLE_COLUMNS,
+                   X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot, owner_slot, public_length, saved_slot, seat_slot)
 
 BAMBOOZLE_CASH = 20000
 
@@ -1244,8 +1244,8 @@ def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodi
     arrays = (state, np.ascontiguousarray(table), fns, floats, np.zeros((RNG_ROWS, 4), np.uint64),
               np.zeros((event_capacity, EVENT_FIELDS), np.int64))
     if not numba.config.DISABLE_JIT:
-        for slot, array in zip((ST_TABLE_ADDRESS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS),
-                               arrays[1:]):
+        slots = (ST_TABLE_ADDRESS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS)
+        for slot, array in zip(slots, arrays[1:]):
             state[slot] = array.ctypes.data
     state[ST_TABLE_ROWS] = table.shape[0]
     state[ST_EVENT_CAPACITY] = event_capacity
@@ -1382,7 +1382,8 @@ def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, o
                     props += 1
                     debts += public[debt_slot(public, prop)]
             for block in range(n_blocks):
-                blocks += _held_in_block(public, members, seat, block) == table[members[block * MAX_BLOCK], P_BLOCK_SIZE]
+                size = table[members[block * MAX_BLOCK], P_BLOCK_SIZE]
+                blocks += _held_in_block(public, members, seat, block) == size
             out_props[g, seat] = props
             out_debts[g, seat] = debts
             out_blocks[g, seat] = blocks
