@@ -403,7 +403,7 @@ def _fill_blocks(public, table, seat, memory, base, fields):
     return True
 
 
-@_typed(F(PUB, I))
+@njit(inline="always", cache=True, _nrt=False)
 def _holdings_key(public, seat):
     """Tells a seat's titles and debts (view.holdings_version) from another seat's and from their earlier
     states; never 0, the value of an empty memory field."""
@@ -490,15 +490,19 @@ def _take_holding(public, table, memory, seat, prop, cheapest, worth):
     return cheapest, worth
 
 
-@_typed(B1(PUB, TAB, I, FV))
+@njit(inline="always", cache=True, _nrt=False)
 def _fill_mine(public, table, seat, memory):
-    """Unless they are there already for the seat's holdings (_holdings_key), in one pass: its holdings
-    per block into MINE (as _fill_blocks), the smallest payoff of its debt-ridden titles (NO_DEBT: none) and
-    its market value (cost x properties held in the block) less those payoffs. Whole dollars below 2**53:
-    the sums are exact in any order."""
-    key = _holdings_key(public, seat)
-    if memory[M_HOLDINGS_KEY] == key:
-        return True
+    """Unless they are there already for the seat's holdings (_holdings_key): its holdings per block into
+    MINE (as _fill_blocks), the smallest payoff of its debt-ridden titles (NO_DEBT: none) and its market
+    value (cost x properties held in the block) less those payoffs. Inlined: most calls find them there."""
+    if memory[M_HOLDINGS_KEY] != _holdings_key(public, seat):
+        _refresh_holdings(public, table, seat, memory)
+    return True
+
+
+@_typed(types.none(PUB, TAB, I, FV))
+def _refresh_holdings(public, table, seat, memory):
+    """_fill_mine's work, in one pass. Whole dollars below 2**53: the sums are exact in any order."""
     nb = min(public[PUB_BLOCKS], BCAP)
     for i in range(MINE, MINE + MINE_FIELDS * nb):
         memory[i] = 0.0
@@ -520,8 +524,7 @@ def _fill_mine(public, table, seat, memory):
         worth += memory[MINE + MINE_FIELDS * block] * memory[MINE + MINE_FIELDS * block + 1]
     memory[M_REPAY_MIN] = cheapest
     memory[M_WORTH_BASE] = worth
-    memory[M_HOLDINGS_KEY] = key
-    return True
+    memory[M_HOLDINGS_KEY] = _holdings_key(public, seat)
 
 
 @_typed(F(TAB, I, I, F, F, B1))
