@@ -9,9 +9,16 @@ flags are 0 or 1.
 """
 import math
 
+import numba
 import numpy as np
 from numba import njit, types
-from numba.cpython.unsafe.numbers import trailing_zeros
+
+if numba.config.DISABLE_JIT:  # the interpreter (benchmarks compare against it) has no intrinsics
+    def trailing_zeros(value):
+        value = int(value)
+        return (value & -value).bit_length() - 1
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit import rng
 from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL,
