@@ -26,7 +26,13 @@ _REGISTRY: dict[str, dict[str, "Strategy"]] = {}
 
 
 def _compile(func, signature):
-    """Compile ``func`` for exactly one signature, so the engine sees it as a first-class function."""
+    """Compile ``func`` for exactly one signature, so the engine sees it as a first-class function. A
+    function already compiled for exactly that signature, and only it, is used as it is: its own options
+    stay (a strategy may compile its decisions without reference counting, which saves a runtime call
+    per array argument and decision)."""
+    if isinstance(func, CPUDispatcher) and func.signatures == [signature.args] \
+            and func.overloads[signature.args].signature.return_type == signature.return_type:
+        return func
     py_func = func.py_func if isinstance(func, CPUDispatcher) else func
     try:
         return njit(signature, cache=True)(py_func)

@@ -9,8 +9,16 @@ flags are 0 or 1.
 """
 import math
 
+import numba
 import numpy as np
 from numba import njit, types
+
+if numba.config.DISABLE_JIT:  # the interpreter (benchmarks compare against it) has no intrinsics
+    def trailing_zeros(value):
+        value = int(value)
+        return (value & -value).bit_length() - 1
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit import rng
 from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL,
@@ -24,8 +32,8 @@ from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUD
                                                  Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
                                                  SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR,
                                                  S_ALIVE, S_ON_SCHOOL, S_POSITION, X_INVEST, X_RETURN, X_WAYS, cash,
-                                                 debt_ridden, debt_slot, held_in_block, owner, owner_slot, saved,
-                                                 saved_slot, seat_field)
+                                                 debt_ridden, debt_slot, held_in_block, holdings_version, owner,
+                                                 owner_slot, saved, saved_slot, seat_field)
 from simkit.strategy import Strategy, register
 
 
@@ -331,9 +339,10 @@ random = register(Strategy.build(
     doc="Baseline: uniform over the legal answers at every decision (bids uniform in 0..cash)."))
 
 
-# The family's helpers: compiled once each, for one explicit signature (called with literal constants, Numba
-# would compile a specialisation per combination of values), and without reference counting (_nrt=False;
-# the family allocates nothing): with it, every array argument costs a call into the runtime and back.
+# The family's helpers and decisions: compiled once each, for one explicit signature (called with literal
+# constants, Numba would compile a specialisation per combination of values), and without reference counting
+# (_nrt=False; the family allocates nothing): with it, every array argument costs a call into the runtime and
+# back. Strategy.build keeps the decisions as compiled here, so the engine calls them directly.
 I, F, B1 = types.int64, types.float64, types.boolean
 PUB, TAB = types.Array(types.int64, 1, "A"), types.Array(types.int64, 2, "A")
 FV = types.Array(types.float64, 1, "A")
@@ -357,9 +366,10 @@ def _typed(signature):
 INVEST_FIXED, INVEST_BEST_RETURN, INVEST_KELLY, INVEST_CAUTIOUS = range(4)
 BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
 
-# memory layout (float64[64] per seat, zeroed each game): a few fields of state, then two scratch areas
-# refilled inside a decision: my holdings per block (count, cost sum, debt-ridden count) and another
-# seat's holdings per block (count, cost sum), or per seat for one block.
+# memory layout (float64[MEMORY_SIZE] per seat, zeroed each game): a few fields of state, then two scratch
+# areas: my holdings per block (count, cost sum, debt-ridden count), kept while they are unchanged, and
+# another seat's holdings per block (count, cost sum), or per seat for one block, refilled inside a decision;
+# then what is derived from my titles and debts alone, each with the key it was derived for (_holdings_key).
 (M_RAISE_TURN, M_RAISE_AMOUNT, M_RAISE_CREDITOR, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED,
  M_REFUSED_RESET) = range(8)
 MINE, MINE_FIELDS = 8, 3
@@ -367,7 +377,13 @@ BCAP = 11                              # blocks the scratch areas hold; beyond t
 OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
 KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch area holds
 M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any Player card is not reconsidered
-assert M_MOVE_CHECK < MEMORY_SIZE
+M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE, M_REPAY_MIN and M_WORTH_BASE hold my holdings for this key
+M_REPAY_MIN = M_HOLDINGS_KEY + 1       # the smallest payoff of my debt-ridden titles
+M_WORTH_BASE = M_HOLDINGS_KEY + 2      # my market value less those payoffs
+M_REACH = M_HOLDINGS_KEY + 3           # per square, scratch of _best_move
+REACH_SQUARES = MEMORY_SIZE - M_REACH  # boards up to this size use it
+assert REACH_SQUARES >= 40
+NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
 MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
 WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
 PARK_EV = 17500.0                      # default data: Park pays $5,000 x one die (not in the public vector)
@@ -394,13 +410,27 @@ def _fill_blocks(public, table, seat, memory, base, fields):
     return True
 
 
-@_typed(types.Tuple((I, F, I))(PUB, TAB, FV, I, I, I, I, B1))
+@njit(inline="always", cache=True, _nrt=False)
+def _holdings_key(public, seat):
+    """Tells a seat's titles and debts (view.holdings_version) from another seat's and from their earlier
+    states; never 0, the value of an empty memory field."""
+    return float(holdings_version(public, seat) * MAX_SEATS + seat + 1)
+
+
+@njit(inline="always", cache=True, _nrt=False)
 def _block(public, table, memory, seat, block, base, fields, filled):
-    """(count, cost sum, debt-ridden count) of a seat's holdings in a block: from scratch when filled."""
+    """(count, cost sum, debt-ridden count) of a seat's holdings in a block: from scratch when filled.
+    Inlined: called in the hot loops, where passing the arrays cost more than reading the scratch."""
     if filled and block < BCAP:
         j = base + fields * block
         debts = int(memory[j + 2]) if fields > 2 else 0
         return int(memory[j]), memory[j + 1], debts
+    return _count_block(public, table, seat, block)
+
+
+@_typed(types.Tuple((I, F, I))(PUB, TAB, I, I))
+def _count_block(public, table, seat, block):
+    """_block's count over the whole board."""
     k, s, d = 0, 0.0, 0
     for prop in range(public[PUB_PROPERTIES]):
         if table[prop, P_BLOCK] == block and owner(public, prop) == seat:
@@ -446,6 +476,62 @@ def _holding(public, table, seat, prop):
             s += table[other, P_COST]
             d += debt_ridden(public, other)
     return k, s, d
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _take_holding(public, table, memory, seat, prop, cheapest, worth):
+    """_fill_mine's step for one title of the seat's."""
+    block = table[prop, P_BLOCK]
+    debt = debt_ridden(public, prop)
+    if debt:
+        cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
+        worth -= table[prop, P_PAYOFF]
+    if block < BCAP:
+        j = MINE + MINE_FIELDS * block
+        memory[j] += 1.0
+        memory[j + 1] += table[prop, P_COST]
+        if debt:
+            memory[j + 2] += 1.0
+    else:
+        worth += table[prop, P_COST] * _holding(public, table, seat, prop)[0]
+    return cheapest, worth
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _fill_mine(public, table, seat, memory):
+    """Unless they are there already for the seat's holdings (_holdings_key): its holdings per block into
+    MINE (as _fill_blocks), the smallest payoff of its debt-ridden titles (NO_DEBT: none) and its market
+    value (cost x properties held in the block) less those payoffs. Inlined: most calls find them there."""
+    if memory[M_HOLDINGS_KEY] != _holdings_key(public, seat):
+        _refresh_holdings(public, table, seat, memory)
+    return True
+
+
+@_typed(types.none(PUB, TAB, I, FV))
+def _refresh_holdings(public, table, seat, memory):
+    """_fill_mine's work, in one pass. Whole dollars below 2**53: the sums are exact in any order."""
+    nb = min(public[PUB_BLOCKS], BCAP)
+    for i in range(MINE, MINE + MINE_FIELDS * nb):
+        memory[i] = 0.0
+    cheapest, worth = NO_DEBT, 0.0
+    # my titles among the first 63 as bits, found without a branch a property, then taken in index order
+    n = public[PUB_PROPERTIES]
+    owner_at = owner_slot(0)
+    mine = 0
+    for prop in range(min(n, 63)):
+        mine |= np.int64(public[owner_at + prop] == seat) << prop
+    while mine != 0:
+        prop = trailing_zeros(mine)
+        mine &= mine - 1
+        cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
+    for prop in range(63, n):
+        if owner(public, prop) == seat:
+            cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
+    for block in range(nb):
+        worth += memory[MINE + MINE_FIELDS * block] * memory[MINE + MINE_FIELDS * block + 1]
+    memory[M_REPAY_MIN] = cheapest
+    memory[M_WORTH_BASE] = worth
+    memory[M_HOLDINGS_KEY] = _holdings_key(public, seat)
 
 
 @_typed(F(TAB, I, I, F, F, B1))
@@ -537,24 +623,9 @@ def _kelly(public, table, params, memory, money, bankroll):
 
 @_typed(F(PUB, TAB, FV, I))
 def _net_worth(public, table, memory, seat):
-    """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties, in
-    one pass (block counts and cost sums in the scratch area)."""
-    nb = min(public[PUB_BLOCKS], BCAP)
-    for i in range(OTHER, OTHER + OTHER_FIELDS * nb):
-        memory[i] = 0.0
-    total = float(cash(public, seat))
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) == seat:
-            total -= _debt(public, table, prop)
-            block = table[prop, P_BLOCK]
-            if block < BCAP:
-                memory[OTHER + OTHER_FIELDS * block] += 1.0
-                memory[OTHER + OTHER_FIELDS * block + 1] += table[prop, P_COST]
-            else:
-                total += table[prop, P_COST] * _holding(public, table, seat, prop)[0]
-    for block in range(nb):
-        total += memory[OTHER + OTHER_FIELDS * block] * memory[OTHER + OTHER_FIELDS * block + 1]
-    return total
+    """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties."""
+    _fill_mine(public, table, seat, memory)
+    return float(cash(public, seat)) + memory[M_WORTH_BASE]
 
 
 @_typed(I(PUB, TAB, FV, FV, I))
@@ -681,7 +752,7 @@ def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
         return True
     rule = int(params[PR_BORROW_RULE])
     if rule == BORROW_ANY or (rule == BORROW_BLOCKS and advancing):
-        filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+        filled = _fill_mine(public, table, seat, memory)
         return money + _tier0_loans(public, table, memory, seat, filled) - price >= floor
     return False
 
@@ -689,7 +760,7 @@ def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
 @_typed(DECISION_SIGNATURE)
 def _borrow_on(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     return _pick_borrow(public, table, memory, seat, query[1], 0, 2, filled)
 
 
@@ -701,6 +772,9 @@ def _finance(public, table, query, params, memory, state, out):
     money = cash(public, seat)
     first = params[PR_REPAY_FIRST] != 0
     floor = max(params[PR_RESERVE] if first else 3.0 * params[PR_RESERVE], public[PUB_MIN_INVEST])
+    _fill_mine(public, table, seat, memory)
+    if money - memory[M_REPAY_MIN] < floor:  # no repayment keeps the floor: most calls end here
+        return 0
     cheapest = -1
     debt_at, owner_at = debt_slot(public, 0), owner_slot(0)
     for prop in range(public[PUB_PROPERTIES]):  # debt flags first: mostly zero, so the branch predicts well
@@ -711,7 +785,7 @@ def _finance(public, table, query, params, memory, state, out):
         return 0
     out[0] = cheapest
     if first:
-        filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+        filled = _fill_mine(public, table, seat, memory)
         best = 1e300
         for prop in range(public[PUB_PROPERTIES]):
             if owner(public, prop) == seat and debt_ridden(public, prop) and money - table[prop, P_PAYOFF] >= floor:
@@ -754,7 +828,7 @@ def _fill_whole(public, table, memory):
 def _bamboozle_plan(public, table, params, memory, seat, underhanded):
     """(my stake property or -1 for cash, target, gain - loss): the most valuable eligible target against my
     least valuable property; the target is -1 when there is none or no stake."""
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     if not underhanded:
         _fill_whole(public, table, memory)
     weight = params[PR_BLOCK_WEIGHT]
@@ -893,7 +967,7 @@ def _deal_offer(public, table, query, params, memory, state, out):
     swaps = params[PR_SWAPS] != 0
     if budget < public[PUB_MIN_INVEST] and not swaps:
         return 0
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     weight = params[PR_BLOCK_WEIGHT]
     want, want_value = -1, 0.0
     for prop in range(public[PUB_PROPERTIES]):
@@ -1015,7 +1089,7 @@ def _raise(public, table, query, params, memory, state, out):
         memory[M_RAISE_AMOUNT] = amount
         memory[M_RAISE_CREDITOR] = creditor
         memory[M_TRIED] = 0.0
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     for whole in (False, True):
         prop = _pick_borrow(public, table, memory, seat, short, 1 if whole else 0, 2 if whole else 0, filled)
         if prop >= 0:
@@ -1076,7 +1150,7 @@ def _best_taxi(public, table, memory, params, seat, amount):
     if money < 0:
         return -1, 0.0
     here = seat_field(public, seat, S_POSITION)
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     pick, best = -1, -1e300
     for square in range(public[PUB_SQUARES]):
         if square == here:
@@ -1085,6 +1159,15 @@ def _best_taxi(public, table, memory, params, seat, amount):
         if worth > best and not _occupied(public, square, seat):
             pick, best = square, worth
     return pick, best + amount
+
+
+@_typed(B1(PUB, TAB, I, I))
+def _may_be_worth(public, table, seat, square):
+    """False where _landing_worth is 0 at once (a corner other than City Hall, a title not mine): the hot
+    loops skip those squares without the call."""
+    row = public[PUB_SQUARE_ROW] + square
+    kind = table[row, Q_KIND]
+    return kind == SQ_CITY_HALL or (kind == SQ_PROPERTY and owner(public, table[row, Q_PROPERTY]) == seat)
 
 
 @_typed(F(PUB, TAB, FV, I, I, I, B1))
@@ -1130,10 +1213,12 @@ def _best_move(public, table, memory, seat):
     victim = _richest_rival(public, seat, -1)
     if victim < 0:
         return -1, -1, 0.0
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     squares = public[PUB_SQUARES]
     sources = 0
     for square in range(squares):
+        if not _may_be_worth(public, table, seat, square):
+            continue
         worth = _landing_worth(public, table, memory, seat, square, victim, filled)
         if worth != 0:
             if sources < OTHER_FIELDS * BCAP // 2:
@@ -1141,12 +1226,27 @@ def _best_move(public, table, memory, seat):
                 memory[OTHER + 2 * sources + 1] = worth
             sources += 1
     direct = sources > OTHER_FIELDS * BCAP // 2 or squares < 13
+    spread = not direct and squares <= REACH_SQUARES
+    if spread:
+        # each source's worth spread onto the squares a roll reaches it from: per start square the same
+        # terms added in the same order as summing over the sources, in far fewer steps
+        for start in range(squares):
+            memory[M_REACH + start] = 0.0
+        for i in range(sources):
+            target = np.int64(memory[OTHER + 2 * i])
+            for roll in range(2, 13):
+                start = target - roll
+                if start < 0:
+                    start += squares
+                memory[M_REACH + start] += (6 - abs(roll - 7)) * memory[OTHER + 2 * i + 1]
     pick, best = -1, -1e300
     for start in range(squares):
         if table[public[PUB_SQUARE_ROW] + start, Q_KIND] != SQ_PROPERTY:
             continue
         worth = 0.0
-        if direct:
+        if spread:
+            worth = memory[M_REACH + start]
+        elif direct:
             for roll in range(2, 13):
                 worth += (6 - abs(roll - 7)) * _landing_worth(public, table, memory, seat, (start + roll) % squares,
                                                               victim, filled)
@@ -1169,11 +1269,13 @@ def _bump(public, table, query, params, memory, state, out):
     victim = _richest_rival(public, seat, seat_field(public, seat, S_POSITION))
     if victim < 0:
         return 0
-    filled = _fill_blocks(public, table, seat, memory, MINE, MINE_FIELDS)
+    filled = _fill_mine(public, table, seat, memory)
     pick, best = -1, 0.0
     for square in range(public[PUB_SQUARES]):
         kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
         if kind == SQ_PARK:
+            continue
+        if kind != SQ_SCHOOL and not _may_be_worth(public, table, seat, square):
             continue
         worth = 0.3 * SCHOOL_COST if kind == SQ_SCHOOL else _landing_worth(public, table, memory, seat, square,
                                                                              victim, filled)
@@ -1295,70 +1397,6 @@ def _bamboozle(public, table, query, params, memory, state, out):
     return 1
 
 
-# The decisions: thin wrappers (Strategy.build compiles them with reference counting, which a single
-# straight-line body loses again) around the implementations above, compiled without it.
-
-
-@njit(cache=True)
-def investor_finance(public, table, query, params, memory, state, out):
-    return _finance(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_invest(public, table, query, params, memory, state, out):
-    return _invest(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_buy(public, table, query, params, memory, state, out):
-    return _buy(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_bid(public, table, query, params, memory, state, out):
-    return _bid(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_poach(public, table, query, params, memory, state, out):
-    return _poach(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_deal_offer(public, table, query, params, memory, state, out):
-    return _deal_offer(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_deal_answer(public, table, query, params, memory, state, out):
-    return _deal_answer(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_raise(public, table, query, params, memory, state, out):
-    return _raise(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_bump(public, table, query, params, memory, state, out):
-    return _bump(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_card(public, table, query, params, memory, state, out):
-    return _card(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_bamboozle(public, table, query, params, memory, state, out):
-    return _bamboozle(public, table, query, params, memory, state, out)
-
-
-@njit(cache=True)
-def investor_borrow_on(public, table, query, params, memory, state, out):
-    return _borrow_on(public, table, query, params, memory, state, out)
-
-
 INVESTOR_PARAMS = {
     "invest_rule": INVEST_KELLY,  # 0 fixed `commodity` (the cheapest stake if it can't pay it), 1 best expected
                                   # return, 2 Kelly: best expected log growth of net worth among positive-EV
@@ -1384,9 +1422,9 @@ INVESTOR_PARAMS = {
 
 investor = register(Strategy.build(
     "wheeler-dealer-us", "investor",
-    finance=investor_finance, invest=investor_invest, buy=investor_buy, bid=investor_bid, poach=investor_poach,
-    deal_offer=investor_deal_offer, deal_answer=investor_deal_answer, bump=investor_bump, card=investor_card,
-    bamboozle=investor_bamboozle, borrow_on=investor_borrow_on, **{"raise": investor_raise},
+    finance=_finance, invest=_invest, buy=_buy, bid=_bid, poach=_poach, deal_offer=_deal_offer,
+    deal_answer=_deal_answer, bump=_bump, card=_card, bamboozle=_bamboozle, borrow_on=_borrow_on,
+    **{"raise": _raise},
     params=INVESTOR_PARAMS,
     doc="Kelly investor that buys while it keeps one stake in reserve, bids 80% of a property's worth to its "
         "blocks, poaches bargains, never borrows to buy, makes no offers, bumps and plays its cards; every "

@@ -7,9 +7,10 @@ from numba import njit
 
 from simkit.games import get_game
 from simkit.games.wheeler_dealer_us import _context, engine
-from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT, PUB_PROPERTIES,
-                                                 PUB_SEAT, P_SQUARE, RAISE_GIVE_UP, S_CASH,
-                                                 S_POSITION, debt_slot, owner, owner_slot, seat_slot)
+from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT,
+                                                 PUB_HOLDINGS_VERSION, PUB_PROPERTIES, PUB_SEAT, P_SQUARE,
+                                                 RAISE_GIVE_UP, S_CASH, S_POSITION, debt_slot, owner, owner_slot,
+                                                 seat_slot)
 from simkit.strategy import MAX_PARAMS, Strategy, parse_lineup, registered
 
 GAME = get_game("wheeler-dealer-us")
@@ -109,8 +110,9 @@ class Table:
         self.prepared = GAME.prepare(GAME.rules(sets=sets), players)
         p = self.prepared
         self.seats = parse_lineup("wheeler-dealer-us", [SCRIPTED] * players)
-        self.ctx = _context(p, self.seats, event_capacity=10_000, record=True)
-        state, floats = self.ctx[0], self.ctx[3]
+        self.arrays = _context(p, self.seats, event_capacity=10_000, record=True)
+        self.ctx = engine.kernel_context(self.arrays)
+        state, floats = self.arrays[0], self.arrays[3]
         self.params = floats[:, :MAX_PARAMS]
         for key, value in script.items():  # e.g. bid=[1000, 5000, 0]: one value per seat
             values = value if isinstance(value, (list, tuple)) else [value] * players
@@ -123,7 +125,7 @@ class Table:
         self.deck = state[deck_at:deck_at + p.deck.size]
         self.stats = state[engine.ST_STATS:engine.ST_PUBLIC].reshape(MAX_SEATS, engine.N_STATS)
         self.extra_turns = state[engine.ST_EXTRA:engine.ST_EXTRA + MAX_SEATS]
-        self.events = self.ctx[5]
+        self.events = self.arrays[5]
         self.start_total = int(p.vector[0]) * players
 
     # ---- arranging ----
@@ -138,8 +140,11 @@ class Table:
 
     def own(self, seat: int, *pids: str, debt: bool = False) -> None:
         for pid in pids:
+            previous = self.public[owner_slot(self.prop(pid))]
             self.public[owner_slot(self.prop(pid))] = seat
             self.public[debt_slot(self.public, self.prop(pid))] = int(debt)
+            for changed in {previous, seat} - {-1}:  # as the engine's changes of titles and debts do
+                self.public[PUB_HOLDINGS_VERSION + changed] += 1
 
     def set_cash(self, seat: int, amount: int) -> None:
         """Give a seat cash from the bank (recorded, so conservation still balances)."""

@@ -1,4 +1,10 @@
 """Whole Wheeler-Dealer (US) games: conservation laws in checking mode, the Exchange's odds, the clock."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -110,3 +116,18 @@ def test_bad_rule_data_is_refused_with_the_key(setting, message):
 def test_player_count_outside_the_range():
     with pytest.raises(SimkitError, match="2, 3, 4, 5, 6"):
         make_batch("wheeler-dealer-us", 1, ["random"] * 7, 1)
+
+
+def test_interpreter_plays_the_same_games():
+    # `simkit bench` times the engine with NUMBA_DISABLE_JIT, where the engine's and the family's
+    # intrinsics have pure-Python stand-ins: those must play exactly the compiled games
+    script = ("import json, sys; from simkit.runner import make_batch; print(json.dumps([make_batch("
+              "'wheeler-dealer-us', 2, None, 12345, sets=[f'game.level={level}']).play(7, 2, True)['net_worth']"
+              ".tolist() for level in (1, 2)]))")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300,
+                          env=dict(os.environ, NUMBA_DISABLE_JIT="1"))
+    assert done.returncode == 0, done.stderr
+    compiled = [make_batch("wheeler-dealer-us", 2, None, 12345, sets=[f"game.level={level}"]).play(7, 2, True)
+                ["net_worth"].tolist() for level in (1, 2)]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == compiled

@@ -6,15 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from numba import njit, types
-from numba.typed import List
 
 from ...errors import SimkitError
 from .. import Game
 from . import engine
 from .rules import R_DECK_SIZE, USRules
 from .rules import prepare as _prepare
-from .view import DECISION_NAMES, DECISION_SIGNATURE, DECISIONS, MAX_SEATS, PUB_PROPERTIES, debt_slot, owner_slot, public_length
+from .view import DECISION_NAMES, DECISIONS, MAX_SEATS, PUB_BLOCKS, PUB_PROPERTIES, debt_slot, owner_slot, public_length
 
 
 def prepare(rules: dict, n_players: int) -> USRules:
@@ -23,22 +21,9 @@ def prepare(rules: dict, n_players: int) -> USRules:
     return _prepare(rules, n_players)
 
 
-_FUNCTION = types.FunctionType(DECISION_SIGNATURE)
-
-
-@njit(cache=True)
-def _function_list(functions):
-    # built inside a cached function: typed-list operations called from Python compile on every start
-    result = List.empty_list(_FUNCTION)
-    for i in range(len(functions)):
-        result.append(functions[i])
-    return result
-
-
 def _kernel_inputs(seats):
-    # a typed list (one pointer) rather than a tuple, which the engine's helpers would pass by value
-    fns = _function_list(tuple(seats[min(seat, len(seats) - 1)].strategy.decisions[name]
-                               for name in DECISION_NAMES for seat in range(MAX_SEATS)))
+    fns = engine.function_addresses(tuple(seats[min(seat, len(seats) - 1)].strategy.decisions[name]
+                                          for name in DECISION_NAMES for seat in range(MAX_SEATS)))
     params = np.zeros((MAX_SEATS, seats[0].vector().size))
     for i, seat in enumerate(seats):
         params[i] = seat.vector()
@@ -53,7 +38,7 @@ def _context(prepared: USRules, seats, event_capacity=0, record=False):
 
 
 def _run(prepared: USRules, seats, seed, first_game, n_games, check, record, event_capacity=0):
-    ctx = _context(prepared, seats, event_capacity, record)
+    arrays = _context(prepared, seats, event_capacity, record)
     n = prepared.n_players
     c = len(prepared.commodities)
     out = {
@@ -65,13 +50,13 @@ def _run(prepared: USRules, seats, seed, first_game, n_games, check, record, eve
         "invest": np.zeros((n_games, n, c), np.int64), "won": np.zeros((n_games, n, c), np.int64),
         "turns": np.zeros(n_games, np.int64), "end": np.zeros(n_games, np.int64),
     }
-    engine._play(ctx, prepared.deck, np.uint64(seed), first_game, n_games, check, out["net_worth"], out["cash"],
+    engine._play(engine.kernel_context(arrays), prepared.deck, np.uint64(seed), first_game, n_games, check, out["net_worth"], out["cash"],
                  out["properties"], out["blocks"], out["debt_ridden"], out["bankrupt"], out["winner"], out["stats"],
                  out["invest"], out["won"], out["turns"], out["end"])
-    state = ctx[0]
+    state = arrays[0]
     start = engine.ST_PUBLIC + state[engine.ST_PUBLIC_LEN] + state[engine.ST_DECK_SIZE]
     out["landings"] = state[start:start + len(prepared.squares)].copy()
-    out["events"] = ctx[5]
+    out["events"] = arrays[5]
     out["event_count"] = np.array([state[engine.ST_EVENT_COUNT]])
     return out
 
@@ -124,6 +109,7 @@ def net_worth(cash, owned, debt_ridden=(), rules=None) -> int:
         raise SimkitError("net_worth: every debt-ridden property must be among the owned ones")
     public = np.zeros(public_length(len(prepared.properties), len(prepared.card_types)), np.int64)
     public[PUB_PROPERTIES] = len(prepared.properties)
+    public[PUB_BLOCKS] = len(prepared.blocks)
     for prop in range(len(prepared.properties)):
         public[owner_slot(prop)] = -1
     for pid in owned:

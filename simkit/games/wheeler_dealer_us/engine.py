@@ -4,13 +4,17 @@ shared/rules/wheeler-dealer-us.txt, decisions U1-U15 in shared/spec/wheeler-deal
 The table everyone sees (U12) is the engine's state itself, the ``public`` vector of view.py; hidden
 are only the deck order and the random streams. Each seat has its own dice stream, so a strategy
 change alters other seats' dice only through what it changes on the board (common random numbers).
-Strategies arrive as one tuple of first-class functions, decision-major (decision * MAX_SEATS + seat).
+Strategies arrive as a table of first-class function addresses, decision-major (decision * MAX_SEATS +
+seat).
 """
+import functools
+
 import numba
 import numpy as np
 from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from ... import rng
 from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_CITY_HALL_PERCENT, R_DEALS_PER_TURN,
@@ -18,19 +22,19 @@ from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_P
                     R_PARK_PER_PIP, R_PARK_SQUARE, R_SCHOOL_PER_PIP, R_SCHOOL_SQUARE, R_START_CASH,
                     R_TRADE_FAIR_EXTRA)
 from ...strategy import MAX_PARAMS
-from .view import (DECISION_SIGNATURE, MEMORY_SIZE, CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL, CARD_STEP5, CK_BAMBOOZLE,
-                   CK_COLLECT, CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_COMBO, CK_EASY_COME, CK_EXTRA_TURN,
-                   CK_MASTER_KEY, CK_MOVE_ANY, CK_PAY, CK_PAY_PERCENT, CK_TAX_AUDIT, CK_TAXI, CK_UNDERHANDED,
-                   D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY, D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE,
-                   D_INVEST, D_POACH, D_RAISE, DEAL_BUY, DEAL_SELL, DEAL_SWAP, K_AMOUNT, K_KIND, K_PERCENT,
-                   MAX_SEATS, OUT_SIZE, P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF,
-                   PUB_ACTIVE, PUB_AUCTION_INCREMENT, PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARD_ROW, PUB_CARD_TYPES,
-                   PUB_CARDS_LEFT, PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED,
-                   PUB_LAST_CARD_DRAWN, PUB_LEVEL, PUB_MIN_INVEST, PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_SQUARE,
-                   PUB_SEAT, PUB_SQUARE_ROW, PUB_SQUARES, PUB_TURN, Q_KIND, Q_PROPERTY, QUERY_SIZE, RAISE_BORROW,
-                   RAISE_EXCHANGE, RAISE_SELL, S_ALIVE, S_CASH, S_MISSES_TURN, S_ON_SCHOOL, S_POSITION, SQ_CITY_HALL,
-                   SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot,
-                   owner_slot, public_length, rent_multiple, saved_slot, seat_slot)
+from .view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL, CARD_STEP5, CK_BAMBOOZLE, CK_COLLECT,
+                   CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_COMBO, CK_EASY_COME, CK_EXTRA_TURN, CK_MASTER_KEY,
+                   CK_MOVE_ANY, CK_PAY, CK_PAY_PERCENT, CK_TAXI, CK_TAX_AUDIT, CK_UNDERHANDED, DEAL_BUY, DEAL_SELL,
+                   DEAL_SWAP, DECISION_NAMES, DECISION_SIGNATURE, D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY,
+                   D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, D_INVEST, D_POACH, D_RAISE, K_AMOUNT, K_KIND,
+                   K_PERCENT, MAX_BLOCK, MAX_SEATS, MEMORY_SIZE, OUT_SIZE, PUB_ACTIVE, PUB_AUCTION_INCREMENT,
+                   PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES,
+                   PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED, PUB_HOLDINGS_VERSION, PUB_LAST_CARD_DRAWN, PUB_LEVEL,
+                   PUB_MIN_INVEST, PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_SQUARE, PUB_SEAT, PUB_SQUARES,
+                   PUB_SQUARE_ROW, PUB_TURN, P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, QUERY_SIZE,
+                   Q_KIND, Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_SELL, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY,
+                   SQ_SCHOOL, SQ_TRADE_FAIR, S_ALIVE, S_CASH, S_MISSES_TURN, S_ON_SCHOOL, S_POSITION, TABLE_COLUMNS,
+                   X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot, owner_slot, public_length, saved_slot, seat_slot)
 
 BAMBOOZLE_CASH = 20000
 
@@ -62,17 +66,27 @@ _I64 = types.Array(types.int64, 1, "C")
 _I64M = types.Array(types.int64, 2, "C")
 _U64M = types.Array(types.uint64, 2, "C")
 _F64M = types.Array(types.float64, 2, "C")
-# ctx = (state, table, fns, floats, rngs, events). Six items, because every engine helper receives the
-# tuple by value with a reference count per array: with one array per piece of state (21) a call cost
-# about 120 ns, which dominated a turn.
+# A batch's arrays (make_context): (state, table, fns, floats, rngs, events).
 #   state:  int64, the engine's private fields (ST_*), then the public table (view.py), then the deck,
-#           the landings per square, Exchange investments and wins per seat and commodity
+#           the landings per square, Exchange investments and wins per seat and commodity, a scratch
+#           flag per property, the properties of each block (block_members)
+#   table:  the rule data (view.py); fns: per decision and seat, the three addresses of a first-class
+#           function (see _decision_function), not a typed list, whose reference count and item lookup
+#           cost about 20 ns a decision
 #   floats: per seat, the strategy's parameters then its memory; rngs: per seat dice, per seat strategy,
 #           tie-breaks, the deck; events: the replay log
-CTX = types.Tuple((_I64, _I64M, types.ListType(types.FunctionType(DECISION_SIGNATURE)), _F64M, _U64M, _I64M))
+# Every engine helper takes ``ctx``: under the JIT the state alone, which holds the other arrays' addresses
+# (ST_*_ADDRESS), so a helper call passes one array (7 words) rather than six (50: about 15 ns a call).
+# The helpers are compiled without reference counting: the kernel's caller keeps every array alive and
+# the engine allocates nothing, and with it each array cost a runtime call in and out of every helper.
+# The interpreter (NUMBA_DISABLE_JIT) passes the tuple of arrays instead.
+_FUNCTION = types.FunctionType(DECISION_SIGNATURE)
+CTX = _I64
 ST_BANK, ST_EVENT_COUNT, ST_MODE, ST_PUBLIC_LEN, ST_DECK_SIZE = range(5)
+(ST_TABLE_ADDRESS, ST_TABLE_ROWS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS,
+ ST_EVENT_CAPACITY) = range(5, 12)
 MODE_RECORD, MODE_CHECK = 1, 2
-ST_QUERY = 8
+ST_QUERY = 16
 ST_OUT = ST_QUERY + QUERY_SIZE
 ST_RULES = ST_OUT + OUT_SIZE
 ST_EXTRA = ST_RULES + RULE_SIZE
@@ -82,8 +96,8 @@ DICE_ROW, STRATEGY_ROW, TIE_ROW, DECK_ROW = 0, MAX_SEATS, 2 * MAX_SEATS, 2 * MAX
 RNG_ROWS = 2 * MAX_SEATS + 2
 
 
-def state_size(public_len, deck_size, squares, commodities):
-    return ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities
+def state_size(public_len, deck_size, squares, commodities, properties, blocks):
+    return ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities + properties + blocks * MAX_BLOCK
 
 
 _inline = njit(inline="always", cache=True)
@@ -97,66 +111,238 @@ def _voidptr(typingctx, address):
     return types.voidptr(types.intp), codegen
 
 
+@intrinsic
+def _matrix(typingctx, address, rows, columns, dtype):
+    """A C-ordered rows x columns view of the memory at an integer address, without a reference count
+    (numba.carray, an overload, cannot return an array it made in code compiled without one)."""
+    array_type = types.Array(dtype.dtype, 2, "C")
+
+    def codegen(context, builder, signature, args):
+        item = context.get_data_type(array_type.dtype)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
+        array = make_array(array_type)(context, builder)
+        populate_array(array, data=builder.inttoptr(args[0], item.as_pointer()),
+                       shape=cgutils.pack_array(builder, [args[1], args[2]]),
+                       strides=cgutils.pack_array(builder, [builder.mul(args[2], itemsize), itemsize]),
+                       itemsize=itemsize, meminfo=None)
+        return array._getvalue()
+    return array_type(types.int64, types.int64, types.int64, dtype), codegen
+
+
+@intrinsic
+def _view(typingctx, array, start, length):
+    """array[start:start + length] for a 1-d C array, without a reference count and without the slice's
+    clamping of its bounds (the engine's parts of its state are in range by construction)."""
+    def codegen(context, builder, signature, args):
+        source = make_array(array)(context, builder, value=args[0])
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(array.dtype)))
+        view = make_array(array)(context, builder)
+        populate_array(view, data=builder.gep(source.data, [args[1]]), shape=cgutils.pack_array(builder, [args[2]]),
+                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize, meminfo=None)
+        return view._getvalue()
+    return array(array, types.intp, types.intp), codegen
+
+
+@intrinsic
+def _decision_function(typingctx, c_addr, py_addr, jit_addr):
+    """A first-class decision function from its three addresses (numba.experimental.function_type's
+    FunctionModel: cfunc wrapper, Python object, Numba-convention body)."""
+    def codegen(context, builder, signature, args):
+        function = cgutils.create_struct_proxy(_FUNCTION)(context, builder)
+        function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        function.py_addr = builder.inttoptr(args[1], cgutils.voidptr_t)
+        function.jit_addr = builder.inttoptr(args[2], cgutils.voidptr_t)
+        return function._getvalue()
+    return _FUNCTION(types.int64, types.int64, types.int64), codegen
+
+
+@functools.lru_cache(maxsize=64)
+def function_addresses(functions):
+    """The fns table (see CTX) for a tuple of compiled decision functions; the interpreter takes the
+    functions themselves. Kept per line-up (looking the addresses up took about 2 ms a chunk); the cache
+    holds the functions, and so keeps them alive while any kernel runs on their table."""
+    if numba.config.DISABLE_JIT:
+        return list(functions)
+    from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
+
+    return np.array([[_get_wrapper_address(f, DECISION_SIGNATURE), id(f), _get_jit_address(f, DECISION_SIGNATURE)]
+                     for f in functions], np.int64)
+
+
 if numba.config.DISABLE_JIT:  # the interpreter keeps the arrays (benchmarks compare against it)
-    def _unmanaged(array):
-        return array
+    def kernel_context(arrays):
+        return arrays
+
+    def _state(ctx):
+        return ctx[0]
+
+    def _table(ctx):
+        return ctx[1]
+
+    def _fns(ctx):
+        return ctx[2]
+
+    def _floats(ctx):
+        return ctx[3]
+
+    def _rngs(ctx):
+        return ctx[4]
+
+    def _events(ctx):
+        return ctx[5]
+
+    def _decision_at(fns, index):
+        return fns[index]
+
+    def _unmanaged(ctx):
+        return ctx
+
+    def _part(array, start, length):
+        return array[start:start + length]
 else:
+    def kernel_context(arrays):
+        """What the engine's helpers take (see CTX), for the arrays of make_context."""
+        return arrays[0]
+
+    @_inline
+    def _state(ctx):
+        return ctx
+
+    @_inline
+    def _table(ctx):
+        return _matrix(ctx[ST_TABLE_ADDRESS], ctx[ST_TABLE_ROWS], TABLE_COLUMNS, np.int64)
+
+    @_inline
+    def _fns(ctx):
+        return _matrix(ctx[ST_FNS_ADDRESS], len(DECISION_NAMES) * MAX_SEATS, 3, np.int64)
+
+    @_inline
+    def _floats(ctx):
+        return _matrix(ctx[ST_FLOATS_ADDRESS], MAX_SEATS, MAX_PARAMS + MEMORY_SIZE, np.float64)
+
+    @_inline
+    def _rngs(ctx):
+        return _matrix(ctx[ST_RNGS_ADDRESS], RNG_ROWS, 4, np.uint64)
+
+    @_inline
+    def _events(ctx):
+        return _matrix(ctx[ST_EVENTS_ADDRESS], ctx[ST_EVENT_CAPACITY], EVENT_FIELDS, np.int64)
+
     @_inline
     def _unmanaged(array):
-        """A view of ``array`` without a reference count. Every array a helper binds costs an atomic
-        increment and decrement of its count; the kernel's caller keeps the arrays alive, so the engine
-        works on uncounted views (measured: a logging call 38 ns -> 2 ns)."""
+        """A view of ``array`` without a reference count (the kernel's caller keeps it alive)."""
         return carray(_voidptr(array.ctypes.data), array.shape, array.dtype)
+
+    @_inline
+    def _decision_at(fns, index):
+        return _decision_function(fns[index, 0], fns[index, 1], fns[index, 2])
+
+    @_inline
+    def _part(array, start, length):
+        return _view(array, start, length)
 
 
 @_inline
 def _public(ctx):
-    state = ctx[0]
-    return state[ST_PUBLIC:ST_PUBLIC + state[ST_PUBLIC_LEN]]
+    state = _state(ctx)
+    return _part(state, ST_PUBLIC, state[ST_PUBLIC_LEN])
 
 
 @_inline
 def _rules(ctx):
-    return ctx[0][ST_RULES:ST_RULES + RULE_SIZE]
+    return _part(_state(ctx), ST_RULES, RULE_SIZE)
 
 
 @_inline
 def _deck(ctx):
-    state = ctx[0]
-    start = ST_PUBLIC + state[ST_PUBLIC_LEN]
-    return state[start:start + state[ST_DECK_SIZE]]
+    state = _state(ctx)
+    return _part(state, ST_PUBLIC + state[ST_PUBLIC_LEN], state[ST_DECK_SIZE])
 
 
 @_inline
 def _out(ctx):
-    return ctx[0][ST_OUT:ST_OUT + OUT_SIZE]
+    return _part(_state(ctx), ST_OUT, OUT_SIZE)
 
 
 @_inline
 def _landings_at(ctx):
-    state = ctx[0]
+    state = _state(ctx)
     return ST_PUBLIC + state[ST_PUBLIC_LEN] + state[ST_DECK_SIZE]
 
 
 @_inline
 def _invest_at(ctx, seat, commodity):
-    state = ctx[0]
+    state = _state(ctx)
     commodities = state[ST_PUBLIC + PUB_COMMODITIES]
     return _landings_at(ctx) + state[ST_PUBLIC + PUB_SQUARES] + seat * commodities + commodity
 
 
 @_inline
 def _won_at(ctx, seat, commodity):
-    return _invest_at(ctx, seat, commodity) + MAX_SEATS * ctx[0][ST_PUBLIC + PUB_COMMODITIES]
+    return _invest_at(ctx, seat, commodity) + MAX_SEATS * _state(ctx)[ST_PUBLIC + PUB_COMMODITIES]
+
+
+@_inline
+def _tried(ctx):
+    start = _won_at(ctx, MAX_SEATS, 0)
+    return _part(_state(ctx), start, _state(ctx)[ST_PUBLIC + PUB_PROPERTIES])
+
+
+@_inline
+def _members(ctx):
+    start = _won_at(ctx, MAX_SEATS, 0) + _state(ctx)[ST_PUBLIC + PUB_PROPERTIES]
+    return _part(_state(ctx), start, _state(ctx)[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK)
+
+
+@njit(cache=True)
+def block_members(table, properties, blocks):
+    """The properties of each block, MAX_BLOCK slots a block, -1 after the last: a block's holdings are
+    then counted over its own properties rather than over the whole board."""
+    members = np.full(blocks * MAX_BLOCK, -1, np.int64)
+    for prop in range(properties):
+        at = table[prop, P_BLOCK] * MAX_BLOCK
+        while members[at] >= 0:
+            at += 1
+        members[at] = prop
+    return members
+
+
+@_inline
+def _held_in_block(public, members, seat, block):
+    count = 0
+    for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
+        prop = members[i]
+        if prop < 0:
+            break
+        count += public[owner_slot(prop)] == seat
+    return count
+
+
+@_inline
+def _rent_multiple(public, table, members, prop):
+    """view.rent_multiple over the property's block only."""
+    holder = public[owner_slot(prop)]
+    block = table[prop, P_BLOCK]
+    held, any_debt = 0, False
+    for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
+        other = members[i]
+        if other < 0:
+            break
+        if public[owner_slot(other)] == holder:
+            held += 1
+            any_debt = any_debt or public[debt_slot(public, other)] != 0
+    if held == table[prop, P_BLOCK_SIZE] and any_debt:
+        held -= 1
+    return table[prop, P_INCOME + held - 1]
 
 
 def _typed(ret, *args):
-    return njit(ret(CTX, *args), cache=True)
+    return njit(ret(CTX, *args), cache=True, _nrt=False)
 
 
 @_inline
 def _log(ctx, seat, kind, a, b, c, d):
-    state, events = ctx[0], ctx[5]
+    state, events = _state(ctx), _events(ctx)
     if state[ST_MODE] & MODE_RECORD:
         i = state[ST_EVENT_COUNT]
         if i < events.shape[0]:
@@ -172,10 +358,10 @@ def _log(ctx, seat, kind, a, b, c, d):
 
 @_inline
 def _decide(ctx, decision, seat, a, b, c, d, e):
-    state = ctx[0]
+    state = _state(ctx)
     public = _public(ctx)
-    query = state[ST_QUERY:ST_QUERY + QUERY_SIZE]
-    out = state[ST_OUT:ST_OUT + OUT_SIZE]
+    query = _part(state, ST_QUERY, QUERY_SIZE)
+    out = _part(state, ST_OUT, OUT_SIZE)
     public[PUB_SEAT] = seat
     query[0] = decision
     query[1] = a
@@ -183,20 +369,22 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
     query[3] = c
     query[4] = d
     query[5] = e
-    out[:] = 0
-    floats = ctx[3][seat]
-    return ctx[2][decision * MAX_SEATS + seat](public, ctx[1], query, floats[:MAX_PARAMS], floats[MAX_PARAMS:],
-                                                ctx[4][STRATEGY_ROW + seat], out)
+    for i in range(OUT_SIZE):  # a constant count: stores, not a call to memset
+        state[ST_OUT + i] = 0
+    floats = _floats(ctx)[seat]
+    function = _decision_at(_fns(ctx), decision * MAX_SEATS + seat)
+    return function(public, _table(ctx), query, _part(floats, 0, MAX_PARAMS), _part(floats, MAX_PARAMS, MEMORY_SIZE),
+                    _rngs(ctx)[STRATEGY_ROW + seat], out)
 
 
 @_inline
 def _die(ctx, seat):
-    return 1 + rng.below(ctx[4][seat], 6)
+    return 1 + rng.below(_rngs(ctx)[seat], 6)
 
 
 @_inline
 def _illegal(ctx, seat, decision):
-    ctx[0][ST_STATS + (seat) * N_STATS + S_ILLEGAL] += 1
+    _state(ctx)[ST_STATS + (seat) * N_STATS + S_ILLEGAL] += 1
     _log(ctx, seat, E_ILLEGAL, decision, 0, 0, 0)
 
 
@@ -211,9 +399,9 @@ def _cash(public, seat):
 @_inline
 def _add_cash(ctx, seat, amount, from_bank):
     """Move ``amount`` into a seat's cash; from_bank: the bank pays it (or, negative, receives it)."""
-    ctx[0][ST_PUBLIC + seat_slot(seat, S_CASH)] += amount
+    _state(ctx)[ST_PUBLIC + seat_slot(seat, S_CASH)] += amount
     if from_bank:
-        ctx[0][ST_BANK] += amount
+        _state(ctx)[ST_BANK] += amount
 
 
 @_inline
@@ -233,27 +421,48 @@ def _on_school(public, seat):
     return public[seat_slot(seat, S_ON_SCHOOL)] != 0
 
 
+@_inline
+def _holdings_changed(public, seat):
+    if seat >= 0:
+        public[PUB_HOLDINGS_VERSION + seat] += 1
+
+
+@_inline
+def _set_owner(public, prop, seat):
+    """Every change of titles and debts goes through here and _set_debt: they move the holdings version
+    of each seat concerned (view.holdings_version)."""
+    _holdings_changed(public, public[owner_slot(prop)])
+    public[owner_slot(prop)] = seat
+    _holdings_changed(public, seat)
+
+
+@_inline
+def _set_debt(public, prop, debt_ridden):
+    public[debt_slot(public, prop)] = debt_ridden
+    _holdings_changed(public, public[owner_slot(prop)])
+
+
 @_typed(B, I, I)
 def _borrow(ctx, seat, prop):
-    public, table = _public(ctx), ctx[1]
+    public, table = _public(ctx), _table(ctx)
     if prop < 0 or prop >= public[PUB_PROPERTIES] or public[owner_slot(prop)] != seat or public[debt_slot(public, prop)]:
         return False
-    public[debt_slot(public, prop)] = 1
+    _set_debt(public, prop, 1)
     _add_cash(ctx, seat, table[prop, P_LOAN], True)
-    ctx[0][ST_STATS + (seat) * N_STATS + S_LOANS] += 1
+    _state(ctx)[ST_STATS + (seat) * N_STATS + S_LOANS] += 1
     _log(ctx, seat, E_BORROW, prop, table[prop, P_LOAN], 0, 0)
     return True
 
 
 @_typed(B, I, I)
 def _repay(ctx, seat, prop):
-    public, table = _public(ctx), ctx[1]
+    public, table = _public(ctx), _table(ctx)
     if (prop < 0 or prop >= public[PUB_PROPERTIES] or public[owner_slot(prop)] != seat
             or not public[debt_slot(public, prop)] or _cash(public, seat) < table[prop, P_PAYOFF]):
         return False
-    public[debt_slot(public, prop)] = 0
+    _set_debt(public, prop, 0)
     _add_cash(ctx, seat, -table[prop, P_PAYOFF], True)
-    ctx[0][ST_STATS + (seat) * N_STATS + S_REPAID] += 1
+    _state(ctx)[ST_STATS + (seat) * N_STATS + S_REPAID] += 1
     _log(ctx, seat, E_REPAY, prop, table[prop, P_PAYOFF], 0, 0)
     return True
 
@@ -298,25 +507,25 @@ def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
         elif bid == best:
             ties += 1
             second = bid
-            if rng.below(ctx[4][TIE_ROW], ties) == 0:  # reservoir choice: uniform among the tied
+            if rng.below(_rngs(ctx)[TIE_ROW], ties) == 0:  # reservoir choice: uniform among the tied
                 winner = seat
         elif bid > second:
             second = bid
     if winner < 0:
         if seller < 0:
-            public[owner_slot(prop)] = -1
-            public[debt_slot(public, prop)] = 0
+            _set_owner(public, prop, -1)
+            _set_debt(public, prop, 0)
         _log(ctx, seller, E_NO_BID, prop, 0, 0, 0)
         return -1
     price = reserve if second < 0 else max(reserve, second + rules[R_AUCTION_INCREMENT])
     price = min(price, best)
     _transfer(ctx, winner, price, seller)
-    public[owner_slot(prop)] = winner
+    _set_owner(public, prop, winner)
     if seller >= 0:
         _log(ctx, winner, E_SALE, prop, seller, price, 0)
     else:
         _log(ctx, winner, E_AUCTION, prop, price, 0, 0)
-    ctx[0][ST_STATS + (winner) * N_STATS + S_AUCTIONS_WON] += 1
+    _state(ctx)[ST_STATS + (winner) * N_STATS + S_AUCTIONS_WON] += 1
     return winner
 
 
@@ -326,7 +535,7 @@ def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
 @_typed(none, I, B, I)
 def _invest(ctx, seat, optional, short):
     """One investment; ``short`` > 0: an extra one to raise money (U6), still that many dollars short."""
-    public, table = _public(ctx), ctx[1]
+    public, table = _public(ctx), _table(ctx)
     row = public[PUB_COMMODITY_ROW]
     choice = _decide(ctx, D_INVEST, seat, 1 if optional else 0, 1 if short > 0 else 0, short, 0, 0)
     if choice < 0 and optional:
@@ -345,14 +554,14 @@ def _invest(ctx, seat, optional, short):
     stake = table[row + choice, X_INVEST]
     _add_cash(ctx, seat, -stake, True)
     total = _die(ctx, seat) + _die(ctx, seat)
-    ctx[0][_invest_at(ctx, seat, choice)] += 1
+    _state(ctx)[_invest_at(ctx, seat, choice)] += 1
     won = (table[row + choice, X_MASK] >> total) & 1
     if won:
         _add_cash(ctx, seat, table[row + choice, X_RETURN], True)
-        ctx[0][_won_at(ctx, seat, choice)] += 1
-        ctx[0][ST_STATS + (seat) * N_STATS + S_EXCHANGE_PROFIT] += table[row + choice, X_RETURN] - stake
+        _state(ctx)[_won_at(ctx, seat, choice)] += 1
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_EXCHANGE_PROFIT] += table[row + choice, X_RETURN] - stake
     else:
-        ctx[0][ST_STATS + (seat) * N_STATS + S_EXCHANGE_PROFIT] -= stake
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_EXCHANGE_PROFIT] -= stake
     _log(ctx, seat, E_INVEST, choice, total, won, stake)
 
 
@@ -364,7 +573,8 @@ def _raise_money(ctx, seat, amount, creditor):
     """U6: the strategy borrows, sells properties to players (U14) and may invest once more at the Exchange."""
     public = _public(ctx)
     n = public[PUB_PROPERTIES]
-    tried = np.zeros(n, np.bool_)
+    tried = _tried(ctx)  # properties already offered for sale in this raise (raises never nest)
+    tried[:] = 0
     for _ in range(2 * n + 2):
         short = amount - _cash(public, seat)
         if short <= 0:
@@ -380,7 +590,7 @@ def _raise_money(ctx, seat, amount, creditor):
             if prop < 0 or prop >= n or public[owner_slot(prop)] != seat or tried[prop]:
                 _illegal(ctx, seat, D_RAISE)
                 return
-            tried[prop] = True
+            tried[prop] = 1
             _auction(ctx, prop, seat, max(reserve, _rules(ctx)[R_AUCTION_MIN]), False, creditor)
         elif action == RAISE_EXCHANGE:
             if public[PUB_EXTRA_EXCHANGE_USED] or _cash(public, seat) < _rules(ctx)[R_MIN_INVEST]:
@@ -396,13 +606,13 @@ def _raise_money(ctx, seat, amount, creditor):
 def _bankrupt(ctx, seat, creditor):
     """U6: a player creditor takes everything (debts stay with the properties); the bank takes the cash,
     discards saved cards and auctions each property in square order (U3, U15)."""
-    public, table = _public(ctx), ctx[1]
+    public, table = _public(ctx), _table(ctx)
     _log(ctx, seat, E_BANKRUPT, creditor, _cash(public, seat), 0, 0)
     _transfer(ctx, seat, _cash(public, seat), creditor)
     public[seat_slot(seat, S_ALIVE)] = 0
     public[seat_slot(seat, S_ON_SCHOOL)] = 0
     public[seat_slot(seat, S_MISSES_TURN)] = 0
-    ctx[0][ST_STATS + (seat) * N_STATS + S_BANKRUPT_TURN] = public[PUB_TURN]
+    _state(ctx)[ST_STATS + (seat) * N_STATS + S_BANKRUPT_TURN] = public[PUB_TURN]
     for t in range(public[PUB_CARD_TYPES]):
         if creditor >= 0:
             public[saved_slot(public, creditor, t)] += public[saved_slot(public, seat, t)]
@@ -411,9 +621,9 @@ def _bankrupt(ctx, seat, creditor):
         prop = table[public[PUB_SQUARE_ROW] + square, Q_PROPERTY]
         if prop >= 0 and public[owner_slot(prop)] == seat:
             if creditor >= 0:
-                public[owner_slot(prop)] = creditor
+                _set_owner(public, prop, creditor)
             else:
-                public[owner_slot(prop)] = -1
+                _set_owner(public, prop, -1)
                 _auction(ctx, prop, -1, _rules(ctx)[R_AUCTION_MIN], True, -1)
 
 
@@ -443,7 +653,7 @@ def _place(ctx, seat, square, counts_as_landing):
     public[seat_slot(seat, S_POSITION)] = square
     public[seat_slot(seat, S_ON_SCHOOL)] = 1 if square == public[PUB_SCHOOL_SQUARE] else 0
     if counts_as_landing:
-        ctx[0][_landings_at(ctx) + square] += 1
+        _state(ctx)[_landings_at(ctx) + square] += 1
 
 
 @_typed(B, I, I, I, B)
@@ -456,14 +666,14 @@ def _acquire(ctx, seat, prop, amount, poach):
         return False
     _add_cash(ctx, seat, -amount, True)
     previous = public[owner_slot(prop)]
-    public[owner_slot(prop)] = seat
-    public[debt_slot(public, prop)] = 0
+    _set_owner(public, prop, seat)
+    _set_debt(public, prop, 0)
     if poach:
-        ctx[0][ST_STATS + (seat) * N_STATS + S_POACHES] += 1
-        ctx[0][ST_STATS + (previous) * N_STATS + S_POACHED] += 1
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_POACHES] += 1
+        _state(ctx)[ST_STATS + (previous) * N_STATS + S_POACHED] += 1
         _log(ctx, seat, E_POACH, prop, amount, previous, 0)
     else:
-        ctx[0][ST_STATS + (seat) * N_STATS + S_BOUGHT] += 1
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_BOUGHT] += 1
         _log(ctx, seat, E_BUY, prop, amount, 0, 0)
     return True
 
@@ -471,22 +681,22 @@ def _acquire(ctx, seat, prop, amount, poach):
 @_typed(none, I, I, B)
 def _visit_owned(ctx, seat, prop, may_poach):
     """Another player's property: poach a debt-ridden one (U7, before the rent roll), else roll and pay."""
-    public, table = _public(ctx), ctx[1]
+    public, table = _public(ctx), _table(ctx)
     holder = public[owner_slot(prop)]
     if may_poach and public[debt_slot(public, prop)]:
         if _decide(ctx, D_POACH, seat, prop, 0, 0, 0, 0) == 1:
             if _acquire(ctx, seat, prop, table[prop, P_PAYOFF], True):
                 return
     die = _die(ctx, seat)
-    rent = rent_multiple(public, table, prop) * die
+    rent = _rent_multiple(public, table, _members(ctx), prop) * die
     _log(ctx, seat, E_RENT, prop, die, rent, holder)
     paid_before = _cash(public, seat)
     if _pay(ctx, seat, rent, holder):
-        ctx[0][ST_STATS + (seat) * N_STATS + S_RENT_PAID] += rent
-        ctx[0][ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += rent
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_RENT_PAID] += rent
+        _state(ctx)[ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += rent
     else:
-        ctx[0][ST_STATS + (seat) * N_STATS + S_RENT_PAID] += paid_before
-        ctx[0][ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += paid_before
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_RENT_PAID] += paid_before
+        _state(ctx)[ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += paid_before
 
 
 @_inline
@@ -503,7 +713,7 @@ def _occupied(public, square, except_seat):
 @_typed(B, I, I)
 def _land(ctx, seat, square):
     """Act on the square a token came to rest on. Returns True if the turn ends here (School)."""
-    public, table, rules = _public(ctx), ctx[1], _rules(ctx)
+    public, table, rules = _public(ctx), _table(ctx), _rules(ctx)
     kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
     if kind == SQ_PROPERTY:
         prop = table[public[PUB_SQUARE_ROW] + square, Q_PROPERTY]
@@ -516,7 +726,7 @@ def _land(ctx, seat, square):
             if not bought:
                 winner = _auction(ctx, prop, -1, rules[R_AUCTION_MIN], False, -1)
                 if winner == seat:
-                    ctx[0][ST_STATS + (seat) * N_STATS + S_DECLINED_THEN_WON] += 1
+                    _state(ctx)[ST_STATS + (seat) * N_STATS + S_DECLINED_THEN_WON] += 1
         elif holder == seat:
             die = _die(ctx, seat)
             _add_cash(ctx, seat, table[prop, P_INCOME] * die, True)  # U8: the smallest multiple
@@ -545,25 +755,16 @@ def _land(ctx, seat, square):
 
 @_inline
 def _card_kind(ctx, card_type):
-    return ctx[1][_public(ctx)[PUB_CARD_ROW] + card_type, K_KIND]
+    return _table(ctx)[_public(ctx)[PUB_CARD_ROW] + card_type, K_KIND]
 
 
 @_inline
 def _master_key_type(ctx):
-    public, table = _public(ctx), ctx[1]
+    public, table = _public(ctx), _table(ctx)
     for t in range(public[PUB_CARD_TYPES]):
         if table[public[PUB_CARD_ROW] + t, K_KIND] == CK_MASTER_KEY:
             return t
     return -1
-
-
-@_inline
-def rent_multiple_count(public, table, seat, block):
-    count = 0
-    for prop in range(public[PUB_PROPERTIES]):
-        if table[prop, P_BLOCK] == block and public[owner_slot(prop)] == seat:
-            count += 1
-    return count
 
 
 @_typed(B, I)
@@ -585,7 +786,7 @@ def _tax_audit(ctx, seat):
 @_typed(B, I, B)
 def _bamboozle(ctx, seat, underhanded):
     """Returns True if the card was used."""
-    public, table = _public(ctx), ctx[1]
+    public, table = _public(ctx), _table(ctx)
     n = public[PUB_PROPERTIES]
     if _decide(ctx, D_BAMBOOZLE, seat, 1 if underhanded else 0, 0, 0, 0, 0) != 1:
         return False
@@ -600,7 +801,7 @@ def _bamboozle(ctx, seat, underhanded):
     valid = victim >= 0 and victim != seat and not _on_school(public, victim)
     if valid and not underhanded:
         block = table[target, P_BLOCK]
-        valid = rent_multiple_count(public, table, victim, block) < table[target, P_BLOCK_SIZE]
+        valid = _held_in_block(public, _members(ctx), victim, block) < table[target, P_BLOCK_SIZE]
     if owns_any:
         valid = valid and 0 <= mine < n and public[owner_slot(mine)] == seat
     else:
@@ -611,14 +812,14 @@ def _bamboozle(ctx, seat, underhanded):
     mine_roll, their_roll = _die(ctx, seat), _die(ctx, victim)
     _log(ctx, seat, E_BAMBOOZLE, mine, target, mine_roll, their_roll)
     if mine_roll > their_roll:
-        public[owner_slot(target)] = seat
-        ctx[0][ST_STATS + (seat) * N_STATS + S_BAMBOOZLES_WON] += 1
+        _set_owner(public, target, seat)
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_BAMBOOZLES_WON] += 1
     elif their_roll > mine_roll:
         if mine >= 0:
-            public[owner_slot(mine)] = victim
+            _set_owner(public, mine, victim)
         else:
             _transfer(ctx, seat, BAMBOOZLE_CASH, victim)
-        ctx[0][ST_STATS + (victim) * N_STATS + S_BAMBOOZLES_WON] += 1
+        _state(ctx)[ST_STATS + (victim) * N_STATS + S_BAMBOOZLES_WON] += 1
     return True
 
 
@@ -639,7 +840,7 @@ def _taxi(ctx, seat, square, amount):
 @_typed(B, I, I, I)
 def _move_any(ctx, seat, target, square):
     """Move another token (not on School) to a non-corner square without a token; it does nothing there."""
-    public, table = _public(ctx), ctx[1]
+    public, table = _public(ctx), _table(ctx)
     if (target < 0 or target >= public[PUB_PLAYERS] or target == seat or not _alive(public, target)
             or _on_school(public, target) or square < 0 or square >= public[PUB_SQUARES]
             or table[public[PUB_SQUARE_ROW] + square, Q_KIND] != SQ_PROPERTY or _occupied(public, square, -1)):
@@ -667,11 +868,11 @@ def _use_saved(ctx, seat, card_type):
     kind = _card_kind(ctx, card_type)
     a, b = out[0], out[1]
     if kind == CK_TAXI:
-        return _taxi(ctx, seat, a, ctx[1][_public(ctx)[PUB_CARD_ROW] + card_type, K_AMOUNT])
+        return _taxi(ctx, seat, a, _table(ctx)[_public(ctx)[PUB_CARD_ROW] + card_type, K_AMOUNT])
     if kind == CK_MOVE_ANY:
         return 0 if _move_any(ctx, seat, a, b) else -1
     if kind == CK_EXTRA_TURN:
-        ctx[0][ST_EXTRA + seat] += 1
+        _state(ctx)[ST_EXTRA + seat] += 1
         _log(ctx, seat, E_EXTRA_TURN, 0, 0, 0, 0)
         return 0
     if kind == CK_MASTER_KEY:
@@ -698,7 +899,7 @@ def _auction_card(ctx, seller, underhanded):
         elif bid == best:
             ties += 1
             second = bid
-            if rng.below(ctx[4][TIE_ROW], ties) == 0:
+            if rng.below(_rngs(ctx)[TIE_ROW], ties) == 0:
                 winner = seat
         elif bid > second:
             second = bid
@@ -717,11 +918,11 @@ def _auction_card(ctx, seller, underhanded):
 @_typed(B, I)
 def _draw_card(ctx, seat):
     """Step four. Returns True if the turn ends (the player went bankrupt, or a card sent it to School)."""
-    public, table, rules, deck = _public(ctx), ctx[1], _rules(ctx), _deck(ctx)
+    public, table, rules, deck = _public(ctx), _table(ctx), _rules(ctx), _deck(ctx)
     size = rules[R_DECK_SIZE]
     position = size - public[PUB_CARDS_LEFT]
     if position >= size:  # only when playing to the last player standing: a fresh pile
-        rng.shuffle(ctx[4][DECK_ROW], deck)
+        rng.shuffle(_rngs(ctx)[DECK_ROW], deck)
         for t in range(public[PUB_CARD_TYPES]):
             public[left_slot(public, t)] = 0
         for i in range(size):
@@ -744,13 +945,13 @@ def _draw_card(ctx, seat):
         if key >= 0 and public[saved_slot(public, seat, key)] > 0:
             if _decide(ctx, D_CARD, seat, CARD_MASTER_KEY_AUDIT, card_type, 0, 0, 0) == 1:
                 public[saved_slot(public, seat, key)] -= 1
-                ctx[0][ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+                _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
                 _log(ctx, seat, E_CARD_USED, key, 1, 0, 0)
                 return False
         return _tax_audit(ctx, seat)
     if kind == CK_BAMBOOZLE or kind == CK_UNDERHANDED:
         if _bamboozle(ctx, seat, kind == CK_UNDERHANDED):
-            ctx[0][ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+            _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
             return False
         # U14: sold when drawn, by auction; the buyer uses it at once
         buyer = _auction_card(ctx, seat, kind == CK_UNDERHANDED)
@@ -774,13 +975,13 @@ def _draw_card(ctx, seat):
         if result < 0:
             _illegal(ctx, seat, D_CARD)
             return False
-        ctx[0][ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+        _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
         return result == 1
     if kind == CK_TAXI or kind == CK_MOVE_ANY or kind == CK_EXTRA_TURN or kind == CK_MASTER_KEY:
         if _decide(ctx, D_CARD, seat, CARD_DRAWN, card_type, 0, 0, 0) == card_type:
             result = _use_saved(ctx, seat, card_type)
             if result >= 0:
-                ctx[0][ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+                _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
                 _log(ctx, seat, E_CARD_USED, card_type, 0, 0, 0)
                 return result == 1
             _illegal(ctx, seat, D_CARD)
@@ -873,16 +1074,16 @@ def _deals(ctx, seat):
         if not valid:
             _illegal(ctx, seat, D_DEAL_OFFER)
             return
-        ctx[0][ST_STATS + (seat) * N_STATS + S_DEALS_OFFERED] += 1
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_DEALS_OFFERED] += 1
         accepted = _decide(ctx, D_DEAL_ANSWER, other, seat, kind, mine, theirs, money) == 1
         _log(ctx, seat, E_DEAL, other, kind, mine, theirs)
         _log(ctx, seat, E_DEAL_TERMS, money, 1 if accepted else 0, 0, 0)
         if accepted:
-            ctx[0][ST_STATS + (seat) * N_STATS + S_DEALS_ACCEPTED] += 1
+            _state(ctx)[ST_STATS + (seat) * N_STATS + S_DEALS_ACCEPTED] += 1
             if mine >= 0:
-                public[owner_slot(mine)] = other
+                _set_owner(public, mine, other)
             if theirs >= 0:
-                public[owner_slot(theirs)] = seat
+                _set_owner(public, theirs, seat)
             _transfer(ctx, seat, money, other)
 
 
@@ -890,7 +1091,7 @@ def _deals(ctx, seat):
 def _bump(ctx, seat):
     """Level Two: the last play of a turn, onto a square with other tokens (not School, not by the
     player who drew the last card)."""
-    public, table = _public(ctx), ctx[1]
+    public, table = _public(ctx), _table(ctx)
     here = public[seat_slot(seat, S_POSITION)]
     if public[PUB_LAST_CARD_DRAWN] or _on_school(public, seat) or not _occupied(public, here, seat):
         return
@@ -905,7 +1106,7 @@ def _bump(ctx, seat):
     die = _die(ctx, seat)
     _log(ctx, seat, E_BUMP, target, square, die, 0)
     if die % 2 == 0:
-        ctx[0][ST_STATS + (seat) * N_STATS + S_BUMPS] += 1
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_BUMPS] += 1
         _place(ctx, target, square, True)
         _land(ctx, target, square)
 
@@ -930,7 +1131,7 @@ def _turn(ctx, seat):
     public[PUB_ACTIVE] = seat
     public[PUB_EXTRA_EXCHANGE_USED] = 0
     public[seat_slot(seat, S_ON_SCHOOL)] = 0
-    ctx[0][ST_STATS + (seat) * N_STATS + S_TURNS] += 1
+    _state(ctx)[ST_STATS + (seat) * N_STATS + S_TURNS] += 1
     _log(ctx, seat, E_TURN, public[seat_slot(seat, S_POSITION)], _cash(public, seat), 0, 0)
     _deals(ctx, seat)
     _finance(ctx, seat)
@@ -964,7 +1165,7 @@ def _turn(ctx, seat):
                     public[saved_slot(public, seat, choice)] += 1
                     _illegal(ctx, seat, D_CARD)
                 else:
-                    ctx[0][ST_STATS + (seat) * N_STATS + S_CARDS_USED] += 1
+                    _state(ctx)[ST_STATS + (seat) * N_STATS + S_CARDS_USED] += 1
                     _log(ctx, seat, E_CARD_USED, choice, 5, 0, 0)
                     if result == 1 or not _alive(public, seat):
                         return
@@ -976,15 +1177,28 @@ def _turn(ctx, seat):
 
 
 @njit(cache=True)
-def net_worth_of(public, table, seat):
+def seat_net_worth(public, table, members, seat):
     """Cash + market value (cost x properties held in the block) - payoff of debt-ridden properties."""
     total = _cash(public, seat)
-    for prop in range(public[PUB_PROPERTIES]):
-        if public[owner_slot(prop)] == seat:
-            total += table[prop, P_COST] * rent_multiple_count(public, table, seat, table[prop, P_BLOCK])
-            if public[debt_slot(public, prop)]:
-                total -= table[prop, P_PAYOFF]
+    for block in range(public[PUB_BLOCKS]):
+        held, cost = 0, 0
+        for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
+            prop = members[i]
+            if prop < 0:
+                break
+            if public[owner_slot(prop)] == seat:
+                held += 1
+                cost += table[prop, P_COST]
+                if public[debt_slot(public, prop)]:
+                    total -= table[prop, P_PAYOFF]
+        total += held * cost
     return total
+
+
+@njit(cache=True)
+def net_worth_of(public, table, seat):
+    """seat_net_worth for a public vector alone (from Python)."""
+    return seat_net_worth(public, table, block_members(table, public[PUB_PROPERTIES], public[PUB_BLOCKS]), seat)
 
 
 @_typed(none, I)
@@ -995,7 +1209,7 @@ def _check(ctx, start_total):
         total += _cash(public, seat)
         if not _alive(public, seat) and _cash(public, seat) != 0:
             raise AssertionError("wheeler-dealer-us: a bankrupt player holds cash")
-    if total != start_total + ctx[0][ST_BANK]:
+    if total != start_total + _state(ctx)[ST_BANK]:
         raise AssertionError("wheeler-dealer-us: money not conserved (players' cash != start + bank's net payments)")
     for prop in range(public[PUB_PROPERTIES]):
         holder = public[owner_slot(prop)]
@@ -1007,10 +1221,11 @@ def _check(ctx, start_total):
 
 def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodities, n_card_types, n_squares,
                  event_capacity=0, record=False):
-    """Allocate an engine context (see CTX) for one batch; ``_new_game`` then sets up each game in it."""
+    """Allocate the arrays of one batch (see CTX; the caller keeps them alive while the engine runs on
+    ``kernel_context(arrays)``); ``_new_game`` then sets up each game in them."""
     n_props = table.shape[0] - n_commodities - n_card_types - n_squares
     public_len = public_length(n_props, n_card_types)
-    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities), np.int64)
+    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities, n_props, n_blocks), np.int64)
     state[ST_PUBLIC_LEN] = public_len
     state[ST_DECK_SIZE] = deck.size
     state[ST_MODE] = MODE_RECORD if record else 0
@@ -1022,16 +1237,25 @@ def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodi
     public[PUB_COMMODITIES] = n_commodities
     public[PUB_CARD_TYPES] = n_card_types
     public[PUB_SQUARES] = n_squares
+    members_at = state.size - n_blocks * MAX_BLOCK
+    state[members_at:] = block_members(table, n_props, n_blocks)
     floats = np.zeros((MAX_SEATS, MAX_PARAMS + MEMORY_SIZE))
     floats[:, :params.shape[1]] = params
-    return (state, table, fns, floats, np.zeros((RNG_ROWS, 4), np.uint64),
-            np.zeros((event_capacity, EVENT_FIELDS), np.int64))
+    arrays = (state, np.ascontiguousarray(table), fns, floats, np.zeros((RNG_ROWS, 4), np.uint64),
+              np.zeros((event_capacity, EVENT_FIELDS), np.int64))
+    if not numba.config.DISABLE_JIT:
+        slots = (ST_TABLE_ADDRESS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS)
+        for slot, array in zip(slots, arrays[1:]):
+            state[slot] = array.ctypes.data
+    state[ST_TABLE_ROWS] = table.shape[0]
+    state[ST_EVENT_CAPACITY] = event_capacity
+    return arrays
 
 
 @njit(types.none(CTX, _I64, types.uint64, I), cache=True)
 def _new_game(ctx, deck_template, seed, game):
     """Reset every piece of state for game ``game``: the table, the shuffled deck, the streams, the counters."""
-    state, rngs = ctx[0], ctx[4]
+    state, rngs = _state(ctx), _rngs(ctx)
     public, rules, deck = _public(ctx), _rules(ctx), _deck(ctx)
     n_players, n_commodities = public[PUB_PLAYERS], public[PUB_COMMODITIES]
     n_props, n_blocks = public[PUB_PROPERTIES], public[PUB_BLOCKS]
@@ -1066,7 +1290,7 @@ def _new_game(ctx, deck_template, seed, game):
     rng.shuffle(rngs[DECK_ROW], deck)
     for i in range(deck.size):
         public[left_slot(public, deck[i])] += 1
-    ctx[3][:, MAX_PARAMS:] = 0.0
+    _floats(ctx)[:, MAX_PARAMS:] = 0.0
     state[ST_BANK] = 0
     state[ST_EXTRA:ST_EXTRA + MAX_SEATS] = 0
     state[ST_STATS:ST_STATS + MAX_SEATS * N_STATS] = 0
@@ -1079,7 +1303,7 @@ def _new_game(ctx, deck_template, seed, game):
 @_typed(I)
 def _play_game(ctx):
     """Turns until the card clock, the last player standing or the turn limit; returns how it ended."""
-    state, public, rules = ctx[0], _public(ctx), _rules(ctx)
+    state, public, rules = _state(ctx), _public(ctx), _rules(ctx)
     n_players = public[PUB_PLAYERS]
     start_total = rules[R_START_CASH] * n_players
     check = (state[ST_MODE] & MODE_CHECK) != 0
@@ -1128,8 +1352,8 @@ def _play_game(ctx):
 @njit(cache=True)
 def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, out_cash, out_props, out_blocks,
           out_debts, out_bankrupt, out_winner, out_stats, out_invest, out_won, out_turns, out_end):
-    ctx = (_unmanaged(ctx[0]), _unmanaged(ctx[1]), ctx[2], _unmanaged(ctx[3]), _unmanaged(ctx[4]), _unmanaged(ctx[5]))
-    state, table = ctx[0], ctx[1]
+    ctx = _unmanaged(ctx)
+    state, table = _state(ctx), _table(ctx)
     public = _public(ctx)
     if check:
         state[ST_MODE] |= MODE_CHECK
@@ -1140,9 +1364,10 @@ def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, o
         end = _play_game(ctx)
         if check:
             _check(ctx, _rules(ctx)[R_START_CASH] * n_players)
+        members = _members(ctx)
         best = -(1 << 62)
         for seat in range(n_players):
-            worth = net_worth_of(public, table, seat)
+            worth = seat_net_worth(public, table, members, seat)
             out_net_worth[g, seat] = worth
             if _alive(public, seat) and worth > best:
                 best = worth
@@ -1157,12 +1382,8 @@ def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, o
                     props += 1
                     debts += public[debt_slot(public, prop)]
             for block in range(n_blocks):
-                size, held = 0, 0
-                for prop in range(n_props):
-                    if table[prop, P_BLOCK] == block:
-                        size += 1
-                        held += public[owner_slot(prop)] == seat
-                blocks += held == size
+                size = table[members[block * MAX_BLOCK], P_BLOCK_SIZE]
+                blocks += _held_in_block(public, members, seat, block) == size
             out_props[g, seat] = props
             out_debts[g, seat] = debts
             out_blocks[g, seat] = blocks

@@ -6,7 +6,8 @@ Every decision point is a function with one signature::
     decide(public, table, query, params, memory, rng, out) -> int64
 
 - ``public`` (int64 vector): the table as every player sees it, which is the engine's own state: the
-  header fields ``PUB_*``, then per seat (``seat_field``) cash, position, alive, on-School and
+  header fields ``PUB_*`` (``holdings_version``: a count per seat of changes to its titles and debts), then
+  per seat (``seat_field``) cash, position, alive, on-School and
   missed-turn flags, then per property (``owner``, ``debt_ridden``), then each seat's saved cards by
   card type (``saved``) and the cards of each type left in the deck (``cards_left``). It is the
   engine's live array: read it, never write it. ``public[PUB_SEAT]`` is the seat being asked.
@@ -23,7 +24,7 @@ from numba import njit, types
 MAX_SEATS = 6
 MAX_BLOCK = 6
 TABLE_COLUMNS = 6 + MAX_BLOCK
-MEMORY_SIZE = 64
+MEMORY_SIZE = 136
 OUT_SIZE = 8
 QUERY_SIZE = 8
 
@@ -79,7 +80,8 @@ Q_KIND, Q_PROPERTY = range(2)                         # Q_PROPERTY: property ind
  PUB_COMMODITIES, PUB_CARD_TYPES, PUB_SQUARES, PUB_COMMODITY_ROW, PUB_CARD_ROW, PUB_SQUARE_ROW,
  PUB_MIN_INVEST, PUB_AUCTION_MIN, PUB_AUCTION_INCREMENT, PUB_EXTRA_EXCHANGE_USED, PUB_LAST_CARD_DRAWN,
  PUB_SCHOOL_SQUARE) = range(20)
-PUB_HEADER = 24
+PUB_HOLDINGS_VERSION = 24  # per seat (holdings_version)
+PUB_HEADER = PUB_HOLDINGS_VERSION + 8
 SEAT_FIELDS = 5
 S_CASH, S_POSITION, S_ALIVE, S_ON_SCHOOL, S_MISSES_TURN = range(SEAT_FIELDS)
 
@@ -123,6 +125,13 @@ def left_slot(public, card_type):
 def seat_field(public, seat, field):
     """A seat's cash, position, alive, on-School or misses-turn flag (S_* field)."""
     return public[seat_slot(seat, field)]
+
+
+@njit(cache=True)
+def holdings_version(public, seat):
+    """Changes whenever a title of the seat's changes hands or one of its debt flags changes (0 at the start
+    of a game): a strategy may keep what it derives from its own titles and debts until it changes."""
+    return public[PUB_HOLDINGS_VERSION + seat]
 
 
 @njit(cache=True)
