@@ -13,12 +13,16 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _U53 = 1.0 / 9007199254740992.0  # 2**-53
 
-# Stream ids shared by every game; per-seat streams are STRATEGY + seat and DICE + seat.
+# Stream ids shared by every game; per-seat streams are STRATEGY + seat, DICE + seat (movement), and where a
+# game rolls for other things too, EXCHANGE + seat and EXTRA_DICE + seat: a die that is rolled only sometimes
+# (an investment, income on one's own square) must not shift the movement dice of a paired game.
 DEAL = 0
 TURN = 1
 TIE_BREAK = 2
 STRATEGY = 16
 DICE = 32
+EXCHANGE = 48
+EXTRA_DICE = 64
 
 
 @njit(cache=True)

@@ -92,8 +92,12 @@ ST_RULES = ST_OUT + OUT_SIZE
 ST_EXTRA = ST_RULES + RULE_SIZE
 ST_STATS = ST_EXTRA + MAX_SEATS
 ST_PUBLIC = ST_STATS + MAX_SEATS * N_STATS
+# random streams: per seat its movement dice, strategy, Exchange rolls and other dice (income, rent, Park,
+# School, audits, cards, Bamboozles, bumps), so that a change that adds or removes one roll of a kind leaves
+# the paired game's other rolls where they were (common random numbers); then tie-breaks and the deck
 DICE_ROW, STRATEGY_ROW, TIE_ROW, DECK_ROW = 0, MAX_SEATS, 2 * MAX_SEATS, 2 * MAX_SEATS + 1
-RNG_ROWS = 2 * MAX_SEATS + 2
+EXCHANGE_ROW, EXTRA_DICE_ROW = 2 * MAX_SEATS + 2, 3 * MAX_SEATS + 2
+RNG_ROWS = 4 * MAX_SEATS + 2
 
 
 def state_size(public_len, deck_size, squares, commodities, properties, blocks):
@@ -378,8 +382,9 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
 
 
 @_inline
-def _die(ctx, seat):
-    return 1 + rng.below(_rngs(ctx)[seat], 6)
+def _die(ctx, row):
+    """One die from a stream row (DICE_ROW, EXCHANGE_ROW or EXTRA_DICE_ROW + seat)."""
+    return 1 + rng.below(_rngs(ctx)[row], 6)
 
 
 @_inline
@@ -553,7 +558,7 @@ def _invest(ctx, seat, optional, short):
             return
     stake = table[row + choice, X_INVEST]
     _add_cash(ctx, seat, -stake, True)
-    total = _die(ctx, seat) + _die(ctx, seat)
+    total = _die(ctx, EXCHANGE_ROW + seat) + _die(ctx, EXCHANGE_ROW + seat)
     _state(ctx)[_invest_at(ctx, seat, choice)] += 1
     won = (table[row + choice, X_MASK] >> total) & 1
     if won:
@@ -687,7 +692,7 @@ def _visit_owned(ctx, seat, prop, may_poach):
         if _decide(ctx, D_POACH, seat, prop, 0, 0, 0, 0) == 1:
             if _acquire(ctx, seat, prop, table[prop, P_PAYOFF], True):
                 return
-    die = _die(ctx, seat)
+    die = _die(ctx, EXTRA_DICE_ROW + seat)
     rent = _rent_multiple(public, table, _members(ctx), prop) * die
     _log(ctx, seat, E_RENT, prop, die, rent, holder)
     paid_before = _cash(public, seat)
@@ -728,13 +733,13 @@ def _land(ctx, seat, square):
                 if winner == seat:
                     _state(ctx)[ST_STATS + (seat) * N_STATS + S_DECLINED_THEN_WON] += 1
         elif holder == seat:
-            die = _die(ctx, seat)
+            die = _die(ctx, EXTRA_DICE_ROW + seat)
             _add_cash(ctx, seat, table[prop, P_INCOME] * die, True)  # U8: the smallest multiple
             _log(ctx, seat, E_OWN_INCOME, prop, die, table[prop, P_INCOME] * die, 0)
         else:
             _visit_owned(ctx, seat, prop, True)
     elif kind == SQ_PARK:
-        die = _die(ctx, seat)
+        die = _die(ctx, EXTRA_DICE_ROW + seat)
         _add_cash(ctx, seat, rules[R_PARK_PER_PIP] * die, True)
         _log(ctx, seat, E_PARK, die, rules[R_PARK_PER_PIP] * die, 0, 0)
     elif kind == SQ_CITY_HALL:
@@ -742,7 +747,7 @@ def _land(ctx, seat, square):
         _add_cash(ctx, seat, -amount, True)
         _log(ctx, seat, E_CITY_HALL, amount, 0, 0, 0)
     elif kind == SQ_SCHOOL:
-        die = _die(ctx, seat)
+        die = _die(ctx, EXTRA_DICE_ROW + seat)
         _add_cash(ctx, seat, rules[R_SCHOOL_PER_PIP] * die, True)
         public[seat_slot(seat, S_MISSES_TURN)] = 1
         _log(ctx, seat, E_SCHOOL, die, rules[R_SCHOOL_PER_PIP] * die, 0, 0)
@@ -771,8 +776,8 @@ def _master_key_type(ctx):
 def _tax_audit(ctx, seat):
     """Stake = die x $10,000; a second die odd pays, even receives; then to Park and act there."""
     rules = _rules(ctx)
-    stake = _die(ctx, seat) * rules[R_AUDIT_PER_PIP]
-    parity = _die(ctx, seat)
+    stake = _die(ctx, EXTRA_DICE_ROW + seat) * rules[R_AUDIT_PER_PIP]
+    parity = _die(ctx, EXTRA_DICE_ROW + seat)
     _log(ctx, seat, E_AUDIT, stake, parity, 0, 0)
     if parity % 2 == 1:
         if not _pay(ctx, seat, stake, -1):
@@ -809,7 +814,7 @@ def _bamboozle(ctx, seat, underhanded):
     if not valid:
         _illegal(ctx, seat, D_BAMBOOZLE)
         return False
-    mine_roll, their_roll = _die(ctx, seat), _die(ctx, victim)
+    mine_roll, their_roll = _die(ctx, EXTRA_DICE_ROW + seat), _die(ctx, EXTRA_DICE_ROW + victim)
     _log(ctx, seat, E_BAMBOOZLE, mine, target, mine_roll, their_roll)
     if mine_roll > their_roll:
         _set_owner(public, target, seat)
@@ -1010,7 +1015,7 @@ def _draw_card(ctx, seat):
         due = _cash(public, seat) * table[row, K_PERCENT] // 100
         return not _pay(ctx, seat, due, -1)
     if kind == CK_COLLECT_PER_PIP:
-        total = _die(ctx, seat) + _die(ctx, seat)
+        total = _die(ctx, EXTRA_DICE_ROW + seat) + _die(ctx, EXTRA_DICE_ROW + seat)
         _add_cash(ctx, seat, amount * total, True)
         _log(ctx, seat, E_COLLECT, amount * total, total, 0, 0)
         return False
@@ -1103,7 +1108,7 @@ def _bump(ctx, seat):
             or table[public[PUB_SQUARE_ROW] + square, Q_KIND] == SQ_PARK or _occupied(public, square, -1)):
         _illegal(ctx, seat, D_BUMP)
         return
-    die = _die(ctx, seat)
+    die = _die(ctx, EXTRA_DICE_ROW + seat)
     _log(ctx, seat, E_BUMP, target, square, die, 0)
     if die % 2 == 0:
         _state(ctx)[ST_STATS + (seat) * N_STATS + S_BUMPS] += 1
@@ -1141,7 +1146,7 @@ def _turn(ctx, seat):
             return
     _invest(ctx, seat, False, 0)
     # 2. roll and move
-    d1, d2 = _die(ctx, seat), _die(ctx, seat)
+    d1, d2 = _die(ctx, DICE_ROW + seat), _die(ctx, DICE_ROW + seat)
     square = (public[seat_slot(seat, S_POSITION)] + d1 + d2) % public[PUB_SQUARES]
     _log(ctx, seat, E_MOVE, d1, d2, square, 0)
     if d1 == d2:
@@ -1284,6 +1289,8 @@ def _new_game(ctx, deck_template, seed, game):
         public[seat_slot(seat, S_ALIVE)] = 1
         rng.seed_stream(rngs[DICE_ROW + seat], seed, game, rng.DICE + seat)
         rng.seed_stream(rngs[STRATEGY_ROW + seat], seed, game, rng.STRATEGY + seat)
+        rng.seed_stream(rngs[EXCHANGE_ROW + seat], seed, game, rng.EXCHANGE + seat)
+        rng.seed_stream(rngs[EXTRA_DICE_ROW + seat], seed, game, rng.EXTRA_DICE + seat)
     rng.seed_stream(rngs[DECK_ROW], seed, game, rng.DEAL)
     rng.seed_stream(rngs[TIE_ROW], seed, game, rng.TIE_BREAK)
     deck[:] = deck_template
