@@ -11,12 +11,13 @@ import functools
 
 import numba
 import numpy as np
-from numba import carray, njit, types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from ... import rng
+from ...numba_tools import unmanaged as _unmanaged
 from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_CITY_HALL_PERCENT, R_DEALS_PER_TURN,
                     R_DECK_SIZE, R_DOUBLES_BONUS, R_LAST_PLAYER_STANDING, R_LEVEL, R_MAX_TURNS, R_MIN_INVEST,
                     R_PARK_PER_PIP, R_PARK_SQUARE, R_SCHOOL_PER_PIP, R_SCHOOL_SQUARE, R_START_CASH,
@@ -108,14 +109,6 @@ _inline = njit(inline="always", cache=True)
 
 
 @intrinsic
-def _voidptr(typingctx, address):
-    """An integer address as a void pointer (for numba.carray)."""
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
-    return types.voidptr(types.intp), codegen
-
-
-@intrinsic
 def _matrix(typingctx, address, rows, columns, dtype):
     """A C-ordered rows x columns view of the memory at an integer address, without a reference count
     (numba.carray, an overload, cannot return an array it made in code compiled without one)."""
@@ -198,9 +191,6 @@ if numba.config.DISABLE_JIT:  # the interpreter keeps the arrays (benchmarks com
     def _decision_at(fns, index):
         return fns[index]
 
-    def _unmanaged(ctx):
-        return ctx
-
     def _part(array, start, length):
         return array[start:start + length]
 else:
@@ -231,11 +221,6 @@ else:
     @_inline
     def _events(ctx):
         return _matrix(ctx[ST_EVENTS_ADDRESS], ctx[ST_EVENT_CAPACITY], EVENT_FIELDS, np.int64)
-
-    @_inline
-    def _unmanaged(array):
-        """A view of ``array`` without a reference count (the kernel's caller keeps it alive)."""
-        return carray(_voidptr(array.ctypes.data), array.shape, array.dtype)
 
     @_inline
     def _decision_at(fns, index):
