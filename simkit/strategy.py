@@ -100,6 +100,14 @@ def register(strategy: Strategy) -> Strategy:
     return strategy
 
 
+def preset(base: Strategy, name: str, doc: str, **params) -> Strategy:
+    """Register ``base`` under another name with some of its parameters changed (a family's preset)."""
+    unknown = set(params) - set(base.params)
+    if unknown:
+        raise SimkitError(f"preset {name}: {base.name} has no parameter {sorted(unknown)[0]!r}")
+    return register(Strategy.build(base.game, name, base=base, params=params, doc=doc))
+
+
 def registered(game: str) -> dict[str, Strategy]:
     """Shipped strategies of a game, by name (imports the game's strategies module once)."""
     from .games import get_game

@@ -19,7 +19,7 @@ from simkit.games.dweebies.table import EMPTY, gain, line_ends, run_from
 from simkit.games.dweebies.view import (PUB_BOTTOM, PUB_DWEEBIES, PUB_LEFT, PUB_LEGAL, PUB_ON_TABLE,
                                         PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_TOP, hand_size_of, next_seat,
                                         pack_move, random_move, unseen, unseen_total)
-from simkit.strategy import Strategy, register
+from simkit.strategy import Strategy, preset, register
 
 P_DEFEND, P_EXPECTED, P_SHORTEN, P_KEEP_PAIRS = range(4)
 TOP = 6  # best opponent replies kept: a move changes at most five cells' prospects (its own and four line ends)
@@ -83,8 +83,9 @@ def _threat_at_end(table, side, cell, outward, cards, far, along_rows, memory):
 @njit(cache=True)
 def _threat_after_collecting(table, public, cell, dweebie, memory):
     """The next player's best reply after this seat places ``dweebie`` on ``cell`` and collects: the lines
-    are taken off the seat's table copy and put back before returning (the placed card leaves with them). A table left split offers no reply (nobody collects until it
-    is joined; a one-card link that joins and collects at once is not looked for)."""
+    are taken off the seat's table copy and put back before returning (the placed card leaves with them).
+    A table left split offers no reply (nobody collects until it is joined; a one-card link that joins and
+    collects at once is not looked for)."""
     side = public[PUB_SIDE]
     row, row_end, column, column_end = line_ends(table, side, cell)
     top, bottom = public[PUB_TOP] - 1, public[PUB_BOTTOM] + 1
@@ -201,11 +202,14 @@ def score_moves(hand, public, table, legal, params, memory, rng_state):
                 else:
                     span = left + right + 1
                     height = up + down + 1
+                    # the far end of a line through the new card: the run beyond it, or the card itself
+                    far_left, far_right = end_left if left > 0 else d, end_right if right > 0 else d
+                    far_up, far_down = end_up if up > 0 else d, end_down if down > 0 else d
                     threat = max(unchanged,
-                                 _threat_at_end(table, side, edges[0], -1, span, end_right if right > 0 else d, True, memory),
-                                 _threat_at_end(table, side, edges[1], 1, span, end_left if left > 0 else d, True, memory),
-                                 _threat_at_end(table, side, edges[2], -side, height, end_down if down > 0 else d, False, memory),
-                                 _threat_at_end(table, side, edges[3], side, height, end_up if up > 0 else d, False, memory))
+                                 _threat_at_end(table, side, edges[0], -1, span, far_right, True, memory),
+                                 _threat_at_end(table, side, edges[1], 1, span, far_left, True, memory),
+                                 _threat_at_end(table, side, edges[2], -side, height, far_down, False, memory),
+                                 _threat_at_end(table, side, edges[3], side, height, far_up, False, memory))
                 score -= defend * threat
             if score > best_score:
                 best_score = score
@@ -233,20 +237,12 @@ scorer = register(Strategy.build(
         "breaking a pair; plays the best, ties at random."))
 
 
-def _preset(name: str, doc: str, **values) -> Strategy:
-    params = dict(_PARAMS)
-    for key, value in values.items():
-        assert key in params, key
-        params[key] = value
-    return register(Strategy.build("dweebies", name, base=scorer, params=params, doc=doc))
-
-
-_preset("greedy", "Collects the most cards it can now; otherwise any card, ties at random.")
-_preset("greedy-defensive", "Collects the most now minus the most the next player could collect with a card "
+preset(scorer, "greedy", "Collects the most cards it can now; otherwise any card, ties at random.")
+preset(scorer, "greedy-defensive", "Collects the most now minus the most the next player could collect with a card "
                             "it has not seen (one ply, worst case).", defend=1.0)
-_preset("line-shortener", "The published tip: collect when it can, otherwise keep lines short (plays where "
+preset(scorer, "line-shortener", "The published tip: collect when it can, otherwise keep lines short (plays where "
                           "the longest line it leaves is shortest).", shorten=1.0)
-_preset("pair-keeper", "Collects the most now; otherwise plays a single before breaking up two or more copies "
+preset(scorer, "pair-keeper", "Collects the most now; otherwise plays a single before breaking up two or more copies "
                        "of one Dweebie, keeping pairs to set up and take lines later.", keep_pairs=1.5)
 register(Strategy.build("dweebies", "random", place=random_place,
                         doc="D8 baseline: uniform over the distinct (Dweebie in hand, legal cell) pairs."))

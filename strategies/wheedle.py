@@ -13,7 +13,7 @@ from simkit.games.wheedle.view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUN
                                        PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAX_TICKS,
                                        PUB_MY_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_SEAT, PUB_TICK, STOP,
                                        SWAP, is_qualified, points_if_stopped)
-from simkit.strategy import Strategy, register
+from simkit.strategy import Strategy, preset, register
 
 # parameter order (the Strategy's params dict preserves it)
 (P_TARGETS, P_OFFER_SIZE, P_REVISE_AFTER, P_DROP_TICKS, P_PROTECT, P_DUMP_CENTRE, P_SABOTAGE, P_STOP_RULE,
@@ -310,24 +310,20 @@ collector = register(Strategy.build(
         "every parameter of the family can be set."))
 
 
-def _preset(name, doc, **params):
-    return register(Strategy.build("wheedle", name, base=collector, params=params, doc=doc))
-
-
-hair_trigger = _preset("hair-trigger", "Collector that stops the moment it shows majorities.", stop=STOP_QUALIFIED)
-threshold = _preset("threshold", "Collector that stops once qualified with a round score of at least `points`.",
+hair_trigger = preset(collector, "hair-trigger", "Collector that stops the moment it shows majorities.", stop=STOP_QUALIFIED)
+threshold = preset(collector, "threshold", "Collector that stops once qualified with a round score of at least `points`.",
                     stop=STOP_THRESHOLD, points=24)
-patient = _preset("patient", "Collector that stops once qualified and `patience` ticks passed without improvement.",
+patient = preset(collector, "patient", "Collector that stops once qualified and `patience` ticks passed without improvement.",
                   stop=STOP_PATIENCE)
-never_stop = _preset("never-stop", "Collector that never stops (rounds end by others or as stalemates).",
+never_stop = preset(collector, "never-stop", "Collector that never stops (rounds end by others or as stalemates).",
                      stop=STOP_NEVER)
-bluffer = _preset("bluffer", "Collector that also stops unqualified late in a round when the penalty still pays.",
+bluffer = preset(collector, "bluffer", "Collector that also stops unqualified late in a round when the penalty still pays.",
                   stop=STOP_BLUFF)
-blocker = _preset("blocker", "Collector that refuses to feed rivals and bankrupts the companies they collect.",
+blocker = preset(collector, "blocker", "Collector that refuses to feed rivals and bankrupts the companies they collect.",
                   protect=1, sabotage=1, stop=STOP_QUALIFIED)
-small_first = _preset("small-first", "Collector that targets the small (5-card) companies first.",
+small_first = preset(collector, "small-first", "Collector that targets the small (5-card) companies first.",
                       targets=TARGET_SMALL_FIRST)
-contrarian = _preset("contrarian", "Collector that targets the companies fewest rivals are asking for.",
+contrarian = preset(collector, "contrarian", "Collector that targets the companies fewest rivals are asking for.",
                      targets=TARGET_UNCONTESTED)
 random = register(Strategy.build(
     "wheedle", "random", act=random_act, accept=random_accept, params={"accept": 0.5},

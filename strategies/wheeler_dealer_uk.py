@@ -14,7 +14,7 @@ from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_PURCHASE, BORROW_VOL
                                                  Q_PRICE, Q_SEAT, REDEEM_COMMAND, at_risk, cash, colour, face, held,
                                                  in_pack, loan_value, pack_deal, pack_sale, redeem_cost,
                                                  seat_field, set_value, total_wealth)
-from simkit.strategy import Strategy, register
+from simkit.strategy import Strategy, preset, register
 
 # parameter order (the Strategy's params dict keeps it)
 (P_SELL_AT, P_FAVOUR, P_RESERVE, P_DEALS, P_RAIDS, P_LEVERAGE, P_ENTER_AT, P_COMMAND, P_KEEP_FROM,
@@ -200,23 +200,15 @@ trader = register(Strategy.build(
         "many copies; reserve, cash_floor: credits to keep."))
 
 
-def _preset(name: str, doc: str, **values) -> Strategy:
-    params = dict(_PARAMS)
-    for key, value in values.items():
-        assert key in params, key
-        params[key] = float(value)
-    return register(Strategy.build("wheeler-dealer-uk", name, base=trader, params=params, doc=doc))
-
-
-_preset("set-at-3", "Sells every set at three cards; deals and raids for sets; borrows to complete them.")
-_preset("hold-for-5", "Holds sets for five cards (the higher multiple) unless no more copies can come.", sell_at=5)
-_preset("yellow-hunter", "Favours the dear yellow pack, borrowing At Risk for any card it wants.", favour=2,
+preset(trader, "set-at-3", "Sells every set at three cards; deals and raids for sets; borrows to complete them.")
+preset(trader, "hold-for-5", "Holds sets for five cards (the higher multiple) unless no more copies can come.", sell_at=5)
+preset(trader, "yellow-hunter", "Favours the dear yellow pack, borrowing At Risk for any card it wants.", favour=2,
         leverage=LEVERAGE_ANY, sell_at=4)
-_preset("raider", "Raids At Risk cards and buys from players whenever a set gains; sells at four; enters the "
+preset(trader, "raider", "Raids At Risk cards and buys from players whenever a set gains; sells at four; enters the "
                   "inner circle at once.", sell_at=4, leverage=LEVERAGE_ANY, enter_at=0, keep_from=1)
-_preset("cautious", "No deals, no borrowing for purchases, a large reserve; enters the inner circle late.",
+preset(trader, "cautious", "No deals, no borrowing for purchases, a large reserve; enters the inner circle late.",
         deals=0, raids=0, leverage=LEVERAGE_NEVER, reserve=5000, enter_at=2, keep_from=3)
-_preset("commander", "Sells at three and takes Command cards on yellow spaces.", command=1)
+preset(trader, "commander", "Sells at three and takes Command cards on yellow spaces.", command=1)
 
 
 # ---- random: a random legal answer at every decision --------------------------------------------------

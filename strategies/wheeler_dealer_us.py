@@ -34,7 +34,7 @@ from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUD
                                                  S_ALIVE, S_ON_SCHOOL, S_POSITION, X_INVEST, X_RETURN, X_WAYS, cash,
                                                  debt_ridden, debt_slot, held_in_block, holdings_version, owner,
                                                  owner_slot, saved, saved_slot, seat_field)
-from simkit.strategy import Strategy, register
+from simkit.strategy import Strategy, preset, register
 
 
 # ---- helpers shared by the shipped strategies -----------------------------------------------------
@@ -1431,32 +1431,28 @@ investor = register(Strategy.build(
         "parameter of the family can be set."))
 
 
-def _preset(name, doc, **params):
-    return register(Strategy.build("wheeler-dealer-us", name, base=investor, params=params, doc=doc))
-
-
-kelly = _preset("kelly", "Invests by the Kelly criterion (best expected log growth of net worth, at most "
+kelly = preset(investor, "kelly", "Invests by the Kelly criterion (best expected log growth of net worth, at most "
                 "`fraction` of it at stake); buys with one stake in reserve; no borrowing to buy, no offers.",
                 invest_rule=INVEST_KELLY, fraction=0.25)
-copper_only = _preset("copper-only", "Always invests in Copper (the cheapest stake when it can't pay Copper); "
+copper_only = preset(investor, "copper-only", "Always invests in Copper (the cheapest stake when it can't pay Copper); "
                       "otherwise the family's defaults: buys with one stake in reserve, bids 80% of worth.",
                       invest_rule=INVEST_FIXED, commodity=0)
-best_return = _preset("best-return", "Always takes the best expected return at the Exchange (long shots once "
+best_return = preset(investor, "best-return", "Always takes the best expected return at the Exchange (long shots once "
                       "it can pay them); buys and bids with no reserve, borrows to buy anything, repays late.",
                       invest_rule=INVEST_BEST_RETURN, reserve=0, bid_fraction=1.0, borrow_rule=BORROW_ANY,
                       repay_first=0)
-cautious = _preset("cautious", "Safest odds until rich, a large cash reserve, low bids, poaches only clear "
+cautious = preset(investor, "cautious", "Safest odds until rich, a large cash reserve, low bids, poaches only clear "
                    "bargains, repays at once; never sells to a rival who would complete a block.",
                    invest_rule=INVEST_CAUTIOUS, rich=300000, reserve=40000, bid_fraction=0.5, block_buy=0,
                    poach_ratio=0.7, sell_premium=3.0)
-builder = _preset("builder", "Builds blocks: values block progress highly, buys and borrows for properties that "
+builder = preset(investor, "builder", "Builds blocks: values block progress highly, buys and borrows for properties that "
                   "advance its blocks, repays whole blocks first, offers 1.5 x cost for the missing pieces.",
                   block_weight=1.5, block_buy=1, borrow_rule=BORROW_BLOCKS, repay_first=1, bid_fraction=1.0,
                   premium=1.5, sell_premium=2.5, protect=1)
-poacher = _preset("poacher", "Keeps cash to poach: buys and bids only with two stakes in reserve and bids low, "
+poacher = preset(investor, "poacher", "Keeps cash to poach: buys and bids only with two stakes in reserve and bids low, "
                   "then poaches whenever the payoff is below 1.5 x the worth; never borrows to buy.",
                   reserve=40000, block_buy=0, bid_fraction=0.5, poach_ratio=1.5, borrow_rule=BORROW_NEVER,
                   repay_first=1)
-dealer = _preset("dealer", "Deals hard: offers 2.5 x cost or swaps for the pieces its blocks miss, sells "
+dealer = preset(investor, "dealer", "Deals hard: offers 2.5 x cost or swaps for the pieces its blocks miss, sells "
                  "anything (even a rival's last piece) for 1.5 x its worth.",
                  premium=2.5, swaps=1, sell_premium=1.5, protect=0, block_weight=1.2)
