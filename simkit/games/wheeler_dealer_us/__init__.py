@@ -152,6 +152,7 @@ GAME = Game(
         "loans, repaid, deals_offered, deals_accepted": "borrowing (U5) and Wheeling & Dealing (U4)",
         "rent_paid, rent_received": "rent between players",
         "turns, end": "turns in the game; how it ended: 0 card clock, 1 last player standing, 2 turn limit",
+        "turns_played": "turns the seat played",
         "landings (totals)": "landings per square, summed over the batch (simkit.totals)",
     },
     levels=(1, 2),

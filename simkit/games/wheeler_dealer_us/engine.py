@@ -45,7 +45,7 @@ BAMBOOZLE_CASH = 20000
  S_BUMPS, S_BAMBOOZLES_WON, S_ILLEGAL) = range(18)
 SEAT_STATS = ("bought", "auctions_won", "declined_then_won", "poaches", "poached", "loans", "repaid",
               "deals_offered", "deals_accepted", "rent_paid", "rent_received", "exchange_profit", "bankrupt_turn",
-              "turns", "cards_used", "bumps", "bamboozles_won", "illegal_actions")
+              "turns_played", "cards_used", "bumps", "bamboozles_won", "illegal_actions")
 N_STATS = len(SEAT_STATS)
 END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 
