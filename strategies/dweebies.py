@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
-from simkit.games.dweebies.table import EMPTY, gain, line_ends, run_from
+from simkit.games.dweebies.table import EMPTY, gain, line_ends, one_group, run_from, touches_card
 from simkit.games.dweebies.view import (PUB_BOTTOM, PUB_DWEEBIES, PUB_LEFT, PUB_LEGAL, PUB_ON_TABLE,
                                         PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_TOP, hand_size_of, next_seat,
                                         pack_move, random_move, unseen, unseen_total)
@@ -104,39 +104,12 @@ def _threat_after_collecting(table, public, cell, dweebie, memory):
                 values[n_removed] = table[cell + k * step]
                 table[cell + k * step] = EMPTY
                 n_removed += 1
-    width = right - left + 1
-    area = width * (bottom - top + 1)
-    group = np.zeros(area, np.int64)
-    stack = np.empty(area, np.int64)
-    groups = 0
-    for local in range(area):
-        x = (top + local // width) * side + left + local % width
-        if table[x] == EMPTY or group[local] != 0:
-            continue
-        groups += 1
-        if groups > 1:
-            break
-        group[local] = 1
-        stack[0] = x
-        depth = 1
-        while depth > 0:
-            depth -= 1
-            y = stack[depth]
-            for step in (1, -1, side, -side):
-                z = y + step
-                if table[z] != EMPTY:
-                    zl = (z // side - top) * width + z % side - left
-                    if group[zl] == 0:
-                        group[zl] = 1
-                        stack[depth] = z
-                        depth += 1
     best = 0.0
-    if groups == 1:
-        for local in range(area):
-            x = (top + local // width) * side + left + local % width
-            if table[x] == EMPTY and (table[x + 1] != EMPTY or table[x - 1] != EMPTY or table[x + side] != EMPTY
-                                      or table[x - side] != EMPTY):
-                best = max(best, _reply(line_ends(table, side, x), memory))
+    if one_group(table, side, top, bottom, left, right):
+        for r in range(top, bottom + 1):
+            for x in range(r * side + left, r * side + right + 1):
+                if table[x] == EMPTY and touches_card(table, side, x):
+                    best = max(best, _reply(line_ends(table, side, x), memory))
     for i in range(n_removed):
         table[removed[i]] = values[i]
     return best

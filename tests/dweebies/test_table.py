@@ -132,3 +132,14 @@ B C .
     assert table.play("B", 0, 2) == (3, 1, True)      # joins the groups, then collects B C B
     assert table.picture(2, 3) == ". . .\n. . E"
     assert table.play("E", 1, 3) == (2, 0, False)     # and play goes on as on any table
+
+
+def test_one_group_agrees_with_the_engine_s_group_count():
+    from simkit.games.dweebies.table import one_group
+
+    from .harness import SIDE, at
+
+    for picture in ("A B\n. C", "A . B", ". C .\nA . B\n. D .", "A", ""):
+        table = Table(picture)
+        top, left = divmod(at(-1, -1), SIDE)
+        assert one_group(table.grid, SIDE, top, top + 5, left, left + 6) == (table.groups <= 1), picture

@@ -110,7 +110,7 @@ def adjacent_cells(grid, side, cells, n, mark, stamp, out):
 
 
 @njit(cache=True)
-def _touches_card(grid, side, cell):
+def touches_card(grid, side, cell):
     return (grid[cell + 1] != EMPTY or grid[cell - 1] != EMPTY or grid[cell + side] != EMPTY
             or grid[cell - side] != EMPTY)
 
@@ -165,7 +165,7 @@ def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
     count = 0
     for local in range(area):
         cell = (top + local // width) * side + left + local % width
-        if grid[cell] != EMPTY or not _touches_card(grid, side, cell):
+        if grid[cell] != EMPTY or not touches_card(grid, side, cell):
             continue
         on_link = False
         for a in range(groups):
@@ -180,15 +180,36 @@ def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
 
 
 @njit(cache=True)
-def cards_on(grid, side, top, bottom, left, right, out):
-    """The cells holding cards within a bounding box (rows top..bottom, columns left..right); returns how many."""
-    n = 0
-    for r in range(top, bottom + 1):
-        for c in range(left, right + 1):
-            if grid[r * side + c] != EMPTY:
-                out[n] = r * side + c
-                n += 1
-    return n
+def one_group(grid, side, top, bottom, left, right):
+    """True if the cards within rows top..bottom, columns left..right (every card on the table lies there)
+    form one 4-connected group, or none: a check for strategies, which have no list of the cards."""
+    width = right - left + 1
+    area = width * (bottom - top + 1)
+    seen = np.zeros(area, np.bool_)
+    stack = np.empty(area, np.int64)
+    found = False
+    for local in range(area):
+        x = (top + local // width) * side + left + local % width
+        if grid[x] == EMPTY or seen[local]:
+            continue
+        if found:
+            return False
+        found = True
+        seen[local] = True
+        stack[0] = x
+        depth = 1
+        while depth > 0:
+            depth -= 1
+            y = stack[depth]
+            for step in (1, -1, side, -side):
+                z = y + step
+                if grid[z] != EMPTY:
+                    near = (z // side - top) * width + z % side - left
+                    if not seen[near]:
+                        seen[near] = True
+                        stack[depth] = z
+                        depth += 1
+    return True
 
 
 @njit(cache=True)
