@@ -11,6 +11,7 @@ names a Strategy object in the user's own module.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,14 +109,55 @@ def preset(base: Strategy, name: str, doc: str, **params) -> Strategy:
     return register(Strategy.build(base.game, name, base=base, params=params, doc=doc))
 
 
+PLUGIN_GROUP = "simkit.strategies"   # entry points of installed packages that register strategies
+_SHIPPED_LOADED: set[str] = set()
+_PLUGINS: dict[tuple[str, str], str] = {}   # (game, strategy name) -> the installed package that added it
+_PLUGINS_LOADED = False
+
+
+def _load_plugins() -> None:
+    """Import every module that an installed package names in the ``simkit.strategies`` entry-point group
+    (once per process); its strategies register themselves like the shipped ones."""
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    for entry in importlib.metadata.entry_points(group=PLUGIN_GROUP):
+        package = entry.dist.name if entry.dist is not None else entry.value
+        before = {(game, name): strategy for game, names in _REGISTRY.items() for name, strategy in names.items()}
+        try:
+            entry.load()
+        except SimkitError:
+            raise
+        except Exception as exc:
+            raise SimkitError(f"strategy package {package}: its entry point {entry.name} = {entry.value} failed "
+                              f"to load ({type(exc).__name__}: {exc})") from None
+        for game, names in _REGISTRY.items():
+            for name, strategy in names.items():
+                if (game, name) not in before:
+                    _PLUGINS[game, name] = package
+                elif before[game, name] is not strategy:
+                    taken = _PLUGINS.get((game, name), "simkit")
+                    raise SimkitError(f"strategy package {package} defines {game} strategy {name!r}, which {taken} "
+                                      "already has; a package must choose names of its own")
+
+
 def registered(game: str) -> dict[str, Strategy]:
-    """Shipped strategies of a game, by name (imports the game's strategies module once)."""
+    """The strategies of a game by name: the shipped ones (the game's strategies module, imported once) and
+    those of installed packages that declare a ``simkit.strategies`` entry point."""
     from .games import get_game
 
     spec = get_game(game)
-    if game not in _REGISTRY:
+    if spec.name not in _SHIPPED_LOADED:
         importlib.import_module(spec.strategies_module)
-    return _REGISTRY.get(game, {})
+        _SHIPPED_LOADED.add(spec.name)
+    _load_plugins()
+    return _REGISTRY.get(spec.name, {})
+
+
+def plugin_package(game: str, name: str) -> str | None:
+    """The installed package that added a strategy (None for a shipped one)."""
+    return _PLUGINS.get((game, name))
 
 
 @dataclass(frozen=True)
