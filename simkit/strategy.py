@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import math
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +42,59 @@ def _compile(func, signature):
         return njit(signature)(py_func)
 
 
+PARAM_KINDS = ("float", "int", "bool", "choice")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A strategy parameter's declaration: default, allowed range, kind and meaning. ``simkit strategies``
+    prints it, a value outside it is refused, and a search (sweep, tuner) takes its range from it.
+
+    kind: "float"; "int" (whole numbers); "bool" (0 or 1, a switch); "choice" (0..len(choices)-1, each
+    value named in ``choices``)."""
+
+    default: float
+    low: float = -math.inf
+    high: float = math.inf
+    kind: str = "float"
+    doc: str = ""
+    choices: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.kind not in PARAM_KINDS:
+            raise ValueError(f"Param kind must be one of {PARAM_KINDS}, not {self.kind!r}")
+        if self.kind == "bool":
+            object.__setattr__(self, "low", 0.0)
+            object.__setattr__(self, "high", 1.0)
+        if self.kind == "choice":
+            object.__setattr__(self, "low", 0.0)
+            object.__setattr__(self, "high", float(len(self.choices) - 1))
+
+    def with_default(self, value: float) -> "Param":
+        return replace(self, default=float(value))
+
+    def describe(self) -> str:
+        """The kind and range in words, e.g. ``int 0..60``, ``switch 0/1``, ``0 closest, 1 small-first``."""
+        if self.kind == "bool":
+            return "switch 0/1"
+        if self.kind == "choice":
+            return ", ".join(f"{i} {name}" for i, name in enumerate(self.choices))
+        if math.isinf(self.low) and math.isinf(self.high):
+            return self.kind
+        low = "" if math.isinf(self.low) else _fmt(self.low)
+        high = "" if math.isinf(self.high) else _fmt(self.high)
+        return f"{self.kind} {low}..{high}"
+
+    def check(self, strategy: str, name: str, value: float) -> float:
+        """``value`` as a float, or a one-line SimkitError saying what the parameter allows."""
+        value = float(value)
+        whole = self.kind in ("int", "bool", "choice")
+        if math.isnan(value) or (whole and not value.is_integer()) or not self.low <= value <= self.high:
+            raise SimkitError(f"strategy {strategy}: parameter {name}={_fmt(value)} is not allowed; "
+                              f"{name} is {self.describe()}" + (f" ({self.doc})" if self.doc else ""))
+        return value
+
+
 @dataclass(frozen=True)
 class Strategy:
     """A strategy for one game: a function per decision point and named float parameters.
@@ -53,8 +107,9 @@ class Strategy:
     game: str
     name: str
     decisions: dict
-    params: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)      # name -> default value (float), in vector order
     doc: str = ""
+    declared: dict = field(default_factory=dict)    # name -> Param (range, kind, meaning)
 
     @classmethod
     def build(cls, game: str, name: str, *, base: "Strategy | None" = None, params: dict | None = None,
@@ -62,8 +117,13 @@ class Strategy:
         from .games import get_game
 
         spec = get_game(game)
-        merged_params = dict(base.params) if base else {}
-        merged_params.update(params or {})
+        declared = dict(base.declared) if base else {}
+        for key, value in (params or {}).items():
+            declared[key] = value if isinstance(value, Param) else (
+                declared[key].with_default(value) if key in declared else Param(float(value)))
+        for key, param in declared.items():
+            param.check(name, key, param.default)
+        merged_params = {key: param.default for key, param in declared.items()}
         if len(merged_params) > MAX_PARAMS:
             raise SimkitError(f"strategy {name}: at most {MAX_PARAMS} parameters")
         unknown = set(decisions) - set(spec.decisions)
@@ -76,7 +136,7 @@ class Strategy:
             if func is None:
                 raise SimkitError(f"strategy {name}: no function for decision {point!r} and no base strategy")
             compiled[point] = func if (base and func is base.decisions.get(point)) else _compile(func, signature)
-        return cls(game, name, compiled, {k: float(v) for k, v in merged_params.items()}, doc or (base.doc if base else ""))
+        return cls(game, name, compiled, merged_params, doc or (base.doc if base else ""), declared)
 
     @property
     def module(self) -> str:
@@ -89,7 +149,7 @@ class Strategy:
             if key not in values:
                 allowed = ", ".join(self.params) or "none"
                 raise SimkitError(f"strategy {self.name}: unknown parameter {key!r}; allowed: {allowed}")
-            values[key] = value
+            values[key] = self.declared[key].check(self.name, key, value) if key in self.declared else float(value)
         vector = np.zeros(MAX_PARAMS)
         vector[: len(values)] = list(values.values())
         return vector

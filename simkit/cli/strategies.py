@@ -13,5 +13,7 @@ def command(game):
         click.echo(f"{name}" + (f"  (from package {package})" if package else ""))
         click.echo(f"    {strategy.doc}")
         if strategy.params:
-            params = ", ".join(f"{k}={v:g}" for k, v in strategy.params.items())
-            click.echo(f"    parameters: {params}")
+            click.echo("    parameters:")
+            for key, value in strategy.params.items():
+                param = strategy.declared[key]
+                click.echo(f"      {key}={value:g}  ({param.describe()})" + (f"  {param.doc}" if param.doc else ""))
