@@ -25,7 +25,7 @@ NET, ASKED, OFFERED = 0, 1, 2
 (PUB_SEAT, PUB_DEALER, PUB_PLAYERS, PUB_ROUND, PUB_ROUNDS, PUB_TICK, PUB_MAX_TICKS, PUB_CENTRE,
  PUB_CAN_STOP, PUB_HAND_SIZE, PUB_NO_TAKER_STREAK, PUB_MY_NO_TAKER_STREAK, PUB_GIFTS_ALLOWED,
  PUB_STOP_BONUS, PUB_FALSE_STOP, PUB_ALL_POINTS, PUB_MAJORITY_POINTS, PUB_BANKRUPT_POINTS,
- PUB_BANKRUPT_MAJORITY_SCORES, PUB_FALSE_STOP_ENDS_ROUND, PUB_COMPANIES) = range(21)
+ PUB_BANKRUPT_MAJORITY_SCORES, PUB_FALSE_STOP_ENDS_ROUND, PUB_COMPANIES, PUB_FALSE_STOPPER_CARDS_SCORED) = range(22)
 PUB_HEADER = 24
 MAX_COMPANIES = 24
 MEMORY_SIZE = 8 + 4 * MAX_COMPANIES  # a strategy's own floats; zeroed at the start of each game
@@ -88,10 +88,26 @@ def card_points(hand, centre, counts, all_points, majority_points, bankrupt_poin
 
 
 @njit(cache=True)
+def false_stopper_card_points(hand, centre, bankrupt_points):
+    """W8 ("none"): a round-ending false stopper's cards earn nothing, but its cards of the bankrupt
+    company still cost ``bankrupt_points`` each (a deduction is not an earning)."""
+    return bankrupt_points * hand[centre] if 0 <= centre < hand.size else 0
+
+
+@njit(cache=True)
 def points_if_stopped(hand, public):
-    """The round score this hand would get if its holder stopped now (card points plus stop bonus or penalty)."""
+    """The round score this hand would get if its holder stopped now: card points plus the stop bonus, or
+    for an unqualified hand the false-stop penalty plus what W8 leaves its cards (nothing but the bankrupt
+    company's cost under ``scoring.false_stopper_cards = "none"``, when the false stop ends the round)."""
     companies = public[PUB_COMPANIES]
     counts = public[PUB_HEADER:PUB_HEADER + companies]
-    points = card_points(hand, public[PUB_CENTRE], counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
-                         public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0)
-    return points + (public[PUB_STOP_BONUS] if is_qualified(hand, public) else public[PUB_FALSE_STOP])
+    centre = public[PUB_CENTRE]
+    if is_qualified(hand, public):
+        return card_points(hand, centre, counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
+                           public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0) + public[PUB_STOP_BONUS]
+    if public[PUB_FALSE_STOP_ENDS_ROUND] != 0 and public[PUB_FALSE_STOPPER_CARDS_SCORED] == 0:
+        points = false_stopper_card_points(hand, centre, public[PUB_BANKRUPT_POINTS])
+    else:
+        points = card_points(hand, centre, counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
+                             public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0)
+    return points + public[PUB_FALSE_STOP]
