@@ -204,3 +204,10 @@ def test_w4_false_stopper_keeps_its_cards_whatever_w8_says():
         engine._fill_static_public(public, 0, 4, 0, 0, 4, 15, prepared.counts, prepared.vector, np.zeros(4, np.int64))
         public[PUB_CENTRE] = names.index(AD)
         assert points_if_stopped(hand, public) == expected, sets
+
+
+def test_fuzz_draws_both_w8_readings():
+    from simkit.fuzz import NumpyPick, draw_case
+
+    drawn = {draw_case("wheedle", NumpyPick(0, case)).rules["scoring"]["false_stopper_cards"] for case in range(40)}
+    assert drawn == {"none", "scored"}
