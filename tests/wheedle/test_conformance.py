@@ -1,4 +1,4 @@
-"""Wheedle conformance: every recorded round re-scored by score_round, then the shared conformance check."""
+"""Wheedle conformance: every recorded round re-scored by score_round, then the project-wide conformance check (simkit.testing)."""
 import numpy as np
 import pytest
 
@@ -78,7 +78,7 @@ def test_false_stops_are_scored_as_false(cards):
     ["hair-trigger", "random"],
     ["random", "random", "blocker"],
 ], ids=["default", "random4", "mixed5", "mixed6", "house2", "house3"])
-def test_shared_conformance(players):
+def test_project_conformance(players):
     frame = check_conformance("wheedle", games=120, seed=99, players=players)
     n = len(players) if players else 4
     assert len(frame) == 120 * n

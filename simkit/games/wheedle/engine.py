@@ -1,5 +1,5 @@
-"""The Wheedle engine: a batch of games in one Numba kernel (rules: shared/rules/wheedle.txt,
-decisions W1-W8 in shared/spec/wheedle.md).
+"""The Wheedle engine: a batch of games in one Numba kernel (the rules as simulated, and the decisions
+W1-W8 cited here: docs/rules/wheedle.md).
 
 ``play_batch`` validates nothing and allocates the output arrays; the private kernel ``_play``
 is a pure function of (seed, game indices, rule arrays, strategies). Strategies arrive as a tuple of

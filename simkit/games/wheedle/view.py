@@ -5,8 +5,16 @@ A strategy's ``act`` is called on the ticks when its seat may act (W3) and write
 Both receive only: a copy of the seat's own hand (cards per company), the ``public`` vector below,
 the ``seen`` table of public events, the seat's parameters, a private ``memory`` that persists
 through the game, and the seat's own random stream. No argument carries another player's hand.
+The rules as simulated, and the decisions W1-W8: docs/rules/wheedle.md.
 
-public (int64 vector): the fields ``PUB_*`` below, then the printed card count of each company
+Answers: ``act`` returns PASS, OFFER, SWAP or STOP. An offer fills A_GIVE, A_GIVE_COUNT, A_WANT,
+A_WANT_COUNT (a company entry is -1 or a company, and a real company when its count is positive; counts
+0..99); a swap fills A_GIVE; A_TYPE is not read. The engine checks every entry an action uses before
+using it: an invalid answer is refused, counted in the seat's ``illegal_actions`` and played as a pass.
+``accept`` answers yes or no.
+
+public (int64 vector): the fields ``PUB_*`` below (the scoring values among them, and W8's
+``PUB_FALSE_STOPPER_CARDS_SCORED``: 0 = "none", 1 = "scored"), then the printed card count of each company
 (``company_cards``), then every seat's score from earlier rounds (``score_so_far``).
 seen (int64 [3, players, companies]), reset each round, built from public events only:
   seen[NET, p, c]   cards of c that p received minus gave in exchanges and swaps (cards travel face up)
@@ -72,7 +80,7 @@ def is_qualified(hand, public):
 
 @njit(cache=True)
 def card_points(hand, centre, counts, all_points, majority_points, bankrupt_points, bankrupt_majority_scores):
-    """Per-card points of one hand with ``centre`` the bankrupt company (the shared scoring rule, W6)."""
+    """Per-card points of one hand with ``centre`` the bankrupt company (the one scoring rule of engine, score_round and strategies; W6)."""
     points = 0
     for c in range(hand.size):
         held = hand[c]
