@@ -208,4 +208,6 @@ GAME = Game(
     limit_hit=lambda rows: rows["stalemates"] > 0,
     limit_label="a round reached options.max_ticks (stalemate)",
     half_time_score=half_time_points,
+    report_note="How the simulator plays Wheedle, and its decisions W1-W8 (e.g. W8: a false stopper's cards "
+                "earn nothing by default): docs/rules/wheedle.md.",
 )
