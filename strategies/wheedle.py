@@ -316,7 +316,7 @@ COLLECTOR_PARAMS = {
     "stop": STOP_QUALIFIED,      # 0 when qualified, 1 threshold, 2 patience, 3 never, 4 bluff
     "points": 20,                # threshold: least round score to stop at
     "patience": 20,              # patience: ticks without improvement before stopping
-    "bluff_points": 15,          # bluff: stop unqualified when the round score, penalty included, reaches this
+    "bluff_points": 15,          # bluff: stop unqualified when a false stop's round score (penalty, W8) reaches this
     "bluff_after": 100,          # bluff: not before this tick
 }
 
@@ -333,7 +333,8 @@ patient = preset(collector, "patient", "Collector that stops once qualified and 
                   stop=STOP_PATIENCE)
 never_stop = preset(collector, "never-stop", "Collector that never stops (rounds end by others or as stalemates).",
                      stop=STOP_NEVER)
-bluffer = preset(collector, "bluffer", "Collector that also stops unqualified late in a round when the penalty still pays.",
+bluffer = preset(collector, "bluffer", "Collector that also stops unqualified late in a round when what a false stop would "
+                  "score (penalty and W8 included) reaches `bluff_points`.",
                   stop=STOP_BLUFF)
 blocker = preset(collector, "blocker", "Collector that refuses deals that would hand a rival a majority and bankrupts the companies rivals collect.",
                   protect=1, sabotage=1, stop=STOP_QUALIFIED)
