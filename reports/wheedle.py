@@ -8,7 +8,7 @@ from . import plot
 from .plots import int_bins
 
 
-@plot("round_lengths", "Round lengths in ticks (W3); stalemates end at max_ticks (W5)")
+@plot("round_lengths", "Round lengths in ticks (W3); stalemates end at max_ticks (W5; docs/rules/wheedle.md)")
 def round_lengths(data):
     games = data.frame[data.frame["seat"] == 0]
     ticks = np.concatenate([games[c].to_numpy() for c in games.columns if c.startswith("ticks_r")])

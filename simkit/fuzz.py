@@ -64,8 +64,9 @@ def _wheedle(pick, n: int) -> dict:
     return {
         "company": [{"name": f"C{i}", "cards": c} for i, c in enumerate(cards)],
         "deal": {table: {str(n): hand}},
-        "scoring": {key: pick.integer(-20, 20) for key in ("stop_bonus", "false_stop", "all_cards", "majority",
-                                                           "bankrupt")},
+        "scoring": {**{key: pick.integer(-20, 20) for key in ("stop_bonus", "false_stop", "all_cards", "majority",
+                                                              "bankrupt")},
+                    "false_stopper_cards": pick.choice(["none", "scored"])},   # W8
         "options": {"gifts_allowed": pick.boolean(), "false_stop_ends_round": pick.boolean(),
                     "bankrupt_majority_scores": pick.boolean(),
                     "rounds": pick.choice(["players", 1, 2, 3]), "max_ticks": pick.choice([1, 5, 50, 500, 2000])},

@@ -1,4 +1,4 @@
-"""Shipped Wheedle strategies (shared/spec/wheedle.md, "Strategy families").
+"""Shipped Wheedle strategies (the families of docs/rules/wheedle.md, "Shipped strategies").
 
 ``collector`` is one parametrised family covering target choice, offer and accept rules and the
 stopping rules; the other names are its presets. ``random`` is the W7 baseline. Parameter values
@@ -225,6 +225,22 @@ def collector_act(hand, public, seen, params, memory, state, action):
 
 
 @njit(cache=True)
+def rival_holding_after(hand, public, seen, rival, company, m):
+    """Estimate, from public information only, how many cards of ``company`` a rival would hold after
+    receiving ``m`` more: its hand is what it was dealt plus its public net flow (cards travel face up),
+    and what it was dealt is estimated as its share of the cards we were not dealt."""
+    n = public[PUB_COMPANIES]
+    total = 0
+    for c in range(n):
+        total += public[PUB_HEADER + c]
+    hand_size = public[PUB_HAND_SIZE]
+    unseen = total - hand_size  # the other hands and the centre
+    my_dealt = hand[company] - seen[NET, public[PUB_SEAT], company]
+    dealt = (public[PUB_HEADER + company] - my_dealt) * hand_size / unseen if unseen > 0 else 0.0
+    return max(dealt + seen[NET, rival, company], 0.0) + m
+
+
+@njit(cache=True)
 def collector_accept(hand, public, seen, offer, params, memory, state):
     _reset_round(public, memory)
     choose_targets(hand, public, seen, params, memory)
@@ -234,9 +250,9 @@ def collector_accept(hand, public, seen, offer, params, memory, state):
     if k > 0 and not memory[WANTED + give]:
         return False  # junk in would spoil our majorities
     if m > 0 and params[P_PROTECT] > 0:
-        # refuse to feed a rival who is publicly collecting the company we would give
-        rival = offer[OFFER_FROM]
-        if seen[ASKED, rival, want] >= params[P_PROTECT] or seen[NET, rival, want] + m >= 2:
+        # refuse only a deal that would hand the rival a majority (protect - 1 cards of extra caution)
+        holding = rival_holding_after(hand, public, seen, offer[OFFER_FROM], want, m)
+        if 2 * (holding + params[P_PROTECT] - 1) > public[PUB_HEADER + want]:
             return False
     return k > 0 or m > 0
 
@@ -294,13 +310,13 @@ COLLECTOR_PARAMS = {
     "offer_size": 1,             # most cards given or asked per side in one offer
     "revise_after": 6,           # untaken offers in a row before targets are revised (0: never)
     "drop_ticks": 200,           # ticks a revision lasts (a target dropped, or a dumped company adopted)
-    "protect": 0,                # >0: refuse to give a rival a company it asked for this many times
+    "protect": 0,                # >0: refuse a deal that would hand the rival a majority (estimated from public flows; each unit above 1 is a card of caution)
     "dump_centre": 1,            # swap an unwanted card for the centre card when we collect the centre's company
     "sabotage": 0,               # when swapping, bankrupt a company rivals collect
     "stop": STOP_QUALIFIED,      # 0 when qualified, 1 threshold, 2 patience, 3 never, 4 bluff
     "points": 20,                # threshold: least round score to stop at
     "patience": 20,              # patience: ticks without improvement before stopping
-    "bluff_points": 15,          # bluff: stop unqualified when the round score, penalty included, reaches this
+    "bluff_points": 15,          # bluff: stop unqualified when a false stop's round score (penalty, W8) reaches this
     "bluff_after": 100,          # bluff: not before this tick
 }
 
@@ -317,9 +333,10 @@ patient = preset(collector, "patient", "Collector that stops once qualified and 
                   stop=STOP_PATIENCE)
 never_stop = preset(collector, "never-stop", "Collector that never stops (rounds end by others or as stalemates).",
                      stop=STOP_NEVER)
-bluffer = preset(collector, "bluffer", "Collector that also stops unqualified late in a round when the penalty still pays.",
+bluffer = preset(collector, "bluffer", "Collector that also stops unqualified late in a round when what a false stop would "
+                  "score (penalty and W8 included) reaches `bluff_points`.",
                   stop=STOP_BLUFF)
-blocker = preset(collector, "blocker", "Collector that refuses to feed rivals and bankrupts the companies they collect.",
+blocker = preset(collector, "blocker", "Collector that refuses deals that would hand a rival a majority and bankrupts the companies rivals collect.",
                   protect=1, sabotage=1, stop=STOP_QUALIFIED)
 small_first = preset(collector, "small-first", "Collector that targets the small (5-card) companies first.",
                       targets=TARGET_SMALL_FIRST)

@@ -18,6 +18,8 @@ RUN_CASES = [
     ("set-no-value", ["run", "wheedle", "--set", "options.max_ticks"], "KEY=VALUE"),
     ("impossible-deck", ["run", "wheedle", "--set", "company.0.cards=6"], "62"),
     ("max-ticks-zero", ["run", "wheedle", "--set", "options.max_ticks=0"], "options.max_ticks"),
+    ("w8-unknown-reading", ["run", "wheedle", "--set", 'scoring.false_stopper_cards="some"'],
+     'scoring.false_stopper_cards must be "none" or "scored"'),
     ("games-zero", ["run", "wheedle", "--games", "0"], "--games"),
     ("games-not-a-number", ["run", "wheedle", "--games", "many"], "--games"),
     ("negative-seed", ["run", "wheedle", "--seed", "-1"], "--seed"),

@@ -15,7 +15,7 @@ from ..errors import SimkitError
 from .compare import seat_advantage
 from .play import batches, block_outcomes, deals_for, play
 from .result import Analysis
-from .stats import block_means
+from .stats import block_means, rate_means
 from .tournament import pairwise_by_block
 
 
@@ -33,8 +33,8 @@ def _per_game(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _deal_share(games: pd.DataFrame, column: str) -> pd.Series:
-    """Block mean and interval of a per-game indicator (block = deal, over its rotations)."""
-    table = block_means(games.groupby("game")[column].mean().to_frame())
+    """Block mean and Wilson interval of a per-game indicator (block = deal, over its rotations)."""
+    table = rate_means(games.groupby("game")[column].mean().to_frame())
     return table.iloc[0]
 
 
@@ -53,7 +53,7 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     labels = list(dict.fromkeys(seat.label for seat in batch_list[0].seats))
     tables = {"seats": seat_advantage(frame)}
     strategy = block_outcomes(frame, "strategy")
-    win, score = block_means(strategy["win"][labels]), block_means(strategy["score"][labels])
+    win, score = rate_means(strategy["win"][labels]), block_means(strategy["score"][labels])
     tables["strategies"] = pd.DataFrame({"win_rate": win["mean"], "win_low": win["low"], "win_high": win["high"],
                                          "mean_score": score["mean"], "score_low": score["low"], "score_high": score["high"]})
     tables["head_to_head"] = _head_to_head(frame.assign(lineup=0), labels)
@@ -66,7 +66,7 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     findings += _dominance(tables["head_to_head"], labels)
     setup = {"game": game, "players": [s.label for s in batch_list[0].seats], "sets": list(sets), "rules": rules,
              "seed": seed, "deals": deals, "games": len(per_game), "rules_effective": batch_list[0].rules}
-    return Analysis("balance", f"{spec.title}: balance report card", game, tables, findings, setup)
+    return Analysis("balance", f"{spec.title}: balance report card", game, tables, findings, setup, players=n)
 
 
 def _seat_findings(seats: pd.DataFrame, n: int) -> list[str]:
@@ -93,7 +93,7 @@ def _length(spec, ordered, per_game, tables) -> list[str]:
     if spec.limit_hit is not None:
         per_game["limit"] = spec.limit_hit(ordered).to_numpy()[:: ordered["seat"].nunique()]
         share = _deal_share(per_game, "limit")
-        lines.append(f"Games hitting a limit ({spec.limit_label}): {share['mean']:.2%} [{max(share['low'], 0):.2%}, "
+        lines.append(f"Games hitting a limit ({spec.limit_label}): {share['mean']:.2%} [{share['low']:.2%}, "
                      f"{share['high']:.2%}].")
     else:
         lines.append("Limits: this game has no safety limit (every game ends by its own rules).")
@@ -135,7 +135,7 @@ def _head_to_head(frame, labels) -> pd.DataFrame:
             if i != j:
                 with np.errstate(invalid="ignore"):
                     share = wins[:, i, j] / (wins[:, i, j] + wins[:, j, i])
-                means = block_means(pd.DataFrame({"share": share})).iloc[0]
+                means = rate_means(pd.DataFrame({"share": share})).iloc[0]
                 rows.append({"strategy": row, "opponent": column, "ahead": means["mean"], "low": means["low"],
                              "high": means["high"]})
     return pd.DataFrame(rows).set_index(["strategy", "opponent"])

@@ -107,7 +107,8 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
              "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
              "games_per_side": done * len(side_a), "deals": done, "rotate_seats": rotate_seats,
              "until_decided": until_decided, "target": target, "alpha": alpha}
-    return Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup)
+    return Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup,
+                    players=n)
 
 
 def _findings(tables, looks, games_played, until_decided, target, rotate_seats, unpaired) -> list[str]:

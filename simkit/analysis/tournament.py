@@ -24,7 +24,7 @@ from ..games import get_game
 from ..strategy import parse_lineup
 from .play import batches, block_outcomes, deals_for, play
 from .result import Analysis
-from .stats import block_means, bradley_terry
+from .stats import block_means, bradley_terry, rate_means
 
 BOOTSTRAP = 200
 ELO = 400 / math.log(10)
@@ -105,7 +105,7 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     setup = {"game": game, "strategies": names, "players": players, "lineups": [[names[i] for i in c] for c in combos],
              "deals": deals, "seed": seed, "sets": list(sets), "rules": rules}
     return Analysis("tournament", f"{spec.title}: tournament of {len(names)} strategies, {players} players", game,
-                    tables, findings, setup)
+                    tables, findings, setup, players=players)
 
 
 def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
@@ -113,7 +113,7 @@ def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
     rank = frame.groupby(["game", "strategy"])["rank"].mean().unstack("strategy")
     table = pd.DataFrame(index=pd.Index(names, name="strategy"))
     for column, outcomes in (("win_rate", blocks["win"]), ("mean_score", blocks["score"]), ("mean_rank", rank)):
-        means = block_means(outcomes[names])
+        means = (rate_means if column == "win_rate" else block_means)(outcomes[names])
         table[column], table[f"{column}_low"], table[f"{column}_high"] = means["mean"], means["low"], means["high"]
     table["rating"] = ELO * bradley_terry(wins.sum(axis=0))
     rng = np.random.default_rng(seed)
