@@ -127,9 +127,9 @@ def test_a_custom_deck_plays():
     assert (per_seat(columns, "collected", 2).sum(axis=1) + per_seat(columns, "left_on_table", 2)[:, 0] == 20).all()
 
 
-def _replay(seed, game, lineup):
+def _replay(seed, game, lineup, sets=()):
     seats = parse_lineup("dweebies", lineup)
-    return GAME.replay(GAME.prepare(GAME.rules(), len(seats)), seats, seed, game)
+    return GAME.replay(GAME.prepare(GAME.rules(sets=list(sets)), len(seats)), seats, seed, game)
 
 
 SINGLE = r"collects a (row|column) of (\d+): ([A-Za-z ]+) \(both ends (\w)\)"
@@ -164,14 +164,25 @@ def test_replay_draws_the_link_cells_of_a_split_table():
     assert "shortest link needs" in text and " * " in text
 
 
-def test_golden_replay():
+# a short game under every D9 reading at once: a deck of 22, hands of 3, lines of three, optional
+# collecting, free placement while split (the table splits, is rejoined and collected from again)
+GOLDEN_OPTIONS = ("deck.copies=[3, 3, 3, 3, 3, 3, 2, 2]", "game.hand_size=3", "game.min_line=3",
+                  "game.collect='may'", "game.split_rule='free'")
+
+
+@pytest.mark.parametrize("path, seed, game, lineup, sets", [
+    (GOLDEN, 1, 1, list(GAME.default_lineup), ()),
+    (GOLDEN.with_name("golden_replay_options.txt"), 1, 37, ["greedy-defensive", "greedy", "line-shortener"],
+     GOLDEN_OPTIONS),
+], ids=["default", "d9-options"])
+def test_golden_replay(path, seed, game, lineup, sets):
     """A seeded game's full transcript; regenerate with SIMKIT_REGOLD=1 after a deliberate change."""
     import os
 
-    text = _replay(1, 1, list(GAME.default_lineup))
+    text = _replay(seed, game, lineup, sets)
     if os.environ.get("SIMKIT_REGOLD"):
-        GOLDEN.write_text(text + "\n")
-    assert text + "\n" == GOLDEN.read_text()
+        path.write_text(text + "\n")
+    assert text + "\n" == path.read_text()
 
 
 OPTIONS = {"min_line": ("game.min_line=3",), "may": ("game.collect='may'",), "free": ("game.split_rule='free'",),

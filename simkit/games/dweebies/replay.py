@@ -65,7 +65,8 @@ def format_replay(prepared, seats, seed, game, out) -> str:
              f"Rules (D9): lines of {prepared.min_line} or more cards collect (game.min_line), collecting is "
              f"{'compulsory' if prepared.collect == 'must' else 'optional'} (game.collect), {split_rule} "
              "(game.split_rule)",
-             "Table: a letter per Dweebie, [X] the card just placed, * the cells a split table allows next (D5)."]
+             "Table: a letter per Dweebie, [X] the card just placed"
+             + (", * the cells a split table allows next (D5)." if prepared.split_rule == "shortest_link" else ".")]
     hands = [Counter() for _ in range(n)]
     table: dict[int, str] = {}
     events = out["events"]
@@ -97,7 +98,9 @@ def format_replay(prepared, seats, seed, game, out) -> str:
                     lines.extend(_draw(table, side, None, links))
                 row, col = cell // side - side // 2, cell % side - side // 2
                 lines.append(f"turn {turn + 1}: {label[seat]} holds {_hand(names, hands[seat])}, places {names[d]} "
-                             f"at row {row:+d}, column {col:+d}" + (" on the link" if b else "")
+                             f"at row {row:+d}, column {col:+d}" + ((" on the link" if prepared.split_rule ==
+                                                                     "shortest_link" else " on the split table")
+                                                                    if b else "")
                              + f" ({a} legal cell(s))")
                 hands[seat][d] -= 1
                 table[cell] = names[d]
