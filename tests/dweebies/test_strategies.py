@@ -1,4 +1,4 @@
-"""The shipped Dweebies strategies do what their docs say (strategies/dweebies.py, spec "Strategy families")."""
+"""The shipped Dweebies strategies do what their docs say (strategies/dweebies.py; the families in docs/rules/dweebies.md)."""
 from collections import Counter
 
 import numpy as np
