@@ -1,5 +1,6 @@
 """Dweebies report plots: cards collected by seat and strategy, collection sizes, table splits and the
-first seat's advantage by player count."""
+first seat's advantage by player count. The decision ids in titles (D2, D4, D5) are explained in
+docs/rules/dweebies.md."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -36,13 +37,13 @@ def collection_sizes(data):
         ax.bar(shown, counts[shown] / counts.sum(), color="#4C72B0")
         mean = (np.arange(counts.size) * counts).sum() / counts.sum()
         ax.set_title(f"{int(counts.sum()):,} collections; mean {mean:.2f} cards", fontsize=9)
-    ax.set_xlabel("cards in one collection (a row and a column together count once, D4)")
+    ax.set_xlabel("cards in one collection (a row and a column together count the placed card once, D4)")
     ax.set_ylabel("share of collections")
     fig.tight_layout()
     return fig
 
 
-@plot("table_splits", "How often the table splits (D5): splits per game")
+@plot("table_splits", "How often the table splits (D5, docs/rules/dweebies.md): splits per game")
 def table_splits(data):
     games = data.frame[data.frame["seat"] == 0]
     splits = games["splits"].to_numpy()
@@ -76,7 +77,8 @@ def first_seat_by_players(data):
     ax.scatter(np.arange(len(fair)), fair, marker="_", s=600, color="#C44E52", label="fair share: 1 / players", zorder=3)
     ax.tick_params(axis="x", labelsize=8)
     ax.set_ylabel("seat 0's share of wins")
-    ax.set_title("Seat 0 plays first (D2). With different strategies in the seats this mixes seat and strategy:\n"
+    ax.set_title("Seat 0 plays first (D2, docs/rules/dweebies.md). With different strategies in the seats this "
+                 "mixes seat and strategy:\n"
                  "fill every seat with one strategy for a clean measure; add other player counts' runs with --also",
                  fontsize=8)
     ax.legend(fontsize=8)

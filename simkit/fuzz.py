@@ -81,7 +81,9 @@ def _dweebies(pick, n: int) -> dict:
     else:                # any deck
         copies = [pick.integer(1, 5) for _ in range(pick.integer(n, 40))]   # at least a card a player
         deck, cards = {"copies": copies}, sum(copies)
-    return {"deck": deck, "game": {"hand_size": pick.integer(1, min(20, max(1, cards // n)))}}
+    return {"deck": deck, "game": {"hand_size": pick.integer(1, min(20, max(1, cards // n))),
+                                   "min_line": pick.integer(2, 3), "collect": pick.choice(["must", "may"]),
+                                   "split_rule": pick.choice(["shortest_link", "free"])}}
 
 
 def _wheeler_dealer_us(pick, n: int) -> dict:
