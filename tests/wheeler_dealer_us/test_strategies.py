@@ -165,8 +165,8 @@ def test_raise_never_offers_the_same_property_twice():
     table.set_cash(0, 25_000)
     ask = Asker(table, "kelly")
     actions, sold = [], []
-    for _ in range(8):
-        action = ask(D_RAISE, "raise", 0, 500_000 - 25_000, -1)
+    for step in range(8):  # query[3]: the steps taken in this raise
+        action = ask(D_RAISE, "raise", 0, 500_000 - 25_000, -1, step)
         actions.append(action)
         if action == RAISE_BORROW:
             assert ask.out[0] == table.prop("C1")
