@@ -1434,6 +1434,28 @@ def _new_game(ctx, deck_template, seed, game):
     state[start:start + 2 * MAX_SEATS * n_commodities] = 0
 
 
+@_typed(B, I)
+def _misses_turn(ctx, seat):
+    """The turn after a School landing is missed, unless the seat plays a saved Master Key (Level Two).
+    U16: the token stays on School, under its restrictions, until its next real turn moves it."""
+    public = _public(ctx)
+    if not public[seat_slot(seat, S_MISSES_TURN)]:
+        return False
+    public[seat_slot(seat, S_MISSES_TURN)] = 0
+    key = _master_key_type(ctx)
+    if _rules(ctx)[R_LEVEL] >= 2 and key >= 0 and public[saved_slot(public, seat, key)] > 0:
+        answer = _decide(ctx, D_CARD, seat, CARD_MASTER_KEY_SCHOOL, key, 0, 0, 0)
+        if answer == 1:
+            public[saved_slot(public, seat, key)] -= 1
+            _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+            _log(ctx, seat, E_CARD_USED, key, USED_SKIP_SCHOOL, 0, 0)
+            return False
+        if answer != 0:
+            _illegal(ctx, seat, D_CARD)
+    _log(ctx, seat, E_MISSED, 0, 0, 0, 0)
+    return True
+
+
 @_typed(I)
 def _play_game(ctx):
     """Turns until the card clock, the last player standing or the turn limit; returns how it ended."""
@@ -1441,7 +1463,6 @@ def _play_game(ctx):
     n_players = public[PUB_PLAYERS]
     start_total = rules[R_START_CASH] * n_players
     check = (state[ST_MODE] & MODE_CHECK) != 0
-    level2 = rules[R_LEVEL] >= 2
     seat = 0  # U10
     while True:
         alive = 0
@@ -1452,23 +1473,7 @@ def _play_game(ctx):
         if public[PUB_TURN] >= rules[R_MAX_TURNS]:
             return END_TURN_LIMIT
         if _alive(public, seat):
-            play = True
-            if public[seat_slot(seat, S_MISSES_TURN)]:
-                public[seat_slot(seat, S_MISSES_TURN)] = 0
-                play = False
-                key = _master_key_type(ctx)
-                if level2 and key >= 0 and public[saved_slot(public, seat, key)] > 0:
-                    answer = _decide(ctx, D_CARD, seat, CARD_MASTER_KEY_SCHOOL, key, 0, 0, 0)
-                    if answer == 1:
-                        public[saved_slot(public, seat, key)] -= 1
-                        state[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
-                        _log(ctx, seat, E_CARD_USED, key, USED_SKIP_SCHOOL, 0, 0)
-                        play = True
-                    elif answer != 0:
-                        _illegal(ctx, seat, D_CARD)
-                if not play:
-                    # U16: the token stays on School (and under its restrictions) until its next move
-                    _log(ctx, seat, E_MISSED, 0, 0, 0, 0)
+            play = not _misses_turn(ctx, seat)
             if play:
                 public[PUB_TURN] += 1
                 _turn(ctx, seat)
