@@ -53,8 +53,10 @@ def format_replay(prepared, seats, seed, game, out) -> str:
         if kind == e.E_TURN:
             lines += ["", f"== Turn {turn}: {p} on {squares[a]} with {_money(b)}"]
             continue
+        if kind == e.E_MISSED:  # not a turn of the count: its token stays on School until its next turn
+            lines += ["", f"== {p} misses its turn (School)"]
+            continue
         text = {
-            e.E_MISSED: lambda: f"{p} misses this turn (School)",
             e.E_INVEST: lambda: f"{p} invests {_money(d)} in {goods[a]}, rolls {b}: "
                                 + ("wins" if c else "loses"),
             e.E_MOVE: lambda: f"{p} rolls {a}+{b} and moves to {squares[c]}",
