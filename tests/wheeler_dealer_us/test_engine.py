@@ -107,6 +107,8 @@ def test_bankrupt_players_never_win_and_ties_are_shared():
     ("corner.1.square=1", "already"),
     ("card.0.kind='joker'", "card.0.kind"),
     ("game.players_max=7", "game.players_max"),
+    ("bamboozle.cash_stake=0", "bamboozle.cash_stake"),
+    ("bamboozle.cash_stake='a lot'", "bamboozle.cash_stake"),
 ])
 def test_bad_rule_data_is_refused_with_the_key(setting, message):
     with pytest.raises(SimkitError, match=message):
