@@ -1503,8 +1503,9 @@ def _card(public, table, query, params, memory, state, out):
 
 @_typed(DECISION_SIGNATURE)
 def _bamboozle(public, table, query, params, memory, state, out):
-    """Stake my least valuable property (or $20,000 when I own none) against the eligible property worth
-    most to me, when that is worth more; level2 = 0 never plays it (it is then sold, U14)."""
+    """Stake my least valuable property (or the rules' cash stake when I own none) against the eligible property
+    worth most to me, when that is worth more; one I must play (bought, or a Combo Platter) always; level2 = 0
+    plays only those (a drawn one is then sold, U14)."""
     must = query[2] != 0  # bought, or a Combo Platter played as one: it is used (U16)
     if params[PR_LEVEL2] == 0 and not must:
         return 0

@@ -880,7 +880,7 @@ def _master_key_type(ctx):
 
 @_typed(B, I)
 def _tax_audit(ctx, seat):
-    """Stake = die x $10,000; a second die odd pays, even receives; then to Park and act there."""
+    """Stake = die x tax_audit.stake_per_pip; a second die odd pays, even receives; then to Park and act there."""
     rules = _rules(ctx)
     stake = _die(ctx, EXTRA_DICE_ROW + seat) * rules[R_AUDIT_PER_PIP]
     parity = _die(ctx, EXTRA_DICE_ROW + seat)
