@@ -1,4 +1,5 @@
-"""Wheeler-Dealer (US) report plots: bankruptcy timing, the Exchange against its exact odds, board heat map."""
+"""Wheeler-Dealer (US) report plots: bankruptcy timing, the Exchange against its exact odds, board heat map (the
+rules and the reconstructed board they follow: docs/rules/wheeler-dealer-us.md)."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -9,7 +10,8 @@ from simkit.stats import wilson
 from . import plot
 
 
-@plot("bankruptcy_timing", "Share of players bankrupt by game turn, per strategy")
+@plot("bankruptcy_timing", "Share of players bankrupt by game turn, per strategy (bankruptcy as in "
+                           "docs/rules/wheeler-dealer-us.md)")
 def bankruptcy_timing(data):
     frame = data.frame
     fig, ax = plt.subplots(figsize=(7, 3.8))
@@ -65,7 +67,8 @@ def _ring(squares):
     return None
 
 
-@plot("landing_heatmap", "Landing frequency of each square (share of all landings)")
+@plot("landing_heatmap", "Landing frequency of each square (share of all landings; the board is the reconstructed one "
+                         "of docs/rules/wheeler-dealer-us.md unless the rules changed it)")
 def landing_heatmap(data):
     landings = np.asarray(data.manifest.get("totals", {}).get("landings", []), float)
     names = data.manifest.get("labels", {}).get("landings", [str(i) for i in range(len(landings))])

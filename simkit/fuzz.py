@@ -98,6 +98,7 @@ def _wheeler_dealer_us(pick, n: int) -> dict:
                     "school_collect_per_pip": pick.choice([0, 2000]),
                     "trade_fair_extra_investment": pick.boolean()},
         "tax_audit": {"stake_per_pip": pick.choice([0, 10_000, 50_000])},
+        "bamboozle": {"cash_stake": pick.choice([1, 20_000, 100_000])},
         "commodity": [{**c, "total_return": c["invest"] * pick.integer(1, 9)} for c in defaults["commodity"]],
     }
 

@@ -1,4 +1,4 @@
-"""Shipped Wheeler-Dealer (US) strategies (shared/spec/wheeler-dealer-us.md, "Strategy families").
+"""Shipped Wheeler-Dealer (US) strategies (the rules they play: docs/rules/wheeler-dealer-us.md).
 
 Every decision point is one Numba function with the signature of
 ``simkit.games.wheeler_dealer_us.view.DECISION_SIGNATURE``; a strategy is twelve of them plus
@@ -22,18 +22,21 @@ else:
 
 from simkit import rng
 from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL,
-                                                 CARD_STEP5, CK_COMBO, CK_EXTRA_TURN, CK_MASTER_KEY, CK_MOVE_ANY,
-                                                 CK_TAXI, DEAL_BUY, DEAL_SWAP, DECISION_SIGNATURE, K_AMOUNT, K_KIND,
-                                                 MAX_SEATS, MEMORY_SIZE, PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARDS_LEFT,
-                                                 PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES, PUB_COMMODITY_ROW,
-                                                 PUB_EXTRA_EXCHANGE_USED, PUB_MIN_INVEST, PUB_PLAYERS,
-                                                 PUB_PROPERTIES, PUB_SEAT, PUB_SQUARES, PUB_SQUARE_ROW, PUB_TURN,
-                                                 P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, Q_KIND,
-                                                 Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
-                                                 SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR,
-                                                 S_ALIVE, S_ON_SCHOOL, S_POSITION, X_INVEST, X_RETURN, X_WAYS, cash,
-                                                 debt_ridden, debt_slot, held_in_block, holdings_version, owner,
-                                                 owner_slot, saved, saved_slot, seat_field)
+                                                 CARD_STEP5, CK_BAMBOOZLE, CK_COMBO, CK_EXTRA_TURN, CK_MASTER_KEY,
+                                                 CK_MOVE_ANY, CK_TAXI, CK_UNDERHANDED, DEAL_BUY, DEAL_SWAP,
+                                                 DECISION_SIGNATURE, K_AMOUNT, K_KIND, MAX_SEATS, MEMORY_SIZE,
+                                                 PUB_AUCTION_MIN, PUB_AUDIT_PER_PIP, PUB_BAMBOOZLE_CASH, PUB_BLOCKS,
+                                                 PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_CITY_HALL_PERCENT,
+                                                 PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_MIN_INVEST, PUB_PARK_PER_PIP,
+                                                 PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_PER_PIP, PUB_SEAT,
+                                                 PUB_SQUARES, PUB_SQUARE_ROW, PUB_TRADE_FAIR_EXTRA, PUB_TURN, P_BLOCK,
+                                                 P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, Q_KIND, Q_PROPERTY,
+                                                 RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
+                                                 RAISE_SELL_CARD, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL,
+                                                 SQ_TRADE_FAIR, S_ALIVE, S_EXTRA_EXCHANGE, S_ON_SCHOOL, S_POSITION,
+                                                 X_INVEST, X_RETURN, X_WAYS, bid_limit, cash, debt_ridden, debt_slot,
+                                                 held_in_block, holdings_version, owner, owner_slot, owns_property,
+                                                 saved, saved_slot, seat_field)
 from simkit.strategy import Strategy, preset, register
 
 
@@ -68,10 +71,19 @@ def bamboozle_target_ok(public, table, seat, prop, underhanded):
 
 @njit(cache=True)
 def owns_any(public, seat):
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) == seat:
-            return True
-    return False
+    return owns_property(public, seat)
+
+
+@njit(cache=True)
+def can_stake_bamboozle(public, seat):
+    """A title to stake, or (owning none) the cash stake of the rules."""
+    return owns_property(public, seat) or cash(public, seat) >= public[PUB_BAMBOOZLE_CASH]
+
+
+@njit(cache=True)
+def extra_exchange_open(public, seat):
+    """The seat may still make its one extra Exchange investment of this turn to raise money (U6, U16)."""
+    return not seat_field(public, seat, S_EXTRA_EXCHANGE) and cash(public, seat) >= public[PUB_MIN_INVEST]
 
 
 @njit(cache=True)
@@ -181,7 +193,8 @@ def random_coin(public, table, query, params, memory, state, out):
 
 @njit(cache=True)
 def random_bid(public, table, query, params, memory, state, out):
-    return rng.below(state, cash(public, public[PUB_SEAT]) + 1)
+    limit = bid_limit(public, public[PUB_SEAT], query)
+    return rng.below(state, limit + 1) if limit >= 0 else 0
 
 
 @njit(cache=True)
@@ -196,14 +209,15 @@ def random_deal_offer(public, table, query, params, memory, state, out):
     mine = _random_property(public, table, seat, 0, state)
     theirs = _random_property(public, table, other, 0, state)
     out[0], out[1], out[2] = other, mine, theirs
+    least = public[PUB_AUCTION_MIN]  # every sale is for at least the smallest bid (U14)
     if kind == 1:   # buy
-        if theirs < 0 or cash(public, seat) < 100:
+        if theirs < 0 or cash(public, seat) < least:
             return 0
-        out[3] = 100 + rng.below(state, cash(public, seat) - 99)
+        out[3] = least + rng.below(state, cash(public, seat) - least + 1)
     elif kind == 2:  # sell
-        if mine < 0 or cash(public, other) < 100:
+        if mine < 0 or cash(public, other) < least:
             return 0
-        out[3] = -(100 + rng.below(state, cash(public, other) - 99))
+        out[3] = -(least + rng.below(state, cash(public, other) - least + 1))
     else:           # swap with cash either way
         if mine < 0 or theirs < 0:
             return 0
@@ -211,22 +225,53 @@ def random_deal_offer(public, table, query, params, memory, state, out):
     return kind
 
 
+R_TRIED, R_TRIED_CARDS = 0, 1  # random's memory: the properties and card types offered in this raise (bits)
+R_MASK_BITS = 52                # properties and card types a float64 bit mask holds exactly; later ones aren't sold
+
+
+@njit(cache=True)
+def _untried(memory, slot, index):
+    return index < R_MASK_BITS and (np.int64(memory[slot]) >> index) & 1 == 0
+
+
 @njit(cache=True)
 def random_raise(public, table, query, params, memory, state, out):
+    """Uniform over the legal steps: give up, borrow on a title, offer a title or a saved card not yet
+    offered in this raise, the extra Exchange investment."""
     seat = public[PUB_SEAT]
+    if query[3] == 0:  # a new raise
+        memory[R_TRIED] = 0.0
+        memory[R_TRIED_CARDS] = 0.0
     borrow = _nth_property(public, seat, -1, 1, table)
-    owned = _nth_property(public, seat, -1, 0, table)
-    exchange = 1 if not public[PUB_EXTRA_EXCHANGE_USED] and cash(public, seat) >= public[PUB_MIN_INVEST] else 0
-    r = rng.below(state, 1 + borrow + owned + exchange)
+    sellable = 0
+    for prop in range(public[PUB_PROPERTIES]):
+        sellable += owner(public, prop) == seat and _untried(memory, R_TRIED, prop)
+    cards = 0
+    for t in range(public[PUB_CARD_TYPES]):
+        cards += saved(public, seat, t) > 0 and _untried(memory, R_TRIED_CARDS, t)
+    exchange = 1 if extra_exchange_open(public, seat) else 0
+    r = rng.below(state, 1 + borrow + sellable + cards + exchange)
     if r == 0:
         return RAISE_GIVE_UP
     if r <= borrow:
         out[0] = _nth_property(public, seat, r - 1, 1, table)
         return RAISE_BORROW
-    if r <= borrow + owned:
-        out[0] = _nth_property(public, seat, r - 1 - borrow, 0, table)
-        out[1] = 100
-        return RAISE_SELL
+    r -= borrow + 1
+    out[1] = public[PUB_AUCTION_MIN]
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat and _untried(memory, R_TRIED, prop):
+            if r == 0:
+                memory[R_TRIED] = float(np.int64(memory[R_TRIED]) | (np.int64(1) << prop))
+                out[0] = prop
+                return RAISE_SELL
+            r -= 1
+    for t in range(public[PUB_CARD_TYPES]):
+        if saved(public, seat, t) > 0 and _untried(memory, R_TRIED_CARDS, t):
+            if r == 0:
+                memory[R_TRIED_CARDS] = float(np.int64(memory[R_TRIED_CARDS]) | (np.int64(1) << t))
+                out[0] = t
+                return RAISE_SELL_CARD
+            r -= 1
     return RAISE_EXCHANGE
 
 
@@ -251,9 +296,12 @@ def random_bump(public, table, query, params, memory, state, out):
 
 
 @njit(cache=True)
-def _card_arguments(public, table, seat, kind, state, out):
-    """Random legal arguments for using a card of ``kind``; False if it can't be used now."""
+def _card_arguments(public, table, seat, card_type, state, out):
+    """Random legal arguments for using a card of ``card_type``; False if it can't be used now."""
+    kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
     if kind == CK_TAXI:
+        if cash(public, seat) + table[public[PUB_CARD_ROW] + card_type, K_AMOUNT] < 0:
+            return False  # the card's payment can't be made
         out[0] = _random_free_square(public, table, seat, state, False, True)
         return out[0] >= 0
     if kind == CK_MOVE_ANY:
@@ -276,15 +324,26 @@ def random_card(public, table, query, params, memory, state, out):
         card_type = query[2]
         kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
         if kind == CK_COMBO:
-            mode = rng.below(state, 4)
-            out[0] = mode
-            if mode == 0:
-                out[1] = _random_free_square(public, table, seat, state, False, True)
-            elif mode == 2:
-                out[1] = _random_other(public, seat, state, True)
-                out[2] = _random_free_square(public, table, seat, state, True, False)
+            # uniform over the uses possible now (taxi, Bamboozle, Move Any Player) and discarding
+            taxi = _random_free_square(public, table, seat, state, False, True)
+            bamboozle = can_stake_bamboozle(public, seat) and _bamboozle_targets(public, table, seat, False) > 0
+            victim = _random_other(public, seat, state, True)
+            square = _random_free_square(public, table, seat, state, True, False)
+            move = victim >= 0 and square >= 0
+            r = rng.below(state, 1 + (taxi >= 0) + bamboozle + move)
+            out[0] = 3
+            if taxi >= 0:
+                if r == 0:
+                    out[0], out[1] = 0, taxi
+                r -= 1
+            if bamboozle:
+                if r == 0:
+                    out[0] = 1
+                r -= 1
+            if move and r == 0:
+                out[0], out[1], out[2] = 2, victim, square
             return card_type
-        if rng.uniform(state) < 0.5 and _card_arguments(public, table, seat, kind, state, out):
+        if rng.uniform(state) < 0.5 and _card_arguments(public, table, seat, card_type, state, out):
             return card_type
         return -1
     count = 0
@@ -294,28 +353,35 @@ def random_card(public, table, query, params, memory, state, out):
     for t in range(public[PUB_CARD_TYPES]):
         if saved(public, seat, t) > 0:
             if r == 0:
-                kind = table[public[PUB_CARD_ROW] + t, K_KIND]
-                return t if _card_arguments(public, table, seat, kind, state, out) else -1
+                return t if _card_arguments(public, table, seat, t, state, out) else -1
             r -= 1
     return -1
 
 
 @njit(cache=True)
-def random_bamboozle(public, table, query, params, memory, state, out):
-    seat = public[PUB_SEAT]
-    underhanded = query[1] != 0
+def _bamboozle_targets(public, table, seat, underhanded):
     targets = 0
     for prop in range(public[PUB_PROPERTIES]):
         targets += bamboozle_target_ok(public, table, seat, prop, underhanded)
+    return targets
+
+
+@njit(cache=True)
+def random_bamboozle(public, table, query, params, memory, state, out):
+    """Uniform over declining and the eligible targets (never declining one it must use), staking a random
+    title of its own, or the cash stake when it owns none."""
+    seat = public[PUB_SEAT]
+    underhanded = query[1] != 0
+    targets = _bamboozle_targets(public, table, seat, underhanded)
     if targets == 0:
         return 0
     if owns_any(public, seat):
         out[0] = _random_property(public, table, seat, 0, state)
-    elif cash(public, seat) >= 20000:
+    elif cash(public, seat) >= public[PUB_BAMBOOZLE_CASH]:
         out[0] = -1
     else:
         return 0
-    r = rng.below(state, targets + 1)
+    r = rng.below(state, targets + (0 if query[2] != 0 else 1))
     for prop in range(public[PUB_PROPERTIES]):
         if bamboozle_target_ok(public, table, seat, prop, underhanded):
             if r == 0:
@@ -370,8 +436,8 @@ BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
 # areas: my holdings per block (count, cost sum, debt-ridden count), kept while they are unchanged, and
 # another seat's holdings per block (count, cost sum), or per seat for one block, refilled inside a decision;
 # then what is derived from my titles and debts alone, each with the key it was derived for (_holdings_key).
-(M_RAISE_TURN, M_RAISE_AMOUNT, M_RAISE_CREDITOR, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED,
- M_REFUSED_RESET) = range(8)
+# (slot 7 is free)
+(M_TRIED_CARDS, M_RAISE_AMOUNT, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED, M_REFUSED_RESET) = range(7)
 MINE, MINE_FIELDS = 8, 3
 BCAP = 11                              # blocks the scratch areas hold; beyond them the slow path counts
 OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
@@ -386,10 +452,53 @@ assert REACH_SQUARES >= 40
 NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
 MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
 WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
-PARK_EV = 17500.0                      # default data: Park pays $5,000 x one die (not in the public vector)
-TRADE_FAIR_EV = 4000.0                 # an optional Exchange investment, roughly
-SCHOOL_COST = 20000.0                  # a missed turn, roughly (School's own pay-out included)
+TRADE_FAIR_EV = 4000.0                 # an optional Exchange investment, roughly (when the rules offer one)
+MISSED_TURN = 27000.0                  # what a missed turn costs, roughly (School's own pay-out not counted)
+EXTRA_TURN_STAKES = 0.5                # an extra turn's worth, in smallest Exchange stakes (a sale's reserve)
 REFUSED_ROUNDS = 8                     # a refused deal is not offered again for this many rounds
+MOVE_MIN = 3000.0                      # least expected gain for which a Move Any Player card is played
+
+
+# Amounts of the rules, from the public header (so a house rule changes them here too)
+@njit(inline="always", cache=True, _nrt=False)
+def _park_ev(public):
+    """Park pays one die x park_collect_per_pip."""
+    return 3.5 * public[PUB_PARK_PER_PIP]
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _school_cost(public):
+    """A missed turn less School's pay-out (one die x school_collect_per_pip)."""
+    return MISSED_TURN - 3.5 * public[PUB_SCHOOL_PER_PIP]
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _audit_max(public):
+    """The most a Tax Audit can take: six pips x stake_per_pip."""
+    return 6.0 * public[PUB_AUDIT_PER_PIP]
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _city_hall_share(public):
+    """The share of cash City Hall takes."""
+    return public[PUB_CITY_HALL_PERCENT] / 100.0
+
+
+@_typed(F(PUB, TAB, I))
+def _card_worth(public, table, card_type):
+    """Rough worth of holding a saved card: an extra turn, a taxi (to the Park at least, its payment
+    included), a Move Any Player (the least it is played for), a Master Key (out of School)."""
+    row = public[PUB_CARD_ROW] + card_type
+    kind = table[row, K_KIND]
+    if kind == CK_EXTRA_TURN:
+        return EXTRA_TURN_STAKES * public[PUB_MIN_INVEST]
+    if kind == CK_TAXI:
+        return max(0.0, _park_ev(public) + table[row, K_AMOUNT])
+    if kind == CK_MOVE_ANY:
+        return MOVE_MIN
+    if kind == CK_MASTER_KEY:
+        return 0.3 * _school_cost(public)
+    return 0.0
 
 
 @_typed(B1(PUB, TAB, I, FV, I, I))
@@ -853,9 +962,9 @@ def _bamboozle_plan(public, table, params, memory, seat, underhanded):
                     continue
             target, gain = prop, v
     if mine < 0:
-        if cash(public, seat) < 20000:
+        if cash(public, seat) < public[PUB_BAMBOOZLE_CASH]:
             return -1, -1, 0.0
-        loss = 20000.0
+        loss = float(public[PUB_BAMBOOZLE_CASH])
     if target < 0:
         return -1, -1, 0.0
     return mine, target, gain - loss
@@ -869,13 +978,19 @@ def _bid(public, table, query, params, memory, state, out):
     room = money - params[PR_RESERVE]
     if room <= 0:
         return 0
-    if prop < 0:  # a drawn Bamboozle card for sale (U14): a share of what using it would win
+    if prop < 0:  # a Wheeler-Dealer card for sale (U14)
         if params[PR_LEVEL2] == 0:
             return 0
-        _, target, edge = _bamboozle_plan(public, table, params, memory, seat, False)
-        if target < 0 or edge <= 0:
-            return 0
-        return np.int64(min(0.25 * WIN_WAYS * edge, room))
+        card_type = query[4]
+        kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
+        if kind == CK_BAMBOOZLE or kind == CK_UNDERHANDED:  # drawn, used at once: a share of what it would win
+            _, target, edge = _bamboozle_plan(public, table, params, memory, seat, kind == CK_UNDERHANDED)
+            if target < 0 or edge <= 0:
+                return 0
+            worth = 0.25 * WIN_WAYS * edge
+        else:
+            worth = params[PR_BID_FRACTION] * _card_worth(public, table, card_type)
+        return np.int64(max(0.0, min(worth, room, bid_limit(public, seat, query))))
     # my holdings in the block, and every other seat's (scratch per seat), in one pass
     block = table[prop, P_BLOCK]
     for i in range(2 * MAX_SEATS):
@@ -1077,24 +1192,29 @@ def _pick_sale(public, table, memory, params, seat, whole, filled):
 
 @_typed(DECISION_SIGNATURE)
 def _raise(public, table, query, params, memory, state, out):
-    """Borrow outside whole blocks; sell outside whole blocks (reserve: half the property's worth net of
-    debt); borrow on whole blocks; sell anything; one extra Exchange gamble; give up."""
+    """Borrow outside whole blocks; sell saved cards (reserve: half their worth); sell outside whole blocks
+    (reserve: half the property's worth net of debt); borrow on whole blocks; sell anything; one extra
+    Exchange gamble; give up."""
     seat = public[PUB_SEAT]
-    short, creditor = query[1], query[2]
+    short = query[1]
     money = cash(public, seat)
-    amount = short + money  # constant through one raise: tells a new one from the next call of the same
-    if (memory[M_RAISE_TURN] != public[PUB_TURN] + 1 or memory[M_RAISE_AMOUNT] != amount
-            or memory[M_RAISE_CREDITOR] != creditor):
-        memory[M_RAISE_TURN] = public[PUB_TURN] + 1
-        memory[M_RAISE_AMOUNT] = amount
-        memory[M_RAISE_CREDITOR] = creditor
+    if query[3] == 0:  # a new raise
+        memory[M_RAISE_AMOUNT] = short + money
         memory[M_TRIED] = 0.0
+        memory[M_TRIED_CARDS] = 0.0
     filled = _fill_mine(public, table, seat, memory)
     for whole in (False, True):
         prop = _pick_borrow(public, table, memory, seat, short, 1 if whole else 0, 2 if whole else 0, filled)
         if prop >= 0:
             out[0] = prop
             return RAISE_BORROW
+        if not whole:
+            for t in range(public[PUB_CARD_TYPES]):
+                if saved(public, seat, t) > 0 and not _mask_has(memory, M_TRIED_CARDS, t):
+                    _mask_add(memory, M_TRIED_CARDS, t)
+                    out[0] = t
+                    out[1] = max(public[PUB_AUCTION_MIN], np.int64(0.5 * _card_worth(public, table, t)))
+                    return RAISE_SELL_CARD
         prop = _pick_sale(public, table, memory, params, seat, whole, filled)
         if prop >= 0:
             _mask_add(memory, M_TRIED, prop)
@@ -1102,7 +1222,7 @@ def _raise(public, table, query, params, memory, state, out):
             worth = table[prop, P_COST] - _debt(public, table, prop)
             out[1] = max(public[PUB_AUCTION_MIN], np.int64(0.5 * worth) if not whole else 0)
             return RAISE_SELL
-    if not public[PUB_EXTRA_EXCHANGE_USED] and money >= public[PUB_MIN_INVEST]:
+    if extra_exchange_open(public, seat):
         memory[M_RAISE_INVEST] = 1.0
         return RAISE_EXCHANGE
     return RAISE_GIVE_UP
@@ -1117,13 +1237,13 @@ def _square_worth(public, table, memory, params, seat, square, money, filled):
     row = public[PUB_SQUARE_ROW] + square
     kind = table[row, Q_KIND]
     if kind == SQ_PARK:
-        return PARK_EV
+        return _park_ev(public)
     if kind == SQ_TRADE_FAIR:
-        return TRADE_FAIR_EV
+        return TRADE_FAIR_EV if public[PUB_TRADE_FAIR_EXTRA] else 0.0
     if kind == SQ_CITY_HALL:
-        return -0.1 * money
+        return -_city_hall_share(public) * money
     if kind == SQ_SCHOOL:
-        return -SCHOOL_COST
+        return -_school_cost(public)
     prop = table[row, Q_PROPERTY]
     holder = owner(public, prop)
     c = table[prop, P_COST]
@@ -1177,7 +1297,7 @@ def _landing_worth(public, table, memory, seat, square, victim, filled):
     row = public[PUB_SQUARE_ROW] + square
     kind = table[row, Q_KIND]
     if kind == SQ_CITY_HALL:
-        return 0.05 * cash(public, victim)
+        return 0.5 * _city_hall_share(public) * cash(public, victim)
     if kind != SQ_PROPERTY:
         return 0.0
     prop = table[row, Q_PROPERTY]
@@ -1277,7 +1397,7 @@ def _bump(public, table, query, params, memory, state, out):
             continue
         if kind != SQ_SCHOOL and not _may_be_worth(public, table, seat, square):
             continue
-        worth = 0.3 * SCHOOL_COST if kind == SQ_SCHOOL else _landing_worth(public, table, memory, seat, square,
+        worth = 0.3 * _school_cost(public) if kind == SQ_SCHOOL else _landing_worth(public, table, memory, seat, square,
                                                                              victim, filled)
         if worth > best and not _occupied(public, square, -1):
             pick, best = square, worth
@@ -1288,8 +1408,6 @@ def _bump(public, table, query, params, memory, state, out):
     return 1
 
 
-AUDIT_MAX = 60000.0   # default data: a Tax Audit stakes up to $10,000 x 6 (not in the public vector)
-MOVE_MIN = 3000.0     # least expected gain for which a Move Any Player card is played
 LATE_CARDS = 10       # a Master Key goes to the Tax Audit (EV: the Park pay-out) once this few cards are left
 
 
@@ -1317,7 +1435,7 @@ def _use_card(public, table, memory, params, seat, card_type, out):
             return card_type
         memory[M_MOVE_CHECK] = public[PUB_TURN] + public[PUB_PLAYERS]  # kept: look again in a round
     elif kind == CK_MASTER_KEY:
-        if public[PUB_CARDS_LEFT] <= LATE_CARDS and cash(public, seat) >= AUDIT_MAX + params[PR_RESERVE]:
+        if public[PUB_CARDS_LEFT] <= LATE_CARDS and cash(public, seat) >= _audit_max(public) + params[PR_RESERVE]:
             out[0] = 0
             return card_type
     return -1
@@ -1334,7 +1452,7 @@ def _card(public, table, query, params, memory, state, out):
     if context == CARD_MASTER_KEY_SCHOOL:
         return 1
     if context == CARD_MASTER_KEY_AUDIT:
-        return 1 if params[PR_LEVEL2] != 0 and cash(public, seat) < AUDIT_MAX + params[PR_RESERVE] else 0
+        return 1 if params[PR_LEVEL2] != 0 and cash(public, seat) < _audit_max(public) + params[PR_RESERVE] else 0
     if context == CARD_DRAWN:
         card_type = query[2]
         if table[public[PUB_CARD_ROW] + card_type, K_KIND] != CK_COMBO:
@@ -1385,12 +1503,14 @@ def _card(public, table, query, params, memory, state, out):
 
 @_typed(DECISION_SIGNATURE)
 def _bamboozle(public, table, query, params, memory, state, out):
-    """Stake my least valuable property (or $20,000 when I own none) against the eligible property worth
-    most to me, when that is worth more; level2 = 0 never plays it (it is then sold, U14)."""
-    if params[PR_LEVEL2] == 0:
+    """Stake my least valuable property (or the rules' cash stake when I own none) against the eligible property
+    worth most to me, when that is worth more; one I must play (bought, or a Combo Platter) always; level2 = 0
+    plays only those (a drawn one is then sold, U14)."""
+    must = query[2] != 0  # bought, or a Combo Platter played as one: it is used (U16)
+    if params[PR_LEVEL2] == 0 and not must:
         return 0
     mine, target, edge = _bamboozle_plan(public, table, params, memory, public[PUB_SEAT], query[1] != 0)
-    if target < 0 or edge <= 0:
+    if target < 0 or (edge <= 0 and not must):
         return 0
     out[0] = mine
     out[1] = target
