@@ -211,7 +211,7 @@ def _source_and_meaning(comment: str, inherited: str) -> tuple[str, str]:
     match = _TAG.match(comment)
     if not match:
         return inherited, " ".join(comment.split())
-    return match.group(1).strip(), " ".join(comment[match.end():].strip(" :;,-").split())
+    return match.group(1).strip(), " ".join(comment[match.end():].lstrip(" :;,").split())
 
 
 def rule_options(rules_path: str | Path) -> list[RuleOption]:
