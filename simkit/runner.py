@@ -11,6 +11,7 @@ unit of work that a distributed backend needs too.
 from __future__ import annotations
 
 import ctypes
+import errno
 import fcntl
 import json
 import multiprocessing
@@ -23,6 +24,7 @@ import threading
 import time
 from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,7 +37,7 @@ import pyarrow.parquet as pq
 import tomli_w
 
 from . import __version__
-from .errors import SimkitError
+from .errors import RunFailed, SimkitError
 from .games import Game, get_game
 from .strategy import Seat, parse_lineup
 
@@ -295,10 +297,15 @@ def prepare_output(out: str | Path, overwrite: bool = False, config: dict | None
 
 
 def _write_atomic(path: Path, write) -> None:
-    """``write(temporary path)``, then rename: a reader (or a resumed run) never sees half a file."""
+    """``write(temporary path)``, then rename: a reader (or a resumed run) never sees half a file. A write that
+    fails removes its half-written temporary (on a full disk, that gives the space back)."""
     temporary = path.with_name(path.name + ".tmp")
-    write(temporary)
-    os.replace(temporary, path)
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size: int = DEFAULT_CHUNK,
@@ -310,12 +317,35 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
     complete. Each chunk's part and totals are written atomically, so a run stopped at any point (Ctrl-C,
     a crash, the process killed) keeps the chunks it finished, and the same call again plays only the
     rest: the finished directory is the same as an uninterrupted run's. A finished run of the same
-    configuration is left as it is."""
+    configuration is left as it is. A fault (a full disk or another error writing, a worker process killed)
+    raises RunFailed, whose message says how many chunks are kept and that the same call resumes."""
     config = run_config(batch, chunk_size)
     out = prepare_output(out, overwrite, config)
     if finished(out, config):
         return out
     staging = partial_dir(out)
+    try:
+        return _write_run(batch, out, staging, config, workers, chunk_size, progress, check, backend, scheduler)
+    except (OSError, BrokenProcessPool) as exc:
+        raise RunFailed(_fault(exc, staging, -(-batch.games // chunk_size))) from exc
+
+
+def _fault(exc: BaseException, staging: Path, chunks: int) -> str:
+    """One line for a run stopped by a fault: what failed, what is kept, how to go on."""
+    if isinstance(exc, BrokenProcessPool):
+        what = "a worker process died (killed by the system, perhaps for want of memory)"
+    else:
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        what = f"writing the run failed: {' '.join(str(exc).split())}{where}"
+    kept = len(list(staging.glob("part-*.parquet"))) if staging.is_dir() else 0
+    if not kept:
+        return f"{what}; no chunk was finished, so nothing is kept"
+    remedy = "free some space, then " if getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT) else ""
+    return f"{what}; {kept} of {chunks} chunks are kept in {staging}: {remedy}run the same command again to resume"
+
+
+def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: int, chunk_size: int, progress: bool,
+               check: bool, backend: str, scheduler: str | None) -> Path:
     if staging.is_dir() and (not (staging / PROGRESS).is_file() or _differs(staging / PROGRESS, config)):
         shutil.rmtree(staging)          # killed before it began, or a different run's (discarded under --overwrite)
     staging.mkdir(parents=True, exist_ok=True)

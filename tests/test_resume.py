@@ -1,5 +1,6 @@
 """Resume: a run stopped at any point and started again with the same command ends with the dataset of an
 uninterrupted run; the same command on a finished run does nothing; a different run is refused."""
+import errno
 import fcntl
 import json
 import os
@@ -199,3 +200,42 @@ def test_a_live_lock_is_refused_and_a_dead_ones_taken_over(tmp_path, monkeypatch
     assert capsys.readouterr().err.startswith(f"simkit: note: taking over {staging} from simkit run pid "
                                               f"{dead.stdout.strip()}, which is no longer running")
     orphan.close()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_full_disk_ends_in_one_line_and_the_same_command_resumes(reference, tmp_path, monkeypatch, capsys, workers):
+    """The fourth Parquet part meets a full disk: one line saying so and that 3 chunks are kept (exit 1), no
+    half-written file left; after space is freed the same command finishes the dataset of an uninterrupted run."""
+    real_write = runner.pq.write_table
+    written = []
+
+    def write_table(table, where, *args, **kwargs):
+        if len(written) == 3:
+            Path(where).write_bytes(b"half a part")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(where)
+        return real_write(table, where, *args, **kwargs)
+
+    monkeypatch.setattr(runner.pq, "write_table", write_table)
+    out = tmp_path / "run"
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(ARGS + ["--out", str(out), "-w", workers])
+    assert exc.value.code == 1
+    line, = capsys.readouterr().err.splitlines()
+    assert line == (f"simkit: error: writing the run failed: [Errno 28] No space left on device; 3 of 12 chunks are "
+                    f"kept in {partial_dir(out)}: free some space, then run the same command again to resume")
+    assert sorted(p.name for p in partial_dir(out).iterdir() if p.name.startswith("part-")) == [
+        f"part-{i:06d}.{kind}" for i in range(3) for kind in ("parquet", "totals.json")] + ["part-000003.totals.json"]
+    monkeypatch.setattr(runner.pq, "write_table", real_write)
+    main(ARGS + ["--out", str(out), "-w", "2"])
+    same_dataset(out, reference)
+    assert json.loads((out / "manifest.json").read_text())["resumed_chunks"] == 3
+
+
+def test_a_fault_before_any_chunk_keeps_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner.pq, "write_table", lambda *a, **k: (_ for _ in ()).throw(OSError(errno.EIO, "I/O error")))
+    with pytest.raises(runner.RunFailed, match=r"^writing the run failed: \[Errno 5\] I/O error; no chunk was "
+                                               "finished, so nothing is kept$"):
+        run_to_directory(make_batch("dweebies", 600, seed=9), tmp_path / "run", chunk_size=50)
+    assert list(tmp_path.iterdir()) == []

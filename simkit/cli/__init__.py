@@ -7,7 +7,7 @@ import traceback
 
 import click
 
-from ..errors import SimkitError
+from ..errors import RunFailed, SimkitError
 from . import bench, fuzz, games, replay, report, rules, run, strategies, summary
 from . import balance, compare, experiment, sweep, tournament
 
@@ -52,6 +52,8 @@ def main(argv=None) -> None:
         _one_line(exc, f"simkit: error: {' '.join(exc.format_message().split())}", 2, debug)
     except SimkitError as exc:
         _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 2, debug)
+    except RunFailed as exc:    # not the input's fault: status 1
+        _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 1, debug)
     except KeyboardInterrupt as exc:
         _one_line(exc, "simkit: interrupted; nothing was written", 130, debug)
     except BrokenPipeError:
