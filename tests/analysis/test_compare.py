@@ -73,3 +73,14 @@ def test_pairing_reduces_variance_and_says_how_much():
                      sets_b=["scoring.false_stop=-10"], players=["hair-trigger", "threshold", "bluffer", "blocker"])
     assert (result.tables["strategy"]["score_var_reduction"] > 3).all()
     assert any("Variance reduction" in line for line in result.findings)
+
+
+def test_a_change_only_to_scores_is_not_called_identical():
+    # random false-stops: -10 lowers its score but (in these games) changes no result, so the win rates are
+    # identical while the mean scores are not
+    result = compare("wheedle", games=200, seed=4242, sets_b=["scoring.false_stop=-10"],
+                     players=["hair-trigger", "threshold", "random", "blocker"])
+    strategy = result.tables["strategy"]
+    assert strategy.loc["random", "score_diff"] < 0
+    assert not any("identical results" in line for line in result.findings)
+    assert any("Variance reduction" in line and "mean score" in line for line in result.findings)
