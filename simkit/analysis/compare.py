@@ -121,13 +121,15 @@ def _findings(tables, looks, games_played, until_decided, target, rotate_seats, 
         lines.append(f"{label}: win rate {row['win_a']:.2%} -> {row['win_b']:.2%}, B - A = {row['win_diff']:+.2%} "
                      f"[{row['win_low']:+.2%}, {row['win_high']:+.2%}] ({verdict}); mean score "
                      f"{row['score_diff']:+.4g} [{row['score_low']:+.4g}, {row['score_high']:+.4g}].")
-    ratios = strategy["win_var_reduction"].dropna()
-    if len(ratios) and not unpaired:
-        lines.append(f"Variance reduction of the paired design against unpaired sampling (measured on these games): "
-                     f"win rate {ratios.min():.1f}x-{ratios.max():.1f}x, mean score "
-                     f"{strategy['score_var_reduction'].min():.1f}x-{strategy['score_var_reduction'].max():.1f}x "
-                     "(unpaired sampling would need that many times more games for the same interval width).")
-    elif not len(ratios):
+    ratios = {metric: strategy[f"{metric}_var_reduction"].dropna() for metric in ("win", "score")}
+    if any(len(r) for r in ratios.values()) and not unpaired:
+        # a metric whose paired difference is zero in every game has no ratio: say so rather than drop it
+        parts = [f"{name} {r.min():.1f}x-{r.max():.1f}x" if len(r) else f"{name} identical in every game"
+                 for name, r in (("win rate", ratios["win"]), ("mean score", ratios["score"]))]
+        lines.append("Variance reduction of the paired design against unpaired sampling (measured on these games): "
+                     + ", ".join(parts) + " (unpaired sampling would need that many times more games for the same "
+                     "interval width).")
+    elif not any(len(r) for r in ratios.values()):
         lines.append("A and B gave identical results in every game: the difference is exactly zero.")
     if until_decided:
         last = looks[-1]
