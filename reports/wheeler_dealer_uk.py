@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from . import plot
-from .plots import int_bins
+from .plots import int_bins, legend_outside, percent_axis
 
 SAMPLE_GAMES = 6
 _ENDS = ("target reached", "last player left", "turn limit (flagged)")
@@ -31,7 +31,7 @@ def wealth_over_turns(data):
         ax.set_xlabel("round", fontsize=8)
     axes[0, 0].set_ylabel("total wealth (thousand credits)")
     axes[1, 0].set_ylabel("total wealth (thousand credits)")
-    axes[0, 0].legend(fontsize=7)
+    legend_outside(axes[0, -1])
     fig.tight_layout()
     return fig
 
@@ -47,7 +47,7 @@ def time_to_win(data):
     ax.set_title(f"median {np.median(rounds):.0f} rounds, 90th percentile {np.percentile(rounds, 90):.0f}", fontsize=9)
     ax.set_xlabel("rounds played")
     ax.set_ylabel("games")
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -64,6 +64,7 @@ def set_sizes(data):
                      fontsize=9)
     ax.set_xlabel("cards in the set")
     ax.set_ylabel("share of sets sold")
+    percent_axis(ax)
     fig.tight_layout()
     return fig
 
@@ -80,6 +81,6 @@ def inner_circle_entry(data):
                 label=f"{name} (never: {np.mean(group['inner_round'] < 0):.0%})")
     ax.set_xlabel("round of entry")
     ax.set_ylabel("seats")
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     fig.tight_layout()
     return fig

@@ -12,11 +12,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SimkitError
+from ..stats import fmt_amount
 from .compare import seat_advantage
 from .play import batches, block_outcomes, deals_for, play
 from .result import Analysis
 from .stats import block_means, rate_means
-from .tournament import pairwise_by_block
+from .tournament import head_to_head_intervals
 
 
 def _per_game(frame: pd.DataFrame) -> pd.DataFrame:
@@ -56,7 +57,7 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     win, score = rate_means(strategy["win"][labels]), block_means(strategy["score"][labels])
     tables["strategies"] = pd.DataFrame({"win_rate": win["mean"], "win_low": win["low"], "win_high": win["high"],
                                          "mean_score": score["mean"], "score_low": score["low"], "score_high": score["high"]})
-    tables["head_to_head"] = _head_to_head(frame.assign(lineup=0), labels)
+    tables["head_to_head"] = head_to_head_intervals(frame.assign(lineup=0), labels)
     findings = [f"{len(per_game):,} games: {deals:,} deals, each played in all {n} seat orders; a tie counts as a win "
                 f"for every tied seat ({per_game['shared_win'].mean():.2%} of games had a shared win)."]
     findings += _seat_findings(tables["seats"], n)
@@ -122,23 +123,10 @@ def _spread(per_game, tables, score) -> list[str]:
     quantiles = [0.1, 0.5, 0.9]
     tables["spread"] = pd.DataFrame({"winning_margin": per_game["margin"].quantile(quantiles),
                                      "score_std_in_game": per_game["spread"].quantile(quantiles)}).rename_axis("quantile")
-    return [f"Score spread: median winning margin {per_game['margin'].median():.4g} {score} (10-90%: "
-            f"{per_game['margin'].quantile(0.1):.4g}-{per_game['margin'].quantile(0.9):.4g}); median spread of scores "
-            f"within a game (s.d.) {per_game['spread'].median():.4g}."]
-
-
-def _head_to_head(frame, labels) -> pd.DataFrame:
-    wins = pairwise_by_block(frame, labels)
-    rows = []
-    for i, row in enumerate(labels):
-        for j, column in enumerate(labels):
-            if i != j:
-                with np.errstate(invalid="ignore"):
-                    share = wins[:, i, j] / (wins[:, i, j] + wins[:, j, i])
-                means = rate_means(pd.DataFrame({"share": share})).iloc[0]
-                rows.append({"strategy": row, "opponent": column, "ahead": means["mean"], "low": means["low"],
-                             "high": means["high"]})
-    return pd.DataFrame(rows).set_index(["strategy", "opponent"])
+    margin = per_game["margin"]
+    return [f"Score spread: median winning margin {fmt_amount(margin.median())} {score} (10-90%: "
+            f"{fmt_amount(margin.quantile(0.1))} to {fmt_amount(margin.quantile(0.9))}); median spread of scores "
+            f"within a game (s.d.) {fmt_amount(per_game['spread'].median())}."]
 
 
 def _dominance(head: pd.DataFrame, labels) -> list[str]:

@@ -169,7 +169,7 @@ GAME = Game(
         "most_groups": "the most groups the table was split into",
         "collection_sizes (totals)": "how many collections took each number of cards, over the batch (simkit.totals)",
     },
-    report_plots=("collected_by_seat", "collection_sizes", "table_splits", "first_seat_by_players"),
+    report_plots=("collected_by_seat", "collection_sizes", "table_splits"),
     total_labels=lambda prepared: {"collection_sizes": [str(k) for k in range(int(prepared.copies.sum()) + 1)]},
     player_turns=lambda columns: int(columns["turns"][columns["seat"] == 0].sum()),
     length_column="turns",

@@ -147,4 +147,6 @@ GAME = Game(
     length_column="rounds",
     limit_hit=lambda rows: rows["end"] == engine.END_TURN_LIMIT,
     limit_label="game.turn_limit rounds reached",
+    money_columns=frozenset({"wealth", "cash", "set_credits"}),
+    currency="credits",
 )

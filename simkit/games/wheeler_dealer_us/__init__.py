@@ -161,4 +161,6 @@ GAME = Game(
     length_column="turns",
     limit_hit=lambda rows: rows["end"] == 2,
     limit_label="game.max_turns reached",
+    money_columns=frozenset({"net_worth", "cash", "rent_paid", "rent_received", "exchange_profit"}),
+    currency="$",
 )
