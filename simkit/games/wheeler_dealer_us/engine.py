@@ -17,6 +17,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from ... import rng
+from ...numba_tools import readonly
 from ...numba_tools import unmanaged as _unmanaged
 from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_BAMBOOZLE_CASH,
                     R_CITY_HALL_PERCENT, R_DEALS_PER_TURN, R_DECK_SIZE, R_DOUBLES_BONUS, R_LAST_PLAYER_STANDING,
@@ -369,8 +370,8 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
         state[ST_OUT + i] = 0
     floats = _floats(ctx)[seat]
     function = _decision_at(_fns(ctx), decision * MAX_SEATS + seat)
-    return function(public, _table(ctx), query, _part(floats, 0, MAX_PARAMS), _part(floats, MAX_PARAMS, MEMORY_SIZE),
-                    _rngs(ctx)[STRATEGY_ROW + seat], out)
+    return function(readonly(public), readonly(_table(ctx)), readonly(query), readonly(_part(floats, 0, MAX_PARAMS)),
+                    _part(floats, MAX_PARAMS, MEMORY_SIZE), _rngs(ctx)[STRATEGY_ROW + seat], out)
 
 
 @_inline
