@@ -26,22 +26,25 @@ def _cases():
                     yield pytest.param(name, point, index, arg, id=f"{name}-{point}-a{index}")
 
 
-def _writer(n_args: int, index: int, ndim: int, returns):
-    """A decision of ``n_args`` arguments that writes into argument ``index``."""
+def _writer(folder, n_args: int, index: int, ndim: int, returns):
+    """A decision of ``n_args`` arguments that writes into argument ``index`` (in a file of its own, as a
+    user's strategy module would be, so the error can quote its line)."""
     args = ", ".join(f"a{i}" for i in range(n_args))
-    target = f"a{index}[0]" if ndim == 1 else "a{0}[0, 0]".format(index)
+    target = f"a{index}[0]" if ndim == 1 else f"a{index}[0, 0]"
     result = "True" if returns == types.boolean else "0"
+    path = folder / "careless.py"
+    path.write_text(f"def decide({args}):\n    {target} = 1\n    return {result}\n")
     namespace = {}
-    exec(f"def decide({args}):\n    {target} = 1\n    return {result}\n", namespace)
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
     return namespace["decide"]
 
 
 @pytest.mark.parametrize("name, point, index, arg", _cases())
-def test_only_the_strategy_s_own_arrays_are_writable(name, point, index, arg):
+def test_only_the_strategy_s_own_arrays_are_writable(name, point, index, arg, tmp_path):
     game = all_games()[name]
     signature = game.decisions[point]
     base = registered(name)[game.default_lineup[0]]
-    decide = _writer(len(signature.args), index, arg.ndim, signature.return_type)
+    decide = _writer(tmp_path, len(signature.args), index, arg.ndim, signature.return_type)
     if arg.mutable:
         Strategy.build(name, "careless", base=base, **{point: decide})   # memory, rng, answer: allowed
         return
@@ -49,6 +52,7 @@ def test_only_the_strategy_s_own_arrays_are_writable(name, point, index, arg):
         Strategy.build(name, "careless", base=base, **{point: decide})
     assert str(caught.value).startswith(f"strategy careless, decision {point}: writes to its read-only "
                                         f"argument 'a{index}'"), str(caught.value)
+    assert str(caught.value).endswith("(careless.py, line 2)")
 
 
 def test_every_game_shows_its_state_read_only_and_leaves_the_answer_writable():
