@@ -424,9 +424,10 @@ def _typed(signature):
 # ---- investor: one parametrised family ---------------------------------------------------------------
 #
 # Values: a property is worth to a seat what it adds to the seat's market value (cost x properties held in
-# the block, spec "Net worth"): its cost, plus ``block_weight`` x (its cost x the others held + their costs),
-# plus ``block_weight`` x cost x block size when it completes the block (the top Income Multiple), minus
-# the payoff when it comes debt-ridden. What losing a property costs is the same sum with it left out.
+# the block, docs/rules/wheeler-dealer-us.md "Net worth"): its cost, plus ``block_weight`` x (its cost x the
+# others held + their costs), plus ``block_weight`` x cost x block size when it completes the block (the top
+# Income Multiple), minus the payoff when it comes debt-ridden. What losing a property costs is the same sum
+# with it left out.
 
 # parameter order (the Strategy's params dict preserves it); named PR_* since view.py's P_* are table columns
 (PR_INVEST_RULE, PR_COMMODITY, PR_FRACTION, PR_RICH, PR_RESERVE, PR_BLOCK_WEIGHT, PR_BLOCK_BUY, PR_BID_FRACTION,

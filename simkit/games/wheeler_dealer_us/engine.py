@@ -520,7 +520,8 @@ def _bamboozle_target_ok(ctx, seat, target, underhanded):
     victim = public[owner_slot(target)]
     if victim < 0 or victim == seat or not _alive(public, victim) or _on_school(public, victim):
         return False
-    return underhanded or _held_in_block(public, _members(ctx), victim, table[target, P_BLOCK]) < table[target, P_BLOCK_SIZE]
+    block = table[target, P_BLOCK]
+    return underhanded or _held_in_block(public, _members(ctx), victim, block) < table[target, P_BLOCK_SIZE]
 
 
 @_typed(B, I, I)
@@ -906,7 +907,8 @@ def _bamboozle(ctx, seat, underhanded, must):
     mine, target = _out(ctx)[0], _out(ctx)[1]
     if answer == 0 and not must:
         return False
-    if answer != 1 or not (_bamboozle_target_ok(ctx, seat, target, underhanded) and _bamboozle_stake_ok(ctx, seat, mine)):
+    legal = _bamboozle_target_ok(ctx, seat, target, underhanded) and _bamboozle_stake_ok(ctx, seat, mine)
+    if answer != 1 or not legal:
         _illegal(ctx, seat, D_BAMBOOZLE)
         if not must:
             return False
