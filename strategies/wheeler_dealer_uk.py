@@ -10,11 +10,11 @@ from numba import njit
 from simkit import rng
 from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
                                                  BORROW_VOLUNTARY, DEAL_BUY, DEAL_RAID, F_BANKRUPT, H_BUY_MULTIPLE,
-                                                 H_COMMODITIES, H_INNER_WEALTH, H_MIN_SET, H_PLAYERS,
-                                                 H_RAID_MULTIPLE, H_SALE_OPEN, Q_COMMODITY, Q_CONTEXT, Q_PRICE,
-                                                 Q_SEAT, REDEEM_COMMAND, at_risk, borrowable, cash, colour, face,
-                                                 held, in_pack, loan_value, pack_deal, pack_sale, pack_sale_loan, redeem_cost,
-                                                 redeemable, sale_loan, seat_field, set_value, total_wealth)
+                                                 H_COMMODITIES, H_INNER_WEALTH, H_MIN_SET, H_PLAYERS, H_RAID_MULTIPLE,
+                                                 H_SALE_OPEN, Q_COMMODITY, Q_CONTEXT, Q_PRICE, Q_SEAT, REDEEM_COMMAND,
+                                                 at_risk, borrowable, cash, colour, face, held, in_pack, loan_value,
+                                                 pack_deal, pack_sale, pack_sale_loan, redeem_cost, redeemable,
+                                                 sale_loan, seat_field, set_value, total_wealth)
 from simkit.strategy import Strategy, preset, register
 
 # parameter order (the Strategy's params dict keeps it)

@@ -1,5 +1,6 @@
 """Hand-built Wheeler Dealer (UK) scenarios: every rule of a turn, every Command card kind, the FAQ rulings
-(spec K1-K7). Each sets up a table, scripts the seats' answers and runs one engine step."""
+(K1-K7 in docs/rules/wheeler-dealer-uk.md). Each sets up a table, scripts the seats' answers and runs one
+engine step."""
 import pytest
 
 from simkit import rng

@@ -31,9 +31,9 @@ from .view import (BLUE, BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PAYMENT, BORROW_F
                    H_IN_PACK, H_INNER_ENTRY, H_INNER_OPEN, H_INNER_SPACES, H_INNER_WEALTH, H_MIN_SET, H_ON_SALE,
                    H_OUTER_SPACES, H_PACK_SIZE, H_PLAYERS, H_RAID_MULTIPLE, H_REDEEMABLE, H_RISK, H_ROUND,
                    H_SALE_OPEN, H_SEATS, H_TARGET, H_TURN_LIMIT, H_TURN_SEAT, INNER, MAX_SEATS, MAX_SET, OUTER,
-                   Q_COMMODITY, Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, Q_SHORT, QUERY_SIZE, REDEEM_COMMAND, SALE_LOAN,
-                   REDEEM_VOLUNTARY, SEAT_FIELDS, YELLOW, borrowable, colour, face, handlers_charge, loan_value,
-                   part_up, redeem_cost, sale_loan, set_value, space, total_wealth)
+                   Q_COMMODITY, Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, Q_SHORT, QUERY_SIZE, REDEEM_COMMAND,
+                   SALE_LOAN, REDEEM_VOLUNTARY, SEAT_FIELDS, YELLOW, borrowable, colour, face, handlers_charge,
+                   loan_value, part_up, redeem_cost, sale_loan, set_value, space, total_wealth)
 
 COMMAND_CHAIN = 16   # a Command move that lands on another Command space, and so on, stops after this many
 
