@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, types
 
 from ... import rng
-from ...numba_tools import unmanaged
+from ...numba_tools import readonly, unmanaged
 from .rules import (C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_COLLECT, C_COLLECT_FROM_EACH, C_DISCARD_CHEAPEST,
                     C_FREE_CARD, C_MISS_TURN, C_MOVE, C_PAY, C_PAY_CASH_PERCENT, C_PAY_EACH, C_REDEEM_AT_RISK)
 from .view import (BLUE, BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PAYMENT, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
@@ -167,8 +167,8 @@ def _ask(ctx, kind, seat, context, commodity, price, short, other):
     query[Q_SHORT] = short
     query[Q_FROM] = other
     n_params = misc[M_PARAMS]
-    return fns[kind * MAX_SEATS + seat](table, floats[seat, :n_params], floats[seat, n_params:],
-                                        rngs[table[H_PLAYERS] + seat], query)
+    return fns[kind * MAX_SEATS + seat](readonly(table), readonly(floats[seat, :n_params]), floats[seat, n_params:],
+                                        rngs[table[H_PLAYERS] + seat], readonly(query))
 
 
 @_typed(CTX, I, I, I)

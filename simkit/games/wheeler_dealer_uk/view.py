@@ -23,6 +23,8 @@ circle, decline the card, a yellow card. A yes/no answer must be 0 or 1; "-1 to 
 """
 from numba import njit, types
 
+from ...numba_tools import readonly_array
+
 MAX_SEATS = 6
 MAX_COMMODITIES = 64
 MAX_SET = 16          # the most copies of one commodity
@@ -80,10 +82,11 @@ HEADER = 40
  F_SETS) = range(10)
 SEAT_FIELDS = 10
 
-_int_vec = types.Array(types.int64, 1, "A")
-_float_vec = types.Array(types.float64, 1, "A")
-_rng_t = types.Array(types.uint64, 1, "A")
-DECISION_SIGNATURE = types.int64(_int_vec, _float_vec, _float_vec, _rng_t, _int_vec)
+# What a strategy is shown (the table, its parameters, the query) is read-only: a write is a typing error when
+# the strategy compiles. Its memory and random stream are its own to write; the answer is the return value.
+DECISION_SIGNATURE = types.int64(readonly_array(types.int64, 1), readonly_array(types.float64, 1),
+                                 types.Array(types.float64, 1, "A"), types.Array(types.uint64, 1, "A"),
+                                 readonly_array(types.int64, 1))
 DECISIONS = {name: DECISION_SIGNATURE for name in DECISION_NAMES}
 
 
