@@ -1,5 +1,5 @@
 """Wheeler Dealer (UK) report plots: wealth over turns for a sample of games, time to win, sets sold by
-size, inner-circle entry times."""
+size, inner-circle entry times (the rules as played: docs/rules/wheeler-dealer-uk.md)."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -36,7 +36,7 @@ def wealth_over_turns(data):
     return fig
 
 
-@plot("time_to_win", "Rounds to the end of the game, by how it ended (K4)")
+@plot("time_to_win", "Rounds to the end of the game, by how it ended (K4 in docs/rules/wheeler-dealer-uk.md)")
 def time_to_win(data):
     games = data.frame[data.frame["seat"] == 0]
     rounds, ends = games["rounds"].to_numpy(), games["end"].to_numpy()
@@ -69,15 +69,16 @@ def set_sizes(data):
     return fig
 
 
-@plot("inner_circle_entry", "When players enter the inner circle (K3), by strategy")
+@plot("inner_circle_entry", "Round in which players enter the inner circle (K3 in docs/rules/wheeler-dealer-uk.md), "
+                            "by strategy")
 def inner_circle_entry(data):
     frame = data.frame
     fig, ax = plt.subplots(figsize=(7, 3.8))
     entered = frame.loc[frame["inner_round"] >= 0, "inner_round"]
-    bins = int_bins(0, max(1, entered.max() if len(entered) else 1), 60)
+    bins = int_bins(1, max(1, entered.max() if len(entered) else 1), 60)
     for name, group in frame.groupby("strategy", observed=True):
         rounds = group.loc[group["inner_round"] >= 0, "inner_round"]
-        ax.hist(rounds + 1, bins=bins, histtype="step", linewidth=1.5, density=False,
+        ax.hist(rounds, bins=bins, histtype="step", linewidth=1.5, density=False,
                 label=f"{name} (never: {np.mean(group['inner_round'] < 0):.0%})")
     ax.set_xlabel("round of entry")
     ax.set_ylabel("seats")

@@ -110,7 +110,7 @@ def _wheeler_dealer_uk(pick, n: int) -> dict:
             "buy_from_player_multiple": pick.integer(0, 5),
             # 0 included: a free raid once let one turn bankrupt the last two players (found here: seed 2026, case 57)
             "at_risk_buy_multiple": pick.integer(0, 5),
-            "blue_outer_bonus": pick.choice([0, 5000, 20_000])}
+            "blue_outer_bonus": pick.choice([0, 5000, 20_000]), "borrow_on_sale": pick.boolean()}
     for key in ("at_risk_loan_fraction", "at_risk_interest", "handlers_charge"):
         game[key] = pick.choice([0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0])
     if rule == "colour":

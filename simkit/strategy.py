@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import linecache
 import math
 import re
 import sys
@@ -42,12 +43,33 @@ _NUMBA_HEADER = re.compile(r"^(Failed in \w+ mode pipeline|During: |- Resolution
 _NUMBA_PLACE = re.compile(r'^File "([^"]+)", line (\d+)', re.M)
 
 
+_READONLY_WRITE = re.compile(r"setitem\(readonly array")
+_WRITTEN_NAME = re.compile(r"^\s*([A-Za-z_]\w*)\s*\[")
+
+
+def _readonly_write(text: str, py_func) -> str:
+    """What a write to a read-only argument is called in words: the engine shows a strategy its view
+    read-only, so the write fails to compile; name the array written (where Numba points first)."""
+    places = _NUMBA_PLACE.findall(text)
+    name = None
+    if places:
+        match = _WRITTEN_NAME.match(linecache.getline(places[0][0], int(places[0][1])))
+        name = match[1] if match else None
+    arguments = getattr(getattr(py_func, "__code__", None), "co_varnames", ())[:getattr(
+        getattr(py_func, "__code__", None), "co_argcount", 0)]
+    what = (f"writes to its read-only argument {name!r}" if name in arguments
+            else f"writes to {name!r}, a read-only array it was shown" if name else "writes to a read-only array")
+    return what + " (a strategy may write only to its memory, random stream and answer buffer)"
+
+
 def compile_error_line(exc: Exception, py_func) -> str:
     """The first line of a compiler error that says what is wrong (Numba's first line only names the
     compiler pass), with where it is: the line the compiler points at, or the function's ``def``."""
     text = str(exc)
     reason = next((line.strip() for line in text.splitlines() if not _NUMBA_HEADER.match(line)), "")
     reason = reason or type(exc).__name__
+    if _READONLY_WRITE.search(text):
+        reason = _readonly_write(text, py_func)
     place = _NUMBA_PLACE.search(text)
     code = getattr(py_func, "__code__", None)
     if place:

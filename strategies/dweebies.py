@@ -89,36 +89,34 @@ def _threat_at_end(table, side, cell, outward, cards, far, along_rows, memory, m
 @njit(cache=True)
 def _threat_after_collecting(table, public, cell, dweebie, memory):
     """The next player's best reply after this seat places ``dweebie`` on ``cell`` and collects: the lines
-    are taken off the seat's table copy and put back before returning (the placed card leaves with them).
-    A table left split offers no reply (nobody collects until it is joined; a one-card link that joins and
-    collects at once is not looked for)."""
+    are taken off a copy of the table's occupied window (the table shown is read-only; the placed card
+    leaves with them). A table left split offers no reply (nobody collects until it is joined; a one-card
+    link that joins and collects at once is not looked for)."""
     side = public[PUB_SIDE]
     min_line = public[PUB_MIN_LINE]
-    row, row_end, column, column_end = line_ends(table, side, cell)
-    top, bottom = public[PUB_TOP] - 1, public[PUB_BOTTOM] + 1
-    left, right = public[PUB_LEFT] - 1, public[PUB_RIGHT] + 1
     if public[PUB_ON_TABLE] == 0:
         return 0.0
-    removed = np.empty(2 * side, np.int64)
-    values = np.empty(2 * side, np.int64)
-    n_removed = 0
-    for cards, far, step in ((row, row_end, 1), (column, column_end, side)):
+    row, row_end, column, column_end = line_ends(table, side, cell)
+    # the window: every card, a ring of the empty cells a reply may use, and a ring the line scans stop in
+    top, left = public[PUB_TOP] - 2, public[PUB_LEFT] - 2
+    height, width = public[PUB_BOTTOM] + 3 - top, public[PUB_RIGHT] + 3 - left
+    window = np.empty(height * width, np.int64)
+    for r in range(height):
+        for c in range(width):
+            window[r * width + c] = table[(top + r) * side + left + c]
+    here = (cell // side - top) * width + cell % side - left
+    for cards, far, step in ((row, row_end, 1), (column, column_end, width)):
         if qualifies(cards, far, dweebie, min_line):
-            if table[cell + step] == EMPTY:
+            if window[here + step] == EMPTY:
                 step = -step
             for k in range(1, cards + 1):
-                removed[n_removed] = cell + k * step
-                values[n_removed] = table[cell + k * step]
-                table[cell + k * step] = EMPTY
-                n_removed += 1
+                window[here + k * step] = EMPTY
     best = 0.0
-    if one_group(table, side, top, bottom, left, right):
-        for r in range(top, bottom + 1):
-            for x in range(r * side + left, r * side + right + 1):
-                if table[x] == EMPTY and touches_card(table, side, x):
-                    best = max(best, _reply(line_ends(table, side, x), memory, min_line))
-    for i in range(n_removed):
-        table[removed[i]] = values[i]
+    if one_group(window, width, 1, height - 2, 1, width - 2, -1):
+        for r in range(1, height - 1):
+            for x in range(r * width + 1, r * width + width - 1):
+                if window[x] == EMPTY and touches_card(window, width, x):
+                    best = max(best, _reply(line_ends(window, width, x), memory, min_line))
     return best
 
 
@@ -177,7 +175,7 @@ def score_moves(hand, public, table, legal, params, memory, rng_state):
             if hand[d] == 0:
                 continue
             got = gain((row, row_end, column, column_end), d, min_line)
-            if got > 0 and split and not joins_table(table, side, x, d, top, bottom, left_col, right_col):
+            if got > 0 and split and not joins_table(table, side, x, top, bottom, left_col, right_col):
                 got = 0   # a card that leaves the table split collects nothing (D5)
             # the card left on the table (no collection, or one declined): the lines it leaves, the reply
             kept = 0.0

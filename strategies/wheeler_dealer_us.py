@@ -37,6 +37,7 @@ from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUD
                                                  X_INVEST, X_RETURN, X_WAYS, bid_limit, cash, debt_ridden, debt_slot,
                                                  held_in_block, holdings_version, owner, owner_slot, owns_property,
                                                  saved, saved_slot, seat_field)
+from simkit.numba_tools import readonly_array
 from simkit.strategy import Strategy, preset, register
 
 
@@ -410,8 +411,10 @@ random = register(Strategy.build(
 # (_nrt=False; the family allocates nothing): with it, every array argument costs a call into the runtime and
 # back. Strategy.build keeps the decisions as compiled here, so the engine calls them directly.
 I, F, B1 = types.int64, types.float64, types.boolean
-PUB, TAB = types.Array(types.int64, 1, "A"), types.Array(types.int64, 2, "A")
-FV = types.Array(types.float64, 1, "A")
+# What the engine shows a strategy is read-only (view.DECISION_SIGNATURE), and the helpers take it as such;
+# its memory (FV) and answer buffer (OUT) are its own to write.
+SHOWN, SHOWN_TABLE, PARAMS = readonly_array(I, 1), readonly_array(I, 2), readonly_array(F, 1)
+FV, OUT = types.Array(F, 1, "A"), types.Array(I, 1, "A")
 
 
 def _typed(signature):
@@ -421,9 +424,10 @@ def _typed(signature):
 # ---- investor: one parametrised family ---------------------------------------------------------------
 #
 # Values: a property is worth to a seat what it adds to the seat's market value (cost x properties held in
-# the block, spec "Net worth"): its cost, plus ``block_weight`` x (its cost x the others held + their costs),
-# plus ``block_weight`` x cost x block size when it completes the block (the top Income Multiple), minus
-# the payoff when it comes debt-ridden. What losing a property costs is the same sum with it left out.
+# the block, docs/rules/wheeler-dealer-us.md "Net worth"): its cost, plus ``block_weight`` x (its cost x the
+# others held + their costs), plus ``block_weight`` x cost x block size when it completes the block (the top
+# Income Multiple), minus the payoff when it comes debt-ridden. What losing a property costs is the same sum
+# with it left out.
 
 # parameter order (the Strategy's params dict preserves it); named PR_* since view.py's P_* are table columns
 (PR_INVEST_RULE, PR_COMMODITY, PR_FRACTION, PR_RICH, PR_RESERVE, PR_BLOCK_WEIGHT, PR_BLOCK_BUY, PR_BID_FRACTION,
@@ -484,7 +488,7 @@ def _city_hall_share(public):
     return public[PUB_CITY_HALL_PERCENT] / 100.0
 
 
-@_typed(F(PUB, TAB, I))
+@_typed(F(SHOWN, SHOWN_TABLE, I))
 def _card_worth(public, table, card_type):
     """Rough worth of holding a saved card: an extra turn, a taxi (to the Park at least, its payment
     included), a Move Any Player (the least it is played for), a Master Key (out of School)."""
@@ -501,7 +505,7 @@ def _card_worth(public, table, card_type):
     return 0.0
 
 
-@_typed(B1(PUB, TAB, I, FV, I, I))
+@_typed(B1(SHOWN, SHOWN_TABLE, I, FV, I, I))
 def _fill_blocks(public, table, seat, memory, base, fields):
     """memory[base + fields * block + 0, 1(, 2)]: seat's count, cost sum (and debt-ridden count) per block."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -537,7 +541,7 @@ def _block(public, table, memory, seat, block, base, fields, filled):
     return _count_block(public, table, seat, block)
 
 
-@_typed(types.Tuple((I, F, I))(PUB, TAB, I, I))
+@_typed(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
 def _count_block(public, table, seat, block):
     """_block's count over the whole board."""
     k, s, d = 0, 0.0, 0
@@ -549,7 +553,7 @@ def _count_block(public, table, seat, block):
     return k, s, d
 
 
-@_typed(B1(PUB, I, I))
+@_typed(B1(SHOWN, I, I))
 def _occupied(public, square, except_seat):
     """occupied() for the family's hot loops (inlined)."""
     for seat in range(public[PUB_PLAYERS]):
@@ -558,7 +562,7 @@ def _occupied(public, square, except_seat):
     return False
 
 
-@_typed(types.UniTuple(I, 2)(TAB, I, I))
+@_typed(types.UniTuple(I, 2)(SHOWN_TABLE, I, I))
 def _run(table, prop, n):
     """Index range to scan for the properties of prop's block: its run of adjacent indices when that run
     is the whole block (as in the default data), else every property."""
@@ -573,7 +577,7 @@ def _run(table, prop, n):
     return lo, hi
 
 
-@_typed(types.Tuple((I, F, I))(PUB, TAB, I, I))
+@_typed(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
 def _holding(public, table, seat, prop):
     """(count, cost sum, debt-ridden count) of a seat's holdings in prop's block (prop included if held)."""
     block = table[prop, P_BLOCK]
@@ -616,7 +620,7 @@ def _fill_mine(public, table, seat, memory):
     return True
 
 
-@_typed(types.none(PUB, TAB, I, FV))
+@_typed(types.none(SHOWN, SHOWN_TABLE, I, FV))
 def _refresh_holdings(public, table, seat, memory):
     """_fill_mine's work, in one pass. Whole dollars below 2**53: the sums are exact in any order."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -643,7 +647,7 @@ def _refresh_holdings(public, table, seat, memory):
     memory[M_HOLDINGS_KEY] = _holdings_key(public, seat)
 
 
-@_typed(F(TAB, I, I, F, F, B1))
+@_typed(F(SHOWN_TABLE, I, I, F, F, B1))
 def _value(table, prop, k, s, weight, held):
     """What ``prop`` adds to a seat holding k properties of its block costing s (prop among them if held)."""
     c = table[prop, P_COST]
@@ -657,12 +661,12 @@ def _value(table, prop, k, s, weight, held):
     return v
 
 
-@_typed(I(PUB, TAB, I))
+@_typed(I(SHOWN, SHOWN_TABLE, I))
 def _debt(public, table, prop):
     return table[prop, P_PAYOFF] if debt_ridden(public, prop) else 0
 
 
-@_typed(I(TAB, I, I, I))
+@_typed(I(SHOWN_TABLE, I, I, I))
 def _my_rent(table, prop, k, debts):
     """Income Multiple a visitor pays on my property (the top one needs the whole block debt-free)."""
     held = k
@@ -671,19 +675,19 @@ def _my_rent(table, prop, k, debts):
     return table[prop, P_INCOME + held - 1]
 
 
-@_typed(B1(TAB, I, I))
+@_typed(B1(SHOWN_TABLE, I, I))
 def _whole(table, prop, k):
     return k == table[prop, P_BLOCK_SIZE]
 
 
 # ---- the Exchange -------------------------------------------------------------------------------------
 
-@_typed(F(TAB, I))
+@_typed(F(SHOWN_TABLE, I))
 def _ev(table, row):
     return table[row, X_WAYS] / 36.0 * table[row, X_RETURN] - table[row, X_INVEST]
 
 
-@_typed(F(TAB, I, F))
+@_typed(F(SHOWN_TABLE, I, F))
 def _growth(table, row, bankroll):
     """Expected log growth of a bankroll from one stake (Kelly)."""
     stake = table[row, X_INVEST]
@@ -691,7 +695,7 @@ def _growth(table, row, bankroll):
     return p * math.log1p((table[row, X_RETURN] - stake) / bankroll) + (1.0 - p) * math.log1p(-stake / bankroll)
 
 
-@_typed(I(PUB, TAB, FV, FV, I, F))
+@_typed(I(SHOWN, SHOWN_TABLE, PARAMS, FV, I, F))
 def _kelly(public, table, params, memory, money, bankroll):
     """Kelly: among the positive-EV stakes ``money`` pays of at most max(fraction x bankroll, smallest stake),
     the one with the best expected log growth of the bankroll (net worth: what the game scores, and what
@@ -730,14 +734,14 @@ def _kelly(public, table, params, memory, money, bankroll):
     return best
 
 
-@_typed(F(PUB, TAB, FV, I))
+@_typed(F(SHOWN, SHOWN_TABLE, FV, I))
 def _net_worth(public, table, memory, seat):
     """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties."""
     _fill_mine(public, table, seat, memory)
     return float(cash(public, seat)) + memory[M_WORTH_BASE]
 
 
-@_typed(I(PUB, TAB, FV, FV, I))
+@_typed(I(SHOWN, SHOWN_TABLE, PARAMS, FV, I))
 def _choose_commodity(public, table, params, memory, money):
     """The investing rule's commodity among the stakes ``money`` pays for (-1 if none)."""
     rule = int(params[PR_INVEST_RULE])
@@ -765,7 +769,7 @@ def _choose_commodity(public, table, params, memory, money):
     return pick
 
 
-@_typed(I(PUB, TAB, I, F))
+@_typed(I(SHOWN, SHOWN_TABLE, I, F))
 def _resurrection(public, table, money, amount):
     """Raising money: the likeliest stake whose win covers ``amount``, else the biggest profit."""
     row = public[PUB_COMMODITY_ROW]
@@ -808,7 +812,7 @@ def _invest(public, table, query, params, memory, state, out):
 
 # ---- borrowing ------------------------------------------------------------------------------------------
 
-@_typed(I(TAB, I, I, I))
+@_typed(I(SHOWN_TABLE, I, I, I))
 def _borrow_tier(table, prop, k, debts):
     """0: outside a whole block; 1: a whole block already debt-ridden (top multiple already lost); 2: a
     whole debt-free block (borrowing loses its top multiple)."""
@@ -817,7 +821,7 @@ def _borrow_tier(table, prop, k, debts):
     return 1 if debts > 0 else 2
 
 
-@_typed(I(PUB, TAB, FV, I, I, I, I, B1))
+@_typed(I(SHOWN, SHOWN_TABLE, FV, I, I, I, I, B1))
 def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled):
     """The property to borrow on next: lowest tier first; in it the cheapest loan (payoff - loan) that
     covers ``short``, else the biggest loan (fewest debt-ridden titles, fewest poaching chances)."""
@@ -836,7 +840,7 @@ def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled)
     return pick
 
 
-@_typed(I(PUB, TAB, FV, I, B1))
+@_typed(I(SHOWN, SHOWN_TABLE, FV, I, B1))
 def _tier0_loans(public, table, memory, seat, filled):
     """Cash that borrowing outside whole blocks would raise."""
     total = 0
@@ -848,7 +852,7 @@ def _tier0_loans(public, table, memory, seat, filled):
     return total
 
 
-@_typed(B1(PUB, TAB, FV, FV, I, I, B1, B1))
+@_typed(B1(SHOWN, SHOWN_TABLE, PARAMS, FV, I, I, B1, B1))
 def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
     """Pay ``price`` to the bank for a property: keeping the reserve; or keeping the next stake, for a
     bargain (a poach) or (block_buy) a property that advances a block; or borrowing for it outside whole
@@ -916,7 +920,7 @@ def _buy(public, table, query, params, memory, state, out):
     return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1, False) else 0
 
 
-@_typed(types.none(PUB, TAB, FV))
+@_typed(types.none(SHOWN, SHOWN_TABLE, FV))
 def _fill_whole(public, table, memory):
     """memory[OTHER + 2 * block]: the seat holding the whole block, or a negative number."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -933,7 +937,7 @@ def _fill_whole(public, table, memory):
                 memory[OTHER + 2 * block] = -2.0
 
 
-@_typed(types.Tuple((I, I, F))(PUB, TAB, FV, FV, I, B1))
+@_typed(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, PARAMS, FV, I, B1))
 def _bamboozle_plan(public, table, params, memory, seat, underhanded):
     """(my stake property or -1 for cash, target, gain - loss): the most valuable eligible target against my
     least valuable property; the target is -1 when there is none or no stake."""
@@ -1020,14 +1024,14 @@ def _bid(public, table, query, params, memory, state, out):
     return np.int64(bid) if bid > 0 else 0
 
 
-@_typed(I(PUB, TAB, I))
+@_typed(I(SHOWN, SHOWN_TABLE, I))
 def _rent(public, table, prop):
     """Income Multiple a visitor pays on a held property (view.rent_multiple over the block's run only)."""
     k, _, debts = _holding(public, table, owner(public, prop), prop)
     return _my_rent(table, prop, k, debts)
 
 
-@_typed(B1(PUB, TAB, FV, FV, I, I))
+@_typed(B1(SHOWN, SHOWN_TABLE, PARAMS, FV, I, I))
 def _wants_poach(public, table, params, memory, seat, prop):
     """Poach when the payoff is at most poach_ratio x the worth (what the property adds to my market value,
     plus the rent poaching saves) and I can pay it."""
@@ -1174,7 +1178,7 @@ def _deal_answer(public, table, query, params, memory, state, out):
 
 # ---- raising money (U6, U13) ----------------------------------------------------------------------------
 
-@_typed(I(PUB, TAB, FV, FV, I, B1, B1))
+@_typed(I(SHOWN, SHOWN_TABLE, FV, PARAMS, I, B1, B1))
 def _pick_sale(public, table, memory, params, seat, whole, filled):
     """My least valuable property (inside or outside whole blocks) not yet offered in this raise."""
     pick, best = -1, 1e300
@@ -1230,7 +1234,7 @@ def _raise(public, table, query, params, memory, state, out):
 
 # ---- Level Two: bumping, cards, Bamboozle ------------------------------------------------------------------
 
-@_typed(F(PUB, TAB, FV, FV, I, I, I, B1))
+@_typed(F(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I, I, B1))
 def _square_worth(public, table, memory, params, seat, square, money, filled):
     """Rough worth of coming to rest on a square (taxi): corners by their pay-outs, an unowned property by
     what buying it adds, my own by its income, a rival's by the rent (or the poach it allows)."""
@@ -1263,7 +1267,7 @@ def _square_worth(public, table, memory, params, seat, square, money, filled):
     return -3.5 * _rent(public, table, prop)
 
 
-@_typed(types.Tuple((I, F))(PUB, TAB, FV, FV, I, I))
+@_typed(types.Tuple((I, F))(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I))
 def _best_taxi(public, table, memory, params, seat, amount):
     """(square, worth including the card's own payment) of the best legal taxi ride, or (-1, 0)."""
     money = cash(public, seat) + amount
@@ -1281,7 +1285,7 @@ def _best_taxi(public, table, memory, params, seat, amount):
     return pick, best + amount
 
 
-@_typed(B1(PUB, TAB, I, I))
+@_typed(B1(SHOWN, SHOWN_TABLE, I, I))
 def _may_be_worth(public, table, seat, square):
     """False where _landing_worth is 0 at once (a corner other than City Hall, a title not mine): the hot
     loops skip those squares without the call."""
@@ -1290,7 +1294,7 @@ def _may_be_worth(public, table, seat, square):
     return kind == SQ_CITY_HALL or (kind == SQ_PROPERTY and owner(public, table[row, Q_PROPERTY]) == seat)
 
 
-@_typed(F(PUB, TAB, FV, I, I, I, B1))
+@_typed(F(SHOWN, SHOWN_TABLE, FV, I, I, I, B1))
 def _landing_worth(public, table, memory, seat, square, victim, filled):
     """What a rival coming to rest on ``square`` is worth to me: my rent (a debt-ridden title of mine
     invites a poach), or the City Hall tax it pays."""
@@ -1309,7 +1313,7 @@ def _landing_worth(public, table, memory, seat, square, victim, filled):
     return 3.5 * _my_rent(table, prop, k, debts)
 
 
-@_typed(I(PUB, I, I))
+@_typed(I(SHOWN, I, I))
 def _richest_rival(public, seat, here):
     """The rival with the most cash (on square ``here`` if here >= 0; else anywhere but School)."""
     pick = -1
@@ -1325,7 +1329,7 @@ def _richest_rival(public, seat, here):
     return pick
 
 
-@_typed(types.Tuple((I, I, F))(PUB, TAB, FV, I))
+@_typed(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, FV, I))
 def _best_move(public, table, memory, seat):
     """Move Any Player: the richest rival to the free property square from which its next roll pays me most.
     The squares worth something (my properties, City Hall) are listed in the scratch area first, so each
@@ -1411,7 +1415,7 @@ def _bump(public, table, query, params, memory, state, out):
 LATE_CARDS = 10       # a Master Key goes to the Tax Audit (EV: the Park pay-out) once this few cards are left
 
 
-@_typed(I(PUB, TAB, FV, FV, I, I, PUB))
+@_typed(I(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I, OUT))
 def _use_card(public, table, memory, params, seat, card_type, out):
     """card_type with out[] set to use a saveable card now, or -1 to keep it."""
     kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]

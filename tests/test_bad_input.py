@@ -36,6 +36,8 @@ RUN_CASES = [
     ("uk-set-multiple-rule", ["run", "wheeler-dealer-uk", "--set", 'game.set_multiple_rule="most"'],
      "set_multiple_rule"),
     ("uk-turn-limit-zero", ["run", "wheeler-dealer-uk", "--set", "game.turn_limit=0"], "game.turn_limit"),
+    ("uk-borrow-on-sale-not-bool", ["run", "wheeler-dealer-uk", "--set", "game.borrow_on_sale=1"],
+     "game.borrow_on_sale"),
     ("dweebies-short-split", ["run", "dweebies", "--set", "deck.copies_split=[1,2,3]"], "copies_split"),
     ("dweebies-hand-too-big", ["run", "dweebies", "--set", "game.hand_size=40"], "game.hand_size"),
     ("dweebies-seven-players", ["run", "dweebies", "--players", ",".join(["random"] * 7)], "not 7"),

@@ -142,7 +142,7 @@ def test_one_group_agrees_with_the_engine_s_group_count():
     for picture in ("A B\n. C", "A . B", ". C .\nA . B\n. D .", "A", ""):
         table = Table(picture)
         top, left = divmod(at(-1, -1), SIDE)
-        assert one_group(table.grid, SIDE, top, top + 5, left, left + 6) == (table.groups <= 1), picture
+        assert one_group(table.grid, SIDE, top, top + 5, left, left + 6, -1) == (table.groups <= 1), picture
 
 
 # D9: game.min_line = 3 (a line needs a middle card); declining under game.collect = "may"

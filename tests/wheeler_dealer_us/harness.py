@@ -210,7 +210,8 @@ class Table:
         from simkit.games.wheeler_dealer_us.replay import format_replay
 
         n = self.prepared.n_players
-        out = {"events": self.events[: self.state[engine.ST_EVENT_COUNT]], "event_count": [self.state[engine.ST_EVENT_COUNT]],
+        count = int(self.state[engine.ST_EVENT_COUNT])
+        out = {"events": self.events[:count], "event_count": [count],
                "bankrupt": np.zeros((1, n), bool), "winner": np.zeros((1, n), bool), "net_worth": np.zeros((1, n)),
                "cash": np.zeros((1, n)), "properties": np.zeros((1, n), int), "blocks": np.zeros((1, n), int)}
         return [line.strip() for line in format_replay(self.prepared, self.seats, 0, 0, out).splitlines()]

@@ -1,4 +1,5 @@
-"""Hand-built Wheeler-Dealer (US) situations, one engine step each (rulebook + spec U3-U15)."""
+"""Hand-built Wheeler-Dealer (US) situations, one engine step each (the rules and the decisions U1-U16 of
+docs/rules/wheeler-dealer-us.md)."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""The shipped Wheeler-Dealer (US) strategies (strategies/wheeler_dealer_us.py, spec "Strategy families")
+"""The shipped Wheeler-Dealer (US) strategies (strategies/wheeler_dealer_us.py)
 make only legal moves and do what their docs say. Decisions are asked directly on hand-built tables
 (harness.Table); whole games check legality, the clock and that the presets play differently."""
 import math

@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from ... import rng
+from ...numba_tools import readonly
 from .table import EMPTY, adjacent_cells, grid_side, link_cells, play_card
 from .view import (COLLECT_MUST, MEMORY_SIZE, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_GROUPS,
                    PUB_HAND_SIZE, PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_LINK, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE,
@@ -186,8 +187,9 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
             public[per_dweebie + 2 * dweebies:per_dweebie + 3 * dweebies] = on_table
             hand_view[:] = hands[actor]
             legal_view[:n_legal] = legal[:n_legal]
-            move = places[actor](hand_view, public, views[actor], legal_view[:n_legal], params[actor],
-                                 memory[actor], strategy_rng[actor])
+            move = places[actor](readonly(hand_view), readonly(public), readonly(views[actor]),
+                                 readonly(legal_view[:n_legal]), readonly(params[actor]), memory[actor],
+                                 strategy_rng[actor])
             # the answer is checked before anything is indexed with it (every int64 decodes to some triple)
             dweebie = move_dweebie(move)
             cell = move_cell(move)

@@ -190,9 +190,11 @@ def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
 
 
 @njit(cache=True)
-def one_group(grid, side, top, bottom, left, right):
+def one_group(grid, side, top, bottom, left, right, extra):
     """True if the cards within rows top..bottom, columns left..right (every card on the table lies there)
-    form one 4-connected group, or none: a check for strategies, which have no list of the cards."""
+    form one 4-connected group, or none: a check for strategies, which have no list of the cards. The cell
+    ``extra`` (-1: none) counts as holding a card, so a strategy can test a placement without writing to
+    the table it is shown (which is read-only)."""
     width = right - left + 1
     area = width * (bottom - top + 1)
     seen = np.zeros(area, np.bool_)
@@ -200,7 +202,7 @@ def one_group(grid, side, top, bottom, left, right):
     found = False
     for local in range(area):
         x = (top + local // width) * side + left + local % width
-        if grid[x] == EMPTY or seen[local]:
+        if (grid[x] == EMPTY and x != extra) or seen[local]:
             continue
         if found:
             return False
@@ -213,7 +215,7 @@ def one_group(grid, side, top, bottom, left, right):
             y = stack[depth]
             for step in (1, -1, side, -side):
                 z = y + step
-                if grid[z] != EMPTY:
+                if grid[z] != EMPTY or z == extra:
                     near = (z // side - top) * width + z % side - left
                     if not seen[near]:
                         seen[near] = True
@@ -223,14 +225,11 @@ def one_group(grid, side, top, bottom, left, right):
 
 
 @njit(cache=True)
-def joins_table(grid, side, cell, dweebie, top, bottom, left, right):
+def joins_table(grid, side, cell, top, bottom, left, right):
     """True if a card on the empty ``cell`` leaves the table one group (the test a split table's placement
     must pass before it may collect, D5). Rows top..bottom and columns left..right must hold every card
-    and ``cell``. The grid is put back as it was."""
-    grid[cell] = dweebie
-    joined = one_group(grid, side, top, bottom, left, right)
-    grid[cell] = EMPTY
-    return joined
+    and ``cell``."""
+    return one_group(grid, side, top, bottom, left, right, cell)
 
 
 @njit(cache=True)

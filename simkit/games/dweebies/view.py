@@ -19,6 +19,7 @@ looks ahead (it is its own copy) but must put back what it changed before return
 from numba import njit, types
 
 from ... import rng
+from ...numba_tools import readonly_array
 
 
 (PUB_SEAT, PUB_PLAYERS, PUB_TURN, PUB_PILE, PUB_SPLIT, PUB_GROUPS, PUB_LINK, PUB_LEGAL, PUB_DWEEBIES,
@@ -38,10 +39,13 @@ MOVE_SHIFT = 32
 DECLINE = 1 << 31
 CELL_MASK = DECLINE - 1
 
-_int_vec = types.Array(types.int64, 1, "A")
-_float_vec = types.Array(types.float64, 1, "A")
+# What a strategy is shown is read-only (a write is a typing error when the strategy compiles); its memory
+# and random stream are its own to write.
+_shown = readonly_array(types.int64, 1)
+_params = readonly_array(types.float64, 1)
+_memory = types.Array(types.float64, 1, "A")
 _rng_t = types.Array(types.uint64, 1, "A")
-PLACE_SIGNATURE = types.int64(_int_vec, _int_vec, _int_vec, _int_vec, _float_vec, _float_vec, _rng_t)
+PLACE_SIGNATURE = types.int64(_shown, _shown, _shown, _shown, _params, _memory, _rng_t)
 DECISIONS = {"place": PLACE_SIGNATURE}
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from ... import rng
+from ...numba_tools import readonly
 from .view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, ACTION_SIZE, ASKED, MEMORY_SIZE, NET,
                    OFFER, OFFERED, PASS, PUB_ALL_POINTS, PUB_BANKRUPT_MAJORITY_SCORES, PUB_BANKRUPT_POINTS,
                    PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES, PUB_DEALER, PUB_FALSE_STOP, PUB_FALSE_STOP_ENDS_ROUND,
@@ -205,8 +206,8 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                 actor = rng.below(turn_rng, n_players)
                 _view(actor, hands, hand_view, public[actor], tick, centre, can_stop[actor], streak, my_streak[actor])
                 action[:] = 0
-                kind = acts[actor](hand_view, public[actor], seen, params[actor], memory[actor],
-                                   strategy_rng[actor], action)
+                kind = acts[actor](readonly(hand_view), readonly(public[actor]), readonly(seen), readonly(params[actor]),
+                                   memory[actor], strategy_rng[actor], action)
                 attempted = kind
                 if kind == OFFER:
                     if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
@@ -241,7 +242,8 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                             if m > 0 and hands[p, want] < m:
                                 continue
                             _view(p, hands, hand_view, public[p], tick, centre, can_stop[p], streak, my_streak[p])
-                            if accepts[p](hand_view, public[p], seen, offer, params[p], memory[p], strategy_rng[p]):
+                            if accepts[p](readonly(hand_view), readonly(public[p]), readonly(seen), readonly(offer),
+                                          readonly(params[p]), memory[p], strategy_rng[p]):
                                 taker = p
                                 break
                         if taker >= 0:

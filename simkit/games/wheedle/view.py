@@ -22,6 +22,8 @@ seen (int64 [3, players, companies]), reset each round, built from public events
 """
 from numba import njit, types
 
+from ...numba_tools import readonly_array
+
 # action / offer layout
 A_TYPE, A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT = 0, 1, 2, 3, 4
 ACTION_SIZE = 5
@@ -38,12 +40,16 @@ PUB_HEADER = 24
 MAX_COMPANIES = 24
 MEMORY_SIZE = 8 + 4 * MAX_COMPANIES  # a strategy's own floats; zeroed at the start of each game
 
-_int_vec = types.Array(types.int64, 1, "A")
-_seen_t = types.Array(types.int64, 3, "A")
-_float_vec = types.Array(types.float64, 1, "A")
+# What a strategy is shown is read-only (a write is a typing error when the strategy compiles); its memory,
+# random stream and answer buffer are its own to write.
+_shown = readonly_array(types.int64, 1)
+_shown_seen = readonly_array(types.int64, 3)
+_params = readonly_array(types.float64, 1)
+_memory = types.Array(types.float64, 1, "A")
 _rng_t = types.Array(types.uint64, 1, "A")
-ACT_SIGNATURE = types.int64(_int_vec, _int_vec, _seen_t, _float_vec, _float_vec, _rng_t, _int_vec)
-ACCEPT_SIGNATURE = types.boolean(_int_vec, _int_vec, _seen_t, _int_vec, _float_vec, _float_vec, _rng_t)
+_answer = types.Array(types.int64, 1, "A")
+ACT_SIGNATURE = types.int64(_shown, _shown, _shown_seen, _params, _memory, _rng_t, _answer)
+ACCEPT_SIGNATURE = types.boolean(_shown, _shown, _shown_seen, _shown, _params, _memory, _rng_t)
 DECISIONS = {"act": ACT_SIGNATURE, "accept": ACCEPT_SIGNATURE}
 
 

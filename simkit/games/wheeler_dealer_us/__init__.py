@@ -152,6 +152,7 @@ GAME = Game(
         "rent_paid, rent_received": "rent between players",
         "turns, end": "turns in the game; how it ended: 0 card clock, 1 last player standing, 2 turn limit",
         "turns_played": "turns the seat played",
+        "illegal_actions": "strategy answers refused (out of range or against the rules) and replaced by the default",
         "landings (totals)": "landings per square, summed over the batch (simkit.totals)",
     },
     levels=(1, 2),

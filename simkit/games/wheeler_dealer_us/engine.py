@@ -17,6 +17,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from ... import rng
+from ...numba_tools import readonly
 from ...numba_tools import unmanaged as _unmanaged
 from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_BAMBOOZLE_CASH,
                     R_CITY_HALL_PERCENT, R_DEALS_PER_TURN, R_DECK_SIZE, R_DOUBLES_BONUS, R_LAST_PLAYER_STANDING,
@@ -369,8 +370,8 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
         state[ST_OUT + i] = 0
     floats = _floats(ctx)[seat]
     function = _decision_at(_fns(ctx), decision * MAX_SEATS + seat)
-    return function(public, _table(ctx), query, _part(floats, 0, MAX_PARAMS), _part(floats, MAX_PARAMS, MEMORY_SIZE),
-                    _rngs(ctx)[STRATEGY_ROW + seat], out)
+    return function(readonly(public), readonly(_table(ctx)), readonly(query), readonly(_part(floats, 0, MAX_PARAMS)),
+                    _part(floats, MAX_PARAMS, MEMORY_SIZE), _rngs(ctx)[STRATEGY_ROW + seat], out)
 
 
 @_inline
@@ -519,7 +520,8 @@ def _bamboozle_target_ok(ctx, seat, target, underhanded):
     victim = public[owner_slot(target)]
     if victim < 0 or victim == seat or not _alive(public, victim) or _on_school(public, victim):
         return False
-    return underhanded or _held_in_block(public, _members(ctx), victim, table[target, P_BLOCK]) < table[target, P_BLOCK_SIZE]
+    block = table[target, P_BLOCK]
+    return underhanded or _held_in_block(public, _members(ctx), victim, block) < table[target, P_BLOCK_SIZE]
 
 
 @_typed(B, I, I)
@@ -905,7 +907,8 @@ def _bamboozle(ctx, seat, underhanded, must):
     mine, target = _out(ctx)[0], _out(ctx)[1]
     if answer == 0 and not must:
         return False
-    if answer != 1 or not (_bamboozle_target_ok(ctx, seat, target, underhanded) and _bamboozle_stake_ok(ctx, seat, mine)):
+    legal = _bamboozle_target_ok(ctx, seat, target, underhanded) and _bamboozle_stake_ok(ctx, seat, mine)
+    if answer != 1 or not legal:
         _illegal(ctx, seat, D_BAMBOOZLE)
         if not must:
             return False

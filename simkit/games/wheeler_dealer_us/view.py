@@ -27,6 +27,8 @@ played instead.
 """
 from numba import njit, types
 
+from ...numba_tools import readonly_array
+
 MAX_SEATS = 6
 MAX_BLOCK = 6
 TABLE_COLUMNS = 6 + MAX_BLOCK
@@ -105,9 +107,12 @@ SEAT_FIELDS = 6
 # S_EXTRA_EXCHANGE: the seat has made its one extra Exchange investment of this turn (raising money, U6)
 S_CASH, S_POSITION, S_ALIVE, S_ON_SCHOOL, S_MISSES_TURN, S_EXTRA_EXCHANGE = range(SEAT_FIELDS)
 
-_vec = types.Array(types.int64, 1, "A")
-DECISION_SIGNATURE = types.int64(_vec, types.Array(types.int64, 2, "A"), _vec, types.Array(types.float64, 1, "A"),
-                                 types.Array(types.float64, 1, "A"), types.Array(types.uint64, 1, "A"), _vec)
+# What a strategy is shown (public, table, query, params) is read-only: a write is a typing error when the
+# strategy compiles. Its memory, random stream and answer buffer (out) are its own to write.
+DECISION_SIGNATURE = types.int64(readonly_array(types.int64, 1), readonly_array(types.int64, 2),
+                                 readonly_array(types.int64, 1), readonly_array(types.float64, 1),
+                                 types.Array(types.float64, 1, "A"), types.Array(types.uint64, 1, "A"),
+                                 types.Array(types.int64, 1, "A"))
 DECISIONS = {name: DECISION_SIGNATURE for name in DECISION_NAMES}
 
 
