@@ -125,6 +125,8 @@ class Param:
     def __post_init__(self):
         if self.kind not in PARAM_KINDS:
             raise ValueError(f"Param kind must be one of {PARAM_KINDS}, not {self.kind!r}")
+        for name in ("default", "low", "high"):    # values are floats, as the engine's parameter vector holds them
+            object.__setattr__(self, name, float(getattr(self, name)))
         if self.kind == "bool":
             object.__setattr__(self, "low", 0.0)
             object.__setattr__(self, "high", 1.0)

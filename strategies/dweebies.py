@@ -25,7 +25,7 @@ from simkit.games.dweebies.view import (COLLECT_MAY, PUB_BOTTOM, PUB_COLLECT, PU
                                         PUB_MIN_LINE, PUB_ON_TABLE, PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT,
                                         PUB_TOP, hand_size_of, next_seat, pack_move, random_move, unseen,
                                         unseen_total)
-from simkit.strategy import Strategy, preset, register
+from simkit.strategy import Param, Strategy, preset, register
 
 P_DEFEND, P_EXPECTED, P_SHORTEN, P_KEEP_PAIRS = range(4)
 TOP = 6  # best opponent replies kept: a move changes at most five cells' prospects (its own and four line ends)
@@ -221,7 +221,16 @@ def random_place(hand, public, table, legal, params, memory, rng_state):
     return random_move(hand, legal, public[PUB_LEGAL], rng_state)
 
 
-_PARAMS = {"defend": 0.0, "expected": 0.0, "shorten": 0.0, "keep_pairs": 0.0}
+_PARAMS = {
+    "defend": Param(0.0, 0.0, 5.0, doc="weight of the next player's best reply (cards it could collect after this "
+                                       "move) subtracted from the move's score"),
+    "expected": Param(0, kind="bool", doc="weigh each reply by the chance the next player holds that Dweebie "
+                                          "(0: assume it holds any card this seat has not seen)"),
+    "shorten": Param(0.0, 0.0, 5.0, doc="penalty per card of the longest line a move leaves when it collects "
+                                        "nothing"),
+    "keep_pairs": Param(0.0, 0.0, 10.0, doc="penalty, in cards, for playing one of two or more copies of a Dweebie "
+                                            "without collecting"),
+}
 
 scorer = register(Strategy.build(
     "dweebies", "scorer", place=score_moves, params=_PARAMS,

@@ -15,7 +15,7 @@ from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORR
                                                  at_risk, borrowable, cash, colour, face, held, in_pack, loan_value,
                                                  pack_deal, pack_sale, pack_sale_loan, redeem_cost, redeemable,
                                                  sale_loan, seat_field, set_value, total_wealth)
-from simkit.strategy import Strategy, preset, register
+from simkit.strategy import Param, Strategy, preset, register
 
 # parameter order (the Strategy's params dict keeps it)
 (P_SELL_AT, P_FAVOUR, P_RESERVE, P_DEALS, P_RAIDS, P_LEVERAGE, P_ENTER_AT, P_COMMAND, P_KEEP_FROM,
@@ -219,18 +219,33 @@ def trader_yellow(table, params, memory, state, query):
     return 1 if rng.uniform(state) < params[P_COMMAND] else 0
 
 
-_PARAMS = {"sell_at": 3.0, "favour": -1.0, "reserve": 1000.0, "deals": 1.0, "raids": 1.0,
-           "leverage": float(LEVERAGE_SETS), "enter_at": 1.0, "command": 0.0, "keep_from": 2.0,
-           "cash_floor": 0.0}
+LEVERAGE_RULES = ("never", "sets", "any")      # values of `leverage`, in order
+
+_PARAMS = {
+    "sell_at": Param(3, 1, 20, "int", "sell a set once it has this many cards (or all the copies it can still "
+                                      "reach, or when cash is below cash_floor)"),
+    "favour": Param(-1, -1, 2, "int", "pack colour to collect: -1 any, 0 red, 1 green, 2 yellow (a turned card of "
+                                      "another colour is bought only with plenty of cash, unless a copy is held)"),
+    "reserve": Param(1000, 0, 1_000_000, "int", "credits kept after buying, dealing and redeeming"),
+    "deals": Param(1, kind="bool", doc="buy a card from another player at 3 x face when a set gains more"),
+    "raids": Param(1, kind="bool", doc="raid another player's At Risk card at 2 x face when a set gains more"),
+    "leverage": Param(LEVERAGE_SETS, kind="choice", choices=LEVERAGE_RULES,
+                      doc="borrow At Risk to pay for a purchase: never, only to complete a set, or for any card"),
+    "enter_at": Param(1.0, 0.0, 10.0, doc="enter the inner circle once total wealth reaches this x the level's "
+                                          "threshold (0: at once)"),
+    "command": Param(0.0, 0.0, 1.0, doc="chance of taking a Command card on an outer yellow space"),
+    "keep_from": Param(2, 0, 20, "int", "refuse another player's 3 x offer for a card when holding this many "
+                                        "copies or more (0: refuse every offer)"),
+    "cash_floor": Param(0, 0, 1_000_000, "int", "credits to keep in hand: below them it borrows before rolling and "
+                                                "sells any set it can"),
+}
 
 trader = register(Strategy.build(
     "wheeler-dealer-uk", "trader", deal=trader_deal, answer=trader_answer, redeem=trader_redeem, sell=trader_sell,
     borrow=trader_borrow, enter=trader_enter, buy=trader_buy, yellow=trader_yellow, params=_PARAMS,
-    doc="Collects sets and sells at sell_at cards; favour: pack colour to collect (0 red, 1 green, 2 yellow, "
-        "-1 any); deals/raids: buy from players at 3 x / raid At Risk at 2 x when a set gains more; leverage: "
-        "At Risk loans for purchases (0 never, 1 to complete sets, 2 any); enter_at: inner circle at this "
-        "x threshold; command: chance of a Command card on yellow; keep_from: refuse 3 x offers from this "
-        "many copies; reserve, cash_floor: credits to keep."))
+    doc="Collects sets and sells them at sell_at cards; buys from players and raids At Risk cards when a set "
+        "gains more, borrows At Risk as its leverage allows, enters the inner circle at enter_at x the threshold; "
+        "every parameter of the family can be set."))
 
 
 preset(trader, "set-at-3", "Sells every set at three cards; deals and raids for sets; borrows to complete them.")

@@ -38,7 +38,7 @@ from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUD
                                                  held_in_block, holdings_version, owner, owner_slot, owns_property,
                                                  saved, saved_slot, seat_field)
 from simkit.numba_tools import readonly_array
-from simkit.strategy import Strategy, preset, register
+from simkit.strategy import Param, Strategy, preset, register
 
 
 # ---- helpers shared by the shipped strategies -----------------------------------------------------
@@ -1521,27 +1521,42 @@ def _bamboozle(public, table, query, params, memory, state, out):
     return 1
 
 
+INVEST_RULES = ("fixed", "best-return", "kelly", "cautious")   # values of `invest_rule`, in order
+BORROW_RULES = ("never", "blocks", "any")                      # values of `borrow_rule`, in order
+
 INVESTOR_PARAMS = {
-    "invest_rule": INVEST_KELLY,  # 0 fixed `commodity` (the cheapest stake if it can't pay it), 1 best expected
-                                  # return, 2 Kelly: best expected log growth of net worth among positive-EV
-                                  # stakes of at most `fraction` x net worth, 3 safest odds while cash is
-                                  # below `rich`, else best return
-    "commodity": 0,               # rule 0: the commodity (row of the Exchange; 0 = Copper); -1 the cheapest stake
-    "fraction": 0.25,             # rule 2: most of the net worth one stake may risk (the smallest stake always may)
-    "rich": 300000,               # rule 3: cash from which the best return replaces the safest odds
-    "reserve": 20000,             # cash kept after buying, bidding, dealing and repaying (one stake)
-    "block_weight": 1.0,          # weight of block progress in a property's worth (1: exactly its market value)
-    "block_buy": 1,               # buy a property that advances a block I hold keeping only the next stake
-    "bid_fraction": 0.8,          # auction maximum: this share of the worth, plus half what it denies a rival
-    "borrow_rule": BORROW_NEVER,  # borrow to buy or poach: 0 never, 1 what advances a block I hold, 2 anything
-    "repay_first": 1,             # repay loans keeping the reserve, whole blocks first (0: keep 3 reserves)
-    "poach_ratio": 1.0,           # poach when the payoff is at most this x the worth (rent saved included),
-                                  # keeping only the next stake
-    "premium": 0,                 # offer up to premium x cost for a rival's property in my blocks (0: no offers)
-    "sell_premium": 2.0,          # accept an offer of at least sell_premium x what I give is worth to me
-    "protect": 1,                 # never sell or swap away the last property of a rival's block
-    "swaps": 0,                   # also offer property-for-property swaps (cash either way)
-    "level2": 1,                  # bump rivals and play saved cards (0: only extra turns and skipping School)
+    "invest_rule": Param(INVEST_KELLY, kind="choice", choices=INVEST_RULES,
+                         doc="which Exchange stake: the fixed `commodity` (the cheapest stake if it can't pay it); "
+                             "the best expected return; Kelly, the best expected log growth of net worth among "
+                             "positive-EV stakes of at most `fraction` x net worth; the safest odds while cash is "
+                             "below `rich`, then the best return"),
+    "commodity": Param(0, -1, 63, "int", "invest_rule fixed: the commodity, by its row of the Exchange (0 Copper; "
+                                         "-1 or a row the rules lack: the cheapest stake)"),
+    "fraction": Param(0.25, 0.0, 1.0, doc="invest_rule kelly: most of the net worth one stake may risk (the "
+                                          "smallest stake always may)"),
+    "rich": Param(300000, 0, 10_000_000, "int", "invest_rule cautious: cash ($) from which the best return "
+                                                "replaces the safest odds"),
+    "reserve": Param(20000, 0, 1_000_000, "int", "cash ($) kept after buying, bidding, dealing and repaying"),
+    "block_weight": Param(1.0, 0.0, 5.0, doc="weight of block progress in a property's worth (1: exactly what it "
+                                             "adds to the market value)"),
+    "block_buy": Param(1, kind="bool", doc="buy a property that advances a block I hold keeping only the next stake "
+                                           "(instead of the reserve)"),
+    "bid_fraction": Param(0.8, 0.0, 3.0, doc="auction maximum: this share of the property's worth, plus half what "
+                                             "it denies a rival; also the share of a card's worth bid for it"),
+    "borrow_rule": Param(BORROW_NEVER, kind="choice", choices=BORROW_RULES,
+                         doc="borrow to buy or poach: never, only for what advances a block I hold, or for anything"),
+    "repay_first": Param(1, kind="bool", doc="repay loans keeping the reserve, whole blocks first (0: repay only "
+                                             "while three reserves are left)"),
+    "poach_ratio": Param(1.0, 0.0, 5.0, doc="poach when the payoff is at most this x the worth (rent saved "
+                                            "included), keeping only the next stake"),
+    "premium": Param(0.0, 0.0, 5.0, doc="offer up to premium x cost for a rival's property in my blocks (0: no "
+                                        "offers)"),
+    "sell_premium": Param(2.0, 0.0, 10.0, doc="accept an offer worth at least sell_premium x what I give is worth "
+                                              "to me"),
+    "protect": Param(1, kind="bool", doc="never sell or swap away the last property a rival needs for a block"),
+    "swaps": Param(0, kind="bool", doc="also offer property-for-property swaps (cash either way)"),
+    "level2": Param(1, kind="bool", doc="bump rivals and play saved cards (0: only extra turns and skipping "
+                                        "School; a drawn Bamboozle is sold)"),
 }
 
 investor = register(Strategy.build(
