@@ -361,7 +361,9 @@ def render_results(directory, output) -> Path:
         title = f"{game.title}: {title}"
     html = jinja2.Template(TEMPLATE.read_text(), autoescape=True).render(
         experiment=experiment, sections=sections, manifest=manifest, note=game.report_note, title=title,
-        tested=sections[0]["tested"] if len(sections) == 1 else None)
+        tested=sections[0]["tested"] if len(sections) == 1 else
+        tested(game, "experiment", {"sets": experiment.sets, "rules": experiment.rules})
+        + "; each analysis below says its own line-up and rule changes")
     output = Path(output)
     tmp = output.with_name(f".{output.name}.tmp")
     tmp.write_text(html)
