@@ -12,6 +12,7 @@ from simkit.games import get_game
 from simkit.strategy import Seat, parse_lineup, registered
 
 from . import toy_strategies as toys
+from ..golden import assert_golden
 
 GAME = get_game("dweebies")
 GOLDEN = Path(__file__).with_name("golden_replay.txt")
@@ -178,12 +179,7 @@ GOLDEN_OPTIONS = ("deck.copies=[3, 3, 3, 3, 3, 3, 2, 2]", "game.hand_size=3", "g
 ], ids=["default", "d9-options"])
 def test_golden_replay(path, seed, game, lineup, sets):
     """A seeded game's full transcript; regenerate with SIMKIT_REGOLD=1 after a deliberate change."""
-    import os
-
-    text = _replay(seed, game, lineup, sets)
-    if os.environ.get("SIMKIT_REGOLD"):
-        path.write_text(text + "\n")
-    assert text + "\n" == path.read_text()
+    assert_golden(path, _replay(seed, game, lineup, sets))
 
 
 OPTIONS = {"min_line": ("game.min_line=3",), "may": ("game.collect='may'",), "free": ("game.split_rule='free'",),
