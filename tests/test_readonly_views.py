@@ -39,7 +39,7 @@ def _writer(folder, n_args: int, index: int, ndim: int, returns):
     return namespace["decide"]
 
 
-@pytest.mark.parametrize("name, point, index, arg", _cases())
+@pytest.mark.parametrize("name, point, index, arg", list(_cases()))
 def test_only_the_strategy_s_own_arrays_are_writable(name, point, index, arg, tmp_path):
     game = all_games()[name]
     signature = game.decisions[point]

@@ -59,7 +59,7 @@ def cheat(hand, public, table, legal, params, memory, rng_state):
 
 @njit(cache=True)
 def scribbler(hand, public, table, legal, params, memory, rng_state):
-    """Writes on its table view and leaves it so (the engine's checking mode must notice)."""
+    """Writes on its table view: it must not compile, since the view is read-only."""
     table[0] = 0
     return random_move(hand, legal, public[PUB_LEGAL], rng_state)
 
@@ -115,4 +115,3 @@ DECLINER = Strategy.build("dweebies", "decliner", place=decliner)
 CARELESS = Strategy.build("dweebies", "careless", place=careless)
 CARELESS_PACKED = Strategy.build("dweebies", "careless_packed", place=careless_packed)
 CHEAT = Strategy.build("dweebies", "cheat", place=cheat)
-SCRIBBLER = Strategy.build("dweebies", "scribbler", place=scribbler)

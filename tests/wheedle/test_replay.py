@@ -1,6 +1,5 @@
 """Replays: golden transcripts of seeded games, and each round score shown as its own entries (cards, W8,
 the stop bonus or penalty, W4 penalties) that add up to the engine's round points."""
-import os
 import re
 from pathlib import Path
 
@@ -8,19 +7,11 @@ import pytest
 
 from simkit.strategy import parse_lineup
 
+from ..golden import assert_golden
 from ..helpers import prepare, wheedle
 
 HERE = Path(__file__).parent
 SCORE_LINE = re.compile(r"^   seat (\d) \([^)]*\): .* -> (.*) = ([+-]\d+) points$")
-
-
-def assert_golden(path: Path, text: str) -> None:
-    """``text`` must equal the file at ``path`` (rewritten instead when SIMKIT_REGOLD is set), as Dweebies'."""
-    text = text if text.endswith("\n") else text + "\n"
-    if os.environ.get("SIMKIT_REGOLD"):
-        path.write_text(text)
-    assert path.is_file(), f"{path} is missing: run the tests once with SIMKIT_REGOLD=1"
-    assert text == path.read_text(), f"{path.name} differs; if the change is deliberate, regenerate with SIMKIT_REGOLD=1"
 
 
 def replay(lineup, seed, game, sets=()):

@@ -12,6 +12,7 @@ from simkit.strategy import parse_lineup, registered
 
 from .harness import GAME, Position
 from .scripted import CHEAT
+from ..golden import assert_golden
 
 SHIPPED = sorted(registered("wheeler-dealer-uk"))
 GOLDEN = Path(__file__).with_name("golden_replay.txt")
@@ -225,10 +226,5 @@ def test_replay_of_a_turn_limit_end_names_the_richest():
 def test_golden_replay_level_2():
     """A seeded level-2 game of the default line-up, in full; regenerate with SIMKIT_REGOLD=1 after a deliberate
     change of behaviour (and read the difference)."""
-    import os
-
     seats = parse_lineup(GAME.name, list(GAME.default_lineup))
-    text = GAME.replay(GAME.prepare(GAME.rules(sets=["game.level=2"]), 4), seats, 1, 136)
-    if os.environ.get("SIMKIT_REGOLD"):
-        GOLDEN.write_text(text + "\n")
-    assert text + "\n" == GOLDEN.read_text()
+    assert_golden(GOLDEN, GAME.replay(GAME.prepare(GAME.rules(sets=["game.level=2"]), 4), seats, 1, 136))

@@ -12,6 +12,7 @@ from simkit.errors import SimkitError
 from simkit.games import get_game
 from simkit.runner import make_batch
 from simkit.strategy import registered
+from ..golden import assert_golden
 
 GAME = get_game("wheeler-dealer-us")
 
@@ -148,8 +149,4 @@ def test_golden_replay(level):
     seed, game = GOLDEN[level]
     seats = parse_lineup("wheeler-dealer-us", list(GAME.default_lineup))
     prepared = GAME.prepare(GAME.rules(sets=[f"game.level={level}"]), len(seats))
-    text = GAME.replay(prepared, seats, seed, game) + "\n"
-    path = Path(__file__).with_name(f"golden_replay_level{level}.txt")
-    if os.environ.get("SIMKIT_REGOLD"):
-        path.write_text(text)
-    assert text == path.read_text()
+    assert_golden(Path(__file__).with_name(f"golden_replay_level{level}.txt"), GAME.replay(prepared, seats, seed, game))
