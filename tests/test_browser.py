@@ -1,6 +1,6 @@
 """Every kind of report opened in a real browser (headless Chromium): every image decodes, the headline
-names the game and the rules, and nothing runs past a 1280 px page (tables included, with every collapsed
-section opened). A new kind of page is one more entry in PAGES.
+names the game and the rules, and nothing runs past a 1280 px page or scrolls inside its box (tables
+included, with every collapsed section opened). A new kind of page is one more entry in PAGES.
 
 Without Chromium these tests are skipped with the reason, except under CI (CI=true), where they fail:
 ``.ci/run`` installs Debian's chromium package when it is missing."""
@@ -46,9 +46,9 @@ PAGES = [
               headline=("Dweebies", "rules changed: game.min_line: 2 -> 3 (house rules)")),
     _run_page("wheeler-dealer-us", "--set", "game.level=2", headline=("Wheeler-Dealer (US)", "level 2", "default rules")),
     _run_page("wheeler-dealer-uk", headline=("Wheeler Dealer (UK)", "level 1", "default rules (official)")),
-    Page("compare", (("compare", "wheedle", "--set-b", "scoring.false_stop=-10", "--games", "80", "--rotate-seats",
-                      "-w", "1", "--out", "{out}"),),
-         ("Wheedle", "default rules", "B: rules changed: scoring.false_stop: -5 -> -10")),
+    Page("compare", (("compare", "wheeler-dealer-us", "--set-b", "commodity.0.total_return=28000", "--games", "80",
+                      "--rotate-seats", "-w", "1", "--out", "{out}"),),      # money: the widest tables
+         ("Wheeler-Dealer (US)", "default rules", "B: rules changed: commodity.0.total_return: 30000 -> 28000")),
     Page("tournament", (("tournament", "dweebies", "--strategies", "greedy,greedy-defensive,pair-keeper,random",
                          "--players", "3", "--games", "120", "-w", "1", "--out", "{out}"),),
          ("Dweebies", "3 players", "default rules")),
@@ -70,12 +70,16 @@ window.addEventListener('load', function () {
     var right = e.getBoundingClientRect().right;
     if (right > widest) { widest = right; widestElement = e.tagName + (e.className ? '.' + e.className : ''); }
   });
+  var clipped = Array.from(document.querySelectorAll('body *')).filter(function (e) {
+    var style = getComputedStyle(e);
+    return (style.overflowX === 'auto' || style.overflowX === 'scroll' || style.overflowX === 'hidden')
+      && e.scrollWidth > e.clientWidth + 1; }).map(function (e) { return e.tagName + ' ' + e.scrollWidth + '>' + e.clientWidth; });
   var tested = document.querySelector('.tested');
   var report = {
     images: Array.from(document.images).map(function (i) {
       return {alt: i.alt, decoded: i.complete && i.naturalWidth > 0 && i.naturalHeight > 0}; }),
     scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
-    widest: widest, widestElement: widestElement,
+    widest: widest, widestElement: widestElement, clipped: clipped,
     headline: document.querySelector('h1').textContent + ' | ' + (tested ? tested.textContent : '')};
   var out = document.createElement('pre');
   out.id = 'simkit-probe';
@@ -147,3 +151,4 @@ def test_report_page_in_a_browser(spec, browser, tmp_path):
         assert text in headline, f"{text!r} not in the headline {headline!r}"
     assert report["scrollWidth"] <= WIDTH, f"the page scrolls sideways: {report['scrollWidth']} px"
     assert report["widest"] <= WIDTH, f"{report['widestElement']} runs to {report['widest']:.0f} px"
+    assert not report["clipped"], f"content wider than its box (a table that scrolls): {report['clipped']}"
