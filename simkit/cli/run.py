@@ -52,5 +52,5 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
         click.echo(f"simkit: {exc}", err=True)
         sys.exit(130)
     if not quiet:
-        click.echo(f"{games:,} games written to {path} "
+        click.echo(f"{games} games of {batch.game.name} written to {path} "
                    f"(next: simkit summary {path}; simkit report {path} -o {path}/report.html)")
