@@ -42,12 +42,12 @@ def swapped_entries(a: pd.DataFrame, b: pd.DataFrame, seats_a, seats_b, rotated:
     return table.rename_axis("entry" if rotated else "seat")
 
 
-def swapped_findings(table, rotated: bool, game) -> list[str]:
+def swapped_findings(table, rotated: bool, game, level: str = "95%") -> list[str]:
     """One sentence per swapped entry: ``seat 0: kelly -> copper-only: win rate ...``."""
     if table is None:
         return []
     where = "entry {0} (every seat in turn)" if rotated else "seat {0}"
-    return [f"{where.format(entry)}: {row['label_a']} -> {row['label_b']}: {change_text(row, game)}."
+    return [f"{where.format(entry)}: {row['label_a']} -> {row['label_b']}: {change_text(row, game, level)}."
             for entry, row in table.iterrows()]
 
 
@@ -143,17 +143,18 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
                     players=n)
 
 
-def change_text(row, game) -> str:
+def change_text(row, game, level: str = "95%") -> str:
     """One unit's paired change in words: win rate A -> B, the difference in points with its verdict, and
     the mean score's difference."""
     return (f"win rate {row['win_a']:.1%} -> {row['win_b']:.1%}, B - A {points(row['win_diff'], row['win_low'], row['win_high'])} "
-            f"({verdict(row['win_low'], row['win_high'])}); "
+            f"({verdict(row['win_low'], row['win_high'], level=level)}); "
             f"{score_change(game, row['score_diff'], row['score_low'], row['score_high'])}")
 
 
 def _findings(game, tables, looks, deals, orders, until_decided, target, rotate_seats, unpaired) -> list[str]:
     strategy = tables["strategy"]
     level = "95%" if not looks else f"{1 - looks[-1]['alpha_per_interval']:.4%} (sequential, union bound)"
+    short = "95%" if not looks else "the sequential level"
     lines = [f"{games_played(deals, orders, per_side=True)}, A and B on the same deals (the tables' deals column); "
              f"intervals {level}; a tie counts as a win for every tied seat."]
     ratios = {metric: strategy[f"{metric}_var_reduction"].dropna() for metric in ("win", "score")}
@@ -161,14 +162,14 @@ def _findings(game, tables, looks, deals, orders, until_decided, target, rotate_
         (strategy[["win_diff", "score_diff"]] == 0).all().all()
     if identical:
         lines.append("Verdict: A and B gave identical results in every game: the difference is exactly zero.")
-    lines += swapped_findings(tables.get("swapped"), rotate_seats, game)
+    lines += swapped_findings(tables.get("swapped"), rotate_seats, game, short)
     if not identical:
         changed = [label for label, row in strategy.iterrows() if row["win_low"] > 0 or row["win_high"] < 0]
-        lines.append("Verdict: " + (f"B changes the win rate of {', '.join(changed)} (significant at 95%)"
-                                    if changed else "no strategy's win rate differs significantly at 95%")
+        lines.append("Verdict: " + (f"B changes the win rate of {', '.join(changed)} (significant at {short})"
+                                    if changed else f"no strategy's win rate differs significantly at {short}")
                      + (", pooling each strategy's seats." if len(strategy) else "."))
         for label, row in strategy.iterrows():
-            lines.append(f"{label}: {change_text(row, game)}.")
+            lines.append(f"{label}: {change_text(row, game, short)}.")
     if any(len(r) for r in ratios.values()) and not unpaired:
         # a metric whose paired difference is zero in every game has no ratio: say so rather than drop it
         parts = [f"{name} {r.min():.1f}x-{r.max():.1f}x" if len(r) else f"{name} identical in every game"

@@ -29,13 +29,13 @@ def games_played(deals: int, orders: int = 1, per_side: bool = False) -> str:
     return f"{deals:,} games{side} (one per deal)"
 
 
-def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower") -> str:
-    """A difference's plain-words verdict from its 95% interval."""
+def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower", level: str = "95%") -> str:
+    """A difference's plain-words verdict from its interval (at ``level``, 95% unless an analysis widened it)."""
     if low > 0:
-        return f"{higher}, significant at 95%"
+        return f"{higher}, significant at {level}"
     if high < 0:
-        return f"{lower}, significant at 95%"
-    return "no significant difference at 95%"
+        return f"{lower}, significant at {level}"
+    return f"no significant difference at {level}"
 
 
 def points(diff: float, low: float, high: float) -> str:
