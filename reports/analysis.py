@@ -234,7 +234,7 @@ def balance_length(result):
 @analysis_plot("balance", "head_to_head", "Head to head within the line-up: share of games the row finished ahead "
                                           "(95% intervals over deals; white = an even match)")
 def balance_matrix(result):
-    if "head_to_head" not in result.tables:
+    if "head_to_head" not in result.tables or not len(result.tables["head_to_head"]):
         return None
     return _heat_map(result.tables["head_to_head"])
 
@@ -319,7 +319,7 @@ def render_results(directory, output) -> Path:
         tables = {name: pd.read_parquet(folder / f"{name}.parquet") for name in names}
         shown = {}
         for name, table in tables.items():
-            if f"{name}_intervals" in tables:    # the same numbers are shown with their intervals
+            if f"{name}_intervals" in tables or table.empty:    # shown with their intervals; nothing to show
                 continue
             shown[name] = Markup(table_html(table, money_columns(table.columns, game), game.currency))
         drawn = entry.get("figures") or [{"name": p.stem, "title": p.stem.replace("_", " ")}

@@ -339,6 +339,21 @@ def table_text(table: pd.DataFrame, game) -> str:
     return shown.to_string(index=False)
 
 
+def lineup_spec(manifest: dict) -> str:
+    """A run's line-up as ``--players`` takes it again: a registered strategy by its label, one of the
+    user's own as ``module:label`` (the module its decisions come from; its attribute is taken to be named
+    as the strategy)."""
+    from simkit.strategy import registered
+
+    known = registered(manifest["game"])
+    specs = []
+    for seat in manifest["lineup"]:
+        strategy = known.get(seat.get("strategy"))
+        own = seat.get("module") and (strategy is None or strategy.module != seat["module"])
+        specs.append(f"{seat['module']}:{seat['label']}" if own else seat["label"])
+    return ",".join(specs)
+
+
 def confounding_note(manifest: dict) -> str:
     """What the seat table of a run can and cannot say for its line-up (a plain run never moves a strategy)."""
     labels = [seat["label"] for seat in manifest["lineup"]]
@@ -348,7 +363,7 @@ def confounding_note(manifest: dict) -> str:
     return ("Seat and strategy are confounded here: in a plain run each strategy keeps its seat "
             f"({', '.join(f'seat {i} {label}' for i, label in enumerate(labels))}), so a strategy's numbers include "
             "its seat's advantage and a seat's include its strategy's skill. To separate them, play every seat "
-            f"order: simkit balance {manifest['game']} --players {','.join(labels)} (or simkit compare ... "
+            f"order: simkit balance {manifest['game']} --players {lineup_spec(manifest)} (or simkit compare ... "
             "--rotate-seats).")
 
 
@@ -387,5 +402,5 @@ def run_findings(source, manifest: dict, summary: dict) -> list[str]:
     labels = [seat["label"] for seat in manifest["lineup"]]
     lines.append(f"Every seat plays {labels[0]}: the seat table is the seats' own advantage." if len(set(labels)) == 1
                  else f"Each strategy keeps its seat, so seat and strategy are confounded: simkit balance "
-                      f"{manifest['game']} --players {','.join(labels)} separates them.")
+                      f"{manifest['game']} --players {lineup_spec(manifest)} separates them.")
     return lines

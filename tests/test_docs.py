@@ -79,11 +79,12 @@ def test_every_decision_id_the_docs_cite_is_explained_in_the_rules_docs():
 def test_the_cookbooks_own_strategy_runs_as_printed(tmp_path, clean_sys_path, capsys):
     cookbook = (ROOT / "docs" / "cookbook.md").read_text()
     code = re.search(r"```python\n(# mystrats\.py.*?)```", cookbook, re.S).group(1)
-    command = re.search(r"^simkit (run wheedle --players mystrats:\S+) .*--out runs/mine", cookbook, re.M).group(1)
+    command = re.search(r"^\$ simkit (run wheedle --players mystrats:\S+) .*--out runs/mine", cookbook, re.M).group(1)
     module = tmp_path / "mystrats.py"
     module.write_text(code)
     clean_sys_path.syspath_prepend(str(tmp_path))
     main([*command.split(), "--games", "20", "--out", str(tmp_path / "mine"), "-q", "-w", "1"])
     main(["summary", str(tmp_path / "mine")])
     printed = capsys.readouterr().out
-    assert printed.startswith("Wheedle, 4 players (mystrats:greedy:min_points=22, hair-trigger, threshold, blocker)")
+    assert printed.startswith("Wheedle, 4 players (greedy:min_points=22, hair-trigger, threshold, blocker)")
+    assert "--players mystrats:greedy:min_points=22,hair-trigger,threshold,blocker" in printed

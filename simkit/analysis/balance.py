@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from reports.format import interval_text, is_symbol, number
 
 from ..errors import SimkitError
 from ..stats import fmt_amount
@@ -95,7 +96,7 @@ def _card(spec, batch_list, frame, deals) -> dict:
     findings += _seat_findings(tables["seats"], n)
     findings += _length(spec, ordered, per_game, tables)
     findings += _half_time(spec, frame, per_game)
-    findings += _spread(per_game, tables, spec.score_column)
+    findings += _spread(per_game, tables, spec)
     findings += _dominance(tables["head_to_head"], labels)
     return {"tables": tables, "findings": findings, "frame": frame, "per_game": per_game, "labels": labels,
             "seats": batch_list[0].seats}
@@ -146,7 +147,7 @@ def _compare_cards(spec, cards, deals, n, seed) -> tuple[dict, list[str]]:
     findings = [f"{games_played(deals, n, per_side=True)}, A and B on the same deals; intervals 95%; a tie counts as "
                 "a win for every tied seat.",
                 f"Seat advantage of seat 0, the first player (win rate minus the average seat's): A "
-                f"{first['a'] * 100:+.1f} points -> B {first['b'] * 100:+.1f} points; change "
+                f"{number(first['a'] * 100, 1, True)} points -> B {number(first['b'] * 100, 1, True)} points; change "
                 f"{points(first['change'], first['change_low'], first['change_high'])} "
                 f"({verdict(first['change_low'], first['change_high'])}). "
                 + (f"Seats whose advantage changes significantly: {', '.join(moved)}." if moved
@@ -185,7 +186,7 @@ def _length_change(spec, cards, tables) -> list[str]:
         row = paired(a, b).iloc[0]
         if name == "length":
             lines.append(f"Game length ({spec.length_column}): mean A {row['a']:.1f} -> B {row['b']:.1f}; change "
-                         f"{row['diff']:+.1f} [{row['low']:+.1f}, {row['high']:+.1f}] "
+                         f"{interval_text(row['diff'], row['low'], row['high'], True)} "
                          f"({verdict(row['low'], row['high'], 'longer', 'shorter')}).")
         else:
             lines.append(f"Games hitting a limit ({spec.limit_label}): A {row['a']:.2%} -> B {row['b']:.2%}; change "
@@ -199,7 +200,7 @@ def _seat_findings(seats: pd.DataFrame, n: int) -> list[str]:
     return [f"Seat advantage (win rate minus the average seat's, over every seat order): seat 0, the first player, "
             f"{points(first['win_advantage'], first['win_advantage_low'], first['win_advantage_high'])} "
             f"(wins {first['win']:.1%}; {n} players); the best seat is seat {best} "
-            f"({seats.loc[best, 'win_advantage'] * 100:+.1f} points). "
+            f"({number(seats.loc[best, 'win_advantage'] * 100, 1, True)} points). "
             + (f"Seats with a significant advantage or handicap: {', '.join(map(str, significant.index))}."
                if len(significant) else "No seat's advantage is significant at 95%.")]
 
@@ -243,14 +244,20 @@ def _half_time(spec, frame, per_game) -> list[str]:
                                  "games stay open after half-time." if share["high"] < 0.5 else "a lead helps but is often lost.")]
 
 
-def _spread(per_game, tables, score) -> list[str]:
+def _spread(per_game, tables, spec) -> list[str]:
     quantiles = [0.1, 0.5, 0.9]
     tables["spread"] = pd.DataFrame({"winning_margin": per_game["margin"].quantile(quantiles),
                                      "score_std_in_game": per_game["spread"].quantile(quantiles)}).rename_axis("quantile")
     margin = per_game["margin"]
-    return [f"Score spread: median winning margin {fmt_amount(margin.median())} {score} (10-90%: "
-            f"{fmt_amount(margin.quantile(0.1))} to {fmt_amount(margin.quantile(0.9))}); median spread of scores "
-            f"within a game (s.d.) {fmt_amount(per_game['spread'].median())}."]
+    money = spec.score_column in spec.money_columns     # money in its currency: "$1,250", "1,250 credits"
+    prefix = spec.currency if money and is_symbol(spec.currency) else ""
+    unit = "" if prefix else f" {spec.currency}" if money and spec.currency else f" {spec.score_column.replace('_', ' ')}"
+
+    def amount(value):
+        return f"{prefix}{fmt_amount(value)}"
+    return [f"Score spread: median winning margin {amount(margin.median())}{unit} (10-90%: "
+            f"{amount(margin.quantile(0.1))} to {amount(margin.quantile(0.9))}); median spread of scores "
+            f"within a game (s.d.) {amount(per_game['spread'].median())}."]
 
 
 def _dominance(head: pd.DataFrame, labels) -> list[str]:

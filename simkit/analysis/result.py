@@ -39,8 +39,11 @@ def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower
 
 
 def points(diff: float, low: float, high: float) -> str:
-    """A difference of rates in percentage points with its interval: ``+1.2 points [+0.4, +2.0]``."""
-    return f"{diff * 100:+.1f} points [{low * 100:+.1f}, {high * 100:+.1f}]"
+    """A difference of rates in percentage points with its interval: ``+1.2 points [+0.4, +2.0]`` (a value
+    that rounds to zero is written 0.0, never -0.0)."""
+    from reports.format import number
+
+    return f"{number(diff * 100, 1, True)} points [{number(low * 100, 1, True)}, {number(high * 100, 1, True)}]"
 
 
 def score_change(game, diff: float, low: float, high: float) -> str:
@@ -105,6 +108,8 @@ class Analysis:
         game = get_game(self.game)
         held = []
         for name, table in self.tables.items():
+            if table.empty:     # e.g. the head-to-head of a line-up of one strategy
+                continue
             if not verbose and (name in self.details or len(table) > TERMINAL_ROWS):
                 held.append(f"{name} ({len(table):,} rows)")
                 continue

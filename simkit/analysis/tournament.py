@@ -18,6 +18,7 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from reports.format import number
 
 from ..errors import SimkitError
 from ..games import get_game
@@ -68,7 +69,8 @@ def head_to_head_intervals(frame, labels) -> pd.DataFrame:
                 means = rate_means(pd.DataFrame({"share": share})).iloc[0]
                 rows.append({"strategy": row, "opponent": column, "ahead": means["mean"], "low": means["low"],
                              "high": means["high"]})
-    return pd.DataFrame(rows).set_index(["strategy", "opponent"])
+    # one strategy in every seat has no pairs: an empty table, not an error
+    return pd.DataFrame(rows, columns=["strategy", "opponent", "ahead", "low", "high"]).set_index(["strategy", "opponent"])
 
 
 def tournament(game: str, strategies, players: int | None = None, games: int = 10_000, seed: int = 0, sets=(),
@@ -116,7 +118,9 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
         "tie counts as a win for every tied seat.",
         f"Best by rating: {best} ({standings.loc[best, 'rating']:+.0f} [{standings.loc[best, 'rating_low']:+.0f}, "
         f"{standings.loc[best, 'rating_high']:+.0f}]), win rate {standings.loc[best, 'win_rate']:.2%}, mean rank "
-        f"{standings.loc[best, 'mean_rank']:.2f} of {players}.",
+        f"{standings.loc[best, 'mean_rank']:.2f} of {players}"
+        + (f"; not significantly ahead of {standings.index[1]} (the ranking below)."
+           if len(standings) > 1 and standings.iloc[0]["ahead_of_next"] != "significant" else "."),
         "Rating: Bradley-Terry on finishing ahead of each opponent within a game (Elo-like scale, mean 0; "
         "+100 means ahead of an average strategy about 64% of the time); intervals: bootstrap over deals.",
         ranking_text(standings),
@@ -124,7 +128,7 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     setup = {"game": game, "strategies": names, "players": players, "lineups": [[names[i] for i in c] for c in combos],
              "deals": deals, "seed": seed, "sets": list(sets), "rules": rules}
     return Analysis("tournament", f"{spec.title}: tournament of {len(names)} strategies, {players} players", game,
-                    tables, findings, setup, players=players, details=("head_to_head",))
+                    tables, findings, setup, players=players, details=("head_to_head", "seat_counts"))
 
 
 def ranking_text(standings: pd.DataFrame) -> str:
@@ -136,8 +140,8 @@ def ranking_text(standings: pd.DataFrame) -> str:
         row = standings.loc[name]
         sign = ">" if row["ahead_of_next"] == "significant" else "~"
         word = "significant" if sign == ">" else "not significant at 95%"
-        parts.append(f" {sign} {names[i + 1]} ({row['lead_over_next']:+.0f} [{row['lead_over_next_low']:+.0f}, "
-                     f"{row['lead_over_next_high']:+.0f}], {word})")
+        parts.append(f" {sign} {names[i + 1]} ({number(row['lead_over_next'], 0, True)} "
+                     f"[{number(row['lead_over_next_low'], 0, True)}, {number(row['lead_over_next_high'], 0, True)}], {word})")
     tied = sum(standings["ahead_of_next"] == "not significant")
     return ("Ranking by rating, each strategy against the next (its lead in rating points, bootstrap 95% interval): "
             + "".join(parts) + "." + (f" {tied} neighbouring pair{'s' if tied != 1 else ''} cannot be told apart "
