@@ -11,9 +11,11 @@ names a Strategy object in the user's own module.
 from __future__ import annotations
 
 import importlib
+import itertools
 import re
 import sys
 import traceback
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +27,9 @@ from .errors import SimkitError
 
 MAX_PARAMS = 16
 _REGISTRY: dict[str, dict[str, "Strategy"]] = {}
+_SERIALS = itertools.count(1)
+_BY_SERIAL: "weakref.WeakValueDictionary[int, Strategy]" = weakref.WeakValueDictionary()
+_newest = [0]
 
 
 class DecisionError(SimkitError):
@@ -94,6 +99,14 @@ class Strategy:
     decisions: dict
     params: dict = field(default_factory=dict)
     doc: str = ""
+    # Every Strategy of a process is numbered as it is made: worker processes forked later know it by number
+    # (simkit.pool sends line-ups that way), and a pool forked earlier knows it is new to them.
+    serial: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "serial", next(_SERIALS))
+        _BY_SERIAL[self.serial] = self
+        _newest[0] = self.serial
 
     @classmethod
     def build(cls, game: str, name: str, *, base: "Strategy | None" = None, params: dict | None = None,
@@ -135,6 +148,16 @@ class Strategy:
         vector = np.zeros(MAX_PARAMS)
         vector[: len(values)] = list(values.values())
         return vector
+
+
+def by_serial(serial: int) -> Strategy:
+    """The strategy numbered ``serial`` in this process (or, in a forked worker, in its parent at fork)."""
+    return _BY_SERIAL[serial]
+
+
+def newest_serial() -> int:
+    """The number of the newest strategy made so far (0: none)."""
+    return _newest[0]
 
 
 def register(strategy: Strategy) -> Strategy:
