@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .games import get_game
+from .pool import worker_initializer
 from .runner import make_batch
 from .strategy import registered
 
@@ -174,7 +175,7 @@ def campaign(game: str, games: int, per_case: int = 200, workers: int = 1, seed:
             results = map(_run_case, range(cases))
             pool = None
         else:
-            pool = multiprocessing.get_context("fork").Pool(workers)
+            pool = multiprocessing.get_context("fork").Pool(workers, *worker_initializer())   # die with this process
             results = pool.imap_unordered(_run_case, range(cases), chunksize=4)
         for done, (index, command, error) in enumerate(results, 1):
             if command:

@@ -129,15 +129,21 @@ def _play(description: tuple, first_game: int, games: int, check: bool, columns)
     return result if columns is None else {name: result[name] for name in columns}
 
 
+def worker_initializer() -> tuple:
+    """(initializer, initargs) for a process pool forked from this thread: its workers die with this process
+    and close its run locks (for the pools that are not this one, e.g. ``simkit fuzz``'s)."""
+    return _die_with_parent, (os.getpid(), threading.current_thread() is threading.main_thread())
+
+
 # --- in this process --------------------------------------------------------------------------------------------
 class _Pool:
     def __init__(self, workers: int):
         self.workers = workers
         self.serial = _strategy.newest_serial()
         self.games = frozenset(_warm)
-        self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent,
-            initargs=(os.getpid(), threading.current_thread() is threading.main_thread()))
+        initializer, initargs = worker_initializer()
+        self.executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                            initializer=initializer, initargs=initargs)
         self.executor.submit(int).result()     # fork the workers now, from this thread
 
     def knows(self, batch) -> bool:
