@@ -19,7 +19,6 @@ import shutil
 import sys
 import time
 from contextlib import contextmanager
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,7 +33,7 @@ import tomli_w
 from . import __version__
 from .errors import RunFailed, SimkitError
 from .games import Game, get_game
-from .pool import INHERITED_FDS, Chunk, play_chunks, warm
+from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, warm
 from .strategy import Seat, parse_lineup
 
 DEFAULT_CHUNK = 10_000
@@ -248,14 +247,14 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
     staging = partial_dir(out)
     try:
         return _write_run(batch, out, staging, config, workers, chunk_size, progress, check, backend, scheduler)
-    except (OSError, BrokenProcessPool) as exc:
+    except (OSError, WorkerDied) as exc:
         raise RunFailed(_fault(exc, staging, -(-batch.games // chunk_size))) from exc
 
 
 def _fault(exc: BaseException, staging: Path, chunks: int) -> str:
     """One line for a run stopped by a fault: what failed, what is kept, how to go on."""
-    if isinstance(exc, BrokenProcessPool):
-        what = "a worker process died (killed by the system, perhaps for want of memory)"
+    if isinstance(exc, WorkerDied):
+        what = str(exc)
     else:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         what = f"writing the run failed: {' '.join(str(exc).split())}{where}"

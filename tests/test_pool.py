@@ -1,24 +1,22 @@
 """The process's one pool of workers (simkit.pool): reused by every call, able to play batches and strategies
 made after it was forked, fed every batch of an analysis at once, and without effect on the results."""
+import os
+import signal
+import time
+
 import pandas as pd
 import pytest
 
 from simkit import pool
+from simkit.cli import main
 from simkit.analysis import compare, sweep, tournament
 from simkit.analysis import play as analysis_play
-from simkit.runner import make_batch, run_to_frame
+from simkit.runner import Batch, make_batch, run_to_frame
 from simkit.strategy import Strategy, registered
 
 
 def frame(batch, workers):
     return run_to_frame(batch, workers=workers, chunk_size=60)
-
-
-@pytest.fixture
-def fresh_pool():
-    pool.shutdown()
-    yield
-    pool.shutdown()
 
 
 def test_one_pool_plays_batches_made_after_it_was_forked(fresh_pool):
@@ -83,3 +81,47 @@ def test_chunks_are_a_few_per_worker():
     assert analysis_play.chunk_size(4000, 2) == 1000
     assert analysis_play.chunk_size(42_000, 2) == 10_000
     assert analysis_play.chunk_size(1000, 2) == analysis_play.MIN_CHUNK == 500
+
+
+def failing_play(real, failure, at=100):
+    def play(self, first, n, check=False):
+        if n > 1 and first >= at:     # not the warm-up game, nor the first chunks
+            failure()
+        return real(self, first, n, check)
+    return play
+
+
+def test_an_exception_in_a_worker_is_raised_here_with_its_traceback(fresh_pool, monkeypatch):
+    def failure():
+        raise ValueError("no such thing")
+
+    monkeypatch.setattr(Batch, "play", failing_play(Batch.play, failure))   # before the pool forks: its workers have it
+    with pytest.raises(ValueError, match="no such thing") as exc:
+        run_to_frame(make_batch("wheedle", 400, seed=1), workers=2, chunk_size=50)
+    assert isinstance(exc.value.__cause__, pool.RemoteTraceback) and "in failure" in str(exc.value.__cause__)
+
+
+def test_a_worker_killed_by_the_system_ends_a_run_in_one_line(fresh_pool, monkeypatch, capsys, tmp_path):
+    # the last chunk: it is sent only once 4 chunks have come back and been written
+    monkeypatch.setattr(Batch, "play", failing_play(Batch.play, lambda: os.kill(os.getpid(), signal.SIGKILL), at=350))
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "wheedle", "--games", "400", "--chunk-size", "50", "-q", "--out", str(out), "-w", "2"])
+    assert exc.value.code == 1
+    line, = capsys.readouterr().err.splitlines()
+    assert line.startswith("simkit: error: a worker process died (killed by signal 9; killed by the system, perhaps for "
+                           "want of memory); ") and line.endswith("run the same command again to resume"), line
+
+
+def test_workers_leave_ctrl_c_to_their_parent(fresh_pool):
+    """Ctrl-C in a terminal signals the whole process group; the parent stops the workers (and says what is
+    kept), so a worker ignores it instead of dying with a traceback of its own."""
+    batch = make_batch("wheedle", 200, seed=4)
+    expected = frame(batch, 2)
+    forks = pool._forks
+    for process in pool._pool.processes:
+        os.kill(process.pid, signal.SIGINT)
+    time.sleep(0.2)
+    assert pool._pool.alive()
+    pd.testing.assert_frame_equal(frame(batch, 2), expected)
+    assert pool._forks == forks
