@@ -7,7 +7,9 @@ its kernel. Errors name the file and the dotted key.
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +139,25 @@ def overlay_rules(defaults: dict, rules_file: str | Path | None = None,
     return rules
 
 
+def changed_values(defaults: Any, rules: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """(dotted key, default, value) for every value of ``rules`` that differs from ``defaults``: what a
+    report lists as the rules tested, instead of the whole rule data. Entries of an array of tables are
+    keyed by index (``company.0.cards``), as ``--set`` writes them; an array whose length changed is
+    one difference."""
+    if isinstance(defaults, dict) and isinstance(rules, dict):
+        changes = []
+        for key in dict.fromkeys([*defaults, *rules]):
+            changes += changed_values(defaults.get(key), rules.get(key), f"{path}.{key}" if path else key)
+        return changes
+    if isinstance(defaults, list) and isinstance(rules, list) and len(defaults) == len(rules) \
+            and all(isinstance(item, dict) for item in defaults + rules):
+        changes = []
+        for index, (default, value) in enumerate(zip(defaults, rules)):
+            changes += changed_values(default, value, f"{path}.{index}")
+        return changes
+    return [] if defaults == rules and type(defaults) is type(rules) else [(path, defaults, rules)]
+
+
 def lookup(rules: dict, key: str) -> Any:
     """The value at a dotted key (array entries by index); a missing key is a SimkitError naming it."""
     node: Any = rules
@@ -171,3 +192,124 @@ def require_str(rules: dict, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise SimkitError(f"rules: {key} must be a non-empty string, not {value!r}")
     return value
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One switchable value of a game's rule data, as documented in its rules.toml."""
+
+    key: str        # dotted key for --set (for an array of tables: its name, set by entry, e.g. company.0.cards)
+    default: str    # the default as written in the TOML file
+    source: str     # where the value comes from: a decision id (W8, U16...), "rulebook", "assumed"...
+    meaning: str    # the comment that documents it
+
+    def as_row(self) -> dict:
+        return {"key": self.key, "default": self.default, "source": self.source, "meaning": self.meaning}
+
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.-]+)\s*\]\]?\s*(?:#\s*(.*))?$")
+_ASSIGNMENT = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=\s*(.*)$")
+_TAG = re.compile(r"^\s*\[([^\[\]]+)\]")
+
+
+def _split_comment(text: str) -> tuple[str, str]:
+    """A TOML value and its trailing comment (a # inside a quoted string is part of the value)."""
+    quote = None
+    for i, char in enumerate(text):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            return text[:i].strip(), text[i + 1:].strip()
+    return text.strip(), ""
+
+
+def _source_and_meaning(comment: str, inherited: str) -> tuple[str, str]:
+    """``[TAG] text`` -> (TAG, text); a comment without a leading tag takes its table's."""
+    match = _TAG.match(comment)
+    if not match:
+        return inherited, " ".join(comment.split())
+    return match.group(1).strip(), " ".join(comment[match.end():].lstrip(" :;,").split())
+
+
+def rule_options(rules_path: str | Path) -> list[RuleOption]:
+    """Every value of a game's default rule data with its documentation, read from the comments of its
+    rules.toml: a key's trailing comment (or the comment lines just above it), whose first ``[TAG]`` says
+    where the value comes from (a decision id such as W8, or rulebook / assumed; a key without one takes
+    its table's). An array of tables (``[[company]]``) is one entry: its entries are set by index or name."""
+    options: list[RuleOption] = []
+    arrays: dict[str, int] = {}
+    section, section_source, in_array, block = "", "", False, []
+    for line in Path(rules_path).read_text(encoding="utf-8").splitlines():
+        stripped = line.strip()
+        if not stripped:
+            block = []
+            continue
+        if stripped.startswith("#"):
+            block.append(stripped.lstrip("#").strip())
+            continue
+        header = _HEADER.match(line)
+        if header:
+            section, in_array = header.group(2), header.group(1) == "[["
+            comment = header.group(3) or " ".join(block)
+            section_source, meaning = _source_and_meaning(comment, "")
+            if in_array:
+                if section not in arrays:
+                    options.append(RuleOption(section, "", section_source, meaning))
+                arrays[section] = arrays.get(section, 0) + 1
+            elif comment:
+                options.append(RuleOption(section, "", section_source, meaning))
+            block = []
+            continue
+        assignment = _ASSIGNMENT.match(line)
+        if assignment and not in_array:
+            value, comment = _split_comment(assignment.group(2))
+            source, meaning = _source_and_meaning(comment or " ".join(block), section_source)
+            key = f"{section}.{assignment.group(1)}" if section else assignment.group(1)
+            options.append(RuleOption(key, value, source, meaning))
+        block = []
+    # an array of tables: say how many entries, their keys and how to reach one
+    defaults = read_toml(rules_path)
+    described = []
+    for option in options:
+        if option.key in arrays and not option.default:
+            keys = list(dict.fromkeys(k for entry in defaults[option.key] for k in entry))
+            option = RuleOption(option.key, f"{arrays[option.key]} entries", option.source,
+                                (option.meaning + " " if option.meaning else "")
+                                + f"(keys {', '.join(keys)}; set one as {option.key}.INDEX.KEY"
+                                + (" or by its name/id/kind)" if {"name", "id", "kind"} & set(keys) else ")"))
+        described.append(option)
+    return [o for o in described if o.default]
+
+
+def options_markdown(games) -> str:
+    """The rule options of ``games`` as Markdown tables, one per game (docs/rules/options.md)."""
+    lines = ["# Rule options of every game", "",
+             "Generated by `simkit rules --options --markdown` from the comments of each game's rules.toml; "
+             "a test keeps this page and the data in step. Change any value with `--set KEY=VALUE` or a TOML "
+             "file (`--rules FILE`); `simkit rules GAME` prints the defaults ready to edit. How each game is "
+             "played, and what the decision ids (W8, D9, U16, K7...) mean: `docs/rules/GAME.md`.", ""]
+    for game in games:
+        lines += [f"## {game.title} (`{game.name}`)", "", "| key | default | source | meaning |",
+                  "| --- | --- | --- | --- |"]
+        for option in rule_options(game.rules_path):
+            cells = [f"`{option.key}`", f"`{option.default}`", option.source, option.meaning]
+            lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def options_text(games) -> str:
+    """The rule options of ``games`` for a terminal: key = default [source], then the meaning indented."""
+    import textwrap
+
+    lines = []
+    for game in games:
+        lines.append(f"{game.title} ({game.name}): rule options (change with --set KEY=VALUE)")
+        for option in rule_options(game.rules_path):
+            source = f"  [{option.source}]" if option.source else ""
+            lines.append(f"  {option.key} = {option.default}{source}")
+            lines += textwrap.wrap(option.meaning, 96, initial_indent="      ", subsequent_indent="      ")
+        lines.append("")
+    return "\n".join(lines)

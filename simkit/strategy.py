@@ -11,12 +11,15 @@ names a Strategy object in the user's own module.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import itertools
+import linecache
+import math
 import re
 import sys
 import traceback
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -45,12 +48,33 @@ _NUMBA_HEADER = re.compile(r"^(Failed in \w+ mode pipeline|During: |- Resolution
 _NUMBA_PLACE = re.compile(r'^File "([^"]+)", line (\d+)', re.M)
 
 
+_READONLY_WRITE = re.compile(r"setitem\(readonly array")
+_WRITTEN_NAME = re.compile(r"^\s*([A-Za-z_]\w*)\s*\[")
+
+
+def _readonly_write(text: str, py_func) -> str:
+    """What a write to a read-only argument is called in words: the engine shows a strategy its view
+    read-only, so the write fails to compile; name the array written (where Numba points first)."""
+    places = _NUMBA_PLACE.findall(text)
+    name = None
+    if places:
+        match = _WRITTEN_NAME.match(linecache.getline(places[0][0], int(places[0][1])))
+        name = match[1] if match else None
+    arguments = getattr(getattr(py_func, "__code__", None), "co_varnames", ())[:getattr(
+        getattr(py_func, "__code__", None), "co_argcount", 0)]
+    what = (f"writes to its read-only argument {name!r}" if name in arguments
+            else f"writes to {name!r}, a read-only array it was shown" if name else "writes to a read-only array")
+    return what + " (a strategy may write only to its memory, random stream and answer buffer)"
+
+
 def compile_error_line(exc: Exception, py_func) -> str:
     """The first line of a compiler error that says what is wrong (Numba's first line only names the
     compiler pass), with where it is: the line the compiler points at, or the function's ``def``."""
     text = str(exc)
     reason = next((line.strip() for line in text.splitlines() if not _NUMBA_HEADER.match(line)), "")
     reason = reason or type(exc).__name__
+    if _READONLY_WRITE.search(text):
+        reason = _readonly_write(text, py_func)
     place = _NUMBA_PLACE.search(text)
     code = getattr(py_func, "__code__", None)
     if place:
@@ -85,6 +109,61 @@ def _compile(func, signature):
         raise ValueError(compile_error_line(exc, py_func)) from exc
 
 
+PARAM_KINDS = ("float", "int", "bool", "choice")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A strategy parameter's declaration: default, allowed range, kind and meaning. ``simkit strategies``
+    prints it, a value outside it is refused, and a search (sweep, tuner) takes its range from it.
+
+    kind: "float"; "int" (whole numbers); "bool" (0 or 1, a switch); "choice" (0..len(choices)-1, each
+    value named in ``choices``)."""
+
+    default: float
+    low: float = -math.inf
+    high: float = math.inf
+    kind: str = "float"
+    doc: str = ""
+    choices: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.kind not in PARAM_KINDS:
+            raise ValueError(f"Param kind must be one of {PARAM_KINDS}, not {self.kind!r}")
+        for name in ("default", "low", "high"):    # values are floats, as the engine's parameter vector holds them
+            object.__setattr__(self, name, float(getattr(self, name)))
+        if self.kind == "bool":
+            object.__setattr__(self, "low", 0.0)
+            object.__setattr__(self, "high", 1.0)
+        if self.kind == "choice":
+            object.__setattr__(self, "low", 0.0)
+            object.__setattr__(self, "high", float(len(self.choices) - 1))
+
+    def with_default(self, value: float) -> "Param":
+        return replace(self, default=float(value))
+
+    def describe(self) -> str:
+        """The kind and range in words, e.g. ``int 0..60``, ``switch 0/1``, ``0 closest, 1 small-first``."""
+        if self.kind == "bool":
+            return "switch 0/1"
+        if self.kind == "choice":
+            return ", ".join(f"{i} {name}" for i, name in enumerate(self.choices))
+        if math.isinf(self.low) and math.isinf(self.high):
+            return self.kind
+        low = "" if math.isinf(self.low) else _fmt(self.low)
+        high = "" if math.isinf(self.high) else _fmt(self.high)
+        return f"{self.kind} {low}..{high}"
+
+    def check(self, strategy: str, name: str, value: float) -> float:
+        """``value`` as a float, or a one-line SimkitError saying what the parameter allows."""
+        value = float(value)
+        whole = self.kind in ("int", "bool", "choice")
+        if math.isnan(value) or (whole and not value.is_integer()) or not self.low <= value <= self.high:
+            raise SimkitError(f"strategy {strategy}: parameter {name}={_fmt(value)} is not allowed; "
+                              f"{name} is {self.describe()}" + (f" ({self.doc})" if self.doc else ""))
+        return value
+
+
 @dataclass(frozen=True)
 class Strategy:
     """A strategy for one game: a function per decision point and named float parameters.
@@ -97,8 +176,9 @@ class Strategy:
     game: str
     name: str
     decisions: dict
-    params: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)      # name -> default value (float), in vector order
     doc: str = ""
+    declared: dict = field(default_factory=dict)    # name -> Param (range, kind, meaning)
     # Every Strategy of a process is numbered as it is made: worker processes forked later know it by number
     # (simkit.pool sends line-ups that way), and a pool forked earlier knows it is new to them.
     serial: int = field(init=False, compare=False, repr=False)
@@ -114,8 +194,13 @@ class Strategy:
         from .games import get_game
 
         spec = get_game(game)
-        merged_params = dict(base.params) if base else {}
-        merged_params.update(params or {})
+        declared = dict(base.declared) if base else {}
+        for key, value in (params or {}).items():
+            declared[key] = value if isinstance(value, Param) else (
+                declared[key].with_default(value) if key in declared else Param(float(value)))
+        for key, param in declared.items():
+            param.check(name, key, param.default)
+        merged_params = {key: param.default for key, param in declared.items()}
         if len(merged_params) > MAX_PARAMS:
             raise SimkitError(f"strategy {name}: at most {MAX_PARAMS} parameters")
         unknown = set(decisions) - set(spec.decisions)
@@ -131,7 +216,7 @@ class Strategy:
                 compiled[point] = func if (base and func is base.decisions.get(point)) else _compile(func, signature)
             except ValueError as exc:
                 raise DecisionError(name, point, str(exc)) from exc.__cause__
-        return cls(game, name, compiled, {k: float(v) for k, v in merged_params.items()}, doc or (base.doc if base else ""))
+        return cls(game, name, compiled, merged_params, doc or (base.doc if base else ""), declared)
 
     @property
     def module(self) -> str:
@@ -144,7 +229,7 @@ class Strategy:
             if key not in values:
                 allowed = ", ".join(self.params) or "none"
                 raise SimkitError(f"strategy {self.name}: unknown parameter {key!r}; allowed: {allowed}")
-            values[key] = value
+            values[key] = self.declared[key].check(self.name, key, value) if key in self.declared else float(value)
         vector = np.zeros(MAX_PARAMS)
         vector[: len(values)] = list(values.values())
         return vector
@@ -174,14 +259,55 @@ def preset(base: Strategy, name: str, doc: str, **params) -> Strategy:
     return register(Strategy.build(base.game, name, base=base, params=params, doc=doc))
 
 
+PLUGIN_GROUP = "simkit.strategies"   # entry points of installed packages that register strategies
+_SHIPPED_LOADED: set[str] = set()
+_PLUGINS: dict[tuple[str, str], str] = {}   # (game, strategy name) -> the installed package that added it
+_PLUGINS_LOADED = False
+
+
+def _load_plugins() -> None:
+    """Import every module that an installed package names in the ``simkit.strategies`` entry-point group
+    (once per process); its strategies register themselves like the shipped ones."""
+    global _PLUGINS_LOADED
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    for entry in importlib.metadata.entry_points(group=PLUGIN_GROUP):
+        package = entry.dist.name if entry.dist is not None else entry.value
+        before = {(game, name): strategy for game, names in _REGISTRY.items() for name, strategy in names.items()}
+        try:
+            entry.load()
+        except SimkitError:
+            raise
+        except Exception as exc:
+            raise SimkitError(f"strategy package {package}: its entry point {entry.name} = {entry.value} failed "
+                              f"to load ({type(exc).__name__}: {exc})") from None
+        for game, names in _REGISTRY.items():
+            for name, strategy in names.items():
+                if (game, name) not in before:
+                    _PLUGINS[game, name] = package
+                elif before[game, name] is not strategy:
+                    taken = _PLUGINS.get((game, name), "simkit")
+                    raise SimkitError(f"strategy package {package} defines {game} strategy {name!r}, which {taken} "
+                                      "already has; a package must choose names of its own")
+
+
 def registered(game: str) -> dict[str, Strategy]:
-    """Shipped strategies of a game, by name (imports the game's strategies module once)."""
+    """The strategies of a game by name: the shipped ones (the game's strategies module, imported once) and
+    those of installed packages that declare a ``simkit.strategies`` entry point."""
     from .games import get_game
 
     spec = get_game(game)
-    if game not in _REGISTRY:
+    if spec.name not in _SHIPPED_LOADED:
         importlib.import_module(spec.strategies_module)
-    return _REGISTRY.get(game, {})
+        _SHIPPED_LOADED.add(spec.name)
+    _load_plugins()
+    return _REGISTRY.get(spec.name, {})
+
+
+def plugin_package(game: str, name: str) -> str | None:
+    """The installed package that added a strategy (None for a shipped one)."""
+    return _PLUGINS.get((game, name))
 
 
 @dataclass(frozen=True)

@@ -192,3 +192,43 @@ def test_random_rarely_stops():
     kinds = [random_act(hand, public, np.zeros((3, 4, 9), np.int64), np.zeros(16), np.zeros(104), state,
                         np.zeros(5, np.int64)) for _ in range(3000)]
     assert 0 < kinds.count(STOP) / len(kinds) < 0.02
+
+
+# ---- parameter declarations (Param): range, kind and meaning ----
+
+def _declared():
+    from simkit.strategy import Param
+
+    random = registered("wheedle")["random"]
+    return Strategy.build("wheedle", "declared", base=random, params={
+        "accept": Param(0.5, 0.0, 1.0, doc="chance of accepting a fillable offer"),
+        "patience": Param(20, 0, 500, "int", "ticks to wait"),
+        "greedy": Param(0, kind="bool", doc="take every gift"),
+        "order": Param(1, kind="choice", choices=("closest", "small-first", "uncontested"), doc="target order")})
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("accept=1.5", "parameter accept=1.5 is not allowed; accept is float 0..1 (chance of accepting a fillable offer)"),
+    ("patience=2.5", "parameter patience=2.5 is not allowed; patience is int 0..500 (ticks to wait)"),
+    ("greedy=2", "parameter greedy=2 is not allowed; greedy is switch 0/1 (take every gift)"),
+    ("order=3", "parameter order=3 is not allowed; order is 0 closest, 1 small-first, 2 uncontested (target order)"),
+    ("accept=nan", "parameter accept=nan is not allowed"),
+])
+def test_values_outside_a_declared_parameter_are_refused(spec, message):
+    strategy = _declared()
+    key, _, value = spec.partition("=")
+    with pytest.raises(SimkitError, match="strategy declared: " + message.replace("(", r"\(").replace(")", r"\)")):
+        Seat(strategy, {key: float(value)}).vector()
+
+
+def test_declared_parameters_keep_their_range_in_presets_and_accept_valid_values():
+    from simkit.strategy import preset
+
+    strategy = _declared()
+    assert Seat(strategy, {"accept": 1.0, "patience": 7, "greedy": 1, "order": 2}).vector()[:4].tolist() == [1, 7, 1, 2]
+    child = Strategy.build("wheedle", "child", base=strategy, params={"patience": 40})
+    assert child.declared["patience"].high == 500 and child.params["patience"] == 40
+    with pytest.raises(SimkitError, match="patience=600 is not allowed"):
+        Strategy.build("wheedle", "child", base=strategy, params={"patience": 600})
+    with pytest.raises(SimkitError, match="has no parameter 'patiense'"):
+        preset(strategy, "typo", "a misspelt parameter", patiense=3)
