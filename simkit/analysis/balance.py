@@ -15,7 +15,7 @@ from reports.format import interval_text, is_symbol, number
 from ..errors import SimkitError
 from ..stats import fmt_amount
 from .compare import _flatten, paired_tables, seat_advantage, swapped_entries, swapped_findings
-from .play import batches, block_outcomes, deals_for, play
+from .play import batches, block_outcomes, deals_for, play, play_many
 from .result import Analysis, games_played, points, verdict
 from .stats import block_means, paired, rate_means
 from .tournament import head_to_head_intervals
@@ -72,7 +72,8 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
         card = _card(spec, side_a, play(side_a, 0, deals, workers, keep="all"), deals)
         return Analysis("balance", f"{spec.title}: balance report card", game, card["tables"], card["findings"],
                         {**setup, "rules_effective": side_a[0].rules}, players=n, details=("length",))
-    cards = [_card(spec, side, play(side, 0, deals, workers, keep="all"), deals) for side in (side_a, side_b)]
+    frames = play_many([side_a, side_b], 0, deals, workers, keep="all")    # both sides' chunks in one pool
+    cards = [_card(spec, side, frame, deals) for side, frame in zip((side_a, side_b), frames)]
     tables, findings = _compare_cards(spec, cards, deals, n, seed)
     setup.update(players_b=[s.label for s in side_b[0].seats], sets_b=list(sets_b))
     return Analysis("balance", f"{spec.title}: balance report card, A against B", game, tables, findings, setup,
