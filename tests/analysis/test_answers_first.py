@@ -255,3 +255,11 @@ def test_summary_findings_pair_the_best_strategy_with_the_next(run_with_change):
     printed = invoke("summary", out)
     assert re.search(r"^- Highest win rate: \S+ \d+\.\d% \[.*\] \(a seat at random wins 25.0%\); next \S+ .*: \S+ leads by [-+]\d+\.\d points "
                      r"\[.*\], paired over the same games \(.*\)\.$", printed, re.M), printed
+
+
+def test_compare_does_not_print_a_seat_table_that_repeats_the_strategy_table():
+    same = invoke("compare", "dweebies", "--set-b", "game.min_line=3", "--games", 20, "-w", 1)
+    assert "[strategy]" in same and "[seat]" not in same and "Not shown: seat (4 rows)" in same
+    swapped = invoke("compare", "dweebies", "--players-b", "random,greedy-defensive,line-shortener,pair-keeper",
+                     "--games", 20, "-w", 1)
+    assert "[seat]" in swapped and "[swapped]" in swapped
