@@ -56,6 +56,11 @@ PAGES = [
                     "-w", "1", "--out", "{out}"),), ("Wheedle", "default rules")),
     Page("balance", (("balance", "wheeler-dealer-us", "--set", "game.level=2", "--games", "80", "-w", "1",
                       "--out", "{out}"),), ("Wheeler-Dealer (US)", "level 2", "default rules")),
+    Page("balance-a-b", (("balance", "wheeler-dealer-us", "--set-b", "game.level=2", "--games", "80", "-w", "1",
+                          "--out", "{out}"),), ("Wheeler-Dealer (US)", "level 1", "B: level 2")),
+    Page("compare-line-ups", (("compare", "wheeler-dealer-us", "--players-a", "kelly,copper-only,poacher,builder",
+                               "--players-b", "copper-only,copper-only,poacher,builder", "--games", "60", "-w", "1",
+                               "--out", "{out}"),), ("Wheeler-Dealer (US)", "B's line-up: copper-only, copper-only")),
     Page("experiment", (("experiment", "run", str(ROOT / "experiments" / "wheedle-false-stop.toml"), "--games", "40",
                          "-w", "1", "--out", "{out}"),), ("Wheedle", "default rules")),
     # tune and metagame pages: add their entries here
