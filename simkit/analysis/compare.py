@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .. import progress
 from ..errors import SimkitError
 from ..stats import Z95
 from .play import batches, block_outcomes, deals_for, play_many
@@ -101,25 +102,10 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     sizes = [min(first_batch, deals) if until_decided else deals]
     while sizes[-1] < deals:
         sizes.append(min(2 * sizes[-1], deals))
-    frames_a, frames_b, looks = [], [], []
-    done = 0
-    for k, size in enumerate(sizes):
-        frame_a, frame_b = play_many([side_a, side_b], done, size - done, workers)
-        frames_a.append(frame_a)
-        frames_b.append(frame_b)
-        done = size
-        a, b = pd.concat(frames_a, ignore_index=True), pd.concat(frames_b, ignore_index=True)
-        strategies = paired_tables(a, b, "strategy")
-        if not until_decided:
-            break
-        level = alpha / 2 ** (k + 1) / max(len(strategies), 1)
-        strategies = paired_tables(a, b, "strategy", z_for(level))
-        win = strategies["win"]
-        decided = (win["low"] > 0) | (win["high"] < 0) | (win["half_width"] <= target)
-        looks.append({"look": k + 1, "deals": size, "games_per_side": size * len(side_a), "alpha_per_interval": level,
-                      "decided": int(decided.sum()), "strategies": len(win)})
-        if decided.all():
-            break
+    with progress.games(2 * deals * len(side_a)) as bar:    # the most that may be played, both sides
+        done, a, b, strategies, looks = _play_looks(side_a, side_b, sizes, workers, until_decided, alpha, target)
+        if done < deals:
+            bar.finish_early()
     z = z_for(looks[-1]["alpha_per_interval"]) if looks else Z95
     seats = paired_tables(a, b, "seat", z)
     tables = {}
@@ -188,3 +174,29 @@ def _findings(game, tables, looks, deals, orders, until_decided, target, rotate_
         lines.append(f"Stopped after {last['games_per_side']:,} games per side ({len(looks)} look{'s' if len(looks) > 1 else ''}): {state} "
                      f"(an interval excluding 0, or narrower than +-{target:g}).")
     return lines
+
+
+def _play_looks(side_a, side_b, sizes, workers, until_decided, alpha, target):
+    """Play both sides up to each of ``sizes`` deals in turn (all of them at once without until_decided),
+    stopping once every strategy's difference is decided; returns (deals played, rows of A, rows of B,
+    the strategy tables, the looks)."""
+    frames_a, frames_b, looks = [], [], []
+    done = 0
+    for k, size in enumerate(sizes):
+        frame_a, frame_b = play_many([side_a, side_b], done, size - done, workers)
+        frames_a.append(frame_a)
+        frames_b.append(frame_b)
+        done = size
+        a, b = pd.concat(frames_a, ignore_index=True), pd.concat(frames_b, ignore_index=True)
+        strategies = paired_tables(a, b, "strategy")
+        if not until_decided:
+            break
+        level = alpha / 2 ** (k + 1) / max(len(strategies), 1)
+        strategies = paired_tables(a, b, "strategy", z_for(level))
+        win = strategies["win"]
+        decided = (win["low"] > 0) | (win["high"] < 0) | (win["half_width"] <= target)
+        looks.append({"look": k + 1, "deals": size, "games_per_side": size * len(side_a), "alpha_per_interval": level,
+                      "decided": int(decided.sum()), "strategies": len(win)})
+        if decided.all():
+            break
+    return done, a, b, strategies, looks

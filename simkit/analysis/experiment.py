@@ -15,6 +15,7 @@ from pathlib import Path
 
 import tomli_w
 
+from .. import progress
 from ..errors import SimkitError
 from ..games import get_game
 from ..rules import read_toml
@@ -110,14 +111,16 @@ def run_analyses(experiment: Experiment, games: int | None = None, workers: int 
     handful of games, so a bad line-up or rule anywhere in the file fails before the long runs start."""
     calls = experiment.calls(games)
     quick = 2 * max(get_game(experiment.game).all_player_counts)
-    for kind, _, kwargs in calls:
-        check = {**kwargs, "games": quick}
-        if kind == "compare":
-            check["until_decided"] = False
-        KINDS[kind](experiment.game, **check, workers=1)
+    with progress.games(0, enabled=False):      # quick checks: no bar
+        for kind, _, kwargs in calls:
+            check = {**kwargs, "games": quick}
+            if kind == "compare":
+                check["until_decided"] = False
+            KINDS[kind](experiment.game, **check, workers=1)
     results = []
-    for kind, name, kwargs in calls:
-        result = KINDS[kind](experiment.game, **kwargs, workers=workers)
+    for number, (kind, name, kwargs) in enumerate(calls, 1):
+        with progress.label(f"{number}/{len(calls)} {name or kind}" if len(calls) > 1 else name or kind):
+            result = KINDS[kind](experiment.game, **kwargs, workers=workers)
         if name:
             result.title = f"{name}: {result.title}"
         results.append(result)

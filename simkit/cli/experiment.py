@@ -4,7 +4,7 @@ from pathlib import Path
 import click
 
 from ..analysis import run_experiment, load_experiment
-from .options import workers_option
+from .options import quiet_option, workers_option
 
 
 @click.group("experiment")
@@ -18,6 +18,7 @@ def command():
 @click.option("--games", "-n", type=click.IntRange(1), default=None,
               help="Play this many games in every analysis instead of the file's (quick checks).")
 @workers_option
+@quiet_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing results directory.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print every analysis's tables (they are always in the "
                                                     "results directory).")
