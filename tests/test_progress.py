@@ -51,7 +51,8 @@ def test_a_command_that_simulates_shows_one_bar_that_reaches_its_total(command, 
     for name, done, total in shown:
         assert done == total, (name, done, total)
     if command == "experiment run":
-        assert [name for name, _, _ in shown] == ["1/3 Default vs -10", "2/3 Default rules", "3/3 False stop -10"]
+        assert [name for name, _, _ in shown] == ["1/3 Default vs -10", "2/3 Default vs -10, false stoppers' cards scored",
+                                                  "3/3 Balance, -5 against -10, false stoppers' cards scored"]
     else:
         assert len(shown) == 1
 
