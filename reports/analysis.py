@@ -1,4 +1,4 @@
-"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance).
+"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance, tune, metagame).
 
 Plots are registered per kind of analysis with ``@analysis_plot``; each is embedded in report.html as
 PNG and also saved beside the tables as PNG and SVG for reuse.
@@ -9,6 +9,7 @@ import base64
 import io
 import json
 import platform
+import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -43,6 +44,17 @@ HOW_TO_READ = {
     "balance": "The line-up was played in every seat order on the same deals, so seat effects and strategy effects "
                "separate. A fair game gives every seat the same win rate; a game that is decided early gives the "
                "half-time leader most wins; a dominant strategy beats every other head to head.",
+    "tune": "The search asked several trials at a time and played them, with the incumbent (the best so far), on the same "
+            "deals in every seat order; a trial's value is the incumbent's running mean plus the trial's paired "
+            "difference from it on those deals. Values are noisy estimates: the best few trials raced again on fresh "
+            "seeds, and the winner was compared with the starting values on fresh seeds once more. Only that last, "
+            "paired interval says whether tuning helped; a best response 'beats' a field strategy when its win rate "
+            "minus that strategy's, in the same games, has an interval above 0.",
+    "metagame": "Every multiset of the strategies was played in every seat order on the same deals. If each player picks "
+                "a strategy at random from a mix, a mix where no one gains by switching is an equilibrium: the mix "
+                "experienced players would settle on. It was found by replicator dynamics (strategies that win more "
+                "than average spread) from the uniform mix. At the equilibrium every strategy played wins about "
+                "1/players; those not played win less. Intervals come from resampling the deals.",
 }
 
 
@@ -212,9 +224,10 @@ def _html_table(table: pd.DataFrame) -> str:
                    if len(table) > 60 else "")
 
 
-def write_results(out, experiment, results, extra: dict) -> Path:
+def write_results(out, experiment, results, extra: dict, attachments: dict | None = None) -> Path:
     """Write the results directory of an experiment's analyses (built under a temporary name and renamed
-    into place when complete, like a run directory)."""
+    into place when complete, like a run directory). attachments: name -> path of files copied in as they
+    are (e.g. the searches' Optuna storage)."""
     out = Path(out).resolve()
     with staged(out) as staging:
         sections = []
@@ -224,6 +237,8 @@ def write_results(out, experiment, results, extra: dict) -> Path:
             for name, table in result.tables.items():
                 _flat(table).to_csv(folder / f"{name}.csv", index=False)
                 _flat(table).to_parquet(folder / f"{name}.parquet", index=False)
+            for name, text in result.files.items():
+                (folder / name).write_text(text)
             (folder / "findings.txt").write_text("\n".join(result.findings) + "\n")
             embedded = []
             for name, title, fig in figures(result):
@@ -244,7 +259,12 @@ def write_results(out, experiment, results, extra: dict) -> Path:
                     "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
         (staging / "experiment.toml").write_text(experiment.to_toml())
+        for name, path in (attachments or {}).items():
+            shutil.copyfile(path, staging / name)
         html = jinja2.Template(TEMPLATE.read_text()).render(experiment=experiment, sections=sections, manifest=manifest,
                                                              note=get_game(experiment.game).report_note)
         (staging / "report.html").write_text(html)
     return out
+
+
+from . import search  # noqa: E402,F401  (registers the plots of tune, metagame and re-tuned compare)

@@ -12,7 +12,8 @@ class Analysis:
 
     kind: compare, tournament, sweep or balance (the report draws plots by kind). tables: named DataFrames
     (written as CSV and Parquet). findings: sentences a person can read without the tables. setup: what
-    was run (game, line-ups, rule changes, seed, games), recorded in the results.
+    was run (game, line-ups, rule changes, seed, games), recorded in the results. files: other text files
+    (name -> content) for the results directory, e.g. the tuner's best parameters as TOML.
     """
 
     kind: str
@@ -21,6 +22,7 @@ class Analysis:
     tables: dict[str, pd.DataFrame]
     findings: list[str] = field(default_factory=list)
     setup: dict = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
 
     def text(self) -> str:
         """The analysis as plain text: title, findings, then every table."""

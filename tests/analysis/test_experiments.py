@@ -29,7 +29,8 @@ def test_shipped_experiment_files_round_trip(path, tmp_path):
 
 def test_analysis_keys_come_from_the_library():
     assert "param" in analysis_keys("sweep") and "workers" not in analysis_keys("sweep")
-    assert set(KINDS) == {"compare", "tournament", "sweep", "balance"}
+    assert set(KINDS) == {"compare", "tournament", "sweep", "balance", "tune", "metagame"}
+    assert "storage" not in analysis_keys("tune") and "budget" in analysis_keys("tune")
 
 
 def test_experiment_run_writes_results_and_reruns_identically(tmp_path):
