@@ -145,16 +145,19 @@ def run_analyses(experiment: Experiment, games: int | None = None, workers: int 
 
 
 def _settled(database: Path) -> Path:
-    """The searches' SQLite file as one self-contained file (its write-ahead log folded in), ready to copy."""
+    """A self-contained copy of the searches' SQLite file (its write-ahead log folded in), ready to be copied
+    into the results; SQLite's backup takes a consistent snapshot even if a connection is still open."""
     import sqlite3
 
-    connection = sqlite3.connect(database)
+    copy = database.with_name("settled-" + database.name)
+    source, target = sqlite3.connect(database), sqlite3.connect(copy)
     try:
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        connection.execute("PRAGMA journal_mode=DELETE")
+        source.backup(target)
+        target.execute("PRAGMA journal_mode=DELETE")
     finally:
-        connection.close()
-    return database
+        source.close()
+        target.close()
+    return copy
 
 
 def run_experiment(experiment: Experiment | str | Path, out: str | Path | None = None, games: int | None = None,

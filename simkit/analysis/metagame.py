@@ -256,12 +256,13 @@ def _findings(names, n, profile_list, deals, table, settled, gap, bootstrap) -> 
     outside = table[~table["in_support"]]
     mix_text = ", ".join(f"{name} {row['mix']:.1%} [{row['mix_low']:.1%}, {row['mix_high']:.1%}]"
                          for name, row in support.iterrows())
+    how = ("the rest point of the replicator dynamics from the uniform mix" if settled else
+           "the time average of the replicator dynamics, which cycle rather than settle")
     lines = [
         f"{len(profile_list)} profiles (every multiset of {n} of the {len(names)} strategies) x {n} seat rotations x "
         f"{deals:,} deals = {len(profile_list) * n * deals:,} games, every profile on the same deals. Payoff: a seat's "
         "share of the win (a tie is split between the tied seats), so the payoffs of a game sum to one.",
-        f"Equilibrium mix ({'the rest point of the replicator dynamics from the uniform mix' if settled else 'the time average of the replicator dynamics, which cycle rather than settle'}): "
-        f"{mix_text}" + (f"; not played: {', '.join(outside.index)}" if len(outside) else "") + ".",
+        f"Equilibrium mix ({how}): {mix_text}" + (f"; not played: {', '.join(outside.index)}" if len(outside) else "") + ".",
         "Win share at the equilibrium (a seat of each strategy, the others drawn from the mix): "
         + ", ".join(f"{name} {row['win_share']:.2%} [{row['win_share_low']:.2%}, {row['win_share_high']:.2%}]"
                     for name, row in table.sort_values("win_share", ascending=False).iterrows())
@@ -271,5 +272,10 @@ def _findings(names, n, profile_list, deals, table, settled, gap, bootstrap) -> 
     ]
     if bootstrap:
         lines.append(f"Intervals: 2.5-97.5% of {bootstrap} bootstrap resamples of the deals (the same resample for "
-                     "every profile, which keeps the pairing of the profiles).")
+                     "every profile, which keeps the pairing of the profiles). Played at the resampled equilibria: "
+                     + ", ".join(f"{name} in {share:.0%}" for name, share in
+                                 table["support_share"].sort_values(ascending=False).items())
+                     + " of resamples" + (" (more than one equilibrium candidate: the data cannot yet tell them apart)"
+                                          if ((table["support_share"] > 0.1) & (table["support_share"] < 0.9)).any()
+                                          else "") + ".")
     return lines

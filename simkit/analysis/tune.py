@@ -6,8 +6,10 @@ incumbent (the best configuration so far), on the same deals under every seat ro
 numbers, so a trial's value is the incumbent's running mean plus the trial's paired difference from the
 incumbent on those deals, which removes the deals' own luck from the comparison. Noise is handled three
 ways: the incumbent is re-played every round (its mean sharpens, and a lucky one is found out); a trial
-replaces it only when its paired difference exceeds one standard error; and when the trials of a round can
-no longer be told apart (their spread is under twice the noise of one trial) the games per trial double.
+replaces it only when its paired difference is significant at 20% after a Bonferroni correction for the
+round's trials (otherwise the best of 8 equal trials would look better by chance in most rounds); and when
+the trials of a round can no longer be told apart (their spread is under twice the noise of one trial) the
+games per trial double.
 
 When the budget is spent, the best few trials race on fresh seeds with more games and the winner is
 validated against the starting preset on fresh seeds again (a paired, seat-rotated comparison with a 95%
@@ -44,7 +46,7 @@ from .compare import paired_tables
 from .evaluate import Job, evaluate
 from .play import block_outcomes, deals_for, rotate
 from .result import Analysis
-from .stats import block_means, paired
+from .stats import block_means, paired, z_for
 
 SAMPLERS = ("auto", "cmaes", "tpe", "random")
 OBJECTIVES = ("win", "score")
@@ -52,7 +54,8 @@ UNITS = {"t": "trials", "trial": "trials", "trials": "trials", "g": "games", "ga
          "m": "minutes", "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes"}
 TPE_ROUND = 8          # trials asked at once by TPE (CMA-ES asks one population)
 FINALISTS = 4          # trials that race on fresh seeds at the end of a stage (besides the incumbent)
-PROMOTE_SE = 1.0       # a trial replaces the incumbent when its paired difference exceeds this many s.e.
+PROMOTE_ALPHA = 0.2    # a trial replaces the incumbent when its paired difference is significant at this level,
+                       # Bonferroni-corrected for the trials of the round
 GROW_SNR = 2.0         # grow the games per trial when the trials' spread is under this many s.e.
 
 
@@ -275,7 +278,7 @@ def _make_sampler(setup: _Setup, seed: int):
     return optuna.samplers.RandomSampler(seed=seed)
 
 
-def _open_study(storage, name: str, config: dict, setup: _Setup):
+def _open_study(storage, name: str, config: dict, setup: _Setup, first: dict):
     import optuna
 
     study = optuna.create_study(storage=storage, study_name=name, direction="maximize", load_if_exists=True)
@@ -287,18 +290,18 @@ def _open_study(storage, name: str, config: dict, setup: _Setup):
         raise SimkitError(f"the tuning storage holds a run ({name}) whose {key} differs; run its own command again to "
                           "continue it, or use --overwrite to discard it")
     if "state" not in study.user_attrs and not study.trials and setup.sampler != "cmaes":
-        study.enqueue_trial(setup.start_values())   # TPE and random search try the start first; CMA-ES starts there
+        study.enqueue_trial(first)   # TPE and random search try the stage's start first (CMA-ES: the middle)
     return study
 
 
 class _Stage:
     """One Optuna study: search rounds until the budget is spent, then the race of the finalists."""
 
-    def __init__(self, setup: _Setup, stage: int, field: list[Seat], study, budget: Budget, bar):
+    def __init__(self, setup: _Setup, stage: int, field: list[Seat], study, budget: Budget, bar, first: dict):
         self.setup, self.stage, self.field, self.study, self.budget, self.bar = setup, stage, field, study, budget, bar
         self.state = study.user_attrs.get("state") or {
             "round": 0, "first_trial": 0, "first_game": 0, "deals": setup.trial_deals, "games": 0, "seconds": 0.0,
-            "trials": 0, "incumbent": {"values": setup.start_values(), "sum": 0.0, "deals": 0}, "rounds": [],
+            "trials": 0, "incumbent": {"values": first, "sum": 0.0, "deals": 0}, "rounds": [],
             "done": False}
 
     # -- budget -------------------------------------------------------------------------------------------
@@ -378,7 +381,7 @@ class _Stage:
                      "raw": row["raw"], "diff_vs_incumbent": row["diff"], "diff_se": row["se"]}
             self._tell(row["number"], row["value"], attrs)
         best = max(rows, key=lambda r: r["diff"])
-        promoted = best["diff"] > PROMOTE_SE * best["se"] and best["diff"] > 0
+        promoted = best["diff"] > 0 and best["diff"] > z_for(2 * PROMOTE_ALPHA / len(rows)) * best["se"]
         spread = float(np.std([r["diff"] for r in rows], ddof=1)) if len(rows) >= 3 else math.inf
         noise = math.sqrt(float(np.mean([r["se"] ** 2 for r in rows])))
         grow = spread < GROW_SNR * noise
@@ -520,8 +523,9 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
     base = make_batch(spec.name, 1, [start, *(field_seats or [start] * (n - 1))], seed, rules_file, list(sets), overrides)
     kind = sampler if sampler != "auto" else (
         "cmaes" if len(dims) >= 2 and all(d.continuous for d in dims) else "tpe")
-    if kind == "cmaes" and not all(d.continuous for d in dims):
-        raise SimkitError("--sampler cmaes needs every tuned parameter continuous (LO:HI or LO:HI:log); use tpe")
+    if kind == "cmaes" and (len(dims) < 2 or not all(d.continuous for d in dims)):
+        raise SimkitError("--sampler cmaes needs two or more tuned parameters, all continuous (LO:HI or LO:HI:log); "
+                          "use tpe")
     size = round_size or (4 + int(3 * math.log(len(dims))) if kind == "cmaes" else TPE_ROUND)
     if kind == "cmaes" and size < 4:
         raise SimkitError(f"--round-size {size}: CMA-ES needs a population of at least 4")
@@ -550,8 +554,9 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
     try:
         for s, name in enumerate(_stage_names(study_name, stage_count, self_play)):
             opponents = field_seats if not self_play else [setup.seat(best_values)] * (n - 1)
-            study = _open_study(store, name, _config(setup, s, base.rules), setup)
-            stage = _Stage(setup, s, opponents, study, budget.share(stage_count, s), bar)
+            # the first incumbent: the start, or in self-play the previous stage's best (which its copies play)
+            study = _open_study(store, name, _config(setup, s, base.rules), setup, best_values)
+            stage = _Stage(setup, s, opponents, study, budget.share(stage_count, s), bar, best_values)
             if bar is not None:
                 done = stage.state
                 bar.update(done["trials"] if budget.unit == "trials" else done["games"] if budget.unit == "games"
@@ -562,12 +567,14 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
             best_values = state["best"]
             stage_states.append((state, opponents))
             studies.append(study)
+        if bar is not None:
+            bar.close()
+        return _report(setup, stage_states, studies, budget, games, rules, sets, study_name)
     finally:
         if bar is not None:
             bar.close()
         if hasattr(store, "engine"):
             store.engine.dispose()    # close the file, so that it can be copied into the results
-    return _report(setup, stage_states, studies, budget, games, rules, sets, study_name)
 
 
 def _sqlite_storage(path: Path):
@@ -596,7 +603,7 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     import optuna
 
     spec = get_game(setup.game)
-    best_values = stage_states[-1][0]["best"]
+    best_values = _rounded(setup, stage_states[-1][0]["best"])
     best = setup.seat(best_values)
     n = setup.players
     deals = deals_for(games, n, True)
@@ -675,6 +682,13 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     title = f"{spec.title}: tuning {start.label}" + (" (best response)" if setup.field is not None else " (self-play)")
     return TuneResult("tune", title, setup.game, tables, findings, setup_record,
                       files={"best.txt": spec_of(best) + "\n", "best.toml": best_toml})
+
+
+def _rounded(setup: _Setup, values: dict) -> dict:
+    """The best with continuous values to 4 significant figures (what best.txt plays and the validation tests):
+    a difference of 1 in 10,000 is far below what any number of games could tell apart."""
+    dims = {d.name: d for d in setup.dims}
+    return {k: float(f"{v:.4g}") if dims[k].continuous else v for k, v in values.items()}
 
 
 def _race_line(selection: list[dict]) -> str:

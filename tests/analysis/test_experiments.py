@@ -31,6 +31,7 @@ def test_analysis_keys_come_from_the_library():
     assert "param" in analysis_keys("sweep") and "workers" not in analysis_keys("sweep")
     assert set(KINDS) == {"compare", "tournament", "sweep", "balance", "tune", "metagame"}
     assert "storage" not in analysis_keys("tune") and "budget" in analysis_keys("tune")
+    assert {"retune", "retune_params", "retune_budget"} <= set(analysis_keys("compare"))
 
 
 def test_experiment_run_writes_results_and_reruns_identically(tmp_path):

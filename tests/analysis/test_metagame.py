@@ -8,6 +8,7 @@ import pytest
 
 from simkit.analysis import metagame
 from simkit.analysis.metagame import SymmetricGame, profiles
+from simkit.cli import main
 
 
 def two_player(matrix) -> SymmetricGame:
@@ -77,3 +78,13 @@ def test_wheedle_metagame_tables(tmp_path):
     for _, row in payoffs.iterrows():   # shares of the win: every game's payoffs sum to one
         assert sum(row[f"n_{name}"] * (0 if np.isnan(row[name]) else row[name]) for name in names) == pytest.approx(1)
     assert len(result.tables["bootstrap"]) == 5 and result.setup["games"] == 10 * 3 * 12
+
+
+def test_metagame_command_writes_the_mix_and_the_simplex(tmp_path):
+    main(["metagame", "wheedle", "-s", "hair-trigger,threshold,blocker", "-p", "3", "--games", "120", "--bootstrap", "3",
+          "-w", "1", "--out", str(tmp_path / "meta")])
+    folder = tmp_path / "meta/01-metagame"
+    for name in ("equilibrium.csv", "payoffs.parquet", "mix.png", "simplex.svg", "findings.txt"):
+        assert (folder / name).is_file(), name
+    html = (tmp_path / "meta/report.html").read_text()
+    assert "Equilibrium mix" in html and "Replicator dynamics on the simplex" in html

@@ -63,11 +63,19 @@ def test_self_play_stages_play_against_the_previous_best():
 
 
 def _completed(db: Path) -> int:
+    """Trials in the storage of a run in progress (0 while it does not exist yet)."""
+    if not db.is_file():
+        return 0
     try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as connection:
-            return connection.execute("select count(*) from trials").fetchone()[0]
+        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
     except sqlite3.Error:
         return 0
+    try:
+        return connection.execute("select count(*) from trials").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+    finally:
+        connection.close()
 
 
 def test_a_killed_run_resumes_to_the_uninterrupted_history(tmp_path):
@@ -122,8 +130,10 @@ def test_parsing_of_ranges_and_budgets():
     (["tune", "wheedle", "-s", "threshold", "--params", "points=10:40", "--field", FIELD, "--set", "options.max_tick=5"],
      "options.max_tick"),
     (["tune", "wheedle", "-s", "threshold", "--params", "points=1.5:40.5:int", "--field", FIELD], "whole"),
+    (["tune", "wheedle", "-s", "threshold", "--params", "points=10:40:int,patience=5:60", "--field", FIELD,
+      "--sampler", "cmaes"], "continuous"),
     (["tune", "wheedle", "-s", "threshold", "--params", "points=10:40", "--field", FIELD, "--sampler", "cmaes"],
-     "continuous"),
+     "two or more"),
     (["metagame", "wheedle", "-s", "hair-trigger,nosuch,blocker"], "nosuch"),
     (["metagame", "wheedle", "-s", "hair-trigger"], "at least two"),
     (["metagame", "wheedle", "-s", "hair-trigger,blocker,hair-trigger"], "twice"),
