@@ -164,7 +164,9 @@ def run_experiment(experiment: Experiment | str | Path, out: str | Path | None =
                    workers: int = 1, overwrite: bool = False) -> list[Analysis]:
     """Run an experiment (an Experiment or the path of its TOML file); with ``out``, write its results
     directory: experiment.toml, manifest.json, report.html and per analysis its tables (CSV and Parquet),
-    findings and plots (PNG and SVG). The directory appears only when everything is written."""
+    findings and plots (PNG and SVG). The directory appears only when everything is written. Searches (tune,
+    compare with retune) keep their Optuna state in ``.OUT.partial/study.db`` beside it while they run, so the
+    same call continues an interrupted one; the finished directory holds a copy as ``study.db``."""
     from ..runner import partial_dir, prepare_output
 
     if not isinstance(experiment, Experiment):

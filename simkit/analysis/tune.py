@@ -40,7 +40,7 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..games import get_game
-from ..runner import make_batch
+from ..runner import RunInterrupted, make_batch
 from ..strategy import Seat, Strategy, parse_lineup, parse_seat
 from .compare import paired_tables
 from .evaluate import Job, evaluate
@@ -533,6 +533,11 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
     setup = _Setup(spec.name, start, dims, field_seats, n, int(seed), base, objective, size, kind, trial_deals,
                    max(trial_deals, deals_for(max_trial_games, n, True)), workers)
     stage_count = 1 if not self_play else stages
+    if budget.unit == "trials" and budget.amount < stage_count:
+        raise SimkitError(f"--budget {budget.text()}: fewer than one trial for each of the {stage_count} stages")
+    if budget.unit == "games" and budget.amount < 2 * trial_deals * n * stage_count:
+        raise SimkitError(f"--budget {budget.text()}: not enough for one trial per stage (a trial and the incumbent "
+                          f"play {2 * trial_deals * n:,} games); give more games or fewer --trial-games")
 
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
@@ -549,32 +554,42 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
 
         bar = tqdm(total=budget.amount, unit=" " + budget.unit, file=sys.stderr, dynamic_ncols=True,
                    bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f}{unit} [{elapsed}<{remaining}{postfix}]")
-    stage_states, studies = [], []
-    best_values = setup.start_values()
     try:
-        for s, name in enumerate(_stage_names(study_name, stage_count, self_play)):
-            opponents = field_seats if not self_play else [setup.seat(best_values)] * (n - 1)
-            # the first incumbent: the start, or in self-play the previous stage's best (which its copies play)
-            study = _open_study(store, name, _config(setup, s, base.rules), setup, best_values)
-            stage = _Stage(setup, s, opponents, study, budget.share(stage_count, s), bar, best_values)
-            if bar is not None:
-                done = stage.state
-                bar.update(done["trials"] if budget.unit == "trials" else done["games"] if budget.unit == "games"
-                           else done["seconds"] / 60)
-            while stage.run_round():
-                pass
-            state = stage.finish()
-            best_values = state["best"]
-            stage_states.append((state, opponents))
-            studies.append(study)
-        if bar is not None:
-            bar.close()
-        return _report(setup, stage_states, studies, budget, games, rules, sets, study_name)
+        return _search(setup, store, study_name, stage_count, self_play, budget, bar, games, rules, sets)
+    except KeyboardInterrupt:
+        if isinstance(store, optuna.storages.InMemoryStorage):
+            raise
+        raise RunInterrupted(f"interrupted; the search so far is kept in {storage}: run the same command again to "
+                             "continue it") from None
     finally:
         if bar is not None:
             bar.close()
         if hasattr(store, "engine"):
             store.engine.dispose()    # close the file, so that it can be copied into the results
+
+
+def _search(setup: _Setup, store, study_name, stage_count, self_play, budget, bar, games, rules, sets) -> TuneResult:
+    """Every stage's search rounds and race, then the validation and the report."""
+    stage_states, studies = [], []
+    best_values = setup.start_values()
+    for s, name in enumerate(_stage_names(study_name, stage_count, self_play)):
+        opponents = setup.field if not self_play else [setup.seat(best_values)] * (setup.players - 1)
+        # the first incumbent: the start, or in self-play the previous stage's best (which its copies play)
+        study = _open_study(store, name, _config(setup, s, setup.base.rules), setup, best_values)
+        stage = _Stage(setup, s, opponents, study, budget.share(stage_count, s), bar, best_values)
+        if bar is not None:
+            done = stage.state
+            bar.update(done["trials"] if budget.unit == "trials" else done["games"] if budget.unit == "games"
+                       else done["seconds"] / 60)
+        while stage.run_round():
+            pass
+        state = stage.finish()
+        best_values = state["best"]
+        stage_states.append((state, opponents))
+        studies.append(study)
+    if bar is not None:
+        bar.close()
+    return _report(setup, stage_states, studies, budget, games, rules, sets, study_name)
 
 
 def _sqlite_storage(path: Path):
@@ -600,8 +615,6 @@ def _sqlite_storage(path: Path):
 
 
 def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, rules, sets, study_name) -> TuneResult:
-    import optuna
-
     spec = get_game(setup.game)
     best_values = _rounded(setup, stage_states[-1][0]["best"])
     best = setup.seat(best_values)

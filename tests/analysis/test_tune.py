@@ -1,5 +1,6 @@
 """The tuner: it finds a known optimum, the same seed gives the same history, a killed run resumes to the
 history of an uninterrupted one, and bad input is one line."""
+import importlib
 import os
 import signal
 import sqlite3
@@ -102,6 +103,31 @@ def test_a_killed_run_resumes_to_the_uninterrupted_history(tmp_path):
     assert "Optimisation trace" in html and "Parameter effects" in html and "Exploitability of hair-trigger" in html
 
 
+def test_ctrl_c_keeps_the_search_and_says_how_to_continue(tmp_path, monkeypatch):
+    from simkit.runner import RunInterrupted
+
+    tune_module = importlib.import_module("simkit.analysis.tune")   # the package exports the function by that name
+
+    calls = []
+
+    def interrupted(jobs, workers=1):
+        calls.append(len(jobs))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return evaluate(jobs, workers)
+
+    evaluate = tune_module.evaluate
+    options = dict(field=FIELD, budget="8", trial_games=30, games=30, round_size=4, seed=8,
+                   storage=tmp_path / "study.db")
+    monkeypatch.setattr(tune_module, "evaluate", interrupted)
+    with pytest.raises(RunInterrupted, match="run the same command again"):
+        tune("wheedle", PEAKED, **options)
+    monkeypatch.setattr(tune_module, "evaluate", evaluate)
+    resumed = tune("wheedle", PEAKED, **options)
+    whole = tune("wheedle", PEAKED, **{**options, "storage": None})
+    pd.testing.assert_frame_equal(resumed.trials, whole.trials)
+
+
 def test_parsing_of_ranges_and_budgets():
     family = registered("wheedle")["collector"]
     dims = parse_space("points=10:40:int,patience=1:100:log,offer_size=1|2|3", family)
@@ -134,6 +160,8 @@ def test_parsing_of_ranges_and_budgets():
       "--sampler", "cmaes"], "continuous"),
     (["tune", "wheedle", "-s", "threshold", "--params", "points=10:40", "--field", FIELD, "--sampler", "cmaes"],
      "two or more"),
+    (["tune", "wheedle", "-s", PEAKED, "--field", FIELD, "--budget", "100 games"], "not enough for one trial"),
+    (["tune", "wheedle", "-s", PEAKED, "--self-play", "--budget", "2", "--stages", "3"], "each of the 3 stages"),
     (["metagame", "wheedle", "-s", "hair-trigger,nosuch,blocker"], "nosuch"),
     (["metagame", "wheedle", "-s", "hair-trigger"], "at least two"),
     (["metagame", "wheedle", "-s", "hair-trigger,blocker,hair-trigger"], "twice"),
