@@ -50,6 +50,7 @@ from .stats import block_means, paired, z_for
 
 SAMPLERS = ("auto", "cmaes", "tpe", "random")
 OBJECTIVES = ("win", "score")
+SCALE_SUFFIXES = {"": "float", "log": "log", "int": "int", "int:log": "int-log"}
 UNITS = {"t": "trials", "trial": "trials", "trials": "trials", "g": "games", "game": "games", "games": "games",
          "m": "minutes", "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes"}
 TPE_ROUND = 8          # trials asked at once by TPE (CMA-ES asks one population)
@@ -61,7 +62,8 @@ GROW_SNR = 2.0         # grow the games per trial when the trials' spread is und
 
 @dataclass(frozen=True)
 class Dimension:
-    """One tuned parameter: its range and scale (float, log, int or choice)."""
+    """One tuned parameter: its range and scale (float, log, int, int-log: whole numbers on a log scale, or
+    choice)."""
 
     name: str
     low: float
@@ -73,16 +75,21 @@ class Dimension:
     def continuous(self) -> bool:
         return self.scale in ("float", "log")
 
+    @property
+    def log(self) -> bool:
+        return self.scale in ("log", "int-log")
+
     def text(self) -> str:
         if self.scale == "choice":
             return f"{self.name}=" + "|".join(_num(c) for c in self.choices)
-        return f"{self.name}={_num(self.low)}:{_num(self.high)}" + ("" if self.scale == "float" else f":{self.scale}")
+        return f"{self.name}={_num(self.low)}:{_num(self.high)}" + {"float": "", "log": ":log", "int": ":int",
+                                                                       "int-log": ":int:log"}[self.scale]
 
     def clip(self, value: float) -> float:
         if self.scale == "choice":
             return value if value in self.choices else self.choices[0]
         value = min(max(float(value), self.low), self.high)
-        return int(round(value)) if self.scale == "int" else value
+        return int(round(value)) if self.scale in ("int", "int-log") else value
 
 
 def _num(value) -> str:
@@ -127,19 +134,20 @@ def parse_space(text, strategy: Strategy) -> list[Dimension]:
             choices = tuple(int(c) if c.is_integer() else c for c in choices)
             dim = Dimension(key, float(min(choices)), float(max(choices)), "choice", choices)
         else:
-            parts = spec.split(":")
-            if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] not in ("log", "int")):
-                raise SimkitError(f"{where}: expected KEY=LO:HI, KEY=LO:HI:log or KEY=LO:HI:int")
-            low, high = _number(parts[0], where), _number(parts[1], where)
-            scale = parts[2] if len(parts) == 3 else ("int" if whole else "float")
+            low_text, _, rest = spec.partition(":")
+            high_text, _, suffix = rest.partition(":")
+            if not rest or suffix not in SCALE_SUFFIXES:
+                raise SimkitError(f"{where}: expected KEY=LO:HI, KEY=LO:HI:log, KEY=LO:HI:int or KEY=LO:HI:int:log")
+            low, high = _number(low_text, where), _number(high_text, where)
+            scale = SCALE_SUFFIXES[suffix]
+            if whole and scale in ("float", "log"):     # a whole-number parameter stays whole (log: on a log scale)
+                scale = "int" if scale == "float" else "int-log"
             if not low < high:
                 raise SimkitError(f"{where}: empty range; needs LO < HI")
-            if scale == "log" and low <= 0:
+            if scale in ("log", "int-log") and low <= 0:
                 raise SimkitError(f"{where}: a log range needs LO > 0")
-            if scale == "int" and not (low.is_integer() and high.is_integer()):
-                raise SimkitError(f"{where}: an int range needs whole LO and HI")
-            if whole and scale != "int":
-                raise SimkitError(f"{where}: {key} is {declared.describe()}; give whole numbers (LO:HI:int or V1|V2)")
+            if scale in ("int", "int-log") and not (low.is_integer() and high.is_integer()):
+                raise SimkitError(f"{where}: {key} takes whole numbers; give whole LO and HI")
             dim = Dimension(key, low, high, scale)
         if declared is not None and not (declared.low <= dim.low and dim.high <= declared.high):
             raise SimkitError(f"{where}: outside {key}'s declared range ({declared.describe()})")
@@ -325,8 +333,8 @@ class _Stage:
         for dim in self.setup.dims:
             if dim.scale == "choice":
                 trial.suggest_categorical(dim.name, list(dim.choices))
-            elif dim.scale == "int":
-                trial.suggest_int(dim.name, int(dim.low), int(dim.high))
+            elif dim.scale in ("int", "int-log"):
+                trial.suggest_int(dim.name, int(dim.low), int(dim.high), log=dim.log)
             else:
                 trial.suggest_float(dim.name, dim.low, dim.high, log=dim.scale == "log")
 
@@ -645,7 +653,8 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     tables = {"best": _best_table(setup, best_values)}
     tables["trials"] = _trials_table(setup, studies)
     tables["rounds"] = pd.DataFrame([r for state, _ in stage_states for r in state["rounds"]])
-    tables["selection"] = pd.DataFrame([r for state, _ in stage_states for r in state["selection"]])
+    tables["selection"] = pd.DataFrame([r for state, _ in stage_states for r in state["selection"]]).rename(
+        columns={"mean": "win_rate" if setup.objective == "win" else f"mean_{spec.score_column}"})
     tables["validation"] = validation
     if setup.field is not None:
         tables["exploitability"] = _exploitability(setup, frames[0], frames[1])
@@ -665,8 +674,11 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
         + (f" against the field {', '.join(s.label for s in setup.field)}." if setup.field is not None else
            f" in self-play at {n} players: {len(stage_states)} stage(s) of iterated best response, each against "
            f"copies of the previous stage's best (the first against copies of {start.label})."),
-        f"Best: {best.label} (the race on fresh seeds: {_race_line(stage_states[-1][0]['selection'])}).",
+        f"Best: {best.label} (the race on fresh seeds: {_race_line(stage_states[-1][0]['selection'], setup.objective)}).",
     ]
+    if best.label == start.label:
+        findings.append("The search kept the start: no trial beat it in the race on fresh seeds, so the validation "
+                        "below compares the start with itself.")
     for label, row in validation.iterrows():
         verdict = ("better than the start" if row["win_low"] > 0 else "worse than the start" if row["win_high"] < 0
                    else "not significantly different from the start")
@@ -704,16 +716,20 @@ def _rounded(setup: _Setup, values: dict) -> dict:
     return {k: float(f"{v:.4g}") if dims[k].continuous else v for k, v in values.items()}
 
 
-def _race_line(selection: list[dict]) -> str:
+def _race_line(selection: list[dict], objective: str) -> str:
     chosen = next(r for r in selection if r["chosen"])
-    return (f"{chosen['mean']:.2%} [{chosen['low']:.2%}, {chosen['high']:.2%}] over {chosen['games']:,} games, "
+    form = "{:.2%}" if objective == "win" else "{:.4g}"
+    return (f"{form.format(chosen['mean'])} [{form.format(chosen['low'])}, {form.format(chosen['high'])}] over "
+            f"{chosen['games']:,} games, "
             f"ahead of {len(selection) - 1} other finalist{'s' * (len(selection) != 2)}")
 
 
 def _best_table(setup: _Setup, best_values: dict) -> pd.DataFrame:
     start = setup.start_values()
+    # the range as text: two numeric columns after "best" would read as its interval in a report
     rows = [{"parameter": d.name, "start": float(setup.start.values[d.name]), "best": float(best_values[d.name]),
-             "low": d.low, "high": d.high, "scale": d.scale, "clipped_start": float(start[d.name])} for d in setup.dims]
+             "range": "|".join(map(_num, d.choices)) if d.scale == "choice" else f"{_num(d.low)}..{_num(d.high)}", "scale": d.scale, "start_in_range": float(start[d.name])}
+            for d in setup.dims]
     return pd.DataFrame(rows).set_index("parameter")
 
 
