@@ -116,6 +116,15 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
         tables["seat_advantage_b"] = seat_advantage(b)
     if looks:
         tables["looks"] = pd.DataFrame(looks).set_index("look")
+    labels_a, labels_b = [s.label for s in side_a[0].seats], [s.label for s in side_b[0].seats]
+    if labels_a != labels_b:
+        # a line-up entry whose strategy B changes (a tuned preset in a shipped one's seat) has no strategy
+        # row of its own on both sides: compare it entry by entry
+        entries = _flatten(paired_tables(a, b, "entry", z_for(looks[-1]["alpha_per_interval"]) if looks else Z95))
+        entries.index = [f"{i}: {labels_a[i]} -> {labels_b[i]}" if labels_a[i] != labels_b[i] else f"{i}: {labels_a[i]}"
+                         for i in entries.index]
+        entries.index.name = "entry"
+        tables["entry"] = entries
     findings = _findings(tables, looks, done * len(side_a), until_decided, target, rotate_seats, seed_b is not None)
     setup = {"game": game, "players_a": [s.label for s in side_a[0].seats], "players_b": [s.label for s in side_b[0].seats],
              "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
@@ -139,7 +148,9 @@ def _findings(tables, looks, games_played, until_decided, target, rotate_seats, 
               "orders (the tables' deals column counts them: intervals are over deals)"
               if rotate_seats else f"{games_played:,} games per side (one per deal; the tables' deals column counts them)")
     lines = [f"{played}; intervals {level}; a tie counts as a win for every tied seat."]
-    for label, row in strategy.iterrows():
+    changed = tables["entry"][tables["entry"].index.str.contains(" -> ")] if "entry" in tables else strategy.iloc[:0]
+    for label, row in [*changed.iterrows(), *strategy.iterrows()]:
+        label = f"entry {label}" if label in changed.index else label
         verdict = ("higher" if row["win_low"] > 0 else "lower" if row["win_high"] < 0 else "no significant change")
         lines.append(f"{label}: win rate {row['win_a']:.2%} -> {row['win_b']:.2%}, B - A = {row['win_diff']:+.2%} "
                      f"[{row['win_low']:+.2%}, {row['win_high']:+.2%}] ({verdict}); mean score "

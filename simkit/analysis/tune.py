@@ -47,6 +47,7 @@ from .evaluate import Job, evaluate
 from .play import block_outcomes, deals_for, rotate
 from .result import Analysis
 from .stats import block_means, paired, z_for
+from .sweep import _number
 
 SAMPLERS = ("auto", "cmaes", "tpe", "random")
 OBJECTIVES = ("win", "score")
@@ -95,16 +96,6 @@ class Dimension:
 def _num(value) -> str:
     value = float(value)
     return str(int(value)) if value.is_integer() else repr(value)
-
-
-def _number(text: str, where: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise SimkitError(f"{where}: {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise SimkitError(f"{where}: {text!r} is not a finite number")
-    return value
 
 
 def parse_space(text, strategy: Strategy) -> list[Dimension]:

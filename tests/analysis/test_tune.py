@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from simkit.analysis import compare, tune
-from simkit.analysis.tune import parse_budget, parse_space
+from simkit.analysis.tune import declared_space, parse_budget, parse_space
 from simkit.cli import main
 from simkit.errors import SimkitError
 from simkit.strategy import parse_lineup, registered
@@ -126,6 +126,17 @@ def test_ctrl_c_keeps_the_search_and_says_how_to_continue(tmp_path, monkeypatch)
     resumed = tune("wheedle", PEAKED, **options)
     whole = tune("wheedle", PEAKED, **{**options, "storage": None})
     pd.testing.assert_frame_equal(resumed.trials, whole.trials)
+
+
+def test_without_params_the_declared_ranges_are_searched():
+    family = registered("wheedle")["patient"]
+    dims = {d.name: d for d in declared_space(family)}
+    assert set(dims) == set(family.declared)          # every collector parameter declares a finite range
+    for name, param in family.declared.items():
+        assert (dims[name].low, dims[name].high) == (param.low, param.high)
+        assert dims[name].scale == {"float": "float", "int": "int", "bool": "choice", "choice": "choice"}[param.kind]
+    with pytest.raises(SimkitError, match="outside patience's declared range"):
+        parse_space("patience=0:5000", family)
 
 
 def test_parsing_of_ranges_and_budgets():
