@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import progress
 from .games import get_game
 from .pool import Chunk, play_chunks
 from .runner import make_batch
@@ -159,13 +160,12 @@ def _failure(case: Case, index: int, per_case: int, seed: int, exc: BaseExceptio
             "error": "".join(traceback.format_exception_only(exc)).strip()}
 
 
-def campaign(game: str, games: int, per_case: int = 200, workers: int = 1, seed: int = 0, out=sys.stderr,
-             bar=None) -> dict:
+def campaign(game: str, games: int, per_case: int = 200, workers: int = 1, seed: int = 0, out=sys.stderr) -> dict:
     """Play ``games`` fuzzed games of one game in checking mode (cases of ``per_case`` games each, the case
     index seeding both the draw and the games) on the process's pool (simkit.pool); returns counts and
     the failing cases. A case that raises (a broken conservation law, a rule the engine refuses) or kills
     its worker (a crash) is printed to ``out`` with the Python that replays it, and the campaign goes on.
-    ``bar``: advanced by each case's games; without one a line goes to ``out`` every 5% of the campaign."""
+    Progress: the command's bar (simkit.progress) where one is drawn, else a line to ``out`` every 5%."""
     cases = -(-games // per_case)
     started = time.perf_counter()
     failures = []
@@ -173,7 +173,7 @@ def campaign(game: str, games: int, per_case: int = 200, workers: int = 1, seed:
 
     def played(chunk, columns):
         done[0] += 1
-        if bar is None and done[0] % max(1, cases // 20) == 0:
+        if not bar.drawn and done[0] % max(1, cases // 20) == 0:
             print(f"  {game}: {done[0] * per_case:,} games, {len(failures)} violations, "
                   f"{time.perf_counter() - started:.0f} s", file=out, flush=True)
 
@@ -183,20 +183,20 @@ def campaign(game: str, games: int, per_case: int = 200, workers: int = 1, seed:
         print(f"VIOLATION case {index}: {failures[-1]['error']}\n  {failures[-1]['replay']}", file=out, flush=True)
         played(chunk, None)
 
-    step = ROUND_PER_WORKER * workers
-    for first in range(0, cases, step):
-        chunks = []
-        for index in range(first, min(cases, first + step)):
-            case = draw_case(game, NumpyPick(seed, index))
-            try:
-                batch = make_batch(case.game, per_case, list(case.players), seed + index, rules=case.rules)
-            except Exception as exc:    # a drawn case that the rules refuse is a finding too
-                failed(Chunk(None, 0, per_case, (index, case)), exc)
-                if bar is not None:
+    with progress.games(cases * per_case) as bar:
+        step = ROUND_PER_WORKER * workers
+        for first in range(0, cases, step):
+            chunks = []
+            for index in range(first, min(cases, first + step)):
+                case = draw_case(game, NumpyPick(seed, index))
+                try:
+                    batch = make_batch(case.game, per_case, list(case.players), seed + index, rules=case.rules)
+                except Exception as exc:    # a drawn case that the rules refuse is a finding too
+                    failed(Chunk(None, 0, per_case, (index, case)), exc)
                     bar.update(per_case)
-                continue
-            chunks.append(Chunk(batch, 0, per_case, (index, case), columns=()))     # nothing comes back but errors
-        play_chunks(chunks, played, workers, check=True, bar=bar, failed=failed)
+                    continue
+                chunks.append(Chunk(batch, 0, per_case, (index, case), columns=()))     # only errors come back
+            play_chunks(chunks, played, workers, check=True, bar=bar, failed=failed)
     return {"game": game, "games": cases * per_case, "cases": cases, "games_per_case": per_case, "seed": seed,
             "violations": len(failures), "failures": sorted(failures, key=lambda f: f["case"]),
             "seconds": round(time.perf_counter() - started, 1)}

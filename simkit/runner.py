@@ -31,6 +31,7 @@ import pyarrow.parquet as pq
 import tomli_w
 
 from . import __version__
+from . import progress as progress_bar
 from .errors import RunFailed, SimkitError
 from .games import Game, get_game
 from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, warm
@@ -112,13 +113,6 @@ def chunk_ranges(games: int, chunk_size: int):
         yield index, first, min(chunk_size, games - first)
 
 
-def _progress(total: int, enabled: bool):
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=" games", unit_scale=True, disable=not enabled, file=sys.stderr,
-                smoothing=0.1, dynamic_ncols=True)
-
-
 BACKENDS = ("local", "dask")
 
 
@@ -136,8 +130,8 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
         raise SimkitError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     chunks = [Chunk(batch, batch.first_game + first, n, key=index) for index, first, n in chunk_ranges(batch.games, chunk_size)
               if index not in skip]
-    with _progress(batch.games, progress) as bar:
-        bar.update(batch.games - sum(chunk.games for chunk in chunks))
+    with progress_bar.games(batch.games, enabled=progress) as bar:
+        bar.update(batch.games - sum(chunk.games for chunk in chunks))     # a resumed run's kept chunks
         if backend == "dask":
             from .distributed import execute_dask
 

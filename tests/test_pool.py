@@ -9,7 +9,7 @@ import pytest
 
 from simkit import pool
 from simkit.cli import main
-from simkit.analysis import compare, sweep, tournament
+from simkit.analysis import balance, compare, sweep, tournament
 from simkit.analysis import play as analysis_play
 from simkit.runner import Batch, make_batch, run_to_frame
 from simkit.strategy import Strategy, registered
@@ -60,7 +60,10 @@ def test_a_game_loaded_after_the_fork_makes_the_pool_fork_again(fresh_pool):
     (lambda w: sweep("wheedle", strategy="threshold", param="points=10:30:10", games=200, rotate_seats=True, workers=w),
      3 * 4),       # 3 points x 4 rotations
     (lambda w: compare("wheedle", sets_b=["scoring.false_stop=-10"], games=300, workers=w), 2),
-], ids=["tournament", "sweep", "compare"])
+    (lambda w: compare("wheedle", seed_b=1, games=400, until_decided=True, target=0.001,
+                       first_batch=100, workers=w), [2, 2, 2]),     # looks of 100, 200 and 400 deals: both sides each
+    (lambda w: balance("wheedle", games=400, workers=w), 4),        # 4 seat orders
+], ids=["tournament", "sweep", "compare", "sequential compare", "balance"])
 def test_an_analysis_sends_all_its_batches_at_once(analysis, batches, monkeypatch):
     calls = []
     real = analysis_play.play_chunks
@@ -71,15 +74,15 @@ def test_an_analysis_sends_all_its_batches_at_once(analysis, batches, monkeypatc
 
     monkeypatch.setattr(analysis_play, "play_chunks", play_chunks)
     parallel = analysis(2)
-    assert calls == [batches]
+    assert calls == (batches if isinstance(batches, list) else [batches])
     single = analysis(1)
     for name, table in parallel.tables.items():
         pd.testing.assert_frame_equal(table, single.tables[name], check_exact=True)
 
 
 def test_chunks_are_a_few_per_worker():
-    assert analysis_play.chunk_size(4000, 2) == 1000
-    assert analysis_play.chunk_size(42_000, 2) == 10_000
+    assert analysis_play.chunk_size(32_000, 2) == 2000      # 8 per worker
+    assert analysis_play.chunk_size(1_000_000, 2) == 10_000  # no larger than a run's chunk
     assert analysis_play.chunk_size(1000, 2) == analysis_play.MIN_CHUNK == 500
 
 
@@ -125,3 +128,16 @@ def test_workers_leave_ctrl_c_to_their_parent(fresh_pool):
     assert pool._pool.alive()
     pd.testing.assert_frame_equal(frame(batch, 2), expected)
     assert pool._forks == forks
+
+
+def test_jobs_of_any_sizes_play_in_one_call_as_they_would_alone():
+    """The entry point of a search (a tuner's round): line-ups with their own games and first game, at once."""
+    first = analysis_play.batches("wheedle", None, 3, rotate_seats=True)
+    other = analysis_play.batches("wheedle", ["threshold:points=30", "patient", "blocker"], 3,
+                                  sets=["scoring.false_stop=-10"])
+    jobs = [analysis_play.Job(tuple(first), 0, 150), analysis_play.Job(tuple(other), 1000, 700, keep="all")]
+    together = analysis_play.play_jobs(jobs, workers=2)
+    for job, frame in zip(jobs, together):
+        alone = analysis_play.play(list(job.batches), job.first_game, job.games, workers=1, keep=job.keep)
+        pd.testing.assert_frame_equal(frame, alone, check_exact=True)
+    assert together[1]["game"].min() == 1000 and "ticks" in together[1]

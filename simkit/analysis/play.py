@@ -7,11 +7,12 @@ statistical unit. Rows carry ``entry`` (the position in the line-up as given) an
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
+from .. import progress
 from ..errors import SimkitError
 from ..pool import Chunk, play_chunks
 from ..runner import DEFAULT_CHUNK, Batch, chunk_ranges, make_batch
@@ -41,14 +42,76 @@ def batches(game: str, players, seed: int, sets=(), rules=None, rotate_seats: bo
     return [replace(base, seats=tuple(rotate(base.seats, r))) for r in range(n if rotate_seats else 1)]
 
 
-MIN_CHUNK = 500     # games: each chunk costs a few milliseconds besides its games (a message, the engine's call)
+MIN_CHUNK = 500         # games: each chunk costs a few milliseconds besides its games (a message, the engine's call)
+CHUNKS_PER_WORKER = 8   # enough that the last chunks end close together, few enough that each is worth its cost
 
 
 def chunk_size(games: int, workers: int) -> int:
-    """Games per chunk for ``games`` to be played in all on ``workers`` processes: about two chunks per
-    worker (so the last ones finish close together), but none smaller than MIN_CHUNK or larger than a run's
-    chunk. The results do not depend on it."""
-    return max(MIN_CHUNK, min(DEFAULT_CHUNK, math.ceil(games / (2 * workers))))
+    """Games per chunk for ``games`` to be played in all on ``workers`` processes: about CHUNKS_PER_WORKER
+    chunks per worker (so the last ones finish close together), but none smaller than MIN_CHUNK or larger
+    than a run's chunk. The results do not depend on it."""
+    return max(MIN_CHUNK, min(DEFAULT_CHUNK, math.ceil(games / (CHUNKS_PER_WORKER * workers))))
+
+
+@dataclass(frozen=True)
+class Job:
+    """One line-up to play: its batches (one per seat rotation, from ``batches``) and the games
+    ``first_game .. first_game + games - 1`` of each. ``keep``: "core" (the columns every analysis reads) or
+    "all" (every result column of the game too)."""
+
+    batches: tuple[Batch, ...]
+    first_game: int
+    games: int
+    keep: str = "core"
+
+
+def play_jobs(jobs: list[Job], workers: int = 1) -> list[pd.DataFrame]:
+    """Play every job and return each one's rows as ``play`` gives them, in the order of ``jobs``.
+
+    This is the execution layer's entry point for anything that needs many batches: an analysis (a sweep's
+    points, a tournament's line-ups, both sides of a compare) or a search (a tuner's trials of a round, a
+    meta-game's profiles). The chunks of every batch of every job go to the process's pool of warm
+    workers (simkit.pool) in one call, so all cores stay busy however small each batch is, and the
+    command's progress bar (simkit.progress) advances as they finish. Results do not depend on
+    ``workers``: every game's streams come from (seed, game index)."""
+    total = sum(job.games * len(job.batches) for job in jobs)
+    size = chunk_size(total, workers)
+    chunks = []
+    for j, job in enumerate(jobs):
+        for r, batch in enumerate(job.batches):
+            batch = replace(batch, games=job.games, first_game=job.first_game)
+            columns = None if job.keep == "all" else tuple(dict.fromkeys([*CORE, batch.game.score_column]))
+            chunks += [Chunk(batch, job.first_game + first, n, (j, r, index), columns)
+                       for index, first, n in chunk_ranges(job.games, size)]
+    parts = {}      # (job, rotation) -> {chunk index: rows}
+
+    def sink(chunk, columns):
+        j, r, index = chunk.key
+        parts.setdefault((j, r), {})[index] = pd.DataFrame({k: v for k, v in columns.items() if not k.startswith("_")})
+
+    with progress.games(total) as bar:
+        play_chunks(chunks, sink, workers, bar=bar)
+    return [_rows(job, {r: parts[j, r] for r in range(len(job.batches))}) for j, job in enumerate(jobs)]
+
+
+def _rows(job: Job, parts: dict) -> pd.DataFrame:
+    """One job's frame from its chunks' rows (``parts``: rotation -> {chunk index: rows})."""
+    n = len(job.batches[0].seats)
+    rotated = []
+    for r, batch in enumerate(job.batches):
+        labels = [seat.label for seat in batch.seats]
+        entry_of_seat = np.array(rotate(list(range(n)), r))
+        frame = pd.concat([rows for _, rows in sorted(parts[r].items())], ignore_index=True)
+        frame["score"] = frame[batch.game.score_column].astype(float)
+        frame["entry"] = entry_of_seat[frame["seat"].to_numpy()]
+        frame["strategy"] = pd.Categorical(np.array(labels)[frame["seat"].to_numpy()],
+                                           categories=list(dict.fromkeys(labels)))
+        frame["rotation"] = r
+        rotated.append(frame)
+    frame = pd.concat(rotated, ignore_index=True)
+    frame["strategy"] = frame["strategy"].astype(str)
+    frame["win"] = frame["winner"].astype(float)
+    return frame
 
 
 def play(batch_list: list[Batch], first_game: int, games: int, workers: int = 1, keep: str = "core") -> pd.DataFrame:
@@ -57,49 +120,14 @@ def play(batch_list: list[Batch], first_game: int, games: int, workers: int = 1,
     Columns: game, seat, winner, score (the game's score column, as float), strategy (label), entry,
     rotation; with ``keep="all"`` every result column of the game too.
     """
-    return play_many([batch_list], first_game, games, workers, keep)[0]
+    return play_jobs([Job(tuple(batch_list), first_game, games, keep)], workers)[0]
 
 
 def play_many(groups: list[list[Batch]], first_game: int, games: int, workers: int = 1,
               keep: str = "core") -> list[pd.DataFrame]:
-    """``play`` for several line-ups or rule sets at once (a sweep's points, a tournament's line-ups, both
-    sides of a compare): the chunks of every batch of every group go to the workers together, so they are
-    all busy however small each batch is. Returns one frame per group, as ``play`` would."""
-    n_batches = sum(len(group) for group in groups)
-    size = chunk_size(games * n_batches, workers)
-    chunks = []
-    for g, batch_list in enumerate(groups):
-        for r, batch in enumerate(batch_list):
-            batch = replace(batch, games=games, first_game=first_game)
-            columns = None if keep == "all" else tuple(dict.fromkeys([*CORE, batch.game.score_column]))
-            chunks += [Chunk(batch, first_game + first, n, (g, r, index), columns)
-                       for index, first, n in chunk_ranges(games, size)]
-    parts = {}      # (group, rotation) -> {chunk index: rows}
-
-    def sink(chunk, columns):
-        g, r, index = chunk.key
-        parts.setdefault((g, r), {})[index] = pd.DataFrame({k: v for k, v in columns.items() if not k.startswith("_")})
-
-    play_chunks(chunks, sink, workers)
-    frames = []
-    for g, batch_list in enumerate(groups):
-        n = len(batch_list[0].seats)
-        rotated = []
-        for r, batch in enumerate(batch_list):
-            labels = [seat.label for seat in batch.seats]
-            entry_of_seat = np.array(rotate(list(range(n)), r))
-            frame = pd.concat([rows for _, rows in sorted(parts[g, r].items())], ignore_index=True)
-            frame["score"] = frame[batch.game.score_column].astype(float)
-            frame["entry"] = entry_of_seat[frame["seat"].to_numpy()]
-            frame["strategy"] = pd.Categorical(np.array(labels)[frame["seat"].to_numpy()],
-                                               categories=list(dict.fromkeys(labels)))
-            frame["rotation"] = r
-            rotated.append(frame)
-        frame = pd.concat(rotated, ignore_index=True)
-        frame["strategy"] = frame["strategy"].astype(str)
-        frame["win"] = frame["winner"].astype(float)
-        frames.append(frame)
-    return frames
+    """``play`` for several line-ups or rule sets on the same games (a sweep's points, a tournament's
+    line-ups, both sides of a compare), all at once (``play_jobs``). Returns one frame per group."""
+    return play_jobs([Job(tuple(group), first_game, games, keep) for group in groups], workers)
 
 
 def block_outcomes(frame: pd.DataFrame, by: str) -> dict[str, pd.DataFrame]:

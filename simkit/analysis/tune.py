@@ -38,12 +38,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import progress as progress_bars
 from ..errors import SimkitError
 from ..games import get_game
 from ..runner import RunInterrupted, make_batch
 from ..strategy import Seat, Strategy, parse_lineup, parse_seat
 from .compare import paired_tables
-from .evaluate import Job, evaluate
+from .play import Job, play_jobs
 from .play import block_outcomes, deals_for, rotate
 from .result import Analysis
 from .stats import block_means, paired, z_for
@@ -364,7 +365,7 @@ class _Stage:
         incumbent = state["incumbent"]
         jobs = [Job(setup.rotations(setup.lineup(setup.seat(v), self.field), seed), first, deals)
                 for v in [*values, incumbent["values"]]]
-        frames = evaluate(jobs, setup.workers)
+        frames = play_jobs(jobs, setup.workers)
         inc = _entry0(frames[-1], setup.objective)
         inc_sum, inc_deals = incumbent["sum"] + float(inc.sum()), incumbent["deals"] + len(inc)
         inc_mean = inc_sum / inc_deals
@@ -438,7 +439,7 @@ class _Stage:
         deals = max(2 * state["deals"], setup.trial_deals)
         seed = _derived_seed(setup.seed, "race", self.stage)
         labels = list(candidates)
-        frames = evaluate([Job(setup.rotations(setup.lineup(setup.seat(candidates[label][0]), self.field), seed), 0,
+        frames = play_jobs([Job(setup.rotations(setup.lineup(setup.seat(candidates[label][0]), self.field), seed), 0,
                                deals) for label in labels], setup.workers)
         outcomes = pd.concat({label: _entry0(frame, setup.objective) for label, frame in zip(labels, frames)}, axis=1)
         means = block_means(outcomes)
@@ -546,7 +547,7 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
         store = _sqlite_storage(Path(storage))
     else:
         store = storage
-    show = sys.stderr.isatty() if progress is None else progress
+    show = progress_bars.shown() if progress is None else progress
     bar = None
     if show:
         from tqdm import tqdm
@@ -554,7 +555,8 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
         bar = tqdm(total=budget.amount, unit=" " + budget.unit, file=sys.stderr, dynamic_ncols=True,
                    bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f}{unit} [{elapsed}<{remaining}{postfix}]")
     try:
-        return _search(setup, store, study_name, stage_count, self_play, budget, bar, games, rules, sets)
+        with progress_bars.games(0, enabled=False):   # the search's own bar, not one per round's games
+            return _search(setup, store, study_name, stage_count, self_play, budget, bar, games, rules, sets)
     except KeyboardInterrupt:
         if isinstance(store, optuna.storages.InMemoryStorage):
             raise
@@ -629,7 +631,7 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     jobs = []
     for _, field_a, field_b in settings:
         jobs += [Job(setup.rotations([start, *field_a], seed), 0, deals), Job(setup.rotations([best, *field_b], seed), 0, deals)]
-    frames = evaluate(jobs, setup.workers)
+    frames = play_jobs(jobs, setup.workers)
     validation_rows = []
     for i, (label, _, _) in enumerate(settings):
         table = paired_tables(frames[2 * i], frames[2 * i + 1], "entry")
@@ -697,7 +699,8 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
                     "best_spec": spec_of(best), "games_searching": searched}
     title = f"{spec.title}: tuning {start.label}" + (" (best response)" if setup.field is not None else " (self-play)")
     return TuneResult("tune", title, setup.game, tables, findings, setup_record,
-                      files={"best.txt": spec_of(best) + "\n", "best.toml": best_toml})
+                      files={"best.txt": spec_of(best) + "\n", "best.toml": best_toml}, players=n,
+                      details=("trials", "rounds", "selection"))
 
 
 def _rounded(setup: _Setup, values: dict) -> dict:

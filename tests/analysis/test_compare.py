@@ -85,11 +85,3 @@ def test_a_change_only_to_scores_is_not_called_identical():
     assert not any("identical results" in line for line in result.findings)
     assert any("Variance reduction" in line and "mean score" in line for line in result.findings)
 
-
-def test_a_changed_entry_is_compared_entry_by_entry():
-    result = compare("wheedle", players="threshold,hair-trigger,blocker", players_b="patient,hair-trigger,blocker",
-                     games=60, rotate_seats=True, seed=2)
-    entries = result.tables["entry"]
-    assert list(entries.index) == ["0: threshold -> patient", "1: hair-trigger", "2: blocker"]
-    assert result.findings[1].startswith("entry 0: threshold -> patient: win rate")
-    assert "threshold" not in result.tables["strategy"].index     # on one side only: no strategy row

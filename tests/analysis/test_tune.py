@@ -114,15 +114,15 @@ def test_ctrl_c_keeps_the_search_and_says_how_to_continue(tmp_path, monkeypatch)
         calls.append(len(jobs))
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return evaluate(jobs, workers)
+        return play_jobs(jobs, workers)
 
-    evaluate = tune_module.evaluate
+    play_jobs = tune_module.play_jobs
     options = dict(field=FIELD, budget="8", trial_games=30, games=30, round_size=4, seed=8,
                    storage=tmp_path / "study.db")
-    monkeypatch.setattr(tune_module, "evaluate", interrupted)
+    monkeypatch.setattr(tune_module, "play_jobs", interrupted)
     with pytest.raises(RunInterrupted, match="run the same command again"):
         tune("wheedle", PEAKED, **options)
-    monkeypatch.setattr(tune_module, "evaluate", evaluate)
+    monkeypatch.setattr(tune_module, "play_jobs", play_jobs)
     resumed = tune("wheedle", PEAKED, **options)
     whole = tune("wheedle", PEAKED, **{**options, "storage": None})
     pd.testing.assert_frame_equal(resumed.trials, whole.trials)
