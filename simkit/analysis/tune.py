@@ -681,13 +681,13 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     if "exploitability" in tables:
         for label, row in tables["exploitability"].iterrows():
             verdict = ("the best response beats it significantly: exploitable within the family" if row["beaten"] else
-                       "it still wins significantly more than the best response" if row["best_minus_high"] < 0 else
+                       "it still wins significantly more than the best response" if row["best_win_diff_high"] < 0 else
                        "no significant difference: not shown exploitable within the family")
             findings.append(f"Exploitability of {label}: the best response wins {row['best_win']:.2%} to its "
-                            f"{row['win_vs_best']:.2%} in the same games ({row['best_minus']:+.2%} "
-                            f"[{row['best_minus_low']:+.2%}, {row['best_minus_high']:+.2%}]): {verdict} (the start's "
-                            f"margin was {row['start_minus']:+.2%} [{row['start_minus_low']:+.2%}, "
-                            f"{row['start_minus_high']:+.2%}]).")
+                            f"{row['their_win']:.2%} in the same games ({row['best_win_diff']:+.2%} "
+                            f"[{row['best_win_diff_low']:+.2%}, {row['best_win_diff_high']:+.2%}]): {verdict} (the start's "
+                            f"margin was {row['start_win_diff']:+.2%} [{row['start_win_diff_low']:+.2%}, "
+                            f"{row['start_win_diff_high']:+.2%}]).")
     findings.append(f"Use it: --players {spec_of(best)},... (best.txt and best.toml in the results directory).")
     best_toml = _best_toml(setup, best, best_values)
     setup_record = {"game": setup.game, "strategy": start.label, "family": start.strategy.name,
@@ -756,14 +756,14 @@ def _exploitability(setup: _Setup, frame_start: pd.DataFrame, frame_best: pd.Dat
             theirs = table[entries[label]].mean(axis=1).to_frame("x")
             ours = table[[0]].set_axis(["x"], axis=1)
             result = paired(theirs, ours).iloc[0]
-            row.update({f"{side}_win": result["b"], f"{side}_minus": result["diff"], f"{side}_minus_low": result["low"],
-                        f"{side}_minus_high": result["high"]})
+            row.update({f"{side}_win": result["b"], f"{side}_win_diff": result["diff"],
+                        f"{side}_win_diff_low": result["low"], f"{side}_win_diff_high": result["high"]})
             if side == "best":
-                row["win_vs_best"] = result["a"]
-        row["beaten"] = bool(row["best_minus_low"] > 0)
+                row["their_win"] = result["a"]
+        row["beaten"] = bool(row["best_win_diff_low"] > 0)
         rows.append(row)
-    columns = ["strategy", "win_vs_best", "best_win", "best_minus", "best_minus_low", "best_minus_high", "beaten",
-               "start_win", "start_minus", "start_minus_low", "start_minus_high"]
+    columns = ["strategy", "their_win", "best_win", "best_win_diff", "best_win_diff_low", "best_win_diff_high", "beaten",
+               "start_win", "start_win_diff", "start_win_diff_low", "start_win_diff_high"]
     return pd.DataFrame(rows)[columns].set_index("strategy")
 
 

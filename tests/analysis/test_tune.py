@@ -33,7 +33,7 @@ def test_tuner_finds_the_known_optimum_and_validates_it():
     validation = result.validation.iloc[0]
     assert validation["win_low"] > 0                        # the start (5, 5) has skill 0.37: beaten significantly
     exploit = result.tables["exploitability"].loc["hair-trigger"]
-    assert exploit["start_minus_high"] < 0                  # the start loses to hair-trigger ...
+    assert exploit["start_win_diff_high"] < 0                  # the start loses to hair-trigger ...
     assert parse_lineup("wheedle", result.best_spec)[0].values["x"] == result.best["x"]   # the spec plays the best
     assert set(result.trials.columns) >= {"trial", "round", "x", "y", "value", "games"} and len(result.trials) == 48
 
