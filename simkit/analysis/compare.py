@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..stats import Z95, fmt_amount
-from .play import batches, block_outcomes, deals_for, play
+from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis
 from .stats import block_means, paired, z_for
 
@@ -81,8 +81,9 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     frames_a, frames_b, looks = [], [], []
     done = 0
     for k, size in enumerate(sizes):
-        frames_a.append(play(side_a, done, size - done, workers))
-        frames_b.append(play(side_b, done, size - done, workers))
+        frame_a, frame_b = play_many([side_a, side_b], done, size - done, workers)
+        frames_a.append(frame_a)
+        frames_b.append(frame_b)
         done = size
         a, b = pd.concat(frames_a, ignore_index=True), pd.concat(frames_b, ignore_index=True)
         strategies = paired_tables(a, b, "strategy")

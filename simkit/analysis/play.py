@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SimkitError
-from ..runner import Batch, execute, make_batch
+from ..pool import Chunk, play_chunks
+from ..runner import DEFAULT_CHUNK, Batch, chunk_ranges, make_batch
 
 CORE = ("game", "seat", "winner")
 
@@ -40,36 +41,65 @@ def batches(game: str, players, seed: int, sets=(), rules=None, rotate_seats: bo
     return [replace(base, seats=tuple(rotate(base.seats, r))) for r in range(n if rotate_seats else 1)]
 
 
+MIN_CHUNK = 500     # games: each chunk costs a few milliseconds besides its games (a message, the engine's call)
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Games per chunk for ``games`` to be played in all on ``workers`` processes: about two chunks per
+    worker (so the last ones finish close together), but none smaller than MIN_CHUNK or larger than a run's
+    chunk. The results do not depend on it."""
+    return max(MIN_CHUNK, min(DEFAULT_CHUNK, math.ceil(games / (2 * workers))))
+
+
 def play(batch_list: list[Batch], first_game: int, games: int, workers: int = 1, keep: str = "core") -> pd.DataFrame:
     """Play games ``first_game .. first_game + games - 1`` of every batch; one row per (rotation, game, seat).
 
     Columns: game, seat, winner, score (the game's score column, as float), strategy (label), entry,
     rotation; with ``keep="all"`` every result column of the game too.
     """
+    return play_many([batch_list], first_game, games, workers, keep)[0]
+
+
+def play_many(groups: list[list[Batch]], first_game: int, games: int, workers: int = 1,
+              keep: str = "core") -> list[pd.DataFrame]:
+    """``play`` for several line-ups or rule sets at once (a sweep's points, a tournament's line-ups, both
+    sides of a compare): the chunks of every batch of every group go to the workers together, so they are
+    all busy however small each batch is. Returns one frame per group, as ``play`` would."""
+    n_batches = sum(len(group) for group in groups)
+    size = chunk_size(games * n_batches, workers)
+    chunks = []
+    for g, batch_list in enumerate(groups):
+        for r, batch in enumerate(batch_list):
+            batch = replace(batch, games=games, first_game=first_game)
+            columns = None if keep == "all" else tuple(dict.fromkeys([*CORE, batch.game.score_column]))
+            chunks += [Chunk(batch, first_game + first, n, (g, r, index), columns)
+                       for index, first, n in chunk_ranges(games, size)]
+    parts = {}      # (group, rotation) -> {chunk index: rows}
+
+    def sink(chunk, columns):
+        g, r, index = chunk.key
+        parts.setdefault((g, r), {})[index] = pd.DataFrame({k: v for k, v in columns.items() if not k.startswith("_")})
+
+    play_chunks(chunks, sink, workers)
     frames = []
-    n = len(batch_list[0].seats)
-    for r, batch in enumerate(batch_list):
-        labels = [seat.label for seat in batch.seats]
-        entry_of_seat = np.array(rotate(list(range(n)), r))
-        score = batch.game.score_column
-        parts = {}
-
-        def sink(index, columns):
-            wanted = [k for k in columns if not k.startswith("_")] if keep == "all" else [*CORE, score]
-            parts[index] = pd.DataFrame({k: columns[k] for k in wanted})
-
-        execute(replace(batch, games=games, first_game=first_game), sink, workers)
-        frame = pd.concat([parts[i] for i in sorted(parts)], ignore_index=True)
-        frame["score"] = frame[score].astype(float)
-        frame["entry"] = entry_of_seat[frame["seat"].to_numpy()]
-        frame["strategy"] = pd.Categorical(np.array(labels)[frame["seat"].to_numpy()],
-                                           categories=list(dict.fromkeys(labels)))
-        frame["rotation"] = r
+    for g, batch_list in enumerate(groups):
+        n = len(batch_list[0].seats)
+        rotated = []
+        for r, batch in enumerate(batch_list):
+            labels = [seat.label for seat in batch.seats]
+            entry_of_seat = np.array(rotate(list(range(n)), r))
+            frame = pd.concat([rows for _, rows in sorted(parts[g, r].items())], ignore_index=True)
+            frame["score"] = frame[batch.game.score_column].astype(float)
+            frame["entry"] = entry_of_seat[frame["seat"].to_numpy()]
+            frame["strategy"] = pd.Categorical(np.array(labels)[frame["seat"].to_numpy()],
+                                               categories=list(dict.fromkeys(labels)))
+            frame["rotation"] = r
+            rotated.append(frame)
+        frame = pd.concat(rotated, ignore_index=True)
+        frame["strategy"] = frame["strategy"].astype(str)
+        frame["win"] = frame["winner"].astype(float)
         frames.append(frame)
-    frame = pd.concat(frames, ignore_index=True)
-    frame["strategy"] = frame["strategy"].astype(str)
-    frame["win"] = frame["winner"].astype(float)
-    return frame
+    return frames
 
 
 def block_outcomes(frame: pd.DataFrame, by: str) -> dict[str, pd.DataFrame]:

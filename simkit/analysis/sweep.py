@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..games import get_game
-from .play import batches, block_outcomes, deals_for, play
+from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis
 from .stats import block_means, paired, rate_means
 
@@ -102,8 +102,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     names = [name if names.count(name) == 1 else f"{name} #{i}" for i, name in enumerate(names)]
     deals = deals_for(games, len(seats), rotate_seats)
     outcomes = []
-    for point in point_batches:
-        blocks = block_outcomes(play(point, 0, deals, workers), "entry")
+    for frame in play_many(point_batches, 0, deals, workers):
+        blocks = block_outcomes(frame, "entry")
         outcomes.append({metric: table.set_axis(names, axis=1) for metric, table in blocks.items()})
     focus_name = names[focus]
     best = max(range(len(values)), key=lambda i: outcomes[i]["win"][focus_name].mean())

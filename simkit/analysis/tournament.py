@@ -22,7 +22,7 @@ import pandas as pd
 from ..errors import SimkitError
 from ..games import get_game
 from ..strategy import parse_lineup
-from .play import batches, block_outcomes, deals_for, play
+from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis
 from .stats import block_means, bradley_terry, rate_means
 
@@ -94,11 +94,9 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     deals_for(games, 1, False)   # validates games
     combos = lineups(len(seats), players)
     deals = max(1, math.ceil(games / (len(combos) * players)))
-    frames = []
-    for number, combo in enumerate(combos):
-        frame = play(batches(game, [seats[i] for i in combo], seed, sets, rules, rotate_seats=True), 0, deals, workers)
-        frames.append(frame.assign(lineup=number))
-    frame = pd.concat(frames, ignore_index=True)
+    frames = play_many([batches(game, [seats[i] for i in combo], seed, sets, rules, rotate_seats=True) for combo in combos],
+                       0, deals, workers)
+    frame = pd.concat([frame.assign(lineup=number) for number, frame in enumerate(frames)], ignore_index=True)
     frame["rank"] = frame.groupby(["lineup", "rotation", "game"])["score"].rank(ascending=False, method="average")
     wins = pairwise_by_block(frame, names)
     played = frame.groupby("strategy").size()
