@@ -529,8 +529,8 @@ def rollout_place(hand, public, table, legal, params, memory, rng_state):
     """The rollout family's choice. For each of ``samples`` determinisations of the unseen cards (the deck's
     makeup minus what this seat has seen, dealt as the other hands and the pile: ``view.deal_unseen``) every
     candidate move is played on a copy of the table, then ``depth`` more turns with every seat playing the
-    default ``policy``; the move with the best mean margin (this seat's cards collected minus the best
-    other seat's, at the end of the continuation) is played, ties at random. Every candidate meets the same
+    default ``policy``; the move with the best mean ``margin`` (this seat's cards collected minus the others'
+    together, their mean or the best of them, at the end of the continuation) is played, ties at random. Every candidate meets the same
     determinisations and random numbers (common random numbers), so their margins differ only by what
     the moves change. The rules are the engine's own (``table.legal_cells``, ``play_card``, ``next_to_play``).
     With ``halving`` the worse half of the candidates is dropped after each round of ``samples``."""
@@ -568,7 +568,7 @@ rollout = register(Strategy.build(
     "dweebies", "rollout", place=rollout_place, params=_ROLLOUT_PARAMS,
     doc="Search: plays every candidate move on `samples` determinisations of the unseen cards, then `depth` more "
         "turns of the default policy for every seat; plays the move with the best mean margin (own cards "
-        "collected minus the best other seat's)."))
+        "collected minus the others', as margin says)."))
 
 register(Strategy.build("dweebies", "random", place=random_place,
                         doc="D8 baseline: uniform over the distinct (Dweebie in hand, legal cell) pairs."))

@@ -46,8 +46,8 @@ def test_rollout_declines_only_where_the_rules_let_it():
 
 
 def _decision_points(lineup, seed, game):
-    """Every decision of one recorded game, rebuilt from its event log alone: (seat, the seat's hand, the other
-    hands, the pile's cards, the Dweebies placed so far). The strategies only play it out."""
+    """Every decision of one recorded game, rebuilt from its event log alone: (the placement's event row, every
+    hand, the pile's cards, the Dweebies placed so far, the deck) just before the card is placed."""
     seats = parse_lineup("dweebies", lineup)
     prepared = GAME.prepare(GAME.rules(), len(seats))
     places, params = _kernel_inputs(seats)
@@ -63,7 +63,7 @@ def _decision_points(lineup, seed, game):
             hands[seat, d] += 1
             pile[d] -= 1
         elif kind == E.E_PLACE:
-            yield seat, hands.copy(), pile.copy(), placed.copy(), prepared.copies
+            yield row, hands.copy(), pile.copy(), placed.copy(), prepared.copies
             hands[seat, d] -= 1
             placed[d] += 1
 
@@ -89,7 +89,8 @@ def test_determinisation_deals_exactly_the_cards_the_seat_has_not_seen(players):
     lineup = ["greedy-defensive", "random", "greedy", "pair-keeper"][:players]
     state = np.zeros(4, np.uint64)
     differ = 0
-    for turn, (seat, hands, pile, placed, copies) in enumerate(_decision_points(lineup, 4, players)):
+    for turn, (row, hands, pile, placed, copies) in enumerate(_decision_points(lineup, 4, players)):
+        seat = row[E.EV_SEAT]
         hand, public = _shown(seat, hands, pile, placed, copies)
         truth = pile + hands.sum(axis=0) - hands[seat]
         rng.seed_stream(state, 9, turn, rng.STRATEGY)
@@ -147,54 +148,42 @@ def test_same_seed_same_games():
 
 
 def _positions():
-    """Seat 0's decisions in a few greedy and random games, as the engine shows them."""
+    """Seat 0's decisions in a few greedy and random games, shown as the engine shows them."""
     for lineup, seed in ((["greedy-defensive", "greedy"], 5), (["random", "greedy", "random"], 6)):
-        seats = parse_lineup("dweebies", lineup)
-        prepared = GAME.prepare(GAME.rules(), len(seats))
-        places, params = _kernel_inputs(seats)
-        copies, n = prepared.copies, len(seats)
-        cards = int(copies.sum())
-        side = grid_side(cards)
+        n = len(lineup)
         for game in range(2):
-            events = E.play_batch(seed, game, 1, copies, prepared.vector, places, params, record=True,
-                                  event_capacity=100_000)["events"]
             table = Table("")
-            hands = np.zeros((n, copies.size), np.int64)
-            pile = copies.copy()
             collected = np.zeros(n, np.int64)
-            for row in events:
-                kind, seat, d = row[E.EV_KIND], row[E.EV_SEAT], row[E.EV_DWEEBIE]
-                if kind in (E.E_DEAL, E.E_DRAW):
-                    hands[seat, d] += 1
-                    pile[d] -= 1
-                elif kind == E.E_PLACE:
-                    legal = np.empty(4 * cards + 4, np.int64)
-                    table.mark[:] = 0
-                    n_legal, _ = legal_cells(table.grid, side, table.cells, table.n_on, table.label, table.groups,
-                                             table.split, True, table.mark, 1, legal)
-                    rows = [c // side for c in table.cells[:table.n_on]] or [0]
-                    cols = [c % side for c in table.cells[:table.n_on]] or [0]
-                    public = np.zeros(V.public_length(n, copies.size), np.int64)
-                    header = {V.PUB_SEAT: seat, V.PUB_PLAYERS: n, V.PUB_PILE: pile.sum(), V.PUB_SPLIT: table.split,
-                              V.PUB_LEGAL: n_legal, V.PUB_DWEEBIES: copies.size, V.PUB_SIDE: side,
-                              V.PUB_ON_TABLE: table.n_on, V.PUB_TOP: min(rows), V.PUB_BOTTOM: max(rows),
-                              V.PUB_LEFT: min(cols), V.PUB_RIGHT: max(cols), V.PUB_CARDS: cards, V.PUB_MIN_LINE: 2}
-                    for key, value in header.items():
-                        public[key] = value
-                    base = V.PUB_HEADER + 2 * n
-                    public[V.PUB_HEADER:V.PUB_HEADER + n] = hands.sum(axis=1)
-                    public[V.PUB_HEADER + n:base] = collected
-                    public[base:base + copies.size] = copies
-                    public[base + copies.size:base + 2 * copies.size] = table.taken[:copies.size]
-                    public[base + 2 * copies.size:base + 3 * copies.size] = table.on_table[:copies.size]
-                    if seat == 0:
-                        yield hands[0].copy(), public, table.grid.copy(), legal[:n_legal].copy()
-                    n_on, table.groups, row_taken, column_taken, _, _ = play_card(
-                        table.grid, side, table.cells, table.n_on, table.on_table, table.taken, table.label,
-                        table.stack, table.split, d, row[E.EV_CELL], table.removed, 2, True)
-                    table.n_on = n_on
-                    collected[seat] += row_taken + column_taken + (1 if row_taken + column_taken else 0)
-                    hands[seat, d] -= 1
+            for row, hands, pile, _, copies in _decision_points(lineup, seed, game):
+                seat, d = row[E.EV_SEAT], row[E.EV_DWEEBIE]
+                cards = int(copies.sum())
+                side = grid_side(cards)
+                legal = np.empty(4 * cards + 4, np.int64)
+                table.mark[:] = 0
+                n_legal, _ = legal_cells(table.grid, side, table.cells, table.n_on, table.label, table.groups,
+                                         table.split, True, table.mark, 1, legal)
+                rows = [c // side for c in table.cells[:table.n_on]] or [0]
+                cols = [c % side for c in table.cells[:table.n_on]] or [0]
+                public = np.zeros(V.public_length(n, copies.size), np.int64)
+                header = {V.PUB_SEAT: seat, V.PUB_PLAYERS: n, V.PUB_PILE: pile.sum(), V.PUB_SPLIT: table.split,
+                          V.PUB_LEGAL: n_legal, V.PUB_DWEEBIES: copies.size, V.PUB_SIDE: side,
+                          V.PUB_ON_TABLE: table.n_on, V.PUB_TOP: min(rows), V.PUB_BOTTOM: max(rows),
+                          V.PUB_LEFT: min(cols), V.PUB_RIGHT: max(cols), V.PUB_CARDS: cards, V.PUB_MIN_LINE: 2}
+                for key, value in header.items():
+                    public[key] = value
+                base = V.PUB_HEADER + 2 * n
+                public[V.PUB_HEADER:V.PUB_HEADER + n] = hands.sum(axis=1)
+                public[V.PUB_HEADER + n:base] = collected
+                public[base:base + copies.size] = copies
+                public[base + copies.size:base + 2 * copies.size] = table.taken[:copies.size]
+                public[base + 2 * copies.size:base + 3 * copies.size] = table.on_table[:copies.size]
+                if seat == 0:
+                    yield hands[0].copy(), public, table.grid.copy(), legal[:n_legal].copy()
+                n_on, table.groups, row_taken, column_taken, _, _ = play_card(
+                    table.grid, side, table.cells, table.n_on, table.on_table, table.taken, table.label,
+                    table.stack, table.split, d, row[E.EV_CELL], table.removed, 2, True)
+                table.n_on = n_on
+                collected[seat] += row_taken + column_taken + (1 if row_taken + column_taken else 0)
 
 
 @functools.cache
