@@ -6,7 +6,8 @@ import numpy as np
 from numba import njit
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_us import _context, engine
+from simkit.games.wheeler_dealer_us import _kernel_inputs, engine
+from simkit.games.wheeler_dealer_us.rules import R_DECK_SIZE, R_START_CASH
 from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT,
                                                  PUB_HOLDINGS_VERSION, PUB_PROPERTIES, PUB_SEAT, P_SQUARE,
                                                  RAISE_GIVE_UP, S_CASH, S_ON_SCHOOL, S_POSITION, debt_slot, owner,
@@ -123,24 +124,17 @@ class Table:
         self.prepared = GAME.prepare(GAME.rules(sets=sets), players)
         p = self.prepared
         self.seats = parse_lineup("wheeler-dealer-us", [SCRIPTED] * players)
-        self.arrays = _context(p, self.seats, event_capacity=10_000, record=True)
+        self.arrays = engine.make_context(p, *_kernel_inputs(self.seats), event_capacity=10_000, record=True)
         self.ctx = engine.kernel_context(self.arrays)
-        state, floats = self.arrays[0], self.arrays[3]
-        self.params = floats[:, :MAX_PARAMS]
-        self.memory = floats[:, MAX_PARAMS:]
+        parts = engine.state_parts(self.arrays)
+        self.params, self.memory = parts.params, parts.memory
         for key, value in script.items():  # e.g. bid=[1000, 5000, 0]: one value per seat
             values = value if isinstance(value, (list, tuple)) else [value] * players
             self.params[: len(values), list(SCRIPTED.params).index(key)] = values
         engine._new_game(self.ctx, p.deck, np.uint64(seed), game)
-        public_len = int(state[engine.ST_PUBLIC_LEN])
-        self.state = state
-        self.public = state[engine.ST_PUBLIC:engine.ST_PUBLIC + public_len]
-        deck_at = engine.ST_PUBLIC + public_len
-        self.deck = state[deck_at:deck_at + p.deck.size]
-        self.stats = state[engine.ST_STATS:engine.ST_PUBLIC].reshape(MAX_SEATS, engine.N_STATS)
-        self.extra_turns = state[engine.ST_EXTRA:engine.ST_EXTRA + MAX_SEATS]
-        self.events = self.arrays[5]
-        self.start_total = int(p.vector[0]) * players
+        self.public, self.deck, self.stats, self.extra_turns = parts.public, parts.deck, parts.stats, parts.extra_turns
+        self.events, self.event_count, self.bank = parts.events, parts.event_count, parts.bank
+        self.start_total = int(p.vector[R_START_CASH]) * players
 
     # ---- arranging ----
     def script_raise(self, seat: int, *answers) -> None:
@@ -172,7 +166,7 @@ class Table:
 
     def set_cash(self, seat: int, amount: int) -> None:
         """Give a seat cash from the bank (recorded, so conservation still balances)."""
-        self.state[engine.ST_BANK] += amount - self.cash(seat)
+        self.bank[0] += amount - self.cash(seat)
         self.public[seat_slot(seat, S_CASH)] = amount
 
     def place(self, seat: int, square: int) -> None:
@@ -183,7 +177,7 @@ class Table:
         for t, name in enumerate(self.prepared.card_types):
             base, _, rest = name.partition(" ")
             if base == kind and (amount is None or rest == f"{amount:+d}"):
-                position = int(self.prepared.vector[5]) - int(self.public[PUB_CARDS_LEFT])
+                position = int(self.prepared.vector[R_DECK_SIZE]) - int(self.public[PUB_CARDS_LEFT])
                 self.deck[position] = t
                 return t
         raise KeyError(kind)
@@ -202,7 +196,7 @@ class Table:
         return int(self.public[seat_slot(seat, S_POSITION)])
 
     def log(self, kind=None):
-        rows = self.events[: self.state[engine.ST_EVENT_COUNT]]
+        rows = self.events[: self.event_count[0]]
         return [tuple(int(v) for v in row) for row in rows if kind is None or row[2] == kind]
 
     def replay(self) -> list[str]:
@@ -210,8 +204,8 @@ class Table:
         from simkit.games.wheeler_dealer_us.replay import format_replay
 
         n = self.prepared.n_players
-        count = int(self.state[engine.ST_EVENT_COUNT])
-        out = {"events": self.events[:count], "event_count": [count],
+        count = int(self.event_count[0])
+        out = {"events": self.events[:count], "events_lost": 0,
                "bankrupt": np.zeros((1, n), bool), "winner": np.zeros((1, n), bool), "net_worth": np.zeros((1, n)),
                "cash": np.zeros((1, n)), "properties": np.zeros((1, n), int), "blocks": np.zeros((1, n), int)}
         return [line.strip() for line in format_replay(self.prepared, self.seats, 0, 0, out).splitlines()]
@@ -221,4 +215,4 @@ class Table:
 
     def conserved(self) -> bool:
         total = sum(self.cash(s) for s in range(self.prepared.n_players))
-        return total == self.start_total + int(self.state[engine.ST_BANK])
+        return total == self.start_total + int(self.bank[0])

@@ -7,7 +7,7 @@ from simkit.games.wheeler_dealer_us import engine as e
 from simkit.games.wheeler_dealer_us import net_worth
 from simkit.errors import SimkitError
 
-from .harness import Table
+from .harness import SC_ARG0, SC_ARG1, SC_MINE, SC_TARGET, Table
 
 G_INCOME = (1500, 3000, 6000, 60000)   # G1's Income Multiples (data file)
 
@@ -276,7 +276,7 @@ def test_bamboozle_higher_die_takes_both_titles(underhanded):
         table.own(1, "A1", "A2")                 # a whole block: safe from a regular Bamboozle
         table.own(1, "E1")
         target = "A1" if underhanded else "E1"
-        table.params[0, 14], table.params[0, 15] = table.prop("H1"), table.prop(target)
+        table.params[0, SC_MINE], table.params[0, SC_TARGET] = table.prop("H1"), table.prop(target)
         table.next_card("underhanded_bamboozle" if underhanded else "bamboozle")
         draw(table)
         (_, _, _, mine, prop, mine_roll, their_roll), = table.log(e.E_BAMBOOZLE)
@@ -292,7 +292,7 @@ def test_regular_bamboozle_cannot_target_a_whole_block():
     table = Table(players=2, sets=["game.level=2"], bamboozle=1, bid=0)
     table.own(0, "H1")
     table.own(1, "A1", "A2")
-    table.params[0, 14], table.params[0, 15] = table.prop("H1"), table.prop("A1")
+    table.params[0, SC_MINE], table.params[0, SC_TARGET] = table.prop("H1"), table.prop("A1")
     table.next_card("bamboozle")
     draw(table)
     assert not table.log(e.E_BAMBOOZLE) and table.owner("A1") == 1 and table.stats[0, e.S_ILLEGAL] == 1
@@ -301,7 +301,7 @@ def test_regular_bamboozle_cannot_target_a_whole_block():
 def test_bamboozle_with_cash_when_owning_nothing():
     table = Table(players=2, sets=["game.level=2"], bamboozle=1, mine=-1)
     table.own(1, "E1")
-    table.params[0, 15] = table.prop("E1")
+    table.params[0, SC_TARGET] = table.prop("E1")
     table.next_card("bamboozle")
     draw(table)
     (_, _, _, _, _, mine_roll, their_roll), = table.log(e.E_BAMBOOZLE)
@@ -315,7 +315,7 @@ def test_bamboozle_with_cash_when_owning_nothing():
 def test_taxi_moves_pays_or_collects_and_acts(amount):
     table = level_two(use_drawn=1, buy=1)
     e1 = table.square_of("E1")
-    table.params[0, 8] = e1
+    table.params[0, SC_ARG0] = e1
     table.next_card("taxi_service", amount)
     draw(table)
     assert table.position(0) == e1 and table.owner("E1") == 0
@@ -325,7 +325,7 @@ def test_taxi_moves_pays_or_collects_and_acts(amount):
 def test_taxi_to_an_occupied_square_is_refused_and_the_card_saved():
     table = level_two(use_drawn=1)
     table.place(1, 12)
-    table.params[0, 8] = 12
+    table.params[0, SC_ARG0] = 12
     t = table.next_card("taxi_service", 5_000)
     draw(table)
     assert table.position(0) == 0 and table.public[e.saved_slot(table.public, 0, t)] == 1
@@ -334,7 +334,7 @@ def test_taxi_to_an_occupied_square_is_refused_and_the_card_saved():
 def test_move_any_player_moves_without_acting():
     table = level_two(use_drawn=1, arg0=1)
     table.own(0, "B1")
-    table.params[0, 9] = table.square_of("B1")
+    table.params[0, SC_ARG1] = table.square_of("B1")
     table.next_card("move_any_player")
     draw(table)
     assert table.position(1) == table.square_of("B1") and not table.log(e.E_RENT)
@@ -374,7 +374,7 @@ def test_master_key_to_school_misses_the_next_turn():
 
 def test_combo_platter_as_a_free_taxi():
     table = level_two(use_drawn=1, arg0=0, buy=0, bid=0)
-    table.params[0, 9] = 13
+    table.params[0, SC_ARG1] = 13
     table.next_card("combo_platter")
     draw(table)
     assert table.position(0) == 13 and table.cash(0) == 100_000
@@ -506,7 +506,7 @@ def test_a_bought_bamboozle_card_is_used_at_once(buyer_plays):
     table.own(0, "E1")
     table.own(1, "H2", "H1")
     table.set_cash(2, 20_050)          # owns no title: could not pay the least bid and keep the cash stake
-    table.params[1, 14], table.params[1, 15] = table.prop("H2"), table.prop("E1")
+    table.params[1, SC_MINE], table.params[1, SC_TARGET] = table.prop("H2"), table.prop("E1")
     table.next_card("bamboozle")
     draw(table)
     (_, buyer, _, card, seller, price, _), = table.log(e.E_SALE)
@@ -626,7 +626,7 @@ def test_replay_a_failed_sale_keeps_the_title_with_the_seller():
 
 def test_replay_announces_a_card_before_its_effect():
     table = level_two(use_drawn=1, buy=1)
-    table.params[0, 8] = table.square_of("E1")
+    table.params[0, SC_ARG0] = table.square_of("E1")
     table.next_card("taxi_service", -10_000)
     draw(table)
     lines = table.replay()

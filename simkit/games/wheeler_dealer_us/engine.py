@@ -8,6 +8,7 @@ Strategies arrive as a table of first-class function addresses, decision-major (
 seat).
 """
 import functools
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -74,7 +75,9 @@ _F64M = types.Array(types.float64, 2, "C")
 # A batch's arrays (make_context): (state, table, fns, floats, rngs, events).
 #   state:  int64, the engine's private fields (ST_*), then the public table (view.py), then the deck,
 #           the landings per square, Exchange investments and wins per seat and commodity, a scratch
-#           flag per property and per card type (_tried), the properties of each block (block_members)
+#           flag per property and per card type (_tried), the properties of each block (block_members);
+#           make_context writes where each of these regions starts into the ST_*_AT fields, the one place
+#           the layout is computed (the kernel and state_parts read them)
 #   table:  the rule data (view.py); fns: per decision and seat, the three addresses of a first-class
 #           function (see _decision_function), not a typed list, whose reference count and item lookup
 #           cost about 20 ns a decision
@@ -90,8 +93,9 @@ CTX = _I64
 ST_BANK, ST_EVENT_COUNT, ST_MODE, ST_PUBLIC_LEN, ST_DECK_SIZE = range(5)
 (ST_TABLE_ADDRESS, ST_TABLE_ROWS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS,
  ST_EVENT_CAPACITY) = range(5, 12)
+(ST_DECK_AT, ST_LANDINGS_AT, ST_INVEST_AT, ST_WON_AT, ST_TRIED_AT, ST_MEMBERS_AT) = range(12, 18)
 MODE_RECORD, MODE_CHECK = 1, 2
-ST_QUERY = 16
+ST_QUERY = 24
 ST_OUT = ST_QUERY + QUERY_SIZE
 ST_RULES = ST_OUT + OUT_SIZE
 ST_EXTRA = ST_RULES + RULE_SIZE
@@ -103,11 +107,6 @@ ST_PUBLIC = ST_STATS + MAX_SEATS * N_STATS
 DICE_ROW, STRATEGY_ROW, TIE_ROW, DECK_ROW = 0, MAX_SEATS, 2 * MAX_SEATS, 2 * MAX_SEATS + 1
 EXCHANGE_ROW, EXTRA_DICE_ROW = 2 * MAX_SEATS + 2, 3 * MAX_SEATS + 2
 RNG_ROWS = 4 * MAX_SEATS + 2
-
-
-def state_size(public_len, deck_size, squares, commodities, properties, card_types, blocks):
-    return (ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities + properties + card_types
-            + blocks * MAX_BLOCK)
 
 
 _inline = njit(inline="always", cache=True)
@@ -250,7 +249,7 @@ def _rules(ctx):
 @_inline
 def _deck(ctx):
     state = _state(ctx)
-    return _part(state, ST_PUBLIC + state[ST_PUBLIC_LEN], state[ST_DECK_SIZE])
+    return _part(state, state[ST_DECK_AT], state[ST_DECK_SIZE])
 
 
 @_inline
@@ -260,35 +259,32 @@ def _out(ctx):
 
 @_inline
 def _landings_at(ctx):
-    state = _state(ctx)
-    return ST_PUBLIC + state[ST_PUBLIC_LEN] + state[ST_DECK_SIZE]
+    return _state(ctx)[ST_LANDINGS_AT]
 
 
 @_inline
 def _invest_at(ctx, seat, commodity):
     state = _state(ctx)
-    commodities = state[ST_PUBLIC + PUB_COMMODITIES]
-    return _landings_at(ctx) + state[ST_PUBLIC + PUB_SQUARES] + seat * commodities + commodity
+    return state[ST_INVEST_AT] + seat * state[ST_PUBLIC + PUB_COMMODITIES] + commodity
 
 
 @_inline
 def _won_at(ctx, seat, commodity):
-    return _invest_at(ctx, seat, commodity) + MAX_SEATS * _state(ctx)[ST_PUBLIC + PUB_COMMODITIES]
+    state = _state(ctx)
+    return state[ST_WON_AT] + seat * state[ST_PUBLIC + PUB_COMMODITIES] + commodity
 
 
 @_inline
 def _tried(ctx):
     """A flag per property, then per card type: offered for sale in the current raise (raises never nest)."""
     state = _state(ctx)
-    start = _won_at(ctx, MAX_SEATS, 0)
-    return _part(state, start, state[ST_PUBLIC + PUB_PROPERTIES] + state[ST_PUBLIC + PUB_CARD_TYPES])
+    return _part(state, state[ST_TRIED_AT], state[ST_PUBLIC + PUB_PROPERTIES] + state[ST_PUBLIC + PUB_CARD_TYPES])
 
 
 @_inline
 def _members(ctx):
     state = _state(ctx)
-    start = _won_at(ctx, MAX_SEATS, 0) + state[ST_PUBLIC + PUB_PROPERTIES] + state[ST_PUBLIC + PUB_CARD_TYPES]
-    return _part(state, start, state[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK)
+    return _part(state, state[ST_MEMBERS_AT], state[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK)
 
 
 @njit(cache=True)
@@ -1346,27 +1342,40 @@ def _check(ctx, start_total):
             raise AssertionError("wheeler-dealer-us: an unowned property is debt-ridden")
 
 
-def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodities, n_card_types, n_squares,
-                 event_capacity=0, record=False):
-    """Allocate the arrays of one batch (see CTX; the caller keeps them alive while the engine runs on
-    ``kernel_context(arrays)``); ``_new_game`` then sets up each game in them."""
-    n_props = table.shape[0] - n_commodities - n_card_types - n_squares
+def make_context(prepared, functions, params, event_capacity=0, record=False):
+    """Allocate the arrays of one batch (see CTX) for compiled rules (rules.USRules), the decision functions
+    of each seat (``functions[seat][decision]``, in DECISION_NAMES order) and the seats' parameters. The
+    caller keeps the arrays alive while the engine runs on ``kernel_context(arrays)``; ``_new_game`` then
+    sets up each game in them."""
+    table, deck = prepared.table, prepared.deck
+    n_props, n_blocks = len(prepared.properties), len(prepared.blocks)
+    n_commodities, n_card_types, n_squares = len(prepared.commodities), len(prepared.card_types), len(prepared.squares)
     public_len = public_length(n_props, n_card_types)
-    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities, n_props, n_card_types, n_blocks),
-                     np.int64)
+    regions = {}
+    at = ST_PUBLIC + public_len
+    for slot, size in ((ST_DECK_AT, deck.size), (ST_LANDINGS_AT, n_squares), (ST_INVEST_AT, MAX_SEATS * n_commodities),
+                       (ST_WON_AT, MAX_SEATS * n_commodities), (ST_TRIED_AT, n_props + n_card_types),
+                       (ST_MEMBERS_AT, n_blocks * MAX_BLOCK)):
+        regions[slot] = at
+        at += size
+    state = np.zeros(at, np.int64)
+    for slot, start in regions.items():
+        state[slot] = start
     state[ST_PUBLIC_LEN] = public_len
     state[ST_DECK_SIZE] = deck.size
     state[ST_MODE] = MODE_RECORD if record else 0
-    state[ST_RULES:ST_RULES + RULE_SIZE] = rules
+    state[ST_RULES:ST_RULES + RULE_SIZE] = prepared.vector
     public = state[ST_PUBLIC:ST_PUBLIC + public_len]
-    public[PUB_PLAYERS] = n_players
+    public[PUB_PLAYERS] = prepared.n_players
     public[PUB_PROPERTIES] = n_props
     public[PUB_BLOCKS] = n_blocks
     public[PUB_COMMODITIES] = n_commodities
     public[PUB_CARD_TYPES] = n_card_types
     public[PUB_SQUARES] = n_squares
-    members_at = state.size - n_blocks * MAX_BLOCK
-    state[members_at:] = block_members(table, n_props, n_blocks)
+    state[regions[ST_MEMBERS_AT]:] = block_members(table, n_props, n_blocks)
+    n_players = len(functions)
+    fns = function_addresses(tuple(functions[min(seat, n_players - 1)][decision]
+                                   for decision in range(len(DECISION_NAMES)) for seat in range(MAX_SEATS)))
     floats = np.zeros((MAX_SEATS, MAX_PARAMS + MEMORY_SIZE))
     floats[:, :params.shape[1]] = params
     arrays = (state, np.ascontiguousarray(table), fns, floats, np.zeros((RNG_ROWS, 4), np.uint64),
@@ -1378,6 +1387,43 @@ def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodi
     state[ST_TABLE_ROWS] = table.shape[0]
     state[ST_EVENT_CAPACITY] = event_capacity
     return arrays
+
+
+class StateParts(NamedTuple):
+    """Named views of a batch's arrays (make_context): the places the kernel reads and writes, for Python
+    (the result columns, and tests that set up a position by hand)."""
+
+    public: np.ndarray        # view.py's public table
+    deck: np.ndarray          # card type of each card, in drawing order
+    landings: np.ndarray      # per square, summed over the batch
+    invest: np.ndarray        # [seat, commodity]: Exchange investments made this game
+    won: np.ndarray           # [seat, commodity]: and won
+    stats: np.ndarray         # [seat, SEAT_STATS]
+    extra_turns: np.ndarray   # per seat: extra turns still to play
+    bank: np.ndarray          # [1]: the bank's net payments to players this game
+    event_count: np.ndarray   # [1]: events logged (beyond the log's capacity too)
+    events: np.ndarray        # [capacity, EVENT_FIELDS]
+    params: np.ndarray        # [seat, MAX_PARAMS]: each strategy's parameters
+    memory: np.ndarray        # [seat, MEMORY_SIZE]: each strategy's memory
+
+
+def state_parts(arrays) -> StateParts:
+    state, floats = arrays[0], arrays[3]
+    commodities = int(state[ST_PUBLIC + PUB_COMMODITIES])
+
+    def part(slot, size):
+        start = int(state[slot])
+        return state[start:start + size]
+
+    return StateParts(
+        public=state[ST_PUBLIC:ST_PUBLIC + state[ST_PUBLIC_LEN]], deck=part(ST_DECK_AT, state[ST_DECK_SIZE]),
+        landings=part(ST_LANDINGS_AT, state[ST_PUBLIC + PUB_SQUARES]),
+        invest=part(ST_INVEST_AT, MAX_SEATS * commodities).reshape(MAX_SEATS, commodities),
+        won=part(ST_WON_AT, MAX_SEATS * commodities).reshape(MAX_SEATS, commodities),
+        stats=state[ST_STATS:ST_STATS + MAX_SEATS * N_STATS].reshape(MAX_SEATS, N_STATS),
+        extra_turns=state[ST_EXTRA:ST_EXTRA + MAX_SEATS], bank=state[ST_BANK:ST_BANK + 1],
+        event_count=state[ST_EVENT_COUNT:ST_EVENT_COUNT + 1], events=arrays[5],
+        params=floats[:, :MAX_PARAMS], memory=floats[:, MAX_PARAMS:])
 
 
 @njit(types.none(CTX, _I64, types.uint64, I), cache=True)
@@ -1433,8 +1479,7 @@ def _new_game(ctx, deck_template, seed, game):
     state[ST_STATS:ST_STATS + MAX_SEATS * N_STATS] = 0
     for seat in range(MAX_SEATS):
         state[ST_STATS + seat * N_STATS + S_BANKRUPT_TURN] = -1
-    start = _landings_at(ctx) + n_squares
-    state[start:start + 2 * MAX_SEATS * n_commodities] = 0
+    state[state[ST_INVEST_AT]:state[ST_WON_AT] + MAX_SEATS * n_commodities] = 0   # investments and wins
 
 
 @_typed(B, I)
@@ -1542,3 +1587,29 @@ def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, o
         _log(ctx, -1, E_END, end, 0, 0, 0)
     if check:
         state[ST_MODE] &= ~MODE_CHECK
+
+
+def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
+    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``, for compiled rules
+    (rules.USRules), each seat's decision functions (``functions[seat]``, in DECISION_NAMES order) and
+    parameters (``params[seat]``). Validates nothing. ``record``: log events (at most ``event_capacity``)."""
+    arrays = make_context(prepared, functions, params, event_capacity, record)
+    n, c = prepared.n_players, len(prepared.commodities)
+    out = {
+        "net_worth": np.zeros((n_games, n), np.int64), "cash": np.zeros((n_games, n), np.int64),
+        "properties": np.zeros((n_games, n), np.int64), "blocks": np.zeros((n_games, n), np.int64),
+        "debt_ridden": np.zeros((n_games, n), np.int64), "bankrupt": np.zeros((n_games, n), np.bool_),
+        "winner": np.zeros((n_games, n), np.bool_),
+        "stats": np.zeros((n_games, n, N_STATS), np.int64),
+        "invest": np.zeros((n_games, n, c), np.int64), "won": np.zeros((n_games, n, c), np.int64),
+        "turns": np.zeros(n_games, np.int64), "end": np.zeros(n_games, np.int64),
+    }
+    _play(kernel_context(arrays), prepared.deck, np.uint64(seed), first_game, n_games, check, out["net_worth"],
+          out["cash"], out["properties"], out["blocks"], out["debt_ridden"], out["bankrupt"], out["winner"],
+          out["stats"], out["invest"], out["won"], out["turns"], out["end"])
+    parts = state_parts(arrays)
+    logged = int(parts.event_count[0])
+    out["landings"] = parts.landings.copy()
+    out["events"] = parts.events[:min(logged, event_capacity)].copy()
+    out["events_lost"] = max(0, logged - event_capacity)
+    return out

@@ -105,7 +105,7 @@ def format_replay(prepared, seats, seed, game, out) -> str:
         flags += "  WINNER" if out["winner"][0, seat] else ""
         lines.append(f"   {who[seat]}: {_money(out['net_worth'][0, seat])} (cash {_money(out['cash'][0, seat])}, "
                      f"{out['properties'][0, seat]} titles, {out['blocks'][0, seat]} whole blocks){flags}")
-    lost = int(out["event_count"][0]) - len(out["events"])
+    lost = out["events_lost"]
     if lost > 0:
         lines.append(f"   ({lost} events beyond the log's capacity were not recorded)")
     return "\n".join(lines)
