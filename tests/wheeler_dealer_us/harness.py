@@ -6,13 +6,16 @@ import numpy as np
 from numba import njit
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_us import _kernel_inputs, engine
+from simkit.games.wheeler_dealer_us import _kernel_inputs, engine, state
 from simkit.games.wheeler_dealer_us.rules import R_DECK_SIZE, R_START_CASH
-from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT,
+from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_DEAL_CASH, A_DEAL_MINE, A_DEAL_OTHER,
+                                                 A_DEAL_THEIRS, A_RAISE_ITEM, A_STAKE, A_TARGET, CARD_DRAWN,
+                                                 CARD_STEP5, PUB_CARDS_LEFT, Q_CARD_CONTEXT, Q_CARD_TYPE,
+                                                 Q_INVEST_OPTIONAL, Q_INVEST_RAISING, Q_OFFERS_MADE,
                                                  PUB_HOLDINGS_VERSION, PUB_PROPERTIES, PUB_SEAT, P_SQUARE,
                                                  RAISE_GIVE_UP, S_CASH, S_ON_SCHOOL, S_POSITION, debt_slot, owner,
                                                  owner_slot, seat_slot)
-from simkit.strategy import MAX_PARAMS, Strategy, parse_lineup, registered
+from simkit.strategy import Strategy, parse_lineup, registered
 
 GAME = get_game("wheeler-dealer-us")
 
@@ -34,7 +37,8 @@ def _finance(public, table, query, params, memory, rng, out):
 
 @njit(cache=True)
 def _invest(public, table, query, params, memory, rng, out):
-    return -1 if query[1] == 1 and query[2] == 0 else int(params[SC_INVEST])  # declines the Trade Fair
+    # declines the Trade Fair
+    return -1 if query[Q_INVEST_OPTIONAL] == 1 and query[Q_INVEST_RAISING] == 0 else int(params[SC_INVEST])
 
 
 @njit(cache=True)
@@ -54,9 +58,9 @@ def _poach(public, table, query, params, memory, rng, out):
 
 @njit(cache=True)
 def _offer(public, table, query, params, memory, rng, out):
-    for i in range(4):
-        out[i] = int(memory[M_OFFER + 1 + i])
-    return int(memory[M_OFFER]) if query[1] == 0 else 0
+    for i, field in enumerate((A_DEAL_OTHER, A_DEAL_MINE, A_DEAL_THEIRS, A_DEAL_CASH)):
+        out[field] = int(memory[M_OFFER + 1 + i])
+    return int(memory[M_OFFER]) if query[Q_OFFERS_MADE] == 0 else 0
 
 
 @njit(cache=True)
@@ -70,7 +74,7 @@ def _raise(public, table, query, params, memory, rng, out):
     memory[M_RAISE_ASKED] += 1
     if asked >= RAISE_SCRIPT:
         return RAISE_GIVE_UP
-    out[0] = int(memory[M_RAISE + 2 * asked + 1])
+    out[A_RAISE_ITEM] = int(memory[M_RAISE + 2 * asked + 1])
     return int(memory[M_RAISE + 2 * asked])
 
 
@@ -78,23 +82,23 @@ def _raise(public, table, query, params, memory, rng, out):
 def _bump(public, table, query, params, memory, rng, out):
     if params[SC_BUMP_SEAT] < 0:
         return 0
-    out[0], out[1] = int(params[SC_BUMP_SEAT]), int(params[SC_BUMP_SQUARE])
+    out[A_BUMP_SEAT], out[A_BUMP_SQUARE] = int(params[SC_BUMP_SEAT]), int(params[SC_BUMP_SQUARE])
     return 1
 
 
 @njit(cache=True)
 def _card(public, table, query, params, memory, rng, out):
-    out[0], out[1], out[2] = int(params[SC_ARG0]), int(params[SC_ARG1]), int(params[SC_ARG2])
-    if query[1] == CARD_DRAWN:
-        return query[2] if params[SC_USE_DRAWN] else -1
-    if query[1] == CARD_STEP5:
+    out[0], out[1], out[2] = int(params[SC_ARG0]), int(params[SC_ARG1]), int(params[SC_ARG2])  # any card's answer
+    if query[Q_CARD_CONTEXT] == CARD_DRAWN:
+        return query[Q_CARD_TYPE] if params[SC_USE_DRAWN] else -1
+    if query[Q_CARD_CONTEXT] == CARD_STEP5:
         return int(params[SC_STEP5])
     return int(params[SC_REACTIVE])
 
 
 @njit(cache=True)
 def _bamboozle(public, table, query, params, memory, rng, out):
-    out[0], out[1] = int(params[SC_MINE]), int(params[SC_TARGET])
+    out[A_STAKE], out[A_TARGET] = int(params[SC_MINE]), int(params[SC_TARGET])
     return int(params[SC_BAMBOOZLE])
 
 
@@ -124,9 +128,9 @@ class Table:
         self.prepared = GAME.prepare(GAME.rules(sets=sets), players)
         p = self.prepared
         self.seats = parse_lineup("wheeler-dealer-us", [SCRIPTED] * players)
-        self.arrays = engine.make_context(p, *_kernel_inputs(self.seats), event_capacity=10_000, record=True)
-        self.ctx = engine.kernel_context(self.arrays)
-        parts = engine.state_parts(self.arrays)
+        self.arrays = state.make_context(p, *_kernel_inputs(self.seats), event_capacity=10_000, record=True)
+        self.ctx = state.kernel_context(self.arrays)
+        parts = state.state_parts(self.arrays)
         self.params, self.memory = parts.params, parts.memory
         for key, value in script.items():  # e.g. bid=[1000, 5000, 0]: one value per seat
             values = value if isinstance(value, (list, tuple)) else [value] * players

@@ -9,6 +9,7 @@ import numpy as np
 from ...errors import SimkitError
 from .. import Game
 from . import engine
+from .state import SEAT_STATS
 from .rules import R_DECK_SIZE, USRules
 from .rules import prepare as _prepare
 from .view import (DECISION_NAMES, DECISIONS, MAX_SEATS, PUB_BLOCKS, PUB_PROPERTIES, S_CASH, debt_slot, owner_slot,
@@ -45,7 +46,7 @@ def simulate(prepared: USRules, seats, seed: int, first_game: int, n_games: int,
         columns[name] = out[name].reshape(rows).astype(np.int16)
     columns["bankrupt"] = out["bankrupt"].reshape(rows)
     columns["winner"] = out["winner"].reshape(rows)
-    for i, name in enumerate(engine.SEAT_STATS):
+    for i, name in enumerate(SEAT_STATS):
         values = out["stats"][:, :, i].reshape(rows)
         columns[name] = values if name in ("rent_paid", "rent_received", "exchange_profit") else values.astype(np.int32)
     for i, name in enumerate(prepared.commodities):
