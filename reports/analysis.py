@@ -1,4 +1,4 @@
-"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance).
+"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance, tune, metagame).
 
 Plots are registered per kind of analysis with ``@analysis_plot``; each is saved beside the tables as
 PNG and SVG, and report.html is rendered from the directory's files (so ``simkit report DIR`` renders
@@ -10,6 +10,7 @@ import base64
 import io
 import json
 import platform
+import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -54,6 +55,17 @@ HOW_TO_READ = {
                "(--set-b, --players-b) plays both sides on the same deals and gives each change B - A with its "
                "interval: a seat's advantage, the strategy spread (the best strategy's win rate minus the worst's: "
                "how much the choice of strategy matters), win rates and game length.",
+    "tune": "The search asked several trials at a time and played them, with the incumbent (the best so far), on the same "
+            "deals in every seat order; a trial's value is the incumbent's running mean plus the trial's paired "
+            "difference from it on those deals. Values are noisy estimates: the best few trials raced again on fresh "
+            "seeds, and the winner was compared with the starting values on fresh seeds once more. Only that last, "
+            "paired interval says whether tuning helped; a best response 'beats' a field strategy when its win rate "
+            "minus that strategy's, in the same games, has an interval above 0.",
+    "metagame": "Every multiset of the strategies was played in every seat order on the same deals. If each player picks "
+                "a strategy at random from a mix, a mix where no one gains by switching is an equilibrium: the mix "
+                "experienced players would settle on. It was found by replicator dynamics (strategies that win more "
+                "than average spread) from the uniform mix. At the equilibrium every strategy played wins about "
+                "1/players; those not played win less. Intervals come from resampling the deals.",
 }
 
 
@@ -249,10 +261,11 @@ def figures(result):
     return drawn
 
 
-def write_results(out, experiment, results, extra: dict) -> Path:
+def write_results(out, experiment, results, extra: dict, attachments: dict | None = None) -> Path:
     """Write the results directory of an experiment's analyses (built under a temporary name and renamed
     into place when complete, like a run directory), then its report.html, rendered from those files by
-    ``render_results`` exactly as ``simkit report`` renders it again later."""
+    ``render_results`` exactly as ``simkit report`` renders it again later. attachments: name -> path of
+    files copied in as they are (e.g. the searches' Optuna storage)."""
     out = Path(out).resolve()
     with staged(out) as staging:
         entries = []
@@ -262,6 +275,8 @@ def write_results(out, experiment, results, extra: dict) -> Path:
             for name, table in result.tables.items():
                 flat_table(table).to_csv(folder / f"{name}.csv", index=False)
                 flat_table(table).to_parquet(folder / f"{name}.parquet", index=False)
+            for name, text in result.files.items():
+                (folder / name).write_text(text)
             (folder / "findings.txt").write_text("\n".join([result.headline(), *result.findings]) + "\n")
             drawn = []
             for name, title, fig in figures(result):
@@ -278,6 +293,8 @@ def write_results(out, experiment, results, extra: dict) -> Path:
                     "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
         (staging / "experiment.toml").write_text(experiment.to_toml())
+        for name, path in (attachments or {}).items():
+            shutil.copyfile(path, staging / name)
         render_results(staging, staging / "report.html")
     return out
 
@@ -346,3 +363,6 @@ def render_results(directory, output) -> Path:
     tmp.write_text(html)
     tmp.replace(output)
     return output
+
+
+from . import search  # noqa: E402,F401  (registers the plots of tune, metagame and re-tuned compare)

@@ -77,7 +77,9 @@ def _flatten(table: pd.DataFrame) -> pd.DataFrame:
 
 def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=None, games: int = 10_000,
             seed: int = 0, seed_b: int | None = None, rotate_seats: bool = False, until_decided: bool = False,
-            target: float = 0.01, alpha: float = 0.05, first_batch: int = FIRST_BATCH, workers: int = 1) -> Analysis:
+            target: float = 0.01, alpha: float = 0.05, first_batch: int = FIRST_BATCH, retune: str | None = None,
+            retune_params=None, retune_budget="100", workers: int = 1, storage=None,
+            study_name: str = "compare") -> Analysis:
     """Play line-up/rules A and B on the same seeds and report B - A per strategy and per seat.
 
     players: A's line-up (default: the game's); players_b: B's (default: A's). sets/rules apply to both;
@@ -85,6 +87,11 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     default, the same seed, is the paired design). games: games per side (with rotation, split over the
     seat orders); with until_decided it is the most that may be played. Win rates count a tie as a win
     for every tied seat. Intervals are 95% (at the adjusted level described above with until_decided).
+
+    retune: a strategy of line-up A whose family is also tuned under rules A and under rules B (with
+    ``retune_params`` and ``retune_budget``, as ``tune``'s params and budget), and the two tuned line-ups
+    compared (``simkit.analysis.retune``): the report then shows the fixed-bot and the re-tuned effect.
+    storage/study_name: where those searches keep their state (see ``tune``).
     """
     if not 0 < alpha < 1:
         raise SimkitError(f"alpha must be between 0 and 1, not {alpha}")
@@ -95,6 +102,10 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     side_a = batches(game, players, seed, sets, rules, rotate_seats)
     side_b = batches(game, players_b if players_b is not None else players,
                      seed if seed_b is None else seed_b, [*sets, *sets_b], rules, rotate_seats)
+    if retune is not None:
+        from .retune import retuned_entries
+
+        retuned_entries(side_a[0].seats, retune, players_b, seed_b)
     n = len(side_a[0].seats)
     if len(side_b[0].seats) != n:
         raise SimkitError(f"line-ups A and B must have the same number of seats, not {n} and {len(side_b[0].seats)}")
@@ -129,8 +140,14 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     labels_a, labels_b = setup["players_a"], setup["players_b"]
     # same line-up, no rotation, one strategy per seat: the seat table repeats the strategy table
     repeats = not rotate_seats and labels_a == labels_b and len(set(labels_a)) == len(labels_a)
-    return Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup,
-                    players=n, details=("seat",) if repeats else ())
+    result = Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup,
+                      players=n, details=("seat",) if repeats else ())
+    if retune is not None:
+        from .retune import add_retuned
+
+        add_retuned(result, side_a, retune, retune_params, retune_budget, sets, sets_b, rules, players_b, seed, seed_b,
+                    done * len(side_a), rotate_seats, workers, storage, study_name)
+    return result
 
 
 def change_text(row, game, level: str = "95%") -> str:

@@ -66,10 +66,11 @@ class Analysis:
 
     kind: compare, tournament, sweep or balance (the report draws plots by kind). tables: named DataFrames
     (written as CSV and Parquet). findings: sentences a person can read without the tables. setup: what
-    was run (game, line-ups, rule changes, seed, games), recorded in the results. players: the number
-    of seats played; a count outside the game's rulebook puts a house-rule warning first in the findings
-    (so the terminal, findings.txt and report.html all say it). details: tables too long or too raw for
-    the terminal (they are written to the results directory, and printed with --verbose).
+    was run (game, line-ups, rule changes, seed, games), recorded in the results. files: other text files
+    (name -> content) for the results directory, e.g. the tuner's best parameters as TOML. players: the
+    number of seats played; a count outside the game's rulebook puts a house-rule warning first in the
+    findings (so the terminal, findings.txt and report.html all say it). details: tables too long or too
+    raw for the terminal (they are written to the results directory, and printed with --verbose).
     """
 
     kind: str
@@ -78,6 +79,7 @@ class Analysis:
     tables: dict[str, pd.DataFrame]
     findings: list[str] = field(default_factory=list)
     setup: dict = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
     players: int | None = None
     details: tuple[str, ...] = ()
 
