@@ -23,7 +23,7 @@ test: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(SIMKIT) bench wheedle
 
-# Numba's disk cache keys a kernel on its own file only: after editing a module that a kernel imports
-# constants or functions from, clear the cache (users of a released version never need this).
+# Numba's disk cache is keyed on each kernel's file and every module it imports from (simkit/numba_cache.py),
+# so an edit recompiles what it affects by itself; clean-cache only frees the space or forces a full recompile.
 clean-cache:
 	find simkit strategies tests -name '*.nbi' -delete -o -name '*.nbc' -delete

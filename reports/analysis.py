@@ -1,7 +1,8 @@
 """Results directories and HTML reports for analyses (compare, tournament, sweep, balance, tune, metagame).
 
-Plots are registered per kind of analysis with ``@analysis_plot``; each is embedded in report.html as
-PNG and also saved beside the tables as PNG and SVG for reuse.
+Plots are registered per kind of analysis with ``@analysis_plot``; each is saved beside the tables as
+PNG and SVG, and report.html is rendered from the directory's files (so ``simkit report DIR`` renders
+the same page again). Tables are shown through ``reports.format``: one cell per estimate and interval.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 import matplotlib
 
 matplotlib.use("Agg")
@@ -25,6 +27,10 @@ import pandas as pd  # noqa: E402
 from simkit import __version__  # noqa: E402
 from simkit.games import get_game  # noqa: E402
 from simkit.runner import MANIFEST, staged  # noqa: E402
+from matplotlib.ticker import PercentFormatter  # noqa: E402
+
+from .format import headline, money_columns, rule_changes_text, table_html  # noqa: E402
+from .plots import hist_with_overflow, legend_outside, money_axis, percent_axis  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
 ANALYSIS_PLOTS: dict[str, list] = {}
@@ -33,7 +39,9 @@ HOW_TO_READ = {
     "compare": "A and B were played on the same seeds: game g had the same deal, dice and tie-breaks on both sides, so "
                "each game gives a paired difference B - A. An interval that excludes 0 means B changed that outcome. "
                "'Variance reduction' is how many times more games two independent samples would have needed for "
-               "intervals as narrow.",
+               "intervals as narrow. The deals column counts the paired units the intervals are over: with "
+               "--rotate-seats each deal is played in every seat order (games per side = deals x players). Without "
+               "rotation each strategy keeps its seat, so a seat's row also measures its strategy.",
     "tournament": "Every combination of the strategies was played with every seat order, on the same deals. The "
                   "rating is a Bradley-Terry strength from who finished ahead of whom within each game (Elo-like: +100 "
                   "is ahead of an average strategy about 64% of the time). The matrix shows how often the row strategy "
@@ -66,6 +74,10 @@ def analysis_plot(kind: str, name: str, title: str):
     return register
 
 
+def _game(result):
+    return get_game(result.game)
+
+
 def _interval_bars(ax, labels, values, low, high, color="#4C72B0"):
     y = np.arange(len(labels))
     values, low, high = (np.asarray(v, float) for v in (values, low, high))
@@ -81,14 +93,22 @@ def _figure(rows=1, cols=1, height=3.6):
     return plt.subplots(rows, cols, figsize=(8.5, max(height, 0.5)), squeeze=False)
 
 
+def _score_label(ax, game, text: str, axis: str = "x") -> str:
+    """An axis of the game's score (money formatted as money); returns its label."""
+    if game.score_column in game.money_columns:
+        return text + money_axis(ax, game, axis)
+    return text
+
+
 @analysis_plot("compare", "differences", "B - A per strategy: win rate and mean score (paired intervals)")
 def compare_differences(result):
     table = result.tables["strategy"]
+    game = _game(result)
     fig, axes = _figure(1, 2, 1.2 + 0.45 * len(table))
     _interval_bars(axes[0, 0], table.index, table["win_diff"] * 100, table["win_low"] * 100, table["win_high"] * 100)
     axes[0, 0].set_xlabel("win rate B - A (percentage points)")
     _interval_bars(axes[0, 1], [""] * len(table), table["score_diff"], table["score_low"], table["score_high"], "#C44E52")
-    axes[0, 1].set_xlabel("mean score B - A")
+    axes[0, 1].set_xlabel(_score_label(axes[0, 1], game, f"mean {game.score_column.replace('_', ' ')} B - A"))
     fig.tight_layout()
     return fig
 
@@ -98,7 +118,7 @@ def _seat_bars(tables: list[tuple[str, pd.DataFrame]]):
     for ax, (label, table) in zip(axes[0], tables):
         _interval_bars(ax, [f"seat {s}" for s in table.index], table["win_advantage"] * 100,
                        table["win_advantage_low"] * 100, table["win_advantage_high"] * 100, "#55A868")
-        ax.set_xlabel(f"{label}win rate minus the average seat's (points)")
+        ax.set_xlabel(f"{label}win rate minus the average seat's\n(percentage points)")
     fig.tight_layout()
     return fig
 
@@ -118,27 +138,52 @@ def tournament_ratings(result):
     axes[0, 0].set_xlabel("rating (Elo-like, mean 0)")
     _interval_bars(axes[0, 1], [""] * len(table), table["win_rate"], table["win_rate_low"], table["win_rate_high"], "#55A868")
     axes[0, 1].set_xlabel("win rate")
+    percent_axis(axes[0, 1], "x")
     fig.tight_layout()
     return fig
 
 
-def _matrix(ax, matrix: pd.DataFrame):
-    image = ax.imshow(matrix.to_numpy(float), cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(len(matrix.columns)), matrix.columns, rotation=30, ha="right")
-    ax.set_yticks(range(len(matrix.index)), matrix.index)
-    for (i, j), value in np.ndenumerate(matrix.to_numpy(float)):
+def _matrix(ax, long: pd.DataFrame):
+    """A head-to-head heat map from a long table (strategy, opponent -> ahead, low, high): the colours are
+    centred on 0.5 (an even match is white) and stretched to the largest deviation, so 45% against 55%
+    reads as a clear difference; every cell shows its share and 95% interval."""
+    order = list(dict.fromkeys(long.index.get_level_values(0)))
+    grid = {name: long[name].unstack("opponent").reindex(index=order, columns=order) for name in ("ahead", "low", "high")}
+    values = grid["ahead"].to_numpy(float)
+    spread = np.nanmax(np.abs(values - 0.5), initial=0.0)
+    spread = max(0.02, float(np.ceil(spread * 50) / 50))   # round up to 2 points, at least +-2 points
+    image = ax.imshow(values, cmap="RdBu", vmin=0.5 - spread, vmax=0.5 + spread)
+    ax.set_xticks(range(len(order)), order, rotation=30, ha="right")
+    ax.set_yticks(range(len(order)), order)
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("finished ahead (row)")
+    size = 8 if len(order) <= 5 else 6
+    for (i, j), value in np.ndenumerate(values):
         if not np.isnan(value):
-            ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=8)
+            low, high = grid["low"].iat[i, j], grid["high"].iat[i, j]
+            strong = abs(value - 0.5) > 0.6 * spread
+            ax.text(j, i, f"{value:.1%}\n[{low * 100:.1f}, {high * 100:.1f}]", ha="center", va="center", fontsize=size,
+                    color="white" if strong else "black")
     return image
 
 
-@analysis_plot("tournament", "head_to_head", "Head to head: share of shared games the row finished ahead of the column")
-def tournament_matrix(result):
-    matrix = result.tables["head_to_head"]
-    fig, axes = _figure(height=1.5 + 0.5 * len(matrix))
-    fig.colorbar(_matrix(axes[0, 0], matrix), ax=axes[0, 0])
+def _heat_map(long: pd.DataFrame):
+    n = len(set(long.index.get_level_values(0)))
+    fig, axes = _figure(height=1.8 + 0.75 * n)
+    fig.set_size_inches(max(6.5, 1.3 * n + 3), 1.8 + 0.75 * n)
+    bar = fig.colorbar(_matrix(axes[0, 0], long), ax=axes[0, 0])
+    bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    bar.set_label("share of shared games the row finished ahead")
     fig.tight_layout()
     return fig
+
+
+@analysis_plot("tournament", "head_to_head", "Head to head: share of shared games the row finished ahead of the column "
+                                              "(95% intervals over deals; white = an even match)")
+def tournament_matrix(result):
+    if "head_to_head_intervals" not in result.tables:
+        return None
+    return _heat_map(result.tables["head_to_head_intervals"])
 
 
 @analysis_plot("sweep", "curve", "Win rate and mean score along the grid (95% bands; the best point marked)")
@@ -147,7 +192,8 @@ def sweep_curve(result):
     key = curve.index.names[0]
     points = list(dict.fromkeys(curve.index.get_level_values(0)))
     x = np.arange(len(points))
-    fig, axes = _figure(1, 2, 3.8)
+    game = _game(result)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.9), squeeze=False)
     for entry in dict.fromkeys(curve.index.get_level_values(1)):
         rows = curve.xs(entry, level=1).loc[points]
         focus = entry == result.setup["focus"]
@@ -157,12 +203,15 @@ def sweep_curve(result):
             ax.fill_between(x, rows[low], rows[high], alpha=0.25 if focus else 0.1)
     focus_rows = curve.xs(result.setup["focus"], level=1).loc[points]
     best = int(np.argmax(focus_rows["win_rate"].to_numpy()))
-    axes[0, 0].axvline(best, color="black", linestyle=":", label=f"best: {points[best]}")
-    for ax, label in zip(axes[0], ("win rate", "mean score")):
+    for ax in axes[0]:
+        ax.axvline(best, color="black", linestyle=":", label=f"best: {points[best]}" if ax is axes[0, 1] else None)
+    for ax, label in zip(axes[0], ("win rate", f"mean {game.score_column.replace('_', ' ')}")):
         ax.set_xticks(x, points, rotation=30 if max(len(p) for p in points) > 4 else 0)
         ax.set_xlabel(key)
         ax.set_ylabel(label)
-    axes[0, 0].legend(fontsize=7)
+    percent_axis(axes[0, 0])
+    axes[0, 1].set_ylabel(_score_label(axes[0, 1], game, axes[0, 1].get_ylabel(), "y"))
+    legend_outside(axes[0, 1])
     fig.tight_layout()
     return fig
 
@@ -172,7 +221,7 @@ def balance_seats(result):
     return _seat_bars([("", result.tables["seats"])])
 
 
-@analysis_plot("balance", "length", "Game length distribution")
+@analysis_plot("balance", "length", "Game length distribution (the longest 1% of games in the hatched bar)")
 def balance_length(result):
     if "length" not in result.tables:
         return None
@@ -180,25 +229,17 @@ def balance_length(result):
     values, shares = table.index.to_numpy(float), table["share"].to_numpy()
     fig, axes = _figure()
     ax = axes[0, 0]
-    if len(values) > 80:   # many distinct lengths: a histogram of them, weighted by their shares
-        ax.hist(values, bins=60, weights=shares, color="#4C72B0")
-    else:
-        ax.bar(values, shares, color="#4C72B0")
-    ax.set_xlabel(table.index.name)
+    hist_with_overflow(ax, values, weights=shares, max_bins=80)
+    ax.set_xlabel(str(table.index.name))
     ax.set_ylabel("share of games")
     fig.tight_layout()
     return fig
 
 
-@analysis_plot("balance", "head_to_head", "Head to head within the line-up: share of games the row finished ahead")
+@analysis_plot("balance", "head_to_head", "Head to head within the line-up: share of games the row finished ahead "
+                                          "(95% intervals over deals; white = an even match)")
 def balance_matrix(result):
-    matrix = result.tables["head_to_head"]["ahead"].unstack("opponent")
-    order = list(dict.fromkeys(result.tables["head_to_head"].index.get_level_values(0)))
-    matrix = matrix.reindex(index=order, columns=order)
-    fig, axes = _figure(height=1.5 + 0.5 * len(matrix))
-    fig.colorbar(_matrix(axes[0, 0], matrix), ax=axes[0, 0])
-    fig.tight_layout()
-    return fig
+    return _heat_map(result.tables["head_to_head"])
 
 
 def figures(result):
@@ -217,20 +258,57 @@ def _flat(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def _html_table(table: pd.DataFrame) -> str:
-    shown = table if len(table) <= 60 else table.head(60)
-    html = _flat(shown).to_html(index=False, float_format=lambda v: f"{v:.4g}", classes="summary", na_rep="")
-    return html + (f'<p class="note">First 60 of {len(table)} rows; the full table is in the results directory.</p>'
-                   if len(table) > 60 else "")
+def _effective(game, sets, rules, extra=()):
+    """The effective rules of an analysis from its recorded set-up (a rules file that has gone since gives
+    None: the report then lists the --set strings as given)."""
+    from simkit.errors import SimkitError
+
+    rules_file, overrides = (rules, None) if isinstance(rules, str) else (None, rules or None)
+    try:
+        return game.rules(rules_file, [*(sets or []), *extra], overrides)
+    except SimkitError:
+        return None
+
+
+def _players(setup: dict, fallback):
+    for key in ("players", "players_a"):
+        value = setup.get(key)
+        if isinstance(value, list):
+            return len(value)
+        if isinstance(value, int):
+            return value
+    return fallback
+
+
+def tested(game, kind: str, setup: dict, players=None) -> str:
+    """What an analysis tested, in one line: the game, level, players and the rules that differ from the
+    defaults (for compare, A's and B's; for a rule sweep, the key swept)."""
+    players = _players(setup, players)
+    rules = _effective(game, setup.get("sets"), setup.get("rules"))
+    if rules is None:
+        return f"{game.title}, {players} players, rules: {', '.join(setup.get('sets') or []) or 'from a file'}"
+    line = headline(game, rules, players)
+    if kind == "compare":
+        rules_b = _effective(game, setup.get("sets"), setup.get("rules"), setup.get("sets_b") or ())
+        changes_a = game.rule_changes(rules)
+        changes_b = game.rule_changes(rules_b) if rules_b is not None else []
+        if rules_b is not None and changes_b != changes_a:
+            line += f"; B: {rule_changes_text(changes_b)}"
+        if setup.get("players_b") and setup.get("players_b") != setup.get("players_a"):
+            line += f"; line-up A {', '.join(setup['players_a'])} against B {', '.join(setup['players_b'])}"
+    if kind == "sweep" and setup.get("swept") == "rule":
+        line += f"; swept: {setup['key']} over {', '.join(map(str, setup['values']))}"
+    return line
 
 
 def write_results(out, experiment, results, extra: dict, attachments: dict | None = None) -> Path:
     """Write the results directory of an experiment's analyses (built under a temporary name and renamed
-    into place when complete, like a run directory). attachments: name -> path of files copied in as they
-    are (e.g. the searches' Optuna storage)."""
+    into place when complete, like a run directory), then its report.html, rendered from those files by
+    ``render_results`` exactly as ``simkit report`` renders it again later. attachments: name -> path of
+    files copied in as they are (e.g. the searches' Optuna storage)."""
     out = Path(out).resolve()
     with staged(out) as staging:
-        sections = []
+        entries = []
         for number, result in enumerate(results, 1):
             folder = staging / f"{number:02d}-{result.kind}"
             folder.mkdir()
@@ -240,20 +318,16 @@ def write_results(out, experiment, results, extra: dict, attachments: dict | Non
             for name, text in result.files.items():
                 (folder / name).write_text(text)
             (folder / "findings.txt").write_text("\n".join(result.findings) + "\n")
-            embedded = []
+            drawn = []
             for name, title, fig in figures(result):
                 fig.savefig(folder / f"{name}.png", dpi=110)
                 fig.savefig(folder / f"{name}.svg")
-                buffer = io.BytesIO()
-                fig.savefig(buffer, format="png", dpi=110)
                 plt.close(fig)
-                embedded.append({"title": title, "png": base64.b64encode(buffer.getvalue()).decode("ascii")})
-            sections.append({"title": result.title, "kind": result.kind, "folder": folder.name,
-                             "findings": result.findings, "figures": embedded, "how": HOW_TO_READ[result.kind],
-                             "tables": {name: _html_table(table) for name, table in result.tables.items()},
-                             "setup": json.dumps(result.setup, indent=2, default=str)})
-        manifest = {"experiment": experiment.to_dict(), **extra,
-                    "analyses": [{"kind": r.kind, "title": r.title, "setup": r.setup} for r in results],
+                drawn.append({"name": name, "title": title})
+            entries.append({"kind": result.kind, "title": result.title, "setup": result.setup,
+                            "players": result.players, "folder": folder.name, "tables": list(result.tables),
+                            "figures": drawn})
+        manifest = {"experiment": experiment.to_dict(), **extra, "analyses": entries,
                     "versions": {"simkit": __version__, "numba": numba.__version__, "numpy": np.__version__,
                                  "pandas": pd.__version__, "python": platform.python_version()},
                     "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
@@ -261,10 +335,57 @@ def write_results(out, experiment, results, extra: dict, attachments: dict | Non
         (staging / "experiment.toml").write_text(experiment.to_toml())
         for name, path in (attachments or {}).items():
             shutil.copyfile(path, staging / name)
-        html = jinja2.Template(TEMPLATE.read_text()).render(experiment=experiment, sections=sections, manifest=manifest,
-                                                             note=get_game(experiment.game).report_note)
-        (staging / "report.html").write_text(html)
+        render_results(staging, staging / "report.html")
     return out
+
+
+def _png(path: Path) -> str:
+    return base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def render_results(directory, output) -> Path:
+    """Render report.html of an analysis results directory from its files (manifest, findings, tables,
+    plots): what ``write_results`` does last and ``simkit report DIR`` does again."""
+    from simkit.analysis.experiment import Experiment
+
+    directory = Path(directory)
+    manifest = json.loads((directory / MANIFEST).read_text())
+    experiment = Experiment.from_dict(manifest["experiment"], str(directory / MANIFEST))
+    game = get_game(experiment.game)
+    sections = []
+    for number, entry in enumerate(manifest["analyses"], 1):
+        folder = directory / entry.get("folder", f"{number:02d}-{entry['kind']}")
+        names = entry.get("tables") or sorted(p.stem for p in folder.glob("*.parquet"))
+        tables = {name: pd.read_parquet(folder / f"{name}.parquet") for name in names}
+        shown = {}
+        for name, table in tables.items():
+            if f"{name}_intervals" in tables:    # the same numbers are shown with their intervals
+                continue
+            shown[name] = Markup(table_html(table, money_columns(table.columns, game), game.currency))
+        drawn = entry.get("figures") or [{"name": p.stem, "title": p.stem.replace("_", " ")}
+                                         for p in sorted(folder.glob("*.png"))]
+        setup = {k: v for k, v in entry["setup"].items() if k != "rules_effective"}
+        sections.append({"title": entry["title"], "kind": entry["kind"], "folder": folder.name,
+                         "findings": (folder / "findings.txt").read_text().splitlines(),
+                         "figures": [{"title": f["title"], "png": _png(folder / f"{f['name']}.png")} for f in drawn
+                                     if (folder / f"{f['name']}.png").is_file()],
+                         "how": HOW_TO_READ.get(entry["kind"], ""), "tables": shown,
+                         "tested": tested(game, entry["kind"], entry["setup"], entry.get("players")),
+                         "setup": json.dumps(setup, indent=2, default=str)})
+    title = experiment.title or (sections[0]["title"] if len(sections) == 1 else f"{game.title}: "
+                                 + ", ".join(section["kind"] for section in sections))
+    if game.title not in title:
+        title = f"{game.title}: {title}"
+    html = jinja2.Template(TEMPLATE.read_text(), autoescape=True).render(
+        experiment=experiment, sections=sections, manifest=manifest, note=game.report_note, title=title,
+        tested=sections[0]["tested"] if len(sections) == 1 else
+        tested(game, "experiment", {"sets": experiment.sets, "rules": experiment.rules})
+        + "; each analysis below says its own line-up and rule changes")
+    output = Path(output)
+    tmp = output.with_name(f".{output.name}.tmp")
+    tmp.write_text(html)
+    tmp.replace(output)
+    return output
 
 
 from . import search  # noqa: E402,F401  (registers the plots of tune, metagame and re-tuned compare)

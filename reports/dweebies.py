@@ -1,14 +1,13 @@
-"""Dweebies report plots: cards collected by seat and strategy, collection sizes, table splits and the
-first seat's advantage by player count."""
+"""Dweebies report plots: cards collected by seat and strategy, collection sizes and table splits (the
+first seat's advantage by player count is the generic ``seats_by_run`` plot, drawn with --also). The
+decision ids in titles (D4, D5) are explained in docs/rules/dweebies.md."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
 
-from simkit.stats import mean_interval
-
 from . import plot
-from .plots import bars_with_ci, int_bins
+from .plots import int_bins, legend_outside, percent_axis
 
 
 @plot("collected_by_seat", "Cards collected by seat and strategy (box: quartiles; dot: mean)")
@@ -21,7 +20,7 @@ def collected_by_seat(data):
     ax.plot(np.arange(1, len(seats) + 1), [v.mean() for v in values], "o", color="#C44E52", label="mean")
     ax.set_xticks(np.arange(1, len(seats) + 1), [f"seat {s}\n{data.labels.get(int(s), '')}" for s in seats], fontsize=8)
     ax.set_ylabel("cards collected per game")
-    ax.legend()
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -36,49 +35,26 @@ def collection_sizes(data):
         ax.bar(shown, counts[shown] / counts.sum(), color="#4C72B0")
         mean = (np.arange(counts.size) * counts).sum() / counts.sum()
         ax.set_title(f"{int(counts.sum()):,} collections; mean {mean:.2f} cards", fontsize=9)
-    ax.set_xlabel("cards in one collection (a row and a column together count once, D4)")
+    ax.set_xlabel("cards in one collection (a row and a column together count the placed card once, D4)")
     ax.set_ylabel("share of collections")
+    percent_axis(ax)
     fig.tight_layout()
     return fig
 
 
-@plot("table_splits", "How often the table splits (D5): splits per game")
+@plot("table_splits", "How often the table splits (D5, docs/rules/dweebies.md): splits per game")
 def table_splits(data):
     games = data.frame[data.frame["seat"] == 0]
     splits = games["splits"].to_numpy()
     fig, ax = plt.subplots(figsize=(7, 3.8))
-    ax.hist(splits, bins=int_bins(0, max(1, splits.max())), color="#8172B2", density=True)
+    ax.hist(splits, bins=int_bins(0, max(1, splits.max())), color="#8172B2",
+            weights=np.full(len(splits), 1 / len(splits)))
     placements = data.frame["link_placements"].sum() / max(1, games["turns"].sum())
     ax.set_title(f"{np.mean(splits > 0):.1%} of games split at least once; mean {splits.mean():.2f} splits a game\n"
                  f"{placements:.1%} of cards placed on a link; at most {games['most_groups'].max()} groups at once",
                  fontsize=9)
     ax.set_xlabel("collections in a game that split the table")
     ax.set_ylabel("share of games")
-    fig.tight_layout()
-    return fig
-
-
-@plot("first_seat_by_players", "First seat's share of wins against a fair share, by player count (95% CI)")
-def first_seat_by_players(data):
-    labels, shares, lows, highs, fair = [], [], [], [], []
-    for manifest, frame in sorted(data.runs, key=lambda run: run[0]["players"]):
-        winners = frame.groupby("game")["winner"].transform("sum")
-        share = (frame["winner"] / winners)[frame["seat"] == 0].to_numpy(float)  # a tie splits the win
-        mean, low, high = mean_interval(share.sum(), (share ** 2).sum(), share.size)
-        labels.append(f"{manifest['players']} players\n" + "\n".join(s["label"] for s in manifest["lineup"][:1])
-                      + ("" if len({s["label"] for s in manifest["lineup"]}) == 1 else " + others"))
-        shares.append(float(mean))
-        lows.append(float(low))
-        highs.append(float(high))
-        fair.append(1 / manifest["players"])
-    fig, ax = plt.subplots(figsize=(max(7, 1.6 * len(labels)), 4))
-    bars_with_ci(ax, labels, np.array(shares), np.array(lows), np.array(highs), "#55A868")
-    ax.scatter(np.arange(len(fair)), fair, marker="_", s=600, color="#C44E52", label="fair share: 1 / players", zorder=3)
-    ax.tick_params(axis="x", labelsize=8)
-    ax.set_ylabel("seat 0's share of wins")
-    ax.set_title("Seat 0 plays first (D2). With different strategies in the seats this mixes seat and strategy:\n"
-                 "fill every seat with one strategy for a clean measure; add other player counts' runs with --also",
-                 fontsize=8)
-    ax.legend(fontsize=8)
+    percent_axis(ax)
     fig.tight_layout()
     return fig

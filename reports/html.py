@@ -1,21 +1,23 @@
-"""One self-contained HTML file per run directory: summary tables and every plot embedded as PNG."""
+"""One self-contained HTML file per run directory: what was tested, summary tables and every plot
+embedded as PNG. ``simkit report`` on an analysis results directory renders its report instead."""
 from __future__ import annotations
 
 import base64
 import io
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 import matplotlib.pyplot as plt
 import pandas as pd
 
 from simkit.errors import SimkitError
-from simkit.games import get_game
+from simkit.games import Game, get_game
 from simkit.results import load, read_manifest, summarize
 
 from . import plots_for
+from .format import CI_NOTE, changes_table_html, headline, money_columns, table_html
 
 TEMPLATE = Path(__file__).with_name("report.html.j2")
 
@@ -28,6 +30,7 @@ class ReportData:
     score: str
     labels: dict = field(default_factory=dict)
     runs: list = field(default_factory=list)   # (manifest, frame) of this run and any --also runs of its game
+    game: Game | None = None
 
 
 def _png(fig) -> str:
@@ -37,25 +40,63 @@ def _png(fig) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def is_analysis(manifest: dict) -> bool:
+    """An analysis results directory (compare, tournament, sweep, balance, experiment) rather than a run."""
+    return "experiment" in manifest and "game" not in manifest
+
+
+def confounding_note(manifest: dict) -> str:
+    """What the seat table can and cannot say for this line-up (a plain run never moves a strategy)."""
+    labels = [seat["label"] for seat in manifest["lineup"]]
+    if len(set(labels)) == 1:
+        return (f"Every seat plays {labels[0]}, so the seat table measures the seats alone: a difference between "
+                "seats is the seat's advantage (turn order), not a strategy's.")
+    return ("Seat and strategy are confounded here: in a plain run each strategy keeps its seat "
+            f"({', '.join(f'seat {i} {label}' for i, label in enumerate(labels))}), so a strategy's numbers include "
+            "its seat's advantage and a seat's include its strategy's skill. To separate them, play every seat "
+            f"order: simkit balance {manifest['game']} --players {','.join(labels)} (or simkit compare ... "
+            "--rotate-seats).")
+
+
 def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
     """Write the HTML report of a run directory to ``output`` and return its path. ``also``: other run
-    directories of the same game (e.g. other player counts) that plots comparing runs draw beside it."""
+    directories of the same game (other player counts, line-ups or rules) that the plots comparing runs
+    draw beside it. An analysis results directory gets its analysis report (``also`` is refused there)."""
     manifest = read_manifest(directory)
+    if is_analysis(manifest):
+        if also:
+            raise SimkitError(f"--also compares run directories; {directory} holds analysis results (their report "
+                              "compares what the analysis played)")
+        from .analysis import render_results
+
+        return render_results(directory, output)
     game = get_game(manifest["game"])
     frame = load(directory)
     runs = [(manifest, frame)]
     for other in also:
         other_manifest = read_manifest(other)
+        if is_analysis(other_manifest):
+            raise SimkitError(f"--also {other} holds analysis results; --also takes run directories of {game.name}")
         if other_manifest["game"] != game.name:
             raise SimkitError(f"--also {other} is a run of {other_manifest['game']}, not {game.name}")
         runs.append((other_manifest, load(other)))
     data = ReportData(manifest, frame, summarize(directory), manifest["score_column"],
-                      {entry["seat"]: entry["label"] for entry in manifest["lineup"]}, runs)
-    figures = [{"title": p.title, "png": _png(p.draw(data))} for p in plots_for(game)]
-    tables = {key: table.reset_index().to_html(index=False, float_format=lambda v: f"{v:.4f}", classes="summary")
-              for key, table in data.summary.items()}
-    html = jinja2.Template(TEMPLATE.read_text()).render(
-        manifest=manifest, note=game.report_note, figures=figures, tables=tables, rules=json.dumps(manifest["rules"], indent=2))
+                      {entry["seat"]: entry["label"] for entry in manifest["lineup"]}, runs, game)
+    figures = []
+    for figure in plots_for(game):
+        drawn = figure.draw(data)
+        if drawn is not None:
+            figures.append({"title": figure.title, "png": _png(drawn)})
+    tables = {}
+    for key, table in data.summary.items():
+        flat = table.reset_index().rename(columns={"n": "games"})
+        if key == "seat":
+            flat.insert(1, "strategy", [data.labels.get(int(seat), "") for seat in flat["seat"]])
+        tables[key] = Markup(table_html(flat, money_columns(flat.columns, game), game.currency))
+    html = jinja2.Template(TEMPLATE.read_text(), autoescape=True).render(
+        manifest=manifest, note=game.report_note, figures=figures, tables=tables, ci_note=CI_NOTE,
+        headline=headline(game, manifest["rules"], manifest["players"]), confounding=confounding_note(manifest),
+        rules=Markup(changes_table_html(game, manifest["rules"])), also=[m for m, _ in runs[1:]])
     output = Path(output)
     tmp = output.with_name(f".{output.name}.tmp")
     tmp.write_text(html)

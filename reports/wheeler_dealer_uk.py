@@ -1,12 +1,12 @@
 """Wheeler Dealer (UK) report plots: wealth over turns for a sample of games, time to win, sets sold by
-size, inner-circle entry times."""
+size, inner-circle entry times (the rules as played: docs/rules/wheeler-dealer-uk.md)."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
 
 from . import plot
-from .plots import int_bins
+from .plots import int_bins, legend_outside, percent_axis
 
 SAMPLE_GAMES = 6
 _ENDS = ("target reached", "last player left", "turn limit (flagged)")
@@ -31,12 +31,12 @@ def wealth_over_turns(data):
         ax.set_xlabel("round", fontsize=8)
     axes[0, 0].set_ylabel("total wealth (thousand credits)")
     axes[1, 0].set_ylabel("total wealth (thousand credits)")
-    axes[0, 0].legend(fontsize=7)
+    legend_outside(axes[0, -1])
     fig.tight_layout()
     return fig
 
 
-@plot("time_to_win", "Rounds to the end of the game, by how it ended (K4)")
+@plot("time_to_win", "Rounds to the end of the game, by how it ended (K4 in docs/rules/wheeler-dealer-uk.md)")
 def time_to_win(data):
     games = data.frame[data.frame["seat"] == 0]
     rounds, ends = games["rounds"].to_numpy(), games["end"].to_numpy()
@@ -47,7 +47,7 @@ def time_to_win(data):
     ax.set_title(f"median {np.median(rounds):.0f} rounds, 90th percentile {np.percentile(rounds, 90):.0f}", fontsize=9)
     ax.set_xlabel("rounds played")
     ax.set_ylabel("games")
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -64,22 +64,24 @@ def set_sizes(data):
                      fontsize=9)
     ax.set_xlabel("cards in the set")
     ax.set_ylabel("share of sets sold")
+    percent_axis(ax)
     fig.tight_layout()
     return fig
 
 
-@plot("inner_circle_entry", "When players enter the inner circle (K3), by strategy")
+@plot("inner_circle_entry", "Round in which players enter the inner circle (K3 in docs/rules/wheeler-dealer-uk.md), "
+                            "by strategy")
 def inner_circle_entry(data):
     frame = data.frame
     fig, ax = plt.subplots(figsize=(7, 3.8))
     entered = frame.loc[frame["inner_round"] >= 0, "inner_round"]
-    bins = int_bins(0, max(1, entered.max() if len(entered) else 1), 60)
+    bins = int_bins(1, max(1, entered.max() if len(entered) else 1), 60)
     for name, group in frame.groupby("strategy", observed=True):
         rounds = group.loc[group["inner_round"] >= 0, "inner_round"]
-        ax.hist(rounds + 1, bins=bins, histtype="step", linewidth=1.5, density=False,
+        ax.hist(rounds, bins=bins, histtype="step", linewidth=1.5, density=False,
                 label=f"{name} (never: {np.mean(group['inner_round'] < 0):.0%})")
     ax.set_xlabel("round of entry")
     ax.set_ylabel("seats")
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     fig.tight_layout()
     return fig

@@ -1,4 +1,5 @@
-"""Wheeler-Dealer (US) report plots: bankruptcy timing, the Exchange against its exact odds, board heat map."""
+"""Wheeler-Dealer (US) report plots: bankruptcy timing, the Exchange against its exact odds, board heat map (the
+rules and the reconstructed board they follow: docs/rules/wheeler-dealer-us.md)."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -7,12 +8,14 @@ import numpy as np
 from simkit.stats import wilson
 
 from . import plot
+from .plots import legend_outside, percent_axis
 
 
-@plot("bankruptcy_timing", "Share of players bankrupt by game turn, per strategy")
+@plot("bankruptcy_timing", "Share of players bankrupt by game turn, per strategy (bankruptcy as in "
+                           "docs/rules/wheeler-dealer-us.md)")
 def bankruptcy_timing(data):
     frame = data.frame
-    fig, ax = plt.subplots(figsize=(7, 3.8))
+    fig, ax = plt.subplots(figsize=(8, 3.8))
     last = max(1, int(frame["turns"].max()))
     turns = np.arange(last + 1)
     for name, group in frame.groupby("strategy", observed=True):
@@ -21,7 +24,8 @@ def bankruptcy_timing(data):
         ax.step(turns, np.cumsum(counts) / len(group), where="post", label=str(name))
     ax.set_xlabel("game turn")
     ax.set_ylabel("share bankrupt")
-    ax.legend(fontsize=8)
+    percent_axis(ax)
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -48,7 +52,8 @@ def exchange_vs_odds(data):
     ax.scatter(x, exact, marker="_", s=400, color="#C44E52", label="exact odds", zorder=3)
     ax.set_xticks(x, names, fontsize=7)
     ax.set_ylabel("share of investments won")
-    ax.legend()
+    percent_axis(ax)
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -65,7 +70,8 @@ def _ring(squares):
     return None
 
 
-@plot("landing_heatmap", "Landing frequency of each square (share of all landings)")
+@plot("landing_heatmap", "Landing frequency of each square (share of all landings; the board is the reconstructed one "
+                         "of docs/rules/wheeler-dealer-us.md unless the rules changed it)")
 def landing_heatmap(data):
     landings = np.asarray(data.manifest.get("totals", {}).get("landings", []), float)
     names = data.manifest.get("labels", {}).get("landings", [str(i) for i in range(len(landings))])

@@ -19,6 +19,11 @@ __version__ = "0.1.0"
 # pins Numba's minor version and tests this path (including the disk cache), so the warning is noise.
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
+# Before any module defines a cached kernel: Numba's cache keyed on each kernel's imports (numba_cache.py).
+from . import numba_cache as _numba_cache  # noqa: E402
+
+_numba_cache.install()
+
 
 def run(game: str, games: int, players=None, seed: int = 0, rules=None, sets=(), out=None, workers: int = 1,
         chunk_size: int | None = None, progress: bool = False, overwrite: bool = False):

@@ -3,3 +3,9 @@
 
 class SimkitError(Exception):
     """Bad input (rules, strategies, player counts, paths): the message names what is wrong and what is allowed."""
+
+
+class RunFailed(Exception):
+    """A run stopped by its surroundings, not by its input (a full disk, an I/O error, a worker killed): the
+    message says what failed, how many chunks are kept and that the same command resumes. The CLI prints
+    it on one line and exits 1."""

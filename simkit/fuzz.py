@@ -64,8 +64,9 @@ def _wheedle(pick, n: int) -> dict:
     return {
         "company": [{"name": f"C{i}", "cards": c} for i, c in enumerate(cards)],
         "deal": {table: {str(n): hand}},
-        "scoring": {key: pick.integer(-20, 20) for key in ("stop_bonus", "false_stop", "all_cards", "majority",
-                                                           "bankrupt")},
+        "scoring": {**{key: pick.integer(-20, 20) for key in ("stop_bonus", "false_stop", "all_cards", "majority",
+                                                              "bankrupt")},
+                    "false_stopper_cards": pick.choice(["none", "scored"])},   # W8
         "options": {"gifts_allowed": pick.boolean(), "false_stop_ends_round": pick.boolean(),
                     "bankrupt_majority_scores": pick.boolean(),
                     "rounds": pick.choice(["players", 1, 2, 3]), "max_ticks": pick.choice([1, 5, 50, 500, 2000])},
@@ -80,7 +81,9 @@ def _dweebies(pick, n: int) -> dict:
     else:                # any deck
         copies = [pick.integer(1, 5) for _ in range(pick.integer(n, 40))]   # at least a card a player
         deck, cards = {"copies": copies}, sum(copies)
-    return {"deck": deck, "game": {"hand_size": pick.integer(1, min(20, max(1, cards // n)))}}
+    return {"deck": deck, "game": {"hand_size": pick.integer(1, min(20, max(1, cards // n))),
+                                   "min_line": pick.integer(2, 3), "collect": pick.choice(["must", "may"]),
+                                   "split_rule": pick.choice(["shortest_link", "free"])}}
 
 
 def _wheeler_dealer_us(pick, n: int) -> dict:
@@ -95,6 +98,7 @@ def _wheeler_dealer_us(pick, n: int) -> dict:
                     "school_collect_per_pip": pick.choice([0, 2000]),
                     "trade_fair_extra_investment": pick.boolean()},
         "tax_audit": {"stake_per_pip": pick.choice([0, 10_000, 50_000])},
+        "bamboozle": {"cash_stake": pick.choice([1, 20_000, 100_000])},
         "commodity": [{**c, "total_return": c["invest"] * pick.integer(1, 9)} for c in defaults["commodity"]],
     }
 
@@ -106,7 +110,7 @@ def _wheeler_dealer_uk(pick, n: int) -> dict:
             "buy_from_player_multiple": pick.integer(0, 5),
             # 0 included: a free raid once let one turn bankrupt the last two players (found here: seed 2026, case 57)
             "at_risk_buy_multiple": pick.integer(0, 5),
-            "blue_outer_bonus": pick.choice([0, 5000, 20_000])}
+            "blue_outer_bonus": pick.choice([0, 5000, 20_000]), "borrow_on_sale": pick.boolean()}
     for key in ("at_risk_loan_fraction", "at_risk_interest", "handlers_charge"):
         game[key] = pick.choice([0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0])
     if rule == "colour":

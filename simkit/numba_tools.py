@@ -36,3 +36,28 @@ def function_list(functions):
     for i in range(len(functions)):
         result.append(functions[i])
     return result
+
+
+def readonly_array(dtype, ndim: int):
+    """The Numba type of a read-only array argument (what a strategy may read but not write)."""
+    return types.Array(dtype, ndim, "A", readonly=True)
+
+
+if numba.config.DISABLE_JIT:  # the interpreter: a view that refuses writes
+    def readonly(array):
+        view = array.view()
+        view.flags.writeable = False
+        return view
+else:
+    @intrinsic
+    def readonly(typingctx, array):
+        """The same array typed read-only, without a copy: a strategy handed it cannot write to it (a write
+        is a typing error when the strategy compiles), so no strategy can corrupt the state it is shown."""
+        if not isinstance(array, types.Array):
+            return None
+
+        def codegen(context, builder, signature, args):
+            if context.enable_nrt:      # the result is a new reference (kernels compiled without NRT count nothing)
+                context.nrt.incref(builder, signature.args[0], args[0])
+            return args[0]
+        return array.copy(readonly=True, layout="A")(array), codegen

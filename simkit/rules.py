@@ -139,6 +139,25 @@ def overlay_rules(defaults: dict, rules_file: str | Path | None = None,
     return rules
 
 
+def changed_values(defaults: Any, rules: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """(dotted key, default, value) for every value of ``rules`` that differs from ``defaults``: what a
+    report lists as the rules tested, instead of the whole rule data. Entries of an array of tables are
+    keyed by index (``company.0.cards``), as ``--set`` writes them; an array whose length changed is
+    one difference."""
+    if isinstance(defaults, dict) and isinstance(rules, dict):
+        changes = []
+        for key in dict.fromkeys([*defaults, *rules]):
+            changes += changed_values(defaults.get(key), rules.get(key), f"{path}.{key}" if path else key)
+        return changes
+    if isinstance(defaults, list) and isinstance(rules, list) and len(defaults) == len(rules) \
+            and all(isinstance(item, dict) for item in defaults + rules):
+        changes = []
+        for index, (default, value) in enumerate(zip(defaults, rules)):
+            changes += changed_values(default, value, f"{path}.{index}")
+        return changes
+    return [] if defaults == rules and type(defaults) is type(rules) else [(path, defaults, rules)]
+
+
 def lookup(rules: dict, key: str) -> Any:
     """The value at a dotted key (array entries by index); a missing key is a SimkitError naming it."""
     node: Any = rules
@@ -211,7 +230,7 @@ def _source_and_meaning(comment: str, inherited: str) -> tuple[str, str]:
     match = _TAG.match(comment)
     if not match:
         return inherited, " ".join(comment.split())
-    return match.group(1).strip(), " ".join(comment[match.end():].strip(" :;,-").split())
+    return match.group(1).strip(), " ".join(comment[match.end():].lstrip(" :;,").split())
 
 
 def rule_options(rules_path: str | Path) -> list[RuleOption]:

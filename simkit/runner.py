@@ -10,16 +10,21 @@ unit of work that a distributed backend needs too.
 """
 from __future__ import annotations
 
+import ctypes
+import errno
 import fcntl
 import json
 import multiprocessing
 import os
 import platform
 import shutil
+import signal
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -32,7 +37,7 @@ import pyarrow.parquet as pq
 import tomli_w
 
 from . import __version__
-from .errors import SimkitError
+from .errors import RunFailed, SimkitError
 from .games import Game, get_game
 from .strategy import Seat, parse_lineup
 
@@ -108,6 +113,39 @@ def make_batch(game: str, games: int, players=None, seed: int = 0, rules_file=No
 
 # The batch for forked workers: inherited at fork, never pickled (user strategies live in user modules).
 _WORKER_BATCH: Batch | None = None
+_LOCK_FDS: set[int] = set()     # run locks held by this process, closed in every forked worker
+PR_SET_PDEATHSIG = 1            # linux/prctl.h
+
+
+def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
+    """Run first in every forked worker. A worker must not outlive the process that forked it (the OOM killer
+    or a scheduler may ``kill -9`` that one alone): on Linux the kernel sends it SIGKILL when its parent
+    dies (prctl PR_SET_PDEATHSIG; the "parent" is the forking thread, so only when that is the main
+    thread), elsewhere a thread checks every half second that the parent is still there. A forked worker
+    also closes the run locks it inherited (close-on-exec does not apply to fork): a lock shared with
+    the workers would outlive a killed parent."""
+    for fd in list(_LOCK_FDS):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _LOCK_FDS.clear()
+    armed = False
+    if sys.platform.startswith("linux") and forked_by_main_thread:
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:      # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="simkit-parent-watch", daemon=True).start()
 
 
 def _play_chunk(first_game: int, n_games: int, check: bool) -> dict:
@@ -157,7 +195,9 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
                 bar.update(n)
             return
         _WORKER_BATCH = batch
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_die_with_parent,
+                                   initargs=(os.getpid(), threading.current_thread() is threading.main_thread()))
         try:
             pending = {}
             queue = iter(chunks)
@@ -257,10 +297,15 @@ def prepare_output(out: str | Path, overwrite: bool = False, config: dict | None
 
 
 def _write_atomic(path: Path, write) -> None:
-    """``write(temporary path)``, then rename: a reader (or a resumed run) never sees half a file."""
+    """``write(temporary path)``, then rename: a reader (or a resumed run) never sees half a file. A write that
+    fails removes its half-written temporary (on a full disk, that gives the space back)."""
     temporary = path.with_name(path.name + ".tmp")
-    write(temporary)
-    os.replace(temporary, path)
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size: int = DEFAULT_CHUNK,
@@ -272,20 +317,39 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
     complete. Each chunk's part and totals are written atomically, so a run stopped at any point (Ctrl-C,
     a crash, the process killed) keeps the chunks it finished, and the same call again plays only the
     rest: the finished directory is the same as an uninterrupted run's. A finished run of the same
-    configuration is left as it is."""
+    configuration is left as it is. A fault (a full disk or another error writing, a worker process killed)
+    raises RunFailed, whose message says how many chunks are kept and that the same call resumes."""
     config = run_config(batch, chunk_size)
     out = prepare_output(out, overwrite, config)
     if finished(out, config):
         return out
     staging = partial_dir(out)
+    try:
+        return _write_run(batch, out, staging, config, workers, chunk_size, progress, check, backend, scheduler)
+    except (OSError, BrokenProcessPool) as exc:
+        raise RunFailed(_fault(exc, staging, -(-batch.games // chunk_size))) from exc
+
+
+def _fault(exc: BaseException, staging: Path, chunks: int) -> str:
+    """One line for a run stopped by a fault: what failed, what is kept, how to go on."""
+    if isinstance(exc, BrokenProcessPool):
+        what = "a worker process died (killed by the system, perhaps for want of memory)"
+    else:
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        what = f"writing the run failed: {' '.join(str(exc).split())}{where}"
+    kept = len(list(staging.glob("part-*.parquet"))) if staging.is_dir() else 0
+    if not kept:
+        return f"{what}; no chunk was finished, so nothing is kept"
+    remedy = "free some space, then " if getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT) else ""
+    return f"{what}; {kept} of {chunks} chunks are kept in {staging}: {remedy}run the same command again to resume"
+
+
+def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: int, chunk_size: int, progress: bool,
+               check: bool, backend: str, scheduler: str | None) -> Path:
     if staging.is_dir() and (not (staging / PROGRESS).is_file() or _differs(staging / PROGRESS, config)):
         shutil.rmtree(staging)          # killed before it began, or a different run's (discarded under --overwrite)
     staging.mkdir(parents=True, exist_ok=True)
-    with open(staging / ".lock", "w") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise SimkitError(f"another simkit run is writing {staging}") from None
+    with _run_lock(staging):
         _write_atomic(staging / PROGRESS, lambda p: p.write_text(json.dumps(config, indent=2)))
         for leftover in staging.glob("*.tmp"):
             leftover.unlink()
@@ -323,12 +387,108 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
                          "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=_json_default))
         (staging / "rules.toml").write_text(tomli_w.dumps(batch.rules))
-        for path in [staging / PROGRESS, staging / ".lock", *staging.glob("part-*.totals.json")]:
+        for path in [staging / PROGRESS, staging / LOCK, *staging.glob("part-*.totals.json")]:
             path.unlink()
     if out.exists():
         shutil.rmtree(out)
     staging.rename(out)
     return out
+
+
+LOCK = ".lock"
+TAKEOVER_WAIT_S = 5.0   # how long a dead holder's lock may take to be released (its workers exiting)
+
+
+def _locked(handle) -> bool:
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+
+
+def _holder(handle) -> int | None:
+    """The pid a lock file records (None: none, the last run ended by itself)."""
+    handle.seek(0)
+    text = handle.read().strip()
+    return int(text) if text.isdigit() else None
+
+
+def _flock_owner(handle) -> int | None:
+    """Who took the flock on ``handle``'s file, from Linux's /proc/locks (for a lock file that records no pid,
+    as older versions wrote them)."""
+    inode = os.fstat(handle.fileno()).st_ino
+    try:
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return None
+    for fields in (line.split() for line in lines):
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5].rsplit(":", 1)[-1] == str(inode):
+            return int(fields[4]) if fields[4].isdigit() else None
+    return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:       # a zombie (killed, not yet reaped) is not alive
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+@contextmanager
+def _run_lock(staging: Path):
+    """Hold the staging directory's lock (flock on ``.lock``, which records the holder's pid) while a run
+    writes it. A live holder is refused; a dead one (a run killed with ``kill -9``) is taken over with a
+    one-line note. Its lock is normally free at once (the kernel releases it with the last process that
+    had it open, and the workers die with their parent, see ``_die_with_parent``); if something that
+    outlived it still holds the lock (say, orphaned workers of an older simkit), the lock file itself is
+    replaced. A run that ends by itself, finished or not, clears the pid, so only a killed one leaves it."""
+    path = staging / LOCK
+    handle = open(path, "a+")
+    try:
+        if not _locked(handle):
+            holder = _holder(handle) or _flock_owner(handle)
+            if holder is None or _alive(holder):
+                raise SimkitError(f"another simkit run{f' (pid {holder})' if holder else ''} is writing {staging}; "
+                                  "wait for it to finish, or stop it")
+            deadline = time.monotonic() + TAKEOVER_WAIT_S
+            while not _locked(handle):
+                if time.monotonic() > deadline:     # held by processes that outlived the run: a fresh lock file
+                    fresh = path.with_name(f"{LOCK}.{os.getpid()}")
+                    replacement = open(fresh, "a+")
+                    fcntl.flock(replacement, fcntl.LOCK_EX)
+                    os.replace(fresh, path)
+                    handle.close()
+                    handle = replacement
+                    break
+                time.sleep(0.05)
+        else:
+            holder = _holder(handle)
+        if holder is not None and holder != os.getpid():
+            sys.stderr.write(f"simkit: note: taking over {staging} from simkit run pid {holder}, which is no longer "
+                             "running; its finished chunks are kept\n")
+            sys.stderr.flush()
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        _LOCK_FDS.add(handle.fileno())
+        try:
+            yield
+        finally:
+            _LOCK_FDS.discard(handle.fileno())
+            if path.exists():
+                handle.seek(0)
+                handle.truncate()
+                handle.flush()
+    finally:
+        handle.close()
 
 
 def _totals_name(part: Path) -> str:

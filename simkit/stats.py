@@ -38,3 +38,15 @@ def fmt_interval(low: float, high: float, digits: int = 3) -> str:
     if math.isnan(low):
         return "-"
     return f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def fmt_amount(value: float, signed: bool = False) -> str:
+    """A score or amount for a sentence: thousands separators and no exponent (``1,875,000``, ``+23,150``,
+    ``12.5``), about four significant digits below 1,000."""
+    value = float(value)
+    if math.isnan(value):
+        return "-"
+    sign = "+" if signed and value > 0 else ""
+    if abs(value) >= 1000:
+        return f"{sign}{value:,.0f}"
+    return f"{sign}{value:.4g}" if not signed else f"{value:+.4g}"

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import linecache
 import math
+import re
 import sys
+import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -27,19 +30,78 @@ MAX_PARAMS = 16
 _REGISTRY: dict[str, dict[str, "Strategy"]] = {}
 
 
+class DecisionError(SimkitError):
+    """A decision function that does not compile: its strategy, the decision and the reason in one line
+    (the compiler's own exception is the ``__cause__``, which ``simkit --debug`` prints in full)."""
+
+    def __init__(self, strategy: str, decision: str, reason: str):
+        super().__init__(f"strategy {strategy}, decision {decision}: {reason}")
+        self.strategy, self.decision, self.reason = strategy, decision, reason
+
+
+_NUMBA_HEADER = re.compile(r"^(Failed in \w+ mode pipeline|During: |- Resolution failure|\s*$)")
+_NUMBA_PLACE = re.compile(r'^File "([^"]+)", line (\d+)', re.M)
+
+
+_READONLY_WRITE = re.compile(r"setitem\(readonly array")
+_WRITTEN_NAME = re.compile(r"^\s*([A-Za-z_]\w*)\s*\[")
+
+
+def _readonly_write(text: str, py_func) -> str:
+    """What a write to a read-only argument is called in words: the engine shows a strategy its view
+    read-only, so the write fails to compile; name the array written (where Numba points first)."""
+    places = _NUMBA_PLACE.findall(text)
+    name = None
+    if places:
+        match = _WRITTEN_NAME.match(linecache.getline(places[0][0], int(places[0][1])))
+        name = match[1] if match else None
+    arguments = getattr(getattr(py_func, "__code__", None), "co_varnames", ())[:getattr(
+        getattr(py_func, "__code__", None), "co_argcount", 0)]
+    what = (f"writes to its read-only argument {name!r}" if name in arguments
+            else f"writes to {name!r}, a read-only array it was shown" if name else "writes to a read-only array")
+    return what + " (a strategy may write only to its memory, random stream and answer buffer)"
+
+
+def compile_error_line(exc: Exception, py_func) -> str:
+    """The first line of a compiler error that says what is wrong (Numba's first line only names the
+    compiler pass), with where it is: the line the compiler points at, or the function's ``def``."""
+    text = str(exc)
+    reason = next((line.strip() for line in text.splitlines() if not _NUMBA_HEADER.match(line)), "")
+    reason = reason or type(exc).__name__
+    if _READONLY_WRITE.search(text):
+        reason = _readonly_write(text, py_func)
+    place = _NUMBA_PLACE.search(text)
+    code = getattr(py_func, "__code__", None)
+    if place:
+        where = f"{Path(place[1]).name}, line {place[2]}"
+    elif code is not None:
+        where = f"{Path(code.co_filename).name}, def at line {code.co_firstlineno}"
+    else:
+        return reason
+    return f"{reason} ({where})"
+
+
 def _compile(func, signature):
     """Compile ``func`` for exactly one signature, so the engine sees it as a first-class function. A
     function already compiled for exactly that signature, and only it, is used as it is: its own options
     stay (a strategy may compile its decisions without reference counting, which saves a runtime call
-    per array argument and decision)."""
+    per array argument and decision). A function that does not compile raises ``ValueError`` with the
+    compiler's reason in one line (and the compiler's exception as its cause)."""
     if isinstance(func, CPUDispatcher) and func.signatures == [signature.args] \
             and func.overloads[signature.args].signature.return_type == signature.return_type:
         return func
     py_func = func.py_func if isinstance(func, CPUDispatcher) else func
     try:
-        return njit(signature, cache=True)(py_func)
-    except RuntimeError:  # defined in a notebook or REPL: no file to cache against
-        return njit(signature)(py_func)
+        try:
+            return njit(signature, cache=True)(py_func)
+        except RuntimeError as exc:
+            if "no locator available" not in str(exc):
+                raise
+            return njit(signature)(py_func)    # defined in a notebook or REPL: no file to cache against
+    except SimkitError:
+        raise
+    except Exception as exc:    # Numba's typing errors, a wrong number of arguments, not a function at all
+        raise ValueError(compile_error_line(exc, py_func)) from exc
 
 
 PARAM_KINDS = ("float", "int", "bool", "choice")
@@ -63,6 +125,8 @@ class Param:
     def __post_init__(self):
         if self.kind not in PARAM_KINDS:
             raise ValueError(f"Param kind must be one of {PARAM_KINDS}, not {self.kind!r}")
+        for name in ("default", "low", "high"):    # values are floats, as the engine's parameter vector holds them
+            object.__setattr__(self, name, float(getattr(self, name)))
         if self.kind == "bool":
             object.__setattr__(self, "low", 0.0)
             object.__setattr__(self, "high", 1.0)
@@ -135,7 +199,10 @@ class Strategy:
             func = decisions.get(point) or (base.decisions[point] if base else None)
             if func is None:
                 raise SimkitError(f"strategy {name}: no function for decision {point!r} and no base strategy")
-            compiled[point] = func if (base and func is base.decisions.get(point)) else _compile(func, signature)
+            try:
+                compiled[point] = func if (base and func is base.decisions.get(point)) else _compile(func, signature)
+            except ValueError as exc:
+                raise DecisionError(name, point, str(exc)) from exc.__cause__
         return cls(game, name, compiled, merged_params, doc or (base.doc if base else ""), declared)
 
     @property
@@ -245,13 +312,35 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
+def _import_error_line(exc: BaseException) -> str:
+    """``Type: message (file, line N)`` of an exception raised while importing a module of one's own: the
+    innermost frame outside Python's import machinery."""
+    reason = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": ")
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{type(exc).__name__}: {exc.msg} ({Path(exc.filename).name}, line {exc.lineno})"
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith("<frozen")]
+    return f"{reason} ({Path(frames[-1].filename).name}, line {frames[-1].lineno})" if frames else reason
+
+
 def _load_user_strategy(game: str, module_name: str, attr: str) -> Strategy:
     if str(Path.cwd()) not in sys.path:  # let `mymod:name` find mymod.py in the working directory
         sys.path.insert(0, str(Path.cwd()))
+    spec = f"{module_name}:{attr}"
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise SimkitError(f"strategy {module_name}:{attr}: cannot import module {module_name!r} ({exc})") from None
+    except DecisionError as exc:    # the module builds a strategy whose decision does not compile
+        who = spec if exc.strategy == attr else f"{module_name}:{exc.strategy} (building {spec})"
+        raise SimkitError(f"strategy {who}, decision {exc.decision}: {exc.reason}") from exc.__cause__
+    except SimkitError as exc:
+        raise SimkitError(f"strategy {spec}: {exc}") from exc
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name.split(".")[0] and exc.name != module_name:
+            raise SimkitError(f"strategy {spec}: cannot import module {module_name!r}: "
+                              f"{_import_error_line(exc)}") from exc
+        raise SimkitError(f"strategy {spec}: cannot import module {module_name!r}: it is neither in the working "
+                          "directory nor on PYTHONPATH") from exc
+    except Exception as exc:        # anything the module's own code raises while it is imported
+        raise SimkitError(f"strategy {spec}: cannot import module {module_name!r}: {_import_error_line(exc)}") from exc
     strategy = getattr(module, attr, None)
     if not isinstance(strategy, Strategy):
         raise SimkitError(f"strategy {module_name}:{attr}: {module_name}.{attr} is not a simkit Strategy")

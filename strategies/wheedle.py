@@ -1,8 +1,8 @@
-"""Shipped Wheedle strategies (shared/spec/wheedle.md, "Strategy families").
+"""Shipped Wheedle strategies (the families of docs/rules/wheedle.md, "Shipped strategies").
 
 ``collector`` is one parametrised family covering target choice, offer and accept rules and the
-stopping rules; the other names are its presets. ``random`` is the W7 baseline. Parameter values
-are floats; flags are 0 or 1.
+stopping rules; the other names are its presets. ``random`` is the W7 baseline. Every parameter is
+declared with its range, kind and meaning (``simkit strategies wheedle`` prints them).
 """
 import numpy as np
 from numba import njit
@@ -13,7 +13,7 @@ from simkit.games.wheedle.view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUN
                                        PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAX_TICKS,
                                        PUB_MY_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_SEAT, PUB_TICK, STOP,
                                        SWAP, is_qualified, points_if_stopped)
-from simkit.strategy import Strategy, preset, register
+from simkit.strategy import Param, Strategy, preset, register
 
 # parameter order (the Strategy's params dict preserves it)
 (P_TARGETS, P_OFFER_SIZE, P_REVISE_AFTER, P_DROP_TICKS, P_PROTECT, P_DUMP_CENTRE, P_SABOTAGE, P_STOP_RULE,
@@ -225,6 +225,22 @@ def collector_act(hand, public, seen, params, memory, state, action):
 
 
 @njit(cache=True)
+def rival_holding_after(hand, public, seen, rival, company, m):
+    """Estimate, from public information only, how many cards of ``company`` a rival would hold after
+    receiving ``m`` more: its hand is what it was dealt plus its public net flow (cards travel face up),
+    and what it was dealt is estimated as its share of the cards we were not dealt."""
+    n = public[PUB_COMPANIES]
+    total = 0
+    for c in range(n):
+        total += public[PUB_HEADER + c]
+    hand_size = public[PUB_HAND_SIZE]
+    unseen = total - hand_size  # the other hands and the centre
+    my_dealt = hand[company] - seen[NET, public[PUB_SEAT], company]
+    dealt = (public[PUB_HEADER + company] - my_dealt) * hand_size / unseen if unseen > 0 else 0.0
+    return max(dealt + seen[NET, rival, company], 0.0) + m
+
+
+@njit(cache=True)
 def collector_accept(hand, public, seen, offer, params, memory, state):
     _reset_round(public, memory)
     choose_targets(hand, public, seen, params, memory)
@@ -234,9 +250,9 @@ def collector_accept(hand, public, seen, offer, params, memory, state):
     if k > 0 and not memory[WANTED + give]:
         return False  # junk in would spoil our majorities
     if m > 0 and params[P_PROTECT] > 0:
-        # refuse to feed a rival who is publicly collecting the company we would give
-        rival = offer[OFFER_FROM]
-        if seen[ASKED, rival, want] >= params[P_PROTECT] or seen[NET, rival, want] + m >= 2:
+        # refuse only a deal that would hand the rival a majority (protect - 1 cards of extra caution)
+        holding = rival_holding_after(hand, public, seen, offer[OFFER_FROM], want, m)
+        if 2 * (holding + params[P_PROTECT] - 1) > public[PUB_HEADER + want]:
             return False
     return k > 0 or m > 0
 
@@ -289,19 +305,30 @@ def random_accept(hand, public, seen, offer, params, memory, state):
     return rng.uniform(state) < params[0]
 
 
+TARGETS = ("closest", "small-first", "uncontested")                 # values of `targets`, in order
+STOP_RULES = ("qualified", "threshold", "patience", "never", "bluff")  # values of `stop`, in order
+
 COLLECTOR_PARAMS = {
-    "targets": TARGET_CLOSEST,   # 0 closest to a majority, 1 small companies first, 2 least contested
-    "offer_size": 1,             # most cards given or asked per side in one offer
-    "revise_after": 6,           # untaken offers in a row before targets are revised (0: never)
-    "drop_ticks": 200,           # ticks a revision lasts (a target dropped, or a dumped company adopted)
-    "protect": 0,                # >0: refuse to give a rival a company it asked for this many times
-    "dump_centre": 1,            # swap an unwanted card for the centre card when we collect the centre's company
-    "sabotage": 0,               # when swapping, bankrupt a company rivals collect
-    "stop": STOP_QUALIFIED,      # 0 when qualified, 1 threshold, 2 patience, 3 never, 4 bluff
-    "points": 20,                # threshold: least round score to stop at
-    "patience": 20,              # patience: ticks without improvement before stopping
-    "bluff_points": 15,          # bluff: stop unqualified when the round score, penalty included, reaches this
-    "bluff_after": 100,          # bluff: not before this tick
+    "targets": Param(TARGET_CLOSEST, kind="choice", choices=TARGETS,
+                     doc="which companies to collect: those closest to a majority, the small (5-card) ones first, "
+                         "or those fewest rivals are asking for"),
+    "offer_size": Param(1, 1, 20, "int", "most cards given or asked per side in one offer"),
+    "revise_after": Param(6, 0, 100, "int", "untaken offers in a row before targets are revised (0: never)"),
+    "drop_ticks": Param(200, 0, 5000, "int", "ticks a revision lasts (a target dropped, or a dumped company adopted)"),
+    "protect": Param(0, 0, 10, "int", "refuse a deal that would hand the rival a majority, estimated from public "
+                                      "flows (0: never refuse; each unit above 1 is a card of extra caution)"),
+    "dump_centre": Param(1, kind="bool", doc="swap an unwanted card for the centre card when the centre's company "
+                                             "is one we collect"),
+    "sabotage": Param(0, kind="bool", doc="when swapping, bankrupt a company rivals collect"),
+    "stop": Param(STOP_QUALIFIED, kind="choice", choices=STOP_RULES,
+                  doc="when to stop: as soon as qualified; qualified with a round score of at least `points`; "
+                      "qualified and `patience` ticks without improvement; never; or as qualified, and also "
+                      "unqualified per `bluff_points`/`bluff_after`"),
+    "points": Param(20, 0, 100, "int", "stop rule threshold: the least round score to stop at"),
+    "patience": Param(20, 0, 2000, "int", "stop rule patience: ticks without improvement before stopping"),
+    "bluff_points": Param(15, -100, 100, "int", "stop rule bluff: stop unqualified once what a false stop would "
+                                                "score (its penalty and W8 included) reaches this"),
+    "bluff_after": Param(100, 0, 2000, "int", "stop rule bluff: not before this tick of the round"),
 }
 
 collector = register(Strategy.build(
@@ -317,14 +344,16 @@ patient = preset(collector, "patient", "Collector that stops once qualified and 
                   stop=STOP_PATIENCE)
 never_stop = preset(collector, "never-stop", "Collector that never stops (rounds end by others or as stalemates).",
                      stop=STOP_NEVER)
-bluffer = preset(collector, "bluffer", "Collector that also stops unqualified late in a round when the penalty still pays.",
+bluffer = preset(collector, "bluffer", "Collector that also stops unqualified late in a round when what a false stop would "
+                  "score (penalty and W8 included) reaches `bluff_points`.",
                   stop=STOP_BLUFF)
-blocker = preset(collector, "blocker", "Collector that refuses to feed rivals and bankrupts the companies they collect.",
+blocker = preset(collector, "blocker", "Collector that refuses deals that would hand a rival a majority and bankrupts the companies rivals collect.",
                   protect=1, sabotage=1, stop=STOP_QUALIFIED)
 small_first = preset(collector, "small-first", "Collector that targets the small (5-card) companies first.",
                       targets=TARGET_SMALL_FIRST)
 contrarian = preset(collector, "contrarian", "Collector that targets the companies fewest rivals are asking for.",
                      targets=TARGET_UNCONTESTED)
 random = register(Strategy.build(
-    "wheedle", "random", act=random_act, accept=random_accept, params={"accept": 0.5},
+    "wheedle", "random", act=random_act, accept=random_accept,
+    params={"accept": Param(0.5, 0.0, 1.0, doc="chance of accepting an offer it can fill")},
     doc="W7 baseline: uniform over every distinct legal action; accepts a fillable offer with probability `accept`."))

@@ -1,4 +1,4 @@
-"""Shipped Wheeler Dealer (UK) strategies (shared/spec/wheeler-dealer-uk.md, "Strategy families").
+"""Shipped Wheeler Dealer (UK) strategies (the rules they play: docs/rules/wheeler-dealer-uk.md).
 
 Every decision point is one Numba function with the signature of
 ``simkit.games.wheeler_dealer_uk.view.DECISION_SIGNATURE``. ``trader`` is one parametrised family (set
@@ -8,13 +8,14 @@ card); the other names are its presets. ``random`` is the baseline: a random leg
 from numba import njit
 
 from simkit import rng
-from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_PURCHASE, BORROW_VOLUNTARY, DEAL_BUY, DEAL_RAID,
-                                                 F_BANKRUPT, H_BUY_MULTIPLE, H_COMMODITIES, H_INNER_WEALTH,
-                                                 H_MIN_SET, H_PLAYERS, H_RAID_MULTIPLE, Q_COMMODITY, Q_CONTEXT,
-                                                 Q_PRICE, Q_SEAT, REDEEM_COMMAND, at_risk, cash, colour, face, held,
-                                                 in_pack, loan_value, pack_deal, pack_sale, redeem_cost,
-                                                 seat_field, set_value, total_wealth)
-from simkit.strategy import Strategy, preset, register
+from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
+                                                 BORROW_VOLUNTARY, DEAL_BUY, DEAL_RAID, F_BANKRUPT, H_BUY_MULTIPLE,
+                                                 H_COMMODITIES, H_INNER_WEALTH, H_MIN_SET, H_PLAYERS, H_RAID_MULTIPLE,
+                                                 H_SALE_OPEN, Q_COMMODITY, Q_CONTEXT, Q_PRICE, Q_SEAT, REDEEM_COMMAND,
+                                                 at_risk, borrowable, cash, colour, face, held, in_pack, loan_value,
+                                                 pack_deal, pack_sale, pack_sale_loan, redeem_cost, redeemable,
+                                                 sale_loan, seat_field, set_value, total_wealth)
+from simkit.strategy import Param, Strategy, preset, register
 
 # parameter order (the Strategy's params dict keeps it)
 (P_SELL_AT, P_FAVOUR, P_RESERVE, P_DEALS, P_RAIDS, P_LEVERAGE, P_ENTER_AT, P_COMMAND, P_KEEP_FROM,
@@ -45,31 +46,44 @@ def set_gain(table, c, before, after):
 
 
 @njit(cache=True)
-def loan_capacity(table, seat, keep):
-    """Credits the seat could borrow At Risk on its clean cards, leaving commodity ``keep`` alone."""
+def loan_capacity(table, seat, keep, below):
+    """Credits the seat could borrow on its clean cards of face below ``below``, leaving commodity ``keep``."""
     total = 0
     for c in range(table[H_COMMODITIES]):
-        if c != keep:
-            total += held(table, seat, c) * loan_value(table, c)
+        if c != keep and face(table, c) < below:
+            total += borrowable(table, seat, c) * loan_value(table, c)
     return total
 
 
 @njit(cache=True)
+def will_sell(table, params, seat, c, cards):
+    """Would the trader sell a set of ``cards`` clean cards of c now: at ``sell_at`` cards, or all it can still
+    reach, or when cash is short of ``cash_floor``."""
+    if cards < table[H_MIN_SET]:
+        return False
+    return cards >= params[P_SELL_AT] or cards >= reachable(table, seat, c) or cash(table, seat) < params[P_CASH_FLOOR]
+
+
+@njit(cache=True)
 def affordable(table, seat, price, c, params, completes_set):
-    """Can the seat pay ``price`` keeping its reserve, borrowing At Risk if its leverage allows?"""
+    """Can the seat pay ``price`` keeping its reserve, borrowing At Risk if its leverage allows (and, before
+    rolling with K7 borrow_on_sale, on the cards of the set the purchase completes and that it sells at once)?"""
     spare = cash(table, seat) - params[P_RESERVE]
     leverage = params[P_LEVERAGE]
     if leverage == LEVERAGE_ANY or (leverage == LEVERAGE_SETS and completes_set):
-        spare += loan_capacity(table, seat, c)
+        spare += loan_capacity(table, seat, c, 1 << 62)
+        if completes_set and table[H_SALE_OPEN] != 0 and will_sell(table, params, seat, c, held(table, seat, c) + 1):
+            spare += borrowable(table, seat, c) * loan_value(table, c)
     return spare >= price
 
 
 @njit(cache=True)
-def spare_card(table, seat, avoid):
-    """The card to borrow on: the cheapest single (not building a set), else the cheapest card; -1 if none."""
+def spare_card(table, seat, avoid, below):
+    """The card to borrow on, of face below ``below``: the cheapest single (not building a set), else the
+    cheapest card; -1 if none."""
     best, best_key = -1, 0.0
     for c in range(table[H_COMMODITIES]):
-        if c == avoid or held(table, seat, c) == 0:
+        if c == avoid or borrowable(table, seat, c) <= 0 or face(table, c) >= below:
             continue
         key = face(table, c) * (1.0 if held(table, seat, c) == 1 else 100.0)
         if best < 0 or key < best_key:
@@ -116,18 +130,30 @@ def trader_answer(table, params, memory, state, query):
 
 @njit(cache=True)
 def trader_redeem(table, params, memory, state, query):
-    """Redeem At Risk cards of commodities being collected while cash stays above the reserve; for the
-    Command card, every card worth more than its redeem cost that cash allows."""
+    """Before rolling: redeem At Risk cards of commodities being collected while cash stays above the reserve,
+    or (K7 borrow_on_sale) one that completes a set it sells at once, borrowing on that set. For the Command
+    card, dearest first: every card worth more than its redeem cost that cash, and loans on cheaper cards,
+    can pay for (the rest are forfeit)."""
     seat = query[Q_SEAT]
-    forced = query[Q_CONTEXT] == REDEEM_COMMAND
+    if query[Q_CONTEXT] == REDEEM_COMMAND:
+        best = -1
+        for c in range(table[H_COMMODITIES]):
+            if redeemable(table, c) == 0:
+                continue
+            cost = redeem_cost(table, c)
+            if face(table, c) > cost and (best < 0 or face(table, c) > face(table, best)) \
+                    and cash(table, seat) + loan_capacity(table, seat, c, face(table, c)) >= cost:
+                best = c
+        return best
     for c in range(table[H_COMMODITIES]):
-        if at_risk(table, seat, c) == 0:
+        if redeemable(table, c) == 0:
             continue
         cost = redeem_cost(table, c)
-        if forced:
-            if cash(table, seat) >= cost and face(table, c) > cost:
-                return c
-        elif held(table, seat, c) > 0 and cash(table, seat) - cost >= params[P_RESERVE]:
+        mine = held(table, seat, c)
+        if mine > 0 and cash(table, seat) - cost >= params[P_RESERVE]:
+            return c
+        if (table[H_SALE_OPEN] != 0 and will_sell(table, params, seat, c, mine + 1)
+                and cash(table, seat) + borrowable(table, seat, c) * loan_value(table, c) >= cost):
             return c
     return -1
 
@@ -136,26 +162,33 @@ def trader_redeem(table, params, memory, state, query):
 def trader_sell(table, params, memory, state, query):
     """Sell a set once it has ``sell_at`` cards, or all the cards it can still reach, or when cash is short."""
     seat = query[Q_SEAT]
-    min_set = table[H_MIN_SET]
-    short = cash(table, seat) < params[P_CASH_FLOOR]
     for c in range(table[H_COMMODITIES]):
-        mine = held(table, seat, c)
-        if mine >= min_set and (mine >= params[P_SELL_AT] or mine >= reachable(table, seat, c) or short):
-            return pack_sale(c, mine)
+        if will_sell(table, params, seat, c, held(table, seat, c)):
+            return pack_sale(c, held(table, seat, c))
     return -1
 
 
 @njit(cache=True)
 def trader_borrow(table, params, memory, state, query):
-    """Borrow on spare cards: for a payment always; for a purchase as leverage allows; before rolling only to
-    keep ``cash_floor`` credits in hand."""
+    """Borrow for a payment always; for a purchase as leverage allows; before rolling only to keep
+    ``cash_floor`` credits in hand. To pay for a card or a redeem that completes a set it sells at once, on
+    that set's own cards first (K7 borrow_on_sale: repaid from the sale, no At Risk zone); for the redeem
+    Command, only on cards cheaper than the one saved; otherwise on spare cards."""
     seat = query[Q_SEAT]
     context = query[Q_CONTEXT]
+    c = query[Q_COMMODITY]
     if context == BORROW_VOLUNTARY and cash(table, seat) >= params[P_CASH_FLOOR]:
         return -1
     if context == BORROW_FOR_PURCHASE and params[P_LEVERAGE] == LEVERAGE_NEVER:
         return -1
-    return spare_card(table, seat, query[Q_COMMODITY] if context == BORROW_FOR_PURCHASE else -1)
+    if (context == BORROW_FOR_PURCHASE or context == BORROW_FOR_REDEEM) and sale_loan(table, seat, c, c) \
+            and will_sell(table, params, seat, c, held(table, seat, c) + 1):
+        return pack_sale_loan(c)
+    if context == BORROW_FOR_REDEEM:
+        return -1
+    if context == BORROW_FOR_COMMAND_REDEEM:
+        return spare_card(table, seat, c, face(table, c))
+    return spare_card(table, seat, c if context == BORROW_FOR_PURCHASE else -1, 1 << 62)
 
 
 @njit(cache=True)
@@ -186,18 +219,33 @@ def trader_yellow(table, params, memory, state, query):
     return 1 if rng.uniform(state) < params[P_COMMAND] else 0
 
 
-_PARAMS = {"sell_at": 3.0, "favour": -1.0, "reserve": 1000.0, "deals": 1.0, "raids": 1.0,
-           "leverage": float(LEVERAGE_SETS), "enter_at": 1.0, "command": 0.0, "keep_from": 2.0,
-           "cash_floor": 0.0}
+LEVERAGE_RULES = ("never", "sets", "any")      # values of `leverage`, in order
+
+_PARAMS = {
+    "sell_at": Param(3, 1, 20, "int", "sell a set once it has this many cards (or all the copies it can still "
+                                      "reach, or when cash is below cash_floor)"),
+    "favour": Param(-1, -1, 2, "int", "pack colour to collect: -1 any, 0 red, 1 green, 2 yellow (a turned card of "
+                                      "another colour is bought only with plenty of cash, unless a copy is held)"),
+    "reserve": Param(1000, 0, 1_000_000, "int", "credits kept after buying, dealing and redeeming"),
+    "deals": Param(1, kind="bool", doc="buy a card from another player at 3 x face when a set gains more"),
+    "raids": Param(1, kind="bool", doc="raid another player's At Risk card at 2 x face when a set gains more"),
+    "leverage": Param(LEVERAGE_SETS, kind="choice", choices=LEVERAGE_RULES,
+                      doc="borrow At Risk to pay for a purchase: never, only to complete a set, or for any card"),
+    "enter_at": Param(1.0, 0.0, 10.0, doc="enter the inner circle once total wealth reaches this x the level's "
+                                          "threshold (0: at once)"),
+    "command": Param(0.0, 0.0, 1.0, doc="chance of taking a Command card on an outer yellow space"),
+    "keep_from": Param(2, 0, 20, "int", "refuse another player's 3 x offer for a card when holding this many "
+                                        "copies or more (0: refuse every offer)"),
+    "cash_floor": Param(0, 0, 1_000_000, "int", "credits to keep in hand: below them it borrows before rolling and "
+                                                "sells any set it can"),
+}
 
 trader = register(Strategy.build(
     "wheeler-dealer-uk", "trader", deal=trader_deal, answer=trader_answer, redeem=trader_redeem, sell=trader_sell,
     borrow=trader_borrow, enter=trader_enter, buy=trader_buy, yellow=trader_yellow, params=_PARAMS,
-    doc="Collects sets and sells at sell_at cards; favour: pack colour to collect (0 red, 1 green, 2 yellow, "
-        "-1 any); deals/raids: buy from players at 3 x / raid At Risk at 2 x when a set gains more; leverage: "
-        "At Risk loans for purchases (0 never, 1 to complete sets, 2 any); enter_at: inner circle at this "
-        "x threshold; command: chance of a Command card on yellow; keep_from: refuse 3 x offers from this "
-        "many copies; reserve, cash_floor: credits to keep."))
+    doc="Collects sets and sells them at sell_at cards; buys from players and raids At Risk cards when a set "
+        "gains more, borrows At Risk as its leverage allows, enters the inner circle at enter_at x the threshold; "
+        "every parameter of the family can be set."))
 
 
 preset(trader, "set-at-3", "Sells every set at three cards; deals and raids for sets; borrows to complete them.")
@@ -213,17 +261,31 @@ preset(trader, "commander", "Sells at three and takes Command cards on yellow sp
 
 # ---- random: a random legal answer at every decision --------------------------------------------------
 
+ZONE_CLEAN, ZONE_AT_RISK, ZONE_BORROWABLE, ZONE_REDEEMABLE = range(4)
+
+
+@njit(cache=True)
+def _cards_in(table, seat, c, zone):
+    if zone == ZONE_CLEAN:
+        return held(table, seat, c)
+    if zone == ZONE_AT_RISK:
+        return at_risk(table, seat, c)
+    if zone == ZONE_BORROWABLE:
+        return borrowable(table, seat, c)
+    return redeemable(table, c)
+
+
 @njit(cache=True)
 def _random_commodity(table, seat, state, zone):
-    """A uniformly random commodity of which the seat has a card (zone 0 clean, 1 At Risk); -1 if none."""
+    """A uniformly random commodity of which the seat has a card in ``zone`` (ZONE_*); -1 if none."""
     count = 0
     for c in range(table[H_COMMODITIES]):
-        count += (held(table, seat, c) if zone == 0 else at_risk(table, seat, c)) > 0
+        count += _cards_in(table, seat, c, zone) > 0
     if count == 0:
         return -1
     pick = rng.below(state, count)
     for c in range(table[H_COMMODITIES]):
-        if (held(table, seat, c) if zone == 0 else at_risk(table, seat, c)) > 0:
+        if _cards_in(table, seat, c, zone) > 0:
             if pick == 0:
                 return c
             pick -= 1
@@ -243,7 +305,7 @@ def random_deal(table, params, memory, state, query):
     c = _random_commodity(table, q, state, zone)
     if c < 0:
         return 0
-    return pack_deal(DEAL_BUY if zone == 0 else DEAL_RAID, q, c)
+    return pack_deal(DEAL_BUY if zone == ZONE_CLEAN else DEAL_RAID, q, c)
 
 
 @njit(cache=True)
@@ -254,7 +316,7 @@ def random_coin(table, params, memory, state, query):
 @njit(cache=True)
 def random_redeem(table, params, memory, state, query):
     seat = query[Q_SEAT]
-    c = _random_commodity(table, seat, state, 1)
+    c = _random_commodity(table, seat, state, ZONE_REDEEMABLE)
     if c < 0 or rng.uniform(state) < 0.5 or cash(table, seat) < redeem_cost(table, c):
         return -1
     return c
@@ -277,7 +339,7 @@ def random_borrow(table, params, memory, state, query):
         return -1
     if query[Q_CONTEXT] == BORROW_FOR_PURCHASE and rng.uniform(state) < 0.5:
         return -1
-    return _random_commodity(table, query[Q_SEAT], state, 0)
+    return _random_commodity(table, query[Q_SEAT], state, ZONE_BORROWABLE)
 
 
 register(Strategy.build(

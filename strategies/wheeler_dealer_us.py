@@ -1,4 +1,4 @@
-"""Shipped Wheeler-Dealer (US) strategies (shared/spec/wheeler-dealer-us.md, "Strategy families").
+"""Shipped Wheeler-Dealer (US) strategies (the rules they play: docs/rules/wheeler-dealer-us.md).
 
 Every decision point is one Numba function with the signature of
 ``simkit.games.wheeler_dealer_us.view.DECISION_SIGNATURE``; a strategy is twelve of them plus
@@ -22,19 +22,23 @@ else:
 
 from simkit import rng
 from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL,
-                                                 CARD_STEP5, CK_COMBO, CK_EXTRA_TURN, CK_MASTER_KEY, CK_MOVE_ANY,
-                                                 CK_TAXI, DEAL_BUY, DEAL_SWAP, DECISION_SIGNATURE, K_AMOUNT, K_KIND,
-                                                 MAX_SEATS, MEMORY_SIZE, PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARDS_LEFT,
-                                                 PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES, PUB_COMMODITY_ROW,
-                                                 PUB_EXTRA_EXCHANGE_USED, PUB_MIN_INVEST, PUB_PLAYERS,
-                                                 PUB_PROPERTIES, PUB_SEAT, PUB_SQUARES, PUB_SQUARE_ROW, PUB_TURN,
-                                                 P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, Q_KIND,
-                                                 Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
-                                                 SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR,
-                                                 S_ALIVE, S_ON_SCHOOL, S_POSITION, X_INVEST, X_RETURN, X_WAYS, cash,
-                                                 debt_ridden, debt_slot, held_in_block, holdings_version, owner,
-                                                 owner_slot, saved, saved_slot, seat_field)
-from simkit.strategy import Strategy, preset, register
+                                                 CARD_STEP5, CK_BAMBOOZLE, CK_COMBO, CK_EXTRA_TURN, CK_MASTER_KEY,
+                                                 CK_MOVE_ANY, CK_TAXI, CK_UNDERHANDED, DEAL_BUY, DEAL_SWAP,
+                                                 DECISION_SIGNATURE, K_AMOUNT, K_KIND, MAX_SEATS, MEMORY_SIZE,
+                                                 PUB_AUCTION_MIN, PUB_AUDIT_PER_PIP, PUB_BAMBOOZLE_CASH, PUB_BLOCKS,
+                                                 PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_CITY_HALL_PERCENT,
+                                                 PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_MIN_INVEST, PUB_PARK_PER_PIP,
+                                                 PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_PER_PIP, PUB_SEAT,
+                                                 PUB_SQUARES, PUB_SQUARE_ROW, PUB_TRADE_FAIR_EXTRA, PUB_TURN, P_BLOCK,
+                                                 P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, Q_KIND, Q_PROPERTY,
+                                                 RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
+                                                 RAISE_SELL_CARD, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL,
+                                                 SQ_TRADE_FAIR, S_ALIVE, S_EXTRA_EXCHANGE, S_ON_SCHOOL, S_POSITION,
+                                                 X_INVEST, X_RETURN, X_WAYS, bid_limit, cash, debt_ridden, debt_slot,
+                                                 held_in_block, holdings_version, owner, owner_slot, owns_property,
+                                                 saved, saved_slot, seat_field)
+from simkit.numba_tools import readonly_array
+from simkit.strategy import Param, Strategy, preset, register
 
 
 # ---- helpers shared by the shipped strategies -----------------------------------------------------
@@ -68,10 +72,19 @@ def bamboozle_target_ok(public, table, seat, prop, underhanded):
 
 @njit(cache=True)
 def owns_any(public, seat):
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) == seat:
-            return True
-    return False
+    return owns_property(public, seat)
+
+
+@njit(cache=True)
+def can_stake_bamboozle(public, seat):
+    """A title to stake, or (owning none) the cash stake of the rules."""
+    return owns_property(public, seat) or cash(public, seat) >= public[PUB_BAMBOOZLE_CASH]
+
+
+@njit(cache=True)
+def extra_exchange_open(public, seat):
+    """The seat may still make its one extra Exchange investment of this turn to raise money (U6, U16)."""
+    return not seat_field(public, seat, S_EXTRA_EXCHANGE) and cash(public, seat) >= public[PUB_MIN_INVEST]
 
 
 @njit(cache=True)
@@ -181,7 +194,8 @@ def random_coin(public, table, query, params, memory, state, out):
 
 @njit(cache=True)
 def random_bid(public, table, query, params, memory, state, out):
-    return rng.below(state, cash(public, public[PUB_SEAT]) + 1)
+    limit = bid_limit(public, public[PUB_SEAT], query)
+    return rng.below(state, limit + 1) if limit >= 0 else 0
 
 
 @njit(cache=True)
@@ -196,14 +210,15 @@ def random_deal_offer(public, table, query, params, memory, state, out):
     mine = _random_property(public, table, seat, 0, state)
     theirs = _random_property(public, table, other, 0, state)
     out[0], out[1], out[2] = other, mine, theirs
+    least = public[PUB_AUCTION_MIN]  # every sale is for at least the smallest bid (U14)
     if kind == 1:   # buy
-        if theirs < 0 or cash(public, seat) < 100:
+        if theirs < 0 or cash(public, seat) < least:
             return 0
-        out[3] = 100 + rng.below(state, cash(public, seat) - 99)
+        out[3] = least + rng.below(state, cash(public, seat) - least + 1)
     elif kind == 2:  # sell
-        if mine < 0 or cash(public, other) < 100:
+        if mine < 0 or cash(public, other) < least:
             return 0
-        out[3] = -(100 + rng.below(state, cash(public, other) - 99))
+        out[3] = -(least + rng.below(state, cash(public, other) - least + 1))
     else:           # swap with cash either way
         if mine < 0 or theirs < 0:
             return 0
@@ -211,22 +226,53 @@ def random_deal_offer(public, table, query, params, memory, state, out):
     return kind
 
 
+R_TRIED, R_TRIED_CARDS = 0, 1  # random's memory: the properties and card types offered in this raise (bits)
+R_MASK_BITS = 52                # properties and card types a float64 bit mask holds exactly; later ones aren't sold
+
+
+@njit(cache=True)
+def _untried(memory, slot, index):
+    return index < R_MASK_BITS and (np.int64(memory[slot]) >> index) & 1 == 0
+
+
 @njit(cache=True)
 def random_raise(public, table, query, params, memory, state, out):
+    """Uniform over the legal steps: give up, borrow on a title, offer a title or a saved card not yet
+    offered in this raise, the extra Exchange investment."""
     seat = public[PUB_SEAT]
+    if query[3] == 0:  # a new raise
+        memory[R_TRIED] = 0.0
+        memory[R_TRIED_CARDS] = 0.0
     borrow = _nth_property(public, seat, -1, 1, table)
-    owned = _nth_property(public, seat, -1, 0, table)
-    exchange = 1 if not public[PUB_EXTRA_EXCHANGE_USED] and cash(public, seat) >= public[PUB_MIN_INVEST] else 0
-    r = rng.below(state, 1 + borrow + owned + exchange)
+    sellable = 0
+    for prop in range(public[PUB_PROPERTIES]):
+        sellable += owner(public, prop) == seat and _untried(memory, R_TRIED, prop)
+    cards = 0
+    for t in range(public[PUB_CARD_TYPES]):
+        cards += saved(public, seat, t) > 0 and _untried(memory, R_TRIED_CARDS, t)
+    exchange = 1 if extra_exchange_open(public, seat) else 0
+    r = rng.below(state, 1 + borrow + sellable + cards + exchange)
     if r == 0:
         return RAISE_GIVE_UP
     if r <= borrow:
         out[0] = _nth_property(public, seat, r - 1, 1, table)
         return RAISE_BORROW
-    if r <= borrow + owned:
-        out[0] = _nth_property(public, seat, r - 1 - borrow, 0, table)
-        out[1] = 100
-        return RAISE_SELL
+    r -= borrow + 1
+    out[1] = public[PUB_AUCTION_MIN]
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat and _untried(memory, R_TRIED, prop):
+            if r == 0:
+                memory[R_TRIED] = float(np.int64(memory[R_TRIED]) | (np.int64(1) << prop))
+                out[0] = prop
+                return RAISE_SELL
+            r -= 1
+    for t in range(public[PUB_CARD_TYPES]):
+        if saved(public, seat, t) > 0 and _untried(memory, R_TRIED_CARDS, t):
+            if r == 0:
+                memory[R_TRIED_CARDS] = float(np.int64(memory[R_TRIED_CARDS]) | (np.int64(1) << t))
+                out[0] = t
+                return RAISE_SELL_CARD
+            r -= 1
     return RAISE_EXCHANGE
 
 
@@ -251,9 +297,12 @@ def random_bump(public, table, query, params, memory, state, out):
 
 
 @njit(cache=True)
-def _card_arguments(public, table, seat, kind, state, out):
-    """Random legal arguments for using a card of ``kind``; False if it can't be used now."""
+def _card_arguments(public, table, seat, card_type, state, out):
+    """Random legal arguments for using a card of ``card_type``; False if it can't be used now."""
+    kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
     if kind == CK_TAXI:
+        if cash(public, seat) + table[public[PUB_CARD_ROW] + card_type, K_AMOUNT] < 0:
+            return False  # the card's payment can't be made
         out[0] = _random_free_square(public, table, seat, state, False, True)
         return out[0] >= 0
     if kind == CK_MOVE_ANY:
@@ -276,15 +325,26 @@ def random_card(public, table, query, params, memory, state, out):
         card_type = query[2]
         kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
         if kind == CK_COMBO:
-            mode = rng.below(state, 4)
-            out[0] = mode
-            if mode == 0:
-                out[1] = _random_free_square(public, table, seat, state, False, True)
-            elif mode == 2:
-                out[1] = _random_other(public, seat, state, True)
-                out[2] = _random_free_square(public, table, seat, state, True, False)
+            # uniform over the uses possible now (taxi, Bamboozle, Move Any Player) and discarding
+            taxi = _random_free_square(public, table, seat, state, False, True)
+            bamboozle = can_stake_bamboozle(public, seat) and _bamboozle_targets(public, table, seat, False) > 0
+            victim = _random_other(public, seat, state, True)
+            square = _random_free_square(public, table, seat, state, True, False)
+            move = victim >= 0 and square >= 0
+            r = rng.below(state, 1 + (taxi >= 0) + bamboozle + move)
+            out[0] = 3
+            if taxi >= 0:
+                if r == 0:
+                    out[0], out[1] = 0, taxi
+                r -= 1
+            if bamboozle:
+                if r == 0:
+                    out[0] = 1
+                r -= 1
+            if move and r == 0:
+                out[0], out[1], out[2] = 2, victim, square
             return card_type
-        if rng.uniform(state) < 0.5 and _card_arguments(public, table, seat, kind, state, out):
+        if rng.uniform(state) < 0.5 and _card_arguments(public, table, seat, card_type, state, out):
             return card_type
         return -1
     count = 0
@@ -294,28 +354,35 @@ def random_card(public, table, query, params, memory, state, out):
     for t in range(public[PUB_CARD_TYPES]):
         if saved(public, seat, t) > 0:
             if r == 0:
-                kind = table[public[PUB_CARD_ROW] + t, K_KIND]
-                return t if _card_arguments(public, table, seat, kind, state, out) else -1
+                return t if _card_arguments(public, table, seat, t, state, out) else -1
             r -= 1
     return -1
 
 
 @njit(cache=True)
-def random_bamboozle(public, table, query, params, memory, state, out):
-    seat = public[PUB_SEAT]
-    underhanded = query[1] != 0
+def _bamboozle_targets(public, table, seat, underhanded):
     targets = 0
     for prop in range(public[PUB_PROPERTIES]):
         targets += bamboozle_target_ok(public, table, seat, prop, underhanded)
+    return targets
+
+
+@njit(cache=True)
+def random_bamboozle(public, table, query, params, memory, state, out):
+    """Uniform over declining and the eligible targets (never declining one it must use), staking a random
+    title of its own, or the cash stake when it owns none."""
+    seat = public[PUB_SEAT]
+    underhanded = query[1] != 0
+    targets = _bamboozle_targets(public, table, seat, underhanded)
     if targets == 0:
         return 0
     if owns_any(public, seat):
         out[0] = _random_property(public, table, seat, 0, state)
-    elif cash(public, seat) >= 20000:
+    elif cash(public, seat) >= public[PUB_BAMBOOZLE_CASH]:
         out[0] = -1
     else:
         return 0
-    r = rng.below(state, targets + 1)
+    r = rng.below(state, targets + (0 if query[2] != 0 else 1))
     for prop in range(public[PUB_PROPERTIES]):
         if bamboozle_target_ok(public, table, seat, prop, underhanded):
             if r == 0:
@@ -344,8 +411,10 @@ random = register(Strategy.build(
 # (_nrt=False; the family allocates nothing): with it, every array argument costs a call into the runtime and
 # back. Strategy.build keeps the decisions as compiled here, so the engine calls them directly.
 I, F, B1 = types.int64, types.float64, types.boolean
-PUB, TAB = types.Array(types.int64, 1, "A"), types.Array(types.int64, 2, "A")
-FV = types.Array(types.float64, 1, "A")
+# What the engine shows a strategy is read-only (view.DECISION_SIGNATURE), and the helpers take it as such;
+# its memory (FV) and answer buffer (OUT) are its own to write.
+SHOWN, SHOWN_TABLE, PARAMS = readonly_array(I, 1), readonly_array(I, 2), readonly_array(F, 1)
+FV, OUT = types.Array(F, 1, "A"), types.Array(I, 1, "A")
 
 
 def _typed(signature):
@@ -355,9 +424,10 @@ def _typed(signature):
 # ---- investor: one parametrised family ---------------------------------------------------------------
 #
 # Values: a property is worth to a seat what it adds to the seat's market value (cost x properties held in
-# the block, spec "Net worth"): its cost, plus ``block_weight`` x (its cost x the others held + their costs),
-# plus ``block_weight`` x cost x block size when it completes the block (the top Income Multiple), minus
-# the payoff when it comes debt-ridden. What losing a property costs is the same sum with it left out.
+# the block, docs/rules/wheeler-dealer-us.md "Net worth"): its cost, plus ``block_weight`` x (its cost x the
+# others held + their costs), plus ``block_weight`` x cost x block size when it completes the block (the top
+# Income Multiple), minus the payoff when it comes debt-ridden. What losing a property costs is the same sum
+# with it left out.
 
 # parameter order (the Strategy's params dict preserves it); named PR_* since view.py's P_* are table columns
 (PR_INVEST_RULE, PR_COMMODITY, PR_FRACTION, PR_RICH, PR_RESERVE, PR_BLOCK_WEIGHT, PR_BLOCK_BUY, PR_BID_FRACTION,
@@ -370,8 +440,8 @@ BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
 # areas: my holdings per block (count, cost sum, debt-ridden count), kept while they are unchanged, and
 # another seat's holdings per block (count, cost sum), or per seat for one block, refilled inside a decision;
 # then what is derived from my titles and debts alone, each with the key it was derived for (_holdings_key).
-(M_RAISE_TURN, M_RAISE_AMOUNT, M_RAISE_CREDITOR, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED,
- M_REFUSED_RESET) = range(8)
+# (slot 7 is free)
+(M_TRIED_CARDS, M_RAISE_AMOUNT, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED, M_REFUSED_RESET) = range(7)
 MINE, MINE_FIELDS = 8, 3
 BCAP = 11                              # blocks the scratch areas hold; beyond them the slow path counts
 OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
@@ -386,13 +456,56 @@ assert REACH_SQUARES >= 40
 NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
 MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
 WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
-PARK_EV = 17500.0                      # default data: Park pays $5,000 x one die (not in the public vector)
-TRADE_FAIR_EV = 4000.0                 # an optional Exchange investment, roughly
-SCHOOL_COST = 20000.0                  # a missed turn, roughly (School's own pay-out included)
+TRADE_FAIR_EV = 4000.0                 # an optional Exchange investment, roughly (when the rules offer one)
+MISSED_TURN = 27000.0                  # what a missed turn costs, roughly (School's own pay-out not counted)
+EXTRA_TURN_STAKES = 0.5                # an extra turn's worth, in smallest Exchange stakes (a sale's reserve)
 REFUSED_ROUNDS = 8                     # a refused deal is not offered again for this many rounds
+MOVE_MIN = 3000.0                      # least expected gain for which a Move Any Player card is played
 
 
-@_typed(B1(PUB, TAB, I, FV, I, I))
+# Amounts of the rules, from the public header (so a house rule changes them here too)
+@njit(inline="always", cache=True, _nrt=False)
+def _park_ev(public):
+    """Park pays one die x park_collect_per_pip."""
+    return 3.5 * public[PUB_PARK_PER_PIP]
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _school_cost(public):
+    """A missed turn less School's pay-out (one die x school_collect_per_pip)."""
+    return MISSED_TURN - 3.5 * public[PUB_SCHOOL_PER_PIP]
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _audit_max(public):
+    """The most a Tax Audit can take: six pips x stake_per_pip."""
+    return 6.0 * public[PUB_AUDIT_PER_PIP]
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _city_hall_share(public):
+    """The share of cash City Hall takes."""
+    return public[PUB_CITY_HALL_PERCENT] / 100.0
+
+
+@_typed(F(SHOWN, SHOWN_TABLE, I))
+def _card_worth(public, table, card_type):
+    """Rough worth of holding a saved card: an extra turn, a taxi (to the Park at least, its payment
+    included), a Move Any Player (the least it is played for), a Master Key (out of School)."""
+    row = public[PUB_CARD_ROW] + card_type
+    kind = table[row, K_KIND]
+    if kind == CK_EXTRA_TURN:
+        return EXTRA_TURN_STAKES * public[PUB_MIN_INVEST]
+    if kind == CK_TAXI:
+        return max(0.0, _park_ev(public) + table[row, K_AMOUNT])
+    if kind == CK_MOVE_ANY:
+        return MOVE_MIN
+    if kind == CK_MASTER_KEY:
+        return 0.3 * _school_cost(public)
+    return 0.0
+
+
+@_typed(B1(SHOWN, SHOWN_TABLE, I, FV, I, I))
 def _fill_blocks(public, table, seat, memory, base, fields):
     """memory[base + fields * block + 0, 1(, 2)]: seat's count, cost sum (and debt-ridden count) per block."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -428,7 +541,7 @@ def _block(public, table, memory, seat, block, base, fields, filled):
     return _count_block(public, table, seat, block)
 
 
-@_typed(types.Tuple((I, F, I))(PUB, TAB, I, I))
+@_typed(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
 def _count_block(public, table, seat, block):
     """_block's count over the whole board."""
     k, s, d = 0, 0.0, 0
@@ -440,7 +553,7 @@ def _count_block(public, table, seat, block):
     return k, s, d
 
 
-@_typed(B1(PUB, I, I))
+@_typed(B1(SHOWN, I, I))
 def _occupied(public, square, except_seat):
     """occupied() for the family's hot loops (inlined)."""
     for seat in range(public[PUB_PLAYERS]):
@@ -449,7 +562,7 @@ def _occupied(public, square, except_seat):
     return False
 
 
-@_typed(types.UniTuple(I, 2)(TAB, I, I))
+@_typed(types.UniTuple(I, 2)(SHOWN_TABLE, I, I))
 def _run(table, prop, n):
     """Index range to scan for the properties of prop's block: its run of adjacent indices when that run
     is the whole block (as in the default data), else every property."""
@@ -464,7 +577,7 @@ def _run(table, prop, n):
     return lo, hi
 
 
-@_typed(types.Tuple((I, F, I))(PUB, TAB, I, I))
+@_typed(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
 def _holding(public, table, seat, prop):
     """(count, cost sum, debt-ridden count) of a seat's holdings in prop's block (prop included if held)."""
     block = table[prop, P_BLOCK]
@@ -507,7 +620,7 @@ def _fill_mine(public, table, seat, memory):
     return True
 
 
-@_typed(types.none(PUB, TAB, I, FV))
+@_typed(types.none(SHOWN, SHOWN_TABLE, I, FV))
 def _refresh_holdings(public, table, seat, memory):
     """_fill_mine's work, in one pass. Whole dollars below 2**53: the sums are exact in any order."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -534,7 +647,7 @@ def _refresh_holdings(public, table, seat, memory):
     memory[M_HOLDINGS_KEY] = _holdings_key(public, seat)
 
 
-@_typed(F(TAB, I, I, F, F, B1))
+@_typed(F(SHOWN_TABLE, I, I, F, F, B1))
 def _value(table, prop, k, s, weight, held):
     """What ``prop`` adds to a seat holding k properties of its block costing s (prop among them if held)."""
     c = table[prop, P_COST]
@@ -548,12 +661,12 @@ def _value(table, prop, k, s, weight, held):
     return v
 
 
-@_typed(I(PUB, TAB, I))
+@_typed(I(SHOWN, SHOWN_TABLE, I))
 def _debt(public, table, prop):
     return table[prop, P_PAYOFF] if debt_ridden(public, prop) else 0
 
 
-@_typed(I(TAB, I, I, I))
+@_typed(I(SHOWN_TABLE, I, I, I))
 def _my_rent(table, prop, k, debts):
     """Income Multiple a visitor pays on my property (the top one needs the whole block debt-free)."""
     held = k
@@ -562,19 +675,19 @@ def _my_rent(table, prop, k, debts):
     return table[prop, P_INCOME + held - 1]
 
 
-@_typed(B1(TAB, I, I))
+@_typed(B1(SHOWN_TABLE, I, I))
 def _whole(table, prop, k):
     return k == table[prop, P_BLOCK_SIZE]
 
 
 # ---- the Exchange -------------------------------------------------------------------------------------
 
-@_typed(F(TAB, I))
+@_typed(F(SHOWN_TABLE, I))
 def _ev(table, row):
     return table[row, X_WAYS] / 36.0 * table[row, X_RETURN] - table[row, X_INVEST]
 
 
-@_typed(F(TAB, I, F))
+@_typed(F(SHOWN_TABLE, I, F))
 def _growth(table, row, bankroll):
     """Expected log growth of a bankroll from one stake (Kelly)."""
     stake = table[row, X_INVEST]
@@ -582,7 +695,7 @@ def _growth(table, row, bankroll):
     return p * math.log1p((table[row, X_RETURN] - stake) / bankroll) + (1.0 - p) * math.log1p(-stake / bankroll)
 
 
-@_typed(I(PUB, TAB, FV, FV, I, F))
+@_typed(I(SHOWN, SHOWN_TABLE, PARAMS, FV, I, F))
 def _kelly(public, table, params, memory, money, bankroll):
     """Kelly: among the positive-EV stakes ``money`` pays of at most max(fraction x bankroll, smallest stake),
     the one with the best expected log growth of the bankroll (net worth: what the game scores, and what
@@ -621,14 +734,14 @@ def _kelly(public, table, params, memory, money, bankroll):
     return best
 
 
-@_typed(F(PUB, TAB, FV, I))
+@_typed(F(SHOWN, SHOWN_TABLE, FV, I))
 def _net_worth(public, table, memory, seat):
     """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties."""
     _fill_mine(public, table, seat, memory)
     return float(cash(public, seat)) + memory[M_WORTH_BASE]
 
 
-@_typed(I(PUB, TAB, FV, FV, I))
+@_typed(I(SHOWN, SHOWN_TABLE, PARAMS, FV, I))
 def _choose_commodity(public, table, params, memory, money):
     """The investing rule's commodity among the stakes ``money`` pays for (-1 if none)."""
     rule = int(params[PR_INVEST_RULE])
@@ -656,7 +769,7 @@ def _choose_commodity(public, table, params, memory, money):
     return pick
 
 
-@_typed(I(PUB, TAB, I, F))
+@_typed(I(SHOWN, SHOWN_TABLE, I, F))
 def _resurrection(public, table, money, amount):
     """Raising money: the likeliest stake whose win covers ``amount``, else the biggest profit."""
     row = public[PUB_COMMODITY_ROW]
@@ -699,7 +812,7 @@ def _invest(public, table, query, params, memory, state, out):
 
 # ---- borrowing ------------------------------------------------------------------------------------------
 
-@_typed(I(TAB, I, I, I))
+@_typed(I(SHOWN_TABLE, I, I, I))
 def _borrow_tier(table, prop, k, debts):
     """0: outside a whole block; 1: a whole block already debt-ridden (top multiple already lost); 2: a
     whole debt-free block (borrowing loses its top multiple)."""
@@ -708,7 +821,7 @@ def _borrow_tier(table, prop, k, debts):
     return 1 if debts > 0 else 2
 
 
-@_typed(I(PUB, TAB, FV, I, I, I, I, B1))
+@_typed(I(SHOWN, SHOWN_TABLE, FV, I, I, I, I, B1))
 def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled):
     """The property to borrow on next: lowest tier first; in it the cheapest loan (payoff - loan) that
     covers ``short``, else the biggest loan (fewest debt-ridden titles, fewest poaching chances)."""
@@ -727,7 +840,7 @@ def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled)
     return pick
 
 
-@_typed(I(PUB, TAB, FV, I, B1))
+@_typed(I(SHOWN, SHOWN_TABLE, FV, I, B1))
 def _tier0_loans(public, table, memory, seat, filled):
     """Cash that borrowing outside whole blocks would raise."""
     total = 0
@@ -739,7 +852,7 @@ def _tier0_loans(public, table, memory, seat, filled):
     return total
 
 
-@_typed(B1(PUB, TAB, FV, FV, I, I, B1, B1))
+@_typed(B1(SHOWN, SHOWN_TABLE, PARAMS, FV, I, I, B1, B1))
 def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
     """Pay ``price`` to the bank for a property: keeping the reserve; or keeping the next stake, for a
     bargain (a poach) or (block_buy) a property that advances a block; or borrowing for it outside whole
@@ -807,7 +920,7 @@ def _buy(public, table, query, params, memory, state, out):
     return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1, False) else 0
 
 
-@_typed(types.none(PUB, TAB, FV))
+@_typed(types.none(SHOWN, SHOWN_TABLE, FV))
 def _fill_whole(public, table, memory):
     """memory[OTHER + 2 * block]: the seat holding the whole block, or a negative number."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -824,7 +937,7 @@ def _fill_whole(public, table, memory):
                 memory[OTHER + 2 * block] = -2.0
 
 
-@_typed(types.Tuple((I, I, F))(PUB, TAB, FV, FV, I, B1))
+@_typed(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, PARAMS, FV, I, B1))
 def _bamboozle_plan(public, table, params, memory, seat, underhanded):
     """(my stake property or -1 for cash, target, gain - loss): the most valuable eligible target against my
     least valuable property; the target is -1 when there is none or no stake."""
@@ -853,9 +966,9 @@ def _bamboozle_plan(public, table, params, memory, seat, underhanded):
                     continue
             target, gain = prop, v
     if mine < 0:
-        if cash(public, seat) < 20000:
+        if cash(public, seat) < public[PUB_BAMBOOZLE_CASH]:
             return -1, -1, 0.0
-        loss = 20000.0
+        loss = float(public[PUB_BAMBOOZLE_CASH])
     if target < 0:
         return -1, -1, 0.0
     return mine, target, gain - loss
@@ -869,13 +982,19 @@ def _bid(public, table, query, params, memory, state, out):
     room = money - params[PR_RESERVE]
     if room <= 0:
         return 0
-    if prop < 0:  # a drawn Bamboozle card for sale (U14): a share of what using it would win
+    if prop < 0:  # a Wheeler-Dealer card for sale (U14)
         if params[PR_LEVEL2] == 0:
             return 0
-        _, target, edge = _bamboozle_plan(public, table, params, memory, seat, False)
-        if target < 0 or edge <= 0:
-            return 0
-        return np.int64(min(0.25 * WIN_WAYS * edge, room))
+        card_type = query[4]
+        kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
+        if kind == CK_BAMBOOZLE or kind == CK_UNDERHANDED:  # drawn, used at once: a share of what it would win
+            _, target, edge = _bamboozle_plan(public, table, params, memory, seat, kind == CK_UNDERHANDED)
+            if target < 0 or edge <= 0:
+                return 0
+            worth = 0.25 * WIN_WAYS * edge
+        else:
+            worth = params[PR_BID_FRACTION] * _card_worth(public, table, card_type)
+        return np.int64(max(0.0, min(worth, room, bid_limit(public, seat, query))))
     # my holdings in the block, and every other seat's (scratch per seat), in one pass
     block = table[prop, P_BLOCK]
     for i in range(2 * MAX_SEATS):
@@ -905,14 +1024,14 @@ def _bid(public, table, query, params, memory, state, out):
     return np.int64(bid) if bid > 0 else 0
 
 
-@_typed(I(PUB, TAB, I))
+@_typed(I(SHOWN, SHOWN_TABLE, I))
 def _rent(public, table, prop):
     """Income Multiple a visitor pays on a held property (view.rent_multiple over the block's run only)."""
     k, _, debts = _holding(public, table, owner(public, prop), prop)
     return _my_rent(table, prop, k, debts)
 
 
-@_typed(B1(PUB, TAB, FV, FV, I, I))
+@_typed(B1(SHOWN, SHOWN_TABLE, PARAMS, FV, I, I))
 def _wants_poach(public, table, params, memory, seat, prop):
     """Poach when the payoff is at most poach_ratio x the worth (what the property adds to my market value,
     plus the rent poaching saves) and I can pay it."""
@@ -1059,7 +1178,7 @@ def _deal_answer(public, table, query, params, memory, state, out):
 
 # ---- raising money (U6, U13) ----------------------------------------------------------------------------
 
-@_typed(I(PUB, TAB, FV, FV, I, B1, B1))
+@_typed(I(SHOWN, SHOWN_TABLE, FV, PARAMS, I, B1, B1))
 def _pick_sale(public, table, memory, params, seat, whole, filled):
     """My least valuable property (inside or outside whole blocks) not yet offered in this raise."""
     pick, best = -1, 1e300
@@ -1077,24 +1196,29 @@ def _pick_sale(public, table, memory, params, seat, whole, filled):
 
 @_typed(DECISION_SIGNATURE)
 def _raise(public, table, query, params, memory, state, out):
-    """Borrow outside whole blocks; sell outside whole blocks (reserve: half the property's worth net of
-    debt); borrow on whole blocks; sell anything; one extra Exchange gamble; give up."""
+    """Borrow outside whole blocks; sell saved cards (reserve: half their worth); sell outside whole blocks
+    (reserve: half the property's worth net of debt); borrow on whole blocks; sell anything; one extra
+    Exchange gamble; give up."""
     seat = public[PUB_SEAT]
-    short, creditor = query[1], query[2]
+    short = query[1]
     money = cash(public, seat)
-    amount = short + money  # constant through one raise: tells a new one from the next call of the same
-    if (memory[M_RAISE_TURN] != public[PUB_TURN] + 1 or memory[M_RAISE_AMOUNT] != amount
-            or memory[M_RAISE_CREDITOR] != creditor):
-        memory[M_RAISE_TURN] = public[PUB_TURN] + 1
-        memory[M_RAISE_AMOUNT] = amount
-        memory[M_RAISE_CREDITOR] = creditor
+    if query[3] == 0:  # a new raise
+        memory[M_RAISE_AMOUNT] = short + money
         memory[M_TRIED] = 0.0
+        memory[M_TRIED_CARDS] = 0.0
     filled = _fill_mine(public, table, seat, memory)
     for whole in (False, True):
         prop = _pick_borrow(public, table, memory, seat, short, 1 if whole else 0, 2 if whole else 0, filled)
         if prop >= 0:
             out[0] = prop
             return RAISE_BORROW
+        if not whole:
+            for t in range(public[PUB_CARD_TYPES]):
+                if saved(public, seat, t) > 0 and not _mask_has(memory, M_TRIED_CARDS, t):
+                    _mask_add(memory, M_TRIED_CARDS, t)
+                    out[0] = t
+                    out[1] = max(public[PUB_AUCTION_MIN], np.int64(0.5 * _card_worth(public, table, t)))
+                    return RAISE_SELL_CARD
         prop = _pick_sale(public, table, memory, params, seat, whole, filled)
         if prop >= 0:
             _mask_add(memory, M_TRIED, prop)
@@ -1102,7 +1226,7 @@ def _raise(public, table, query, params, memory, state, out):
             worth = table[prop, P_COST] - _debt(public, table, prop)
             out[1] = max(public[PUB_AUCTION_MIN], np.int64(0.5 * worth) if not whole else 0)
             return RAISE_SELL
-    if not public[PUB_EXTRA_EXCHANGE_USED] and money >= public[PUB_MIN_INVEST]:
+    if extra_exchange_open(public, seat):
         memory[M_RAISE_INVEST] = 1.0
         return RAISE_EXCHANGE
     return RAISE_GIVE_UP
@@ -1110,20 +1234,20 @@ def _raise(public, table, query, params, memory, state, out):
 
 # ---- Level Two: bumping, cards, Bamboozle ------------------------------------------------------------------
 
-@_typed(F(PUB, TAB, FV, FV, I, I, I, B1))
+@_typed(F(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I, I, B1))
 def _square_worth(public, table, memory, params, seat, square, money, filled):
     """Rough worth of coming to rest on a square (taxi): corners by their pay-outs, an unowned property by
     what buying it adds, my own by its income, a rival's by the rent (or the poach it allows)."""
     row = public[PUB_SQUARE_ROW] + square
     kind = table[row, Q_KIND]
     if kind == SQ_PARK:
-        return PARK_EV
+        return _park_ev(public)
     if kind == SQ_TRADE_FAIR:
-        return TRADE_FAIR_EV
+        return TRADE_FAIR_EV if public[PUB_TRADE_FAIR_EXTRA] else 0.0
     if kind == SQ_CITY_HALL:
-        return -0.1 * money
+        return -_city_hall_share(public) * money
     if kind == SQ_SCHOOL:
-        return -SCHOOL_COST
+        return -_school_cost(public)
     prop = table[row, Q_PROPERTY]
     holder = owner(public, prop)
     c = table[prop, P_COST]
@@ -1143,7 +1267,7 @@ def _square_worth(public, table, memory, params, seat, square, money, filled):
     return -3.5 * _rent(public, table, prop)
 
 
-@_typed(types.Tuple((I, F))(PUB, TAB, FV, FV, I, I))
+@_typed(types.Tuple((I, F))(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I))
 def _best_taxi(public, table, memory, params, seat, amount):
     """(square, worth including the card's own payment) of the best legal taxi ride, or (-1, 0)."""
     money = cash(public, seat) + amount
@@ -1161,7 +1285,7 @@ def _best_taxi(public, table, memory, params, seat, amount):
     return pick, best + amount
 
 
-@_typed(B1(PUB, TAB, I, I))
+@_typed(B1(SHOWN, SHOWN_TABLE, I, I))
 def _may_be_worth(public, table, seat, square):
     """False where _landing_worth is 0 at once (a corner other than City Hall, a title not mine): the hot
     loops skip those squares without the call."""
@@ -1170,14 +1294,14 @@ def _may_be_worth(public, table, seat, square):
     return kind == SQ_CITY_HALL or (kind == SQ_PROPERTY and owner(public, table[row, Q_PROPERTY]) == seat)
 
 
-@_typed(F(PUB, TAB, FV, I, I, I, B1))
+@_typed(F(SHOWN, SHOWN_TABLE, FV, I, I, I, B1))
 def _landing_worth(public, table, memory, seat, square, victim, filled):
     """What a rival coming to rest on ``square`` is worth to me: my rent (a debt-ridden title of mine
     invites a poach), or the City Hall tax it pays."""
     row = public[PUB_SQUARE_ROW] + square
     kind = table[row, Q_KIND]
     if kind == SQ_CITY_HALL:
-        return 0.05 * cash(public, victim)
+        return 0.5 * _city_hall_share(public) * cash(public, victim)
     if kind != SQ_PROPERTY:
         return 0.0
     prop = table[row, Q_PROPERTY]
@@ -1189,7 +1313,7 @@ def _landing_worth(public, table, memory, seat, square, victim, filled):
     return 3.5 * _my_rent(table, prop, k, debts)
 
 
-@_typed(I(PUB, I, I))
+@_typed(I(SHOWN, I, I))
 def _richest_rival(public, seat, here):
     """The rival with the most cash (on square ``here`` if here >= 0; else anywhere but School)."""
     pick = -1
@@ -1205,7 +1329,7 @@ def _richest_rival(public, seat, here):
     return pick
 
 
-@_typed(types.Tuple((I, I, F))(PUB, TAB, FV, I))
+@_typed(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, FV, I))
 def _best_move(public, table, memory, seat):
     """Move Any Player: the richest rival to the free property square from which its next roll pays me most.
     The squares worth something (my properties, City Hall) are listed in the scratch area first, so each
@@ -1277,7 +1401,7 @@ def _bump(public, table, query, params, memory, state, out):
             continue
         if kind != SQ_SCHOOL and not _may_be_worth(public, table, seat, square):
             continue
-        worth = 0.3 * SCHOOL_COST if kind == SQ_SCHOOL else _landing_worth(public, table, memory, seat, square,
+        worth = 0.3 * _school_cost(public) if kind == SQ_SCHOOL else _landing_worth(public, table, memory, seat, square,
                                                                              victim, filled)
         if worth > best and not _occupied(public, square, -1):
             pick, best = square, worth
@@ -1288,12 +1412,10 @@ def _bump(public, table, query, params, memory, state, out):
     return 1
 
 
-AUDIT_MAX = 60000.0   # default data: a Tax Audit stakes up to $10,000 x 6 (not in the public vector)
-MOVE_MIN = 3000.0     # least expected gain for which a Move Any Player card is played
 LATE_CARDS = 10       # a Master Key goes to the Tax Audit (EV: the Park pay-out) once this few cards are left
 
 
-@_typed(I(PUB, TAB, FV, FV, I, I, PUB))
+@_typed(I(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I, OUT))
 def _use_card(public, table, memory, params, seat, card_type, out):
     """card_type with out[] set to use a saveable card now, or -1 to keep it."""
     kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
@@ -1317,7 +1439,7 @@ def _use_card(public, table, memory, params, seat, card_type, out):
             return card_type
         memory[M_MOVE_CHECK] = public[PUB_TURN] + public[PUB_PLAYERS]  # kept: look again in a round
     elif kind == CK_MASTER_KEY:
-        if public[PUB_CARDS_LEFT] <= LATE_CARDS and cash(public, seat) >= AUDIT_MAX + params[PR_RESERVE]:
+        if public[PUB_CARDS_LEFT] <= LATE_CARDS and cash(public, seat) >= _audit_max(public) + params[PR_RESERVE]:
             out[0] = 0
             return card_type
     return -1
@@ -1334,7 +1456,7 @@ def _card(public, table, query, params, memory, state, out):
     if context == CARD_MASTER_KEY_SCHOOL:
         return 1
     if context == CARD_MASTER_KEY_AUDIT:
-        return 1 if params[PR_LEVEL2] != 0 and cash(public, seat) < AUDIT_MAX + params[PR_RESERVE] else 0
+        return 1 if params[PR_LEVEL2] != 0 and cash(public, seat) < _audit_max(public) + params[PR_RESERVE] else 0
     if context == CARD_DRAWN:
         card_type = query[2]
         if table[public[PUB_CARD_ROW] + card_type, K_KIND] != CK_COMBO:
@@ -1385,39 +1507,56 @@ def _card(public, table, query, params, memory, state, out):
 
 @_typed(DECISION_SIGNATURE)
 def _bamboozle(public, table, query, params, memory, state, out):
-    """Stake my least valuable property (or $20,000 when I own none) against the eligible property worth
-    most to me, when that is worth more; level2 = 0 never plays it (it is then sold, U14)."""
-    if params[PR_LEVEL2] == 0:
+    """Stake my least valuable property (or the rules' cash stake when I own none) against the eligible property
+    worth most to me, when that is worth more; one I must play (bought, or a Combo Platter) always; level2 = 0
+    plays only those (a drawn one is then sold, U14)."""
+    must = query[2] != 0  # bought, or a Combo Platter played as one: it is used (U16)
+    if params[PR_LEVEL2] == 0 and not must:
         return 0
     mine, target, edge = _bamboozle_plan(public, table, params, memory, public[PUB_SEAT], query[1] != 0)
-    if target < 0 or edge <= 0:
+    if target < 0 or (edge <= 0 and not must):
         return 0
     out[0] = mine
     out[1] = target
     return 1
 
 
+INVEST_RULES = ("fixed", "best-return", "kelly", "cautious")   # values of `invest_rule`, in order
+BORROW_RULES = ("never", "blocks", "any")                      # values of `borrow_rule`, in order
+
 INVESTOR_PARAMS = {
-    "invest_rule": INVEST_KELLY,  # 0 fixed `commodity` (the cheapest stake if it can't pay it), 1 best expected
-                                  # return, 2 Kelly: best expected log growth of net worth among positive-EV
-                                  # stakes of at most `fraction` x net worth, 3 safest odds while cash is
-                                  # below `rich`, else best return
-    "commodity": 0,               # rule 0: the commodity (row of the Exchange; 0 = Copper); -1 the cheapest stake
-    "fraction": 0.25,             # rule 2: most of the net worth one stake may risk (the smallest stake always may)
-    "rich": 300000,               # rule 3: cash from which the best return replaces the safest odds
-    "reserve": 20000,             # cash kept after buying, bidding, dealing and repaying (one stake)
-    "block_weight": 1.0,          # weight of block progress in a property's worth (1: exactly its market value)
-    "block_buy": 1,               # buy a property that advances a block I hold keeping only the next stake
-    "bid_fraction": 0.8,          # auction maximum: this share of the worth, plus half what it denies a rival
-    "borrow_rule": BORROW_NEVER,  # borrow to buy or poach: 0 never, 1 what advances a block I hold, 2 anything
-    "repay_first": 1,             # repay loans keeping the reserve, whole blocks first (0: keep 3 reserves)
-    "poach_ratio": 1.0,           # poach when the payoff is at most this x the worth (rent saved included),
-                                  # keeping only the next stake
-    "premium": 0,                 # offer up to premium x cost for a rival's property in my blocks (0: no offers)
-    "sell_premium": 2.0,          # accept an offer of at least sell_premium x what I give is worth to me
-    "protect": 1,                 # never sell or swap away the last property of a rival's block
-    "swaps": 0,                   # also offer property-for-property swaps (cash either way)
-    "level2": 1,                  # bump rivals and play saved cards (0: only extra turns and skipping School)
+    "invest_rule": Param(INVEST_KELLY, kind="choice", choices=INVEST_RULES,
+                         doc="which Exchange stake: the fixed `commodity` (the cheapest stake if it can't pay it); "
+                             "the best expected return; Kelly, the best expected log growth of net worth among "
+                             "positive-EV stakes of at most `fraction` x net worth; the safest odds while cash is "
+                             "below `rich`, then the best return"),
+    "commodity": Param(0, -1, 63, "int", "invest_rule fixed: the commodity, by its row of the Exchange (0 Copper; "
+                                         "-1 or a row the rules lack: the cheapest stake)"),
+    "fraction": Param(0.25, 0.0, 1.0, doc="invest_rule kelly: most of the net worth one stake may risk (the "
+                                          "smallest stake always may)"),
+    "rich": Param(300000, 0, 10_000_000, "int", "invest_rule cautious: cash ($) from which the best return "
+                                                "replaces the safest odds"),
+    "reserve": Param(20000, 0, 1_000_000, "int", "cash ($) kept after buying, bidding, dealing and repaying"),
+    "block_weight": Param(1.0, 0.0, 5.0, doc="weight of block progress in a property's worth (1: exactly what it "
+                                             "adds to the market value)"),
+    "block_buy": Param(1, kind="bool", doc="buy a property that advances a block I hold keeping only the next stake "
+                                           "(instead of the reserve)"),
+    "bid_fraction": Param(0.8, 0.0, 3.0, doc="auction maximum: this share of the property's worth, plus half what "
+                                             "it denies a rival; also the share of a card's worth bid for it"),
+    "borrow_rule": Param(BORROW_NEVER, kind="choice", choices=BORROW_RULES,
+                         doc="borrow to buy or poach: never, only for what advances a block I hold, or for anything"),
+    "repay_first": Param(1, kind="bool", doc="repay loans keeping the reserve, whole blocks first (0: repay only "
+                                             "while three reserves are left)"),
+    "poach_ratio": Param(1.0, 0.0, 5.0, doc="poach when the payoff is at most this x the worth (rent saved "
+                                            "included), keeping only the next stake"),
+    "premium": Param(0.0, 0.0, 5.0, doc="offer up to premium x cost for a rival's property in my blocks (0: no "
+                                        "offers)"),
+    "sell_premium": Param(2.0, 0.0, 10.0, doc="accept an offer worth at least sell_premium x what I give is worth "
+                                              "to me"),
+    "protect": Param(1, kind="bool", doc="never sell or swap away the last property a rival needs for a block"),
+    "swaps": Param(0, kind="bool", doc="also offer property-for-property swaps (cash either way)"),
+    "level2": Param(1, kind="bool", doc="bump rivals and play saved cards (0: only extra turns and skipping "
+                                        "School; a drawn Bamboozle is sold)"),
 }
 
 investor = register(Strategy.build(

@@ -1,8 +1,16 @@
-"""Numba's disk cache: a second process loads the engine instead of compiling it."""
+"""Numba's disk cache: a second process loads the engine instead of compiling it, and an edit to a module
+a kernel imports from recompiles the kernel by itself (simkit/numba_cache.py)."""
 import json
+import os
+import re
+import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
+
+from simkit import numba_cache
+from simkit.games.wheedle import view
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,14 +24,110 @@ print(json.dumps({"hits": sum(stats.cache_hits.values()), "misses": sum(stats.ca
 """
 
 
-def play_once():
-    done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, cwd=ROOT, timeout=300)
+def python(script: str, cwd: Path, path: Path = ROOT) -> dict:
+    """Run ``script`` in a new interpreter importing simkit from ``path``; its last line, read as JSON."""
+    env = dict(os.environ, PYTHONPATH=str(path))
+    env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=cwd, env=env,
+                          timeout=900)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_second_process_hits_the_cache():
-    play_once()  # may compile and write the cache
-    second = play_once()
+    python(SCRIPT, ROOT)  # may compile and write the cache
+    second = python(SCRIPT, ROOT)
     assert second["hits"] > 0
     assert second["misses"] == 0
+
+
+def closure(path) -> set[str]:
+    found, todo = set(), [os.path.realpath(path)]
+    while todo:
+        current = todo.pop()
+        if current not in found:
+            found.add(current)
+            todo.extend(numba_cache._file(current)[1])
+    return {numba_cache._name(p) for p in found}
+
+
+def test_a_kernel_is_stamped_with_every_module_it_imports_from(tmp_path):
+    engine = closure(ROOT / "simkit/games/wheedle/engine.py")
+    assert {"simkit/games/wheedle/view.py", "simkit/rng.py"} <= engine
+    assert not any("wheeler_dealer" in name or name.startswith("strategies/") for name in engine)
+    assert "simkit/games/wheedle/view.py" in closure(ROOT / "strategies/wheedle.py")
+    # a module of one's own: its neighbours and the simkit modules it reads
+    (tmp_path / "mine.py").write_text("import numpy as np\nfrom helpers import LIMIT\nfrom simkit.rng import DEAL\n")
+    (tmp_path / "helpers.py").write_text("LIMIT = 3\n")
+    assert closure(tmp_path / "mine.py") == {str(tmp_path / "mine.py"), str(tmp_path / "helpers.py"), "simkit/rng.py"}
+    before = numba_cache.source_stamp(str(tmp_path / "mine.py"))
+    (tmp_path / "helpers.py").write_text("LIMIT = 4\n")
+    numba_cache._stamps.clear()
+    assert numba_cache.source_stamp(str(tmp_path / "mine.py")) != before
+
+
+# A strategy that answers "pass" when the memory vector the engine allocated has ``size`` floats, and an
+# illegal action (counted in illegal_actions) otherwise: the engine's MEMORY_SIZE made visible.
+PROBE = """
+from simkit.strategy import Strategy, registered
+from simkit.games.wheedle.view import PASS
+
+def act(hand, public, seen, params, memory, rng, action):
+    return PASS if memory.size == {size} else -7
+
+probe = Strategy.build("wheedle", "probe", base=registered("wheedle")["hair-trigger"], act=act)
+"""
+
+PLAY = """
+import json
+import simkit
+frame = simkit.run("wheedle", games=20, players=["probe:probe", "hair-trigger", "threshold", "blocker"], seed=1)
+print(json.dumps({"file": simkit.__file__, "illegal": int(frame[frame.seat == 0].illegal_actions.sum())}))
+"""
+
+
+def test_an_edit_to_a_module_a_kernel_imports_from_recompiles_it(tmp_path):
+    """A copy of the package (with its warm cache) where wheedle's view.py gets a larger MEMORY_SIZE: the engine
+    kernel, whose own file is unchanged, allocates the new size in the next process (with a cache keyed on
+    engine.py alone it kept the old one)."""
+    copy = tmp_path / "src"
+    for package in ("simkit", "strategies"):
+        shutil.copytree(ROOT / package, copy / package, ignore=shutil.ignore_patterns("*.pyc"))
+    new_size = view.MEMORY_SIZE + 8
+    (tmp_path / "probe.py").write_text(PROBE.format(size=new_size))
+    before = python(PLAY, tmp_path, copy)
+    assert before["file"].startswith(str(copy)) and before["illegal"] > 0      # the probe sees the old size
+    view_file = copy / "simkit/games/wheedle/view.py"
+    text, edits = re.subn(r"^MEMORY_SIZE = (.*?)(\s+#.*)?$", rf"MEMORY_SIZE = \1 + 8\2", view_file.read_text(),
+                          count=1, flags=re.M)
+    assert edits == 1
+    view_file.write_text(text)
+    assert python(PLAY, tmp_path, copy)["illegal"] == 0
+
+
+USER = """
+from simkit.strategy import Strategy, registered
+from simkit.games.wheedle.view import PASS
+
+def act(hand, public, seen, params, memory, rng, action):
+    return PASS
+
+mine = Strategy.build("wheedle", "mine", base=registered("wheedle")["hair-trigger"], act=act)
+"""
+
+USER_RUN = """
+import json
+import simkit
+from mymod import mine
+simkit.run("wheedle", games=2, players=[mine, "hair-trigger", "threshold", "blocker"], seed=1)
+stats = mine.decisions["act"].stats
+print(json.dumps({"hits": sum(stats.cache_hits.values()), "misses": sum(stats.cache_misses.values())}))
+"""
+
+
+def test_a_strategy_module_of_ones_own_is_cached(tmp_path):
+    (tmp_path / "mymod.py").write_text(textwrap.dedent(USER))
+    python(USER_RUN, tmp_path)
+    second = python(USER_RUN, tmp_path)
+    assert second["hits"] == 1 and second["misses"] == 0
+    assert list((tmp_path / "__pycache__").glob("mymod.act-*.nbi"))

@@ -259,8 +259,10 @@ def test_scoring_values_reach_the_kernel(game):
     rules = game.rules(sets=["scoring.stop_bonus=7", "scoring.false_stop=-9", "scoring.all_cards=3",
                              "scoring.majority=2", "scoring.bankrupt=-4", "options.gifts_allowed=false",
                              "options.false_stop_ends_round=false", "options.bankrupt_majority_scores=true",
-                             "options.max_ticks=123"])
+                             "options.max_ticks=123", 'scoring.false_stopper_cards="scored"'])
     v = game.prepare(rules, 4).vector
+    assert v[engine.R_FALSE_STOPPER_CARDS_SCORED] == 1
+    assert game.prepare(game.rules(), 4).vector[engine.R_FALSE_STOPPER_CARDS_SCORED] == 0
     assert (v[engine.R_STOP_BONUS], v[engine.R_FALSE_STOP], v[engine.R_ALL_POINTS], v[engine.R_MAJORITY_POINTS],
             v[engine.R_BANKRUPT_POINTS]) == (7, -9, 3, 2, -4)
     assert (v[engine.R_GIFTS], v[engine.R_FALSE_STOP_ENDS_ROUND], v[engine.R_BANKRUPT_MAJORITY_SCORES],

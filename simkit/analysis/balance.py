@@ -12,11 +12,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SimkitError
+from ..stats import fmt_amount
 from .compare import seat_advantage
 from .play import batches, block_outcomes, deals_for, play
 from .result import Analysis
-from .stats import block_means
-from .tournament import pairwise_by_block
+from .stats import block_means, rate_means
+from .tournament import head_to_head_intervals
 
 
 def _per_game(frame: pd.DataFrame) -> pd.DataFrame:
@@ -33,8 +34,8 @@ def _per_game(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _deal_share(games: pd.DataFrame, column: str) -> pd.Series:
-    """Block mean and interval of a per-game indicator (block = deal, over its rotations)."""
-    table = block_means(games.groupby("game")[column].mean().to_frame())
+    """Block mean and Wilson interval of a per-game indicator (block = deal, over its rotations)."""
+    table = rate_means(games.groupby("game")[column].mean().to_frame())
     return table.iloc[0]
 
 
@@ -53,10 +54,10 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     labels = list(dict.fromkeys(seat.label for seat in batch_list[0].seats))
     tables = {"seats": seat_advantage(frame)}
     strategy = block_outcomes(frame, "strategy")
-    win, score = block_means(strategy["win"][labels]), block_means(strategy["score"][labels])
+    win, score = rate_means(strategy["win"][labels]), block_means(strategy["score"][labels])
     tables["strategies"] = pd.DataFrame({"win_rate": win["mean"], "win_low": win["low"], "win_high": win["high"],
                                          "mean_score": score["mean"], "score_low": score["low"], "score_high": score["high"]})
-    tables["head_to_head"] = _head_to_head(frame.assign(lineup=0), labels)
+    tables["head_to_head"] = head_to_head_intervals(frame.assign(lineup=0), labels)
     findings = [f"{len(per_game):,} games: {deals:,} deals, each played in all {n} seat orders; a tie counts as a win "
                 f"for every tied seat ({per_game['shared_win'].mean():.2%} of games had a shared win)."]
     findings += _seat_findings(tables["seats"], n)
@@ -66,7 +67,7 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     findings += _dominance(tables["head_to_head"], labels)
     setup = {"game": game, "players": [s.label for s in batch_list[0].seats], "sets": list(sets), "rules": rules,
              "seed": seed, "deals": deals, "games": len(per_game), "rules_effective": batch_list[0].rules}
-    return Analysis("balance", f"{spec.title}: balance report card", game, tables, findings, setup)
+    return Analysis("balance", f"{spec.title}: balance report card", game, tables, findings, setup, players=n)
 
 
 def _seat_findings(seats: pd.DataFrame, n: int) -> list[str]:
@@ -93,7 +94,7 @@ def _length(spec, ordered, per_game, tables) -> list[str]:
     if spec.limit_hit is not None:
         per_game["limit"] = spec.limit_hit(ordered).to_numpy()[:: ordered["seat"].nunique()]
         share = _deal_share(per_game, "limit")
-        lines.append(f"Games hitting a limit ({spec.limit_label}): {share['mean']:.2%} [{max(share['low'], 0):.2%}, "
+        lines.append(f"Games hitting a limit ({spec.limit_label}): {share['mean']:.2%} [{share['low']:.2%}, "
                      f"{share['high']:.2%}].")
     else:
         lines.append("Limits: this game has no safety limit (every game ends by its own rules).")
@@ -122,23 +123,10 @@ def _spread(per_game, tables, score) -> list[str]:
     quantiles = [0.1, 0.5, 0.9]
     tables["spread"] = pd.DataFrame({"winning_margin": per_game["margin"].quantile(quantiles),
                                      "score_std_in_game": per_game["spread"].quantile(quantiles)}).rename_axis("quantile")
-    return [f"Score spread: median winning margin {per_game['margin'].median():.4g} {score} (10-90%: "
-            f"{per_game['margin'].quantile(0.1):.4g}-{per_game['margin'].quantile(0.9):.4g}); median spread of scores "
-            f"within a game (s.d.) {per_game['spread'].median():.4g}."]
-
-
-def _head_to_head(frame, labels) -> pd.DataFrame:
-    wins = pairwise_by_block(frame, labels)
-    rows = []
-    for i, row in enumerate(labels):
-        for j, column in enumerate(labels):
-            if i != j:
-                with np.errstate(invalid="ignore"):
-                    share = wins[:, i, j] / (wins[:, i, j] + wins[:, j, i])
-                means = block_means(pd.DataFrame({"share": share})).iloc[0]
-                rows.append({"strategy": row, "opponent": column, "ahead": means["mean"], "low": means["low"],
-                             "high": means["high"]})
-    return pd.DataFrame(rows).set_index(["strategy", "opponent"])
+    margin = per_game["margin"]
+    return [f"Score spread: median winning margin {fmt_amount(margin.median())} {score} (10-90%: "
+            f"{fmt_amount(margin.quantile(0.1))} to {fmt_amount(margin.quantile(0.9))}); median spread of scores "
+            f"within a game (s.d.) {fmt_amount(per_game['spread'].median())}."]
 
 
 def _dominance(head: pd.DataFrame, labels) -> list[str]:

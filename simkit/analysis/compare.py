@@ -14,7 +14,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..errors import SimkitError
-from ..stats import Z95
+from ..stats import Z95, fmt_amount
 from .play import batches, block_outcomes, deals_for, play
 from .result import Analysis
 from .stats import block_means, paired, z_for
@@ -42,9 +42,13 @@ def seat_advantage(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _flatten(table: pd.DataFrame) -> pd.DataFrame:
+    """Columns win_*, score_*; the count of paired blocks once, as ``deals`` (the unit of the intervals:
+    with rotation a deal is played in every seat order, so it is games / players)."""
     table = table.copy()
     table.columns = [f"{metric}_{name}" for metric, name in table.columns]
-    return table
+    deals = table.pop("win_n")
+    table.insert(0, "deals", deals)
+    return table.drop(columns=["score_n"])
 
 
 def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=None, games: int = 10_000,
@@ -117,7 +121,8 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
              "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
              "games_per_side": done * len(side_a), "deals": done, "rotate_seats": rotate_seats,
              "until_decided": until_decided, "target": target, "alpha": alpha}
-    result = Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup)
+    result = Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup,
+                      players=n)
     if retune is not None:
         from .retune import add_retuned
 
@@ -129,20 +134,26 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
 def _findings(tables, looks, games_played, until_decided, target, rotate_seats, unpaired) -> list[str]:
     strategy = tables["strategy"]
     level = "95%" if not looks else f"{1 - looks[-1]['alpha_per_interval']:.4%} (sequential, union bound)"
-    lines = [f"{games_played:,} games per side{' (every deal in every seat order)' if rotate_seats else ''}; "
-             f"intervals {level}; a tie counts as a win for every tied seat."]
+    deals = int(strategy["deals"].max()) if len(strategy) else 0
+    played = (f"{games_played:,} games per side: {deals:,} deals, each played in all {games_played // max(deals, 1)} seat "
+              "orders (the tables' deals column counts them: intervals are over deals)"
+              if rotate_seats else f"{games_played:,} games per side (one per deal; the tables' deals column counts them)")
+    lines = [f"{played}; intervals {level}; a tie counts as a win for every tied seat."]
     for label, row in strategy.iterrows():
         verdict = ("higher" if row["win_low"] > 0 else "lower" if row["win_high"] < 0 else "no significant change")
         lines.append(f"{label}: win rate {row['win_a']:.2%} -> {row['win_b']:.2%}, B - A = {row['win_diff']:+.2%} "
                      f"[{row['win_low']:+.2%}, {row['win_high']:+.2%}] ({verdict}); mean score "
-                     f"{row['score_diff']:+.4g} [{row['score_low']:+.4g}, {row['score_high']:+.4g}].")
-    ratios = strategy["win_var_reduction"].dropna()
-    if len(ratios) and not unpaired:
-        lines.append(f"Variance reduction of the paired design against unpaired sampling (measured on these games): "
-                     f"win rate {ratios.min():.1f}x-{ratios.max():.1f}x, mean score "
-                     f"{strategy['score_var_reduction'].min():.1f}x-{strategy['score_var_reduction'].max():.1f}x "
-                     "(unpaired sampling would need that many times more games for the same interval width).")
-    elif not len(ratios):
+                     f"{fmt_amount(row['score_diff'], True)} [{fmt_amount(row['score_low'], True)}, "
+                     f"{fmt_amount(row['score_high'], True)}].")
+    ratios = {metric: strategy[f"{metric}_var_reduction"].dropna() for metric in ("win", "score")}
+    if any(len(r) for r in ratios.values()) and not unpaired:
+        # a metric whose paired difference is zero in every game has no ratio: say so rather than drop it
+        parts = [f"{name} {r.min():.1f}x-{r.max():.1f}x" if len(r) else f"{name} identical in every game"
+                 for name, r in (("win rate", ratios["win"]), ("mean score", ratios["score"]))]
+        lines.append("Variance reduction of the paired design against unpaired sampling (measured on these games): "
+                     + ", ".join(parts) + " (unpaired sampling would need that many times more games for the same "
+                     "interval width).")
+    elif not any(len(r) for r in ratios.values()):
         lines.append("A and B gave identical results in every game: the difference is exactly zero.")
     if until_decided:
         last = looks[-1]

@@ -13,7 +13,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from ..stats import Z95
+from ..stats import Z95, wilson
 
 
 def z_for(alpha: float) -> float:
@@ -30,6 +30,28 @@ def block_means(outcomes: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
         mean = np.nanmean(values, axis=0)
         half = z * np.nanstd(values, axis=0, ddof=1) / np.sqrt(np.maximum(n, 1))
     return pd.DataFrame({"n": n, "mean": mean, "low": mean - half, "high": mean + half}, index=outcomes.columns)
+
+
+def rate_means(outcomes: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
+    """Mean of each column of rates (block values in [0, 1]) over blocks with a Wilson interval, which
+    stays inside [0, 1] however close the rate is to 0 or 1 (columns: n, mean, low, high).
+
+    A block's value may be a fraction (the mean over a deal's seat orders, or over the seats one strategy
+    holds), so the interval is Wilson's at the effective number of blocks n * p(1 - p) / s^2 (s^2 the
+    blocks' variance): exactly the binomial Wilson interval when every block is 0 or 1, and as narrow as
+    the blocks' own spread when averaging made them less variable."""
+    values = outcomes.to_numpy(float)
+    if np.nanmin(values, initial=0.0) < 0 or np.nanmax(values, initial=0.0) > 1:
+        raise ValueError("rate_means: rates must lie in [0, 1]")
+    n = np.sum(~np.isnan(values), axis=0)
+    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mean = np.nanmean(values, axis=0)
+        var = np.nanvar(values, axis=0)
+        effective = np.where(var > 0, n * mean * (1 - mean) / var, n).astype(float)
+        effective = np.where(n > 1, effective, np.nan)   # one block gives no interval (as block_means)
+        low, high = wilson(mean * effective, effective, z)
+    return pd.DataFrame({"n": n, "mean": mean, "low": low, "high": high}, index=outcomes.columns)
 
 
 def paired(a: pd.DataFrame, b: pd.DataFrame, z: float = Z95) -> pd.DataFrame:

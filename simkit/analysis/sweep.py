@@ -16,7 +16,7 @@ from ..errors import SimkitError
 from ..games import get_game
 from .play import batches, block_outcomes, deals_for, play
 from .result import Analysis
-from .stats import block_means, paired
+from .stats import block_means, paired, rate_means
 
 MAX_POINTS = 200
 
@@ -109,7 +109,7 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     best = max(range(len(values)), key=lambda i: outcomes[i]["win"][focus_name].mean())
     rows = []
     for i, value in enumerate(values):
-        win, score = (block_means(outcomes[i][metric]) for metric in ("win", "score"))
+        win, score = rate_means(outcomes[i]["win"]), block_means(outcomes[i]["score"])
         versus = paired(outcomes[best]["win"][[focus_name]], outcomes[i]["win"][[focus_name]]).iloc[0]
         for name in names:
             row = {key: _label(value), "entry": name, "deals": int(win.loc[name, "n"]),
@@ -133,4 +133,5 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     setup = {"game": game, "key": key, "values": values, "strategy": strategy, "field": field if param else None,
              "players": [s.label for s in seats], "focus": focus_name, "seed": seed, "sets": list(sets),
              "rules": rules, "rotate_seats": rotate_seats, "deals": deals, "swept": "param" if param else "rule"}
-    return Analysis("sweep", f"{spec.title}: sweep of {key}", game, {"curve": curve}, findings, setup)
+    return Analysis("sweep", f"{spec.title}: sweep of {key}", game, {"curve": curve}, findings, setup,
+                    players=len(seats))

@@ -24,7 +24,7 @@ from ..games import get_game
 from ..strategy import parse_lineup
 from .play import batches, block_outcomes, deals_for, play
 from .result import Analysis
-from .stats import block_means, bradley_terry
+from .stats import block_means, bradley_terry, rate_means
 
 BOOTSTRAP = 200
 ELO = 400 / math.log(10)
@@ -55,6 +55,22 @@ def pairwise_by_block(frame: pd.DataFrame, names: list[str]) -> np.ndarray:
     return wins
 
 
+def head_to_head_intervals(frame, labels) -> pd.DataFrame:
+    """Per ordered pair of strategies, the share of shared games the first finished ahead (ties half), as
+    a mean over blocks with its 95% interval (columns ahead, low, high; index strategy, opponent)."""
+    wins = pairwise_by_block(frame, labels)
+    rows = []
+    for i, row in enumerate(labels):
+        for j, column in enumerate(labels):
+            if i != j:
+                with np.errstate(invalid="ignore"):
+                    share = wins[:, i, j] / (wins[:, i, j] + wins[:, j, i])
+                means = rate_means(pd.DataFrame({"share": share})).iloc[0]
+                rows.append({"strategy": row, "opponent": column, "ahead": means["mean"], "low": means["low"],
+                             "high": means["high"]})
+    return pd.DataFrame(rows).set_index(["strategy", "opponent"])
+
+
 def tournament(game: str, strategies, players: int | None = None, games: int = 10_000, seed: int = 0, sets=(),
                rules=None, workers: int = 1, bootstrap: int = BOOTSTRAP) -> Analysis:
     """Play every combination of ``players`` of ``strategies`` under every seat rotation on common seeds.
@@ -62,8 +78,8 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     strategies: specs (``"threshold:points=20"``) as a list or comma-separated string, at least ``players``
     of them and all different. games: total games, split evenly over the line-ups and rotations (rounded up).
     Tables: standings (win rate, mean score, mean rank with 95% intervals over blocks; Bradley-Terry rating
-    with a bootstrap interval) and head_to_head (share of shared games in which the row finished ahead of
-    the column, ties half).
+    with a bootstrap interval), head_to_head (share of shared games in which the row finished ahead of
+    the column, ties half) and the same shares with their 95% intervals over deals (head_to_head_intervals).
     """
     spec = get_game(game)
     seats = parse_lineup(game, strategies)
@@ -91,7 +107,8 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     with np.errstate(invalid="ignore"):
         head = pd.DataFrame(totals / (totals + totals.T), index=pd.Index(names, name="ahead of ->"), columns=names)
     seat_counts = frame.groupby(["strategy", "seat"]).size().unstack("seat").reindex(names)
-    tables = {"standings": standings, "head_to_head": head, "seat_counts": seat_counts}
+    tables = {"standings": standings, "head_to_head": head, "head_to_head_intervals": head_to_head_intervals(frame, names),
+              "seat_counts": seat_counts}
     best = standings.index[0]
     findings = [
         f"{len(combos)} line-ups x {players} seat rotations x {deals:,} deals = {len(frame) // players:,} games; "
@@ -105,7 +122,7 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     setup = {"game": game, "strategies": names, "players": players, "lineups": [[names[i] for i in c] for c in combos],
              "deals": deals, "seed": seed, "sets": list(sets), "rules": rules}
     return Analysis("tournament", f"{spec.title}: tournament of {len(names)} strategies, {players} players", game,
-                    tables, findings, setup)
+                    tables, findings, setup, players=players)
 
 
 def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
@@ -113,7 +130,7 @@ def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
     rank = frame.groupby(["game", "strategy"])["rank"].mean().unstack("strategy")
     table = pd.DataFrame(index=pd.Index(names, name="strategy"))
     for column, outcomes in (("win_rate", blocks["win"]), ("mean_score", blocks["score"]), ("mean_rank", rank)):
-        means = block_means(outcomes[names])
+        means = (rate_means if column == "win_rate" else block_means)(outcomes[names])
         table[column], table[f"{column}_low"], table[f"{column}_high"] = means["mean"], means["low"], means["high"]
     table["rating"] = ELO * bradley_terry(wins.sum(axis=0))
     rng = np.random.default_rng(seed)

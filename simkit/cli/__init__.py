@@ -1,17 +1,21 @@
 """The ``simkit`` command: a thin layer over the library, one module per subcommand."""
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 
 import click
 
-from ..errors import SimkitError
+from ..errors import RunFailed, SimkitError
 from . import bench, fuzz, games, replay, report, rules, run, strategies, summary
 from . import balance, compare, experiment, metagame, sweep, tournament, tune
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="simkit")
+@click.option("--debug", is_flag=True, expose_value=False,
+              help="On an error, also print the full traceback (any place on the line; or SIMKIT_DEBUG=1).")
 def cli():
     """Monte Carlo strategy analysis for Wheedle, Dweebies and Wheeler Dealer."""
 
@@ -21,24 +25,36 @@ for module in (games, strategies, rules, run, summary, replay, report, bench, fu
     cli.add_command(module.command)
 
 
+def debugging() -> bool:
+    """Whether errors show their full traceback (``--debug`` or SIMKIT_DEBUG=1)."""
+    return os.environ.get("SIMKIT_DEBUG", "") not in ("", "0")
+
+
+def _one_line(exc: BaseException, line: str, status: int, debug: bool) -> None:
+    if debug:
+        traceback.print_exception(exc)
+    click.echo(line, err=True)
+    sys.exit(status)
+
+
 def main(argv=None) -> None:
-    """Entry point: bad input of any kind ends with one line on stderr and exit status 2."""
+    """Entry point: bad input of any kind ends with one line on stderr and exit status 2 (with ``--debug``
+    anywhere on the line, or SIMKIT_DEBUG=1, after the full traceback)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv or debugging()
     try:
-        cli.main(args=argv, prog_name="simkit", standalone_mode=False)
+        cli.main(args=[arg for arg in argv if arg != "--debug"], prog_name="simkit", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.Abort:
-        click.echo("simkit: interrupted; nothing was written", err=True)
-        sys.exit(130)
+    except click.Abort as exc:
+        _one_line(exc, "simkit: interrupted; nothing was written", 130, debug)
     except click.ClickException as exc:
-        message = " ".join(exc.format_message().split())
-        click.echo(f"simkit: error: {message}", err=True)
-        sys.exit(2)
+        _one_line(exc, f"simkit: error: {' '.join(exc.format_message().split())}", 2, debug)
     except SimkitError as exc:
-        click.echo(f"simkit: error: {' '.join(str(exc).split())}", err=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        click.echo("simkit: interrupted; nothing was written", err=True)
-        sys.exit(130)
+        _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 2, debug)
+    except RunFailed as exc:    # not the input's fault: status 1
+        _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 1, debug)
+    except KeyboardInterrupt as exc:
+        _one_line(exc, "simkit: interrupted; nothing was written", 130, debug)
     except BrokenPipeError:
         sys.exit(0)

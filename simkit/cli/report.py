@@ -8,7 +8,8 @@ import click
 @click.option("--also", multiple=True, type=click.Path(),
               help="Another run of the same game (e.g. another player count) for plots that compare runs; repeatable.")
 def command(directory, output, also):
-    """Write a self-contained HTML report (plots embedded) for a run directory."""
+    """Write a self-contained HTML report (plots embedded) for a run directory, or render again the report
+    of an analysis results directory (compare, tournament, sweep, balance, experiment)."""
     from pathlib import Path
 
     from reports.html import build_report

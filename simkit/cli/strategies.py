@@ -1,19 +1,43 @@
+import textwrap
+
 import click
 
-from ..strategy import plugin_package, registered
+from ..strategy import _fmt, plugin_package, registered
 from .options import game_argument
+
+
+def _value(param, value) -> str:
+    """A parameter value as written on the command line, with a choice's name."""
+    text = _fmt(value)
+    if param.kind == "choice" and float(value).is_integer() and 0 <= int(value) < len(param.choices):
+        text += f" ({param.choices[int(value)]})"
+    return text
 
 
 @click.command("strategies")
 @game_argument
 def command(game):
-    """List a game's strategies (shipped, and from installed packages) with their parameters and defaults."""
+    """List a game's strategies (shipped, and from installed packages) with their parameters: default, kind
+    and range, and meaning. A preset lists the values it sets; its family lists every parameter."""
+    families = {}    # the decisions of a family -> its first strategy listed (whose parameters are printed whole)
     for name, strategy in registered(game).items():
         package = plugin_package(game, name)
         click.echo(f"{name}" + (f"  (from package {package})" if package else ""))
-        click.echo(f"    {strategy.doc}")
-        if strategy.params:
-            click.echo("    parameters:")
-            for key, value in strategy.params.items():
-                param = strategy.declared[key]
-                click.echo(f"      {key}={value:g}  ({param.describe()})" + (f"  {param.doc}" if param.doc else ""))
+        for line in textwrap.wrap(strategy.doc, 100, initial_indent="    ", subsequent_indent="    "):
+            click.echo(line)
+        if not strategy.params:
+            continue
+        key = (tuple(id(f) for f in strategy.decisions.values()), tuple(strategy.declared))
+        family = families.get(key)
+        if family is None:
+            families[key] = strategy
+            click.echo("    parameters (name=default  [kind and range]  meaning):")
+            for param_name, value in strategy.params.items():
+                param = strategy.declared[param_name]
+                click.echo(f"      {param_name}={_value(param, value)}  [{param.describe()}]")
+                for line in textwrap.wrap(param.doc, 100, initial_indent=" " * 10, subsequent_indent=" " * 10):
+                    click.echo(line)
+        else:
+            changed = [f"{k}={_value(strategy.declared[k], v)}" for k, v in strategy.params.items()
+                       if family.params.get(k) != v]
+            click.echo(f"    parameters: those of {family.name}" + (f", with {', '.join(changed)}" if changed else ""))

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import SimkitError
-from ..rules import overlay_rules, read_toml
+from ..rules import changed_values, overlay_rules, read_toml
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,11 @@ class Game:
     limit_hit: Callable | None = None       # rows -> bool per row: the game ended on a safety limit
     limit_label: str = ""                   # what that limit is, in words
     half_time_score: Callable | None = None  # rows -> each seat's score at half-time (same order as rows)
+    # Result columns that are amounts of money, and its unit: a symbol ("$") written before amounts, or a
+    # word ("credits") that reports put in column headers and axis labels. Reports format these columns
+    # with thousands separators and the unit; a column derived from the score column is money when it is.
+    money_columns: frozenset = frozenset()
+    currency: str = ""
 
     @cached_property
     def default_rules(self) -> dict:
@@ -49,6 +54,16 @@ class Game:
     @property
     def all_player_counts(self) -> tuple[int, ...]:
         return tuple(sorted(set(self.player_counts) | set(self.house_player_counts)))
+
+    def rule_changes(self, rules: dict) -> list[tuple[str, object, object]]:
+        """Every value of ``rules`` that differs from the defaults, as (dotted key, default, value)."""
+        return changed_values(self.default_rules, rules)
+
+    def level_of(self, rules: dict) -> int | None:
+        """The level the rules play (``game.level``) for a game with levels; None for one without."""
+        if not self.levels:
+            return None
+        return rules.get("game", {}).get("level")
 
     def rules(self, rules_file=None, sets=(), overrides=None) -> dict:
         """Effective rules: defaults, then a TOML file, a dict of overrides and ``--set`` strings."""

@@ -67,7 +67,20 @@ def test_stopping_early_stops_once_a_large_effect_is_clear():
 
 
 def test_pairing_reduces_variance_and_says_how_much():
-    result = compare("wheedle", games=400, seed=4, sets_b=["scoring.false_stop=-10"],
-                     players=["hair-trigger", "threshold", "bluffer", "blocker"])
+    # W8 "scored": the false stopper's majorities still score, so the bluffer bluffs and -10 changes play
+    # (under the default "none" a bluff scores only the penalty, nobody false-stops and B equals A exactly)
+    result = compare("wheedle", games=400, seed=4, sets=['scoring.false_stopper_cards="scored"'],
+                     sets_b=["scoring.false_stop=-10"], players=["hair-trigger", "threshold", "bluffer", "blocker"])
     assert (result.tables["strategy"]["score_var_reduction"] > 3).all()
     assert any("Variance reduction" in line for line in result.findings)
+
+
+def test_a_change_only_to_scores_is_not_called_identical():
+    # random false-stops: -10 lowers its score but (in these games) changes no result, so the win rates are
+    # identical while the mean scores are not
+    result = compare("wheedle", games=200, seed=4242, sets_b=["scoring.false_stop=-10"],
+                     players=["hair-trigger", "threshold", "random", "blocker"])
+    strategy = result.tables["strategy"]
+    assert strategy.loc["random", "score_diff"] < 0
+    assert not any("identical results" in line for line in result.findings)
+    assert any("Variance reduction" in line and "mean score" in line for line in result.findings)

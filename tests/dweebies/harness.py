@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.games.dweebies import SYMBOLS
-from simkit.games.dweebies.table import EMPTY, count_groups, grid_side, link_cells, play_card
+from simkit.games.dweebies.table import EMPTY, adjacent_cells, count_groups, grid_side, link_cells, play_card
 
 CARDS = 54
 SIDE = grid_side(CARDS)
@@ -21,9 +21,11 @@ def at(row: int, col: int) -> int:
 
 
 class Table:
-    """The arrays the engine keeps for the table, filled from a picture."""
+    """The arrays the engine keeps for the table, filled from a picture; ``min_line`` is game.min_line (D9)."""
 
-    def __init__(self, picture: str):
+    def __init__(self, picture: str, min_line: int = 2):
+        self.min_line = min_line
+        self.declined = 0
         self.grid = np.full(SIDE * SIDE, EMPTY, np.int64)
         self.cells = np.empty(CARDS, np.int64)
         self.on_table = np.zeros(len(SYMBOLS), np.int64)
@@ -46,11 +48,12 @@ class Table:
     def split(self) -> bool:
         return self.groups > 1
 
-    def play(self, symbol: str, row: int, col: int):
-        """Place a card as the engine does; returns (cards taken with it, groups, reconnected)."""
-        n_on, self.groups, row_taken, column_taken, reconnected = play_card(
+    def play(self, symbol: str, row: int, col: int, collect: bool = True):
+        """Place a card as the engine does; returns (cards taken with it, groups, reconnected). With
+        ``collect=False`` (declining under game.collect = "may") ``self.declined`` is what it would have taken."""
+        n_on, self.groups, row_taken, column_taken, reconnected, self.declined = play_card(
             self.grid, SIDE, self.cells, self.n_on, self.on_table, self.taken, self.label, self.stack, self.split,
-            SYMBOLS.index(symbol), at(row, col), self.removed)
+            SYMBOLS.index(symbol), at(row, col), self.removed, self.min_line, collect)
         self.n_on = n_on
         taken = row_taken + column_taken
         return (taken + 1 if taken else 0), self.groups, reconnected
@@ -67,12 +70,26 @@ class Table:
                                   for c in range(cols)) for r in range(rows))
 
 
+def legal_cells(table: Table, split_rule: str = "shortest_link"):
+    """The engine's legal cells for the next card (grid cells) and the link length (0 unless linking)."""
+    legal = np.empty(4 * CARDS, np.int64)
+    table.mark[:] = 0
+    if table.n_on == 0:
+        return [SIDE // 2 * SIDE + SIDE // 2], 0
+    if table.split and split_rule == "shortest_link":
+        n_legal, link = link_cells(table.grid, SIDE, table.cells, table.n_on, table.label, table.groups,
+                                   table.mark, 1, legal)
+        return list(legal[:n_legal]), link
+    return list(legal[:adjacent_cells(table.grid, SIDE, table.cells, table.n_on, table.mark, 1, legal)]), 0
+
+
 def decide(strategy, table: Table, hand: str, seat: int = 0, players: int = 4, pile: int = 20,
-           hand_sizes=None, copies=None, seed: int = 1):
-    """What a shipped strategy plays on a hand-built table: ((symbol, row, col), the legal cells)."""
+           hand_sizes=None, copies=None, seed: int = 1, collect: str = "must", split_rule: str = "shortest_link",
+           full=False):
+    """What a shipped strategy plays on a hand-built table (its min_line is the table's):
+    ((symbol, row, col), the legal cells), and with ``full`` a third item, True if the move collects."""
     from simkit import rng
     from simkit.games.dweebies import view as V
-    from simkit.games.dweebies.table import adjacent_cells
     from simkit.strategy import registered
 
     strategy = registered("dweebies")[strategy] if isinstance(strategy, str) else strategy
@@ -81,20 +98,15 @@ def decide(strategy, table: Table, hand: str, seat: int = 0, players: int = 4, p
     held = np.zeros(dweebies, np.int64)
     for symbol in hand:
         held[SYMBOLS.index(symbol)] += 1
-    legal = np.empty(4 * CARDS, np.int64)
-    table.mark[:] = 0
-    if table.n_on == 0:
-        legal[0], n_legal, link = SIDE // 2 * SIDE + SIDE // 2, 1, 0
-    elif table.split:
-        n_legal, link = link_cells(table.grid, SIDE, table.cells, table.n_on, table.label, table.groups,
-                                   table.mark, 1, legal)
-    else:
-        n_legal, link = adjacent_cells(table.grid, SIDE, table.cells, table.n_on, table.mark, 1, legal), 0
+    cells, link = legal_cells(table, split_rule)
+    legal = np.array(cells, np.int64)
+    n_legal = legal.size
     public = np.zeros(V.public_length(players, dweebies), np.int64)
     rows = [c // SIDE for c in table.cells[:table.n_on]] or [-1]
     cols = [c % SIDE for c in table.cells[:table.n_on]] or [-1]
-    public[:V.PUB_CARDS + 1] = [seat, players, 0, pile, table.split, table.groups, link, n_legal, dweebies, SIDE,
-                                table.n_on, min(rows), max(rows), min(cols), max(cols), 5, int(copies.sum())]
+    public[:V.PUB_SPLIT_RULE + 1] = [seat, players, 0, pile, table.split, table.groups, link, n_legal, dweebies, SIDE,
+                                table.n_on, min(rows), max(rows), min(cols), max(cols), 5, int(copies.sum()),
+                                table.min_line, V.COLLECT_RULES.index(collect), V.SPLIT_RULES.index(split_rule)]
     sizes = hand_sizes if hand_sizes is not None else [len(hand)] * players
     base = V.PUB_HEADER
     public[base:base + players] = sizes
@@ -107,5 +119,6 @@ def decide(strategy, table: Table, hand: str, seat: int = 0, players: int = 4, p
                                        np.zeros(V.MEMORY_SIZE), state)
     assert np.array_equal(before, table.grid), "the strategy left its table view changed"
     cell = V.move_cell(move)
-    return (SYMBOLS[V.move_dweebie(move)], (cell - ORIGIN) // SIDE, (cell - ORIGIN) % SIDE), [
-        ((x - ORIGIN) // SIDE, (x - ORIGIN) % SIDE) for x in legal[:n_legal]]
+    answer = ((SYMBOLS[V.move_dweebie(move)], (cell - ORIGIN) // SIDE, (cell - ORIGIN) % SIDE),
+              [((x - ORIGIN) // SIDE, (x - ORIGIN) % SIDE) for x in legal])
+    return answer + (bool(V.move_collects(move)),) if full else answer

@@ -1,5 +1,6 @@
 """The Dweebies engine end to end: conservation in checking mode, what a seat sees (D7), illegal moves,
-results, deck options (D1) and the replay."""
+results, deck options (D1), the D9 rule options (re-derived from the event log by an independent
+Python reading of the rules) and the replay."""
 import re
 from pathlib import Path
 
@@ -8,9 +9,10 @@ import pytest
 
 from simkit.errors import SimkitError
 from simkit.games import get_game
-from simkit.strategy import parse_lineup, registered
+from simkit.strategy import Seat, parse_lineup, registered
 
 from . import toy_strategies as toys
+from ..golden import assert_golden
 
 GAME = get_game("dweebies")
 GOLDEN = Path(__file__).with_name("golden_replay.txt")
@@ -41,10 +43,11 @@ def test_cards_conserved_in_check_mode(players, sets):
     assert (per_seat(columns, "turns", players)[:, 0] == cards).all()
 
 
-def test_check_mode_catches_a_strategy_that_changes_its_table():
-    with pytest.raises(AssertionError, match="table view"):
-        GAME.simulate(GAME.prepare(GAME.rules(), 2), parse_lineup("dweebies", [toys.SCRIBBLER, "greedy"]), 1, 0, 2,
-                      check=True)
+def test_a_strategy_that_writes_on_its_table_does_not_compile():
+    from simkit.strategy import DecisionError, Strategy
+
+    with pytest.raises(DecisionError, match="decision place: writes to its read-only argument 'table'"):
+        Strategy.build("dweebies", "scribbler", place=toys.scribbler)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
@@ -53,9 +56,9 @@ def test_a_seat_sees_what_d7_promises(players):
          100, seed=7)
 
 
-def test_illegal_moves_are_replaced_by_random_legal_ones():
+def test_illegal_actions_are_replaced_by_random_legal_ones():
     _, columns = play([toys.CHEAT, "greedy", "random"], 30)
-    illegal = per_seat(columns, "illegal_moves", 3)
+    illegal = per_seat(columns, "illegal_actions", 3)
     assert (illegal[:, 0] == 18).all() and illegal[:, 1:].sum() == 0   # 54 turns, a third of them the cheat's
 
 
@@ -90,7 +93,8 @@ def test_the_deal_goes_round_from_seat_zero_d2():
     from simkit.games.dweebies import _kernel_inputs
 
     places, params = _kernel_inputs(seats)
-    out = engine.play_batch(5, 0, 1, prepared.copies, 5, places, params, record=True, event_capacity=20000)
+    out = engine.play_batch(5, 0, 1, prepared.copies, prepared.vector, places, params, record=True,
+                            event_capacity=20000)
     deals = out["events"][out["events"][:, engine.EV_KIND] == engine.E_DEAL]
     assert list(deals[:, engine.EV_SEAT]) == [i % 3 for i in range(15)]
     placed = out["events"][out["events"][:, engine.EV_KIND] == engine.E_PLACE]
@@ -106,6 +110,13 @@ def test_the_deal_goes_round_from_seat_zero_d2():
     (("game.players_max=3",), "allow 2-3 players, not 4"),
     (("deck.copies='many'",), "is an array"),
     (("deck.copies=[1.5, 2]",), "array of integers"),
+    (("game.min_line=4",), "game.min_line = 4 is out of range; allowed 2..3"),
+    (("game.min_line=1",), "game.min_line = 1 is out of range; allowed 2..3"),
+    (("game.min_line='3'",), "game.min_line must be an integer"),
+    (("game.collect='maybe'",), "game.collect = 'maybe'; allowed: 'must' | 'may'"),
+    (("game.collect=true",), "game.collect must be a non-empty string"),
+    (("game.split_rule='shortest'",), "game.split_rule = 'shortest'; allowed: 'shortest_link' | 'free'"),
+    (("game.split_rule=1",), "game.split_rule must be a non-empty string"),
 ])
 def test_bad_decks_and_counts_are_refused(sets, message):
     with pytest.raises(SimkitError, match=re.escape(message)):
@@ -118,24 +129,36 @@ def test_a_custom_deck_plays():
     assert (per_seat(columns, "collected", 2).sum(axis=1) + per_seat(columns, "left_on_table", 2)[:, 0] == 20).all()
 
 
-def _replay(seed, game, lineup):
+def _replay(seed, game, lineup, sets=()):
     seats = parse_lineup("dweebies", lineup)
-    return GAME.replay(GAME.prepare(GAME.rules(), len(seats)), seats, seed, game)
+    return GAME.replay(GAME.prepare(GAME.rules(sets=list(sets)), len(seats)), seats, seed, game)
 
 
-def test_replay_collections_are_real_lines_and_match_the_batch():
-    lineup = list(GAME.default_lineup)
-    text = _replay(4, 2, lineup)
-    collections = re.findall(r"collects a (row|column) of (\d+): ([A-Za-z ]+) \(both ends (\w)\)", text)
-    assert collections
-    for _, size, cards, end in collections:
+SINGLE = r"collects a (row|column) of (\d+): ([A-Za-z ]+) \(both ends (\w)\)"
+DOUBLE = r"collects a (row) of (\d+) \(([A-Za-z ]+)\) and a (column) of (\d+) \(([A-Za-z ]+)\): (\d+) cards, the placed " \
+         r"(\w) counted once"
+
+
+@pytest.mark.parametrize("seed, game, lineup", [(4, 2, list(GAME.default_lineup)), (1, 6, ["random"] * 4)])
+def test_replay_collections_are_real_lines_and_match_the_batch(seed, game, lineup):
+    text = _replay(seed, game, lineup)
+    singles, doubles = re.findall(SINGLE, text), re.findall(DOUBLE, text)
+    assert singles if lineup[0] != "random" else doubles     # the second game has a row and a column at once
+    for _, size, cards, end in singles:
         cards = cards.split()
         assert len(cards) == int(size) and cards[0] == cards[-1] == end
-    _, columns = play(lineup, 3, seed=4, check=False)
-    for p in range(4):
-        got = per_seat(columns, "collected", 4)[2, p]
+    for _, row_size, row, _, column_size, column, total, end in doubles:
+        assert int(total) == int(row_size) + int(column_size) - 1
+        for size, cards in ((row_size, row.split()), (column_size, column.split())):
+            assert len(cards) == int(size) and cards[0] == cards[-1] == end
+    _, columns = play(lineup, game + 1, seed=seed, check=False)
+    n = len(lineup)
+    for p in range(n):
+        got = per_seat(columns, "collected", n)[game, p]
         assert re.search(rf"seat {p} \([^)]*\): collected {got} cards", text)
-    assert text.count("[") >= 54 - len(collections)  # the table is drawn after every move
+    cards = sum(int(m[1]) for m in singles) + sum(int(m[6]) for m in doubles)
+    assert cards == per_seat(columns, "collected", n)[game].sum()
+    assert text.count("[") >= 54 - len(singles) - len(doubles)  # the table is drawn after every move
 
 
 def test_replay_draws_the_link_cells_of_a_split_table():
@@ -143,11 +166,147 @@ def test_replay_draws_the_link_cells_of_a_split_table():
     assert "shortest link needs" in text and " * " in text
 
 
-def test_golden_replay():
-    """A seeded game's full transcript; regenerate with SIMKIT_REGOLD=1 after a deliberate change."""
-    import os
+# a short game under every D9 reading at once: a deck of 22, hands of 3, lines of three, optional
+# collecting, free placement while split (the table splits, is rejoined and collected from again)
+GOLDEN_OPTIONS = ("deck.copies=[3, 3, 3, 3, 3, 3, 2, 2]", "game.hand_size=3", "game.min_line=3",
+                  "game.collect='may'", "game.split_rule='free'")
 
-    text = _replay(1, 1, list(GAME.default_lineup))
-    if os.environ.get("SIMKIT_REGOLD"):
-        GOLDEN.write_text(text + "\n")
-    assert text + "\n" == GOLDEN.read_text()
+
+@pytest.mark.parametrize("path, seed, game, lineup, sets", [
+    (GOLDEN, 1, 1, list(GAME.default_lineup), ()),
+    (GOLDEN.with_name("golden_replay_options.txt"), 1, 37, ["greedy-defensive", "greedy", "line-shortener"],
+     GOLDEN_OPTIONS),
+], ids=["default", "d9-options"])
+def test_golden_replay(path, seed, game, lineup, sets):
+    """A seeded game's full transcript; regenerate with SIMKIT_REGOLD=1 after a deliberate change."""
+    assert_golden(path, _replay(seed, game, lineup, sets))
+
+
+OPTIONS = {"min_line": ("game.min_line=3",), "may": ("game.collect='may'",), "free": ("game.split_rule='free'",),
+           "all": ("game.min_line=3", "game.collect='may'", "game.split_rule='free'")}
+
+
+@pytest.mark.parametrize("options", sorted(OPTIONS))
+def test_strategies_see_the_d9_options(options):
+    rules = GAME.prepare(GAME.rules(sets=list(OPTIONS[options])), 4)
+    checker = Seat(toys.OPTION_CHECKER, {"min_line": rules.min_line, "collect": ["must", "may"].index(rules.collect),
+                                         "split_rule": ["shortest_link", "free"].index(rules.split_rule)})
+    play([checker, "greedy", checker, "random"], 40, sets=OPTIONS[options])
+    with pytest.raises(AssertionError, match="other D9 options"):   # the check can fail
+        play([checker, "greedy"], 1, sets=() if options != "min_line" else OPTIONS["may"])
+
+
+def test_declining_is_counted_and_illegal_under_must():
+    _, columns = play([toys.DECLINER, "greedy"], 60, sets=OPTIONS["may"])
+    collected, declined = per_seat(columns, "collected", 2), per_seat(columns, "declined", 2)
+    assert collected[:, 0].sum() == 0 and declined[:, 0].sum() > 30 and declined[:, 1].sum() == 0
+    assert per_seat(columns, "illegal_actions", 2).sum() == 0
+    _, columns = play([toys.DECLINER, "greedy"], 60)      # game.collect = "must": every decline is refused
+    assert (per_seat(columns, "illegal_actions", 2)[:, 0] == 27).all()
+    assert per_seat(columns, "declined", 2).sum() == 0 and per_seat(columns, "collected", 2)[:, 0].sum() > 0
+
+
+def _events(lineup, sets, game, seed=8):
+    from simkit.games.dweebies import _kernel_inputs, engine
+
+    seats = parse_lineup("dweebies", lineup)
+    prepared = GAME.prepare(GAME.rules(sets=list(sets)), len(seats))
+    places, params = _kernel_inputs(seats)
+    out = engine.play_batch(seed, game, 1, prepared.copies, prepared.vector, places, params, check=True, record=True,
+                            event_capacity=200_000)
+    assert out["events_lost"] == 0
+    return prepared, out["events"]
+
+
+def _groups(table: dict, side: int) -> int:
+    seen, groups = set(), 0
+    for start in table:
+        if start in seen:
+            continue
+        groups += 1
+        stack = [start]
+        seen.add(start)
+        while stack:
+            x = stack.pop()
+            for y in (x + 1, x - 1, x + side, x - side):
+                if y in table and y not in seen:
+                    seen.add(y)
+                    stack.append(y)
+    return groups
+
+
+def _lines_taken(table: dict, side: int, cell: int, dweebie: int, min_line: int) -> list[list[int]]:
+    """The lines (cells beside the placed card) a card on ``cell`` ends with its own Dweebie, read from the rules."""
+    taken = []
+    for step in (1, side):
+        runs = []
+        for direction in (-step, step):
+            run, x = [], cell + direction
+            while x in table:
+                run.append(x)
+                x += direction
+            runs.append(run)
+        run = runs[0] or runs[1]
+        if bool(runs[0]) != bool(runs[1]) and table[run[-1]] == dweebie and len(run) + 1 >= min_line:
+            taken.append(run)
+    return taken
+
+
+@pytest.mark.parametrize("options", sorted(OPTIONS) + ["default"])
+def test_every_turn_follows_the_d9_options_re_derived_from_the_event_log(options):
+    """Each placement, collection, decline and split of a few games replayed on a Python table: under
+    min_line 3 no line of two is taken; under "free" a split table offers every cell next to a card and
+    nothing is collected until it is one group; a decline takes nothing."""
+    from simkit.games.dweebies import engine as E
+    from simkit.games.dweebies.table import grid_side
+
+    sets = OPTIONS.get(options, ())
+    lineup = [toys.DECLINER, "greedy", "random", "greedy-defensive"] if "may" in str(sets) else \
+        ["greedy", "random", "greedy-defensive"]
+    checked = {"collections": 0, "declines": 0, "split_turns": 0}
+    for game in range(6):
+        prepared, events = _events(lineup, sets, game)
+        side = grid_side(int(prepared.copies.sum()))
+        table, split = {}, False
+        for turn in sorted(set(events[:, E.EV_TURN]) - {-1}):
+            rows = events[events[:, E.EV_TURN] == turn]
+            kinds = list(rows[:, E.EV_KIND])
+            place = rows[kinds.index(E.E_PLACE)]
+            dweebie, cell, n_legal = int(place[E.EV_DWEEBIE]), int(place[E.EV_CELL]), int(place[E.EV_A])
+            around = {y for x in table for y in (x + 1, x - 1, x + side, x - side) if y not in table}
+            assert bool(place[E.EV_B]) == split and cell not in table and (cell in around or not table)
+            if not split or prepared.split_rule == "free":
+                assert n_legal == (len(around) if table else 1)
+            taken = _lines_taken(table, side, cell, dweebie, prepared.min_line)
+            table[cell] = dweebie
+            joined = _groups(table, side) == 1
+            assert (E.E_RECONNECT in kinds) == (split and joined)
+            collects = [r for r in rows if r[E.EV_KIND] == E.E_COLLECT]
+            if split and not joined:
+                checked["split_turns"] += 1
+                assert not collects and E.E_DECLINE not in kinds
+                continue
+            if E.E_DECLINE in kinds:
+                assert prepared.collect == "may" and taken and not collects
+                assert rows[kinds.index(E.E_DECLINE)][E.EV_A] == len({x for run in taken for x in run}) + 1
+                checked["declines"] += 1
+                taken = []
+            assert sorted(int(r[E.EV_B]) - 1 for r in collects) == sorted(len(run) for run in taken)
+            for run in taken:
+                checked["collections"] += 1
+                assert len(run) + 1 >= prepared.min_line
+                for x in run:
+                    del table[x]
+            if taken:
+                del table[cell]
+            split = _groups(table, side) > 1
+    assert checked["collections"] > 20 and checked["split_turns"] > 0
+    assert (checked["declines"] > 0) == ("may" in str(sets))
+
+
+def test_min_line_three_never_takes_two_cards():
+    _, columns = play(list(GAME.default_lineup), 100, sets=OPTIONS["min_line"])
+    sizes = columns["_totals"]["collection_sizes"]
+    assert sizes[2] == 0 and sizes[3:].sum() > 100
+    _, columns = play(list(GAME.default_lineup), 100)
+    assert columns["_totals"]["collection_sizes"][2] > 0

@@ -142,4 +142,50 @@ def test_one_group_agrees_with_the_engine_s_group_count():
     for picture in ("A B\n. C", "A . B", ". C .\nA . B\n. D .", "A", ""):
         table = Table(picture)
         top, left = divmod(at(-1, -1), SIDE)
-        assert one_group(table.grid, SIDE, top, top + 5, left, left + 6) == (table.groups <= 1), picture
+        assert one_group(table.grid, SIDE, top, top + 5, left, left + 6, -1) == (table.groups <= 1), picture
+
+
+# D9: game.min_line = 3 (a line needs a middle card); declining under game.collect = "may"
+
+def test_min_line_three_leaves_a_line_of_two():
+    table = Table("E", min_line=3)
+    assert table.play("E", 1, 0) == (0, 1, False)
+    assert table.n_on == 2
+    table = Table("E F", min_line=3)
+    assert table.play("E", 0, 2) == (3, 0, False)     # a line of three is taken as before
+
+
+def test_min_line_three_takes_the_long_line_of_a_double_and_leaves_the_pair():
+    table = Table("""
+X K L
+Y . M
+. Q X""", min_line=3)
+    assert table.play("X", 2, 0) == (5, 1, False)      # column X Y [X] and row [X] Q X: both of three
+    table = Table("""
+X K L
+Y N M
+. X .""", min_line=3)
+    assert table.play("X", 2, 0) == (3, 1, False)      # column X Y [X] only: the row [X] X is a pair
+    assert table.picture(3, 3) == ". K L\n. N M\n. X ."
+
+
+def test_min_line_applies_to_the_card_that_joins_a_split_table():
+    pair = "B .\n. E"
+    assert Table(pair).play("B", 1, 0) == (2, 1, True)                 # joins, then collects the pair B [B]
+    assert Table(pair, min_line=3).play("B", 1, 0) == (0, 1, True)     # joins; a pair is not a line
+    assert Table("B C .\n. . E", min_line=3).play("B", 0, 2) == (3, 1, True)   # joins, collects B C [B]
+
+
+def test_a_declined_collection_takes_nothing_and_says_how_much_it_was():
+    table = Table("A B C")
+    assert table.play("A", 0, 3, collect=False) == (0, 1, False)
+    assert table.declined == 4 and table.n_on == 4 and table.taken.sum() == 0
+    table = Table("A B C")
+    assert table.play("D", 0, 3, collect=False) == (0, 1, False) and table.declined == 0
+
+
+def test_declining_on_a_split_table_only_counts_once_joined():
+    table = Table("B . . E")
+    assert table.play("B", 0, 1, collect=False) == (0, 2, False) and table.declined == 0   # still split
+    table = Table("B .\n. E")
+    assert table.play("B", 1, 0, collect=False) == (0, 1, True) and table.declined == 2

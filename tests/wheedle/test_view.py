@@ -1,4 +1,4 @@
-"""What a strategy sees: its own hand and public information only (spec, "What a strategy may see")."""
+"""What a strategy sees: its own hand and public information only (docs/rules/wheedle.md, "What a strategy sees")."""
 import numpy as np
 import pytest
 from numba import types

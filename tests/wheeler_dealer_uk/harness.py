@@ -122,3 +122,8 @@ class Position:
     def bank_balance(self):
         """Credits the bank paid out minus what it took in (the players' cash moves by exactly this)."""
         return int(self.misc[E.M_BANK_OUT] - self.misc[E.M_BANK_IN])
+
+    def log_turn(self, seat):
+        """Start a turn of ``seat`` in the event log and the table (as the engine's _turn does), without playing it."""
+        self.table[E.H_TURN_SEAT] = seat
+        E._write_event(self.ctx, seat, E.E_TURN, self.cash(seat), 0, 0, 0)

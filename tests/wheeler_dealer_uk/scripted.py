@@ -2,6 +2,8 @@
 the test writes into the seat's memory (16 floats per kind: count, cursor, then the answers), then a default."""
 from numba import njit
 
+from simkit import rng
+
 from simkit.games.wheeler_dealer_uk.view import Q_KIND
 from simkit.strategy import Strategy
 
@@ -31,3 +33,16 @@ def cheat(table, params, memory, state, query):
 
 CHEAT = Strategy.build("wheeler-dealer-uk", "cheat", **{name: cheat for name in
                        ("deal", "answer", "redeem", "sell", "borrow", "enter", "buy", "yellow")})
+
+
+@njit(cache=True)
+def careless(table, params, memory, state, query):
+    """A careless user's strategy: half the time any integer in [-1000, 1000], else one in [-2, 2] (so that
+    yes/no and stop answers are often, but not always, in range and the games go on)."""
+    if rng.uniform(state) < 0.5:
+        return rng.below(state, 2001) - 1000
+    return rng.below(state, 5) - 2
+
+
+CARELESS = Strategy.build("wheeler-dealer-uk", "careless", **{name: careless for name in
+                          ("deal", "answer", "redeem", "sell", "borrow", "enter", "buy", "yellow")})

@@ -1,18 +1,21 @@
 """Whole Wheeler Dealer (UK) games: conservation of cards and credits in checking mode, the end of a game
 (K4), start positions (K7), results, illegal answers, the replay."""
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from simkit.games.wheeler_dealer_uk import _run, engine as E
-from simkit.games.wheeler_dealer_uk.view import total_wealth
+from simkit.games.wheeler_dealer_uk.view import DEAL_RAID, pack_deal, total_wealth
 from simkit.strategy import parse_lineup, registered
 
 from .harness import GAME, Position
 from .scripted import CHEAT
+from ..golden import assert_golden
 
 SHIPPED = sorted(registered("wheeler-dealer-uk"))
+GOLDEN = Path(__file__).with_name("golden_replay.txt")
 
 
 def play(lineup, n_games=40, seed=3, sets=(), check=True):
@@ -139,3 +142,89 @@ def test_when_one_turn_bankrupts_the_last_two_they_share_the_win():
     winners = columns["winner"]
     assert winners.sum() == 2 and (columns["bankrupt_round"][winners] == columns["bankrupt_round"].max()).all()
     assert "share the win" in GAME.replay(batch.prepared, list(batch.seats), 2083, 18)
+
+
+# ---- rounds count from 1 (like rounds and the replay) ---------------------------------------------
+
+def test_bankrupt_and_inner_rounds_count_from_one_like_the_replay():
+    lineup = ["raider", "set-at-3", "random", "hold-for-5"]
+    seats = parse_lineup(GAME.name, lineup)
+    prepared = GAME.prepare(GAME.rules(), 4)
+    columns = GAME.simulate(prepared, seats, 8, 0, 12)
+    bankrupt_round = per_seat(columns, "bankrupt_round", 4)
+    inner_round = per_seat(columns, "inner_round", 4)
+    seen = set()
+    for game in range(12):
+        events = _run(prepared, seats, 8, game, 1, False, record=True, event_capacity=400_000)["events"]
+        for p in range(4):
+            for kind, column, name in ((E.E_BANKRUPT, bankrupt_round, "bankrupt"), (E.E_ENTER, inner_round, "inner")):
+                rows = events[(events[:, 2] == kind) & (events[:, 1] == p)]
+                assert column[game, p] == (rows[0, 0] + 1 if len(rows) else -1)   # event rounds count from 0
+                if len(rows):
+                    seen.add(name)
+        entered = inner_round[game][inner_round[game] > 0]
+        assert per_seat(columns, "first_inner_round", 4)[game, 0] == (entered.min() if len(entered) else -1)
+    assert seen == {"bankrupt", "inner"} and (per_seat(columns, "rounds", 4) >= 1).all()
+
+
+# ---- replay text ----------------------------------------------------------------------------------
+
+def hand_replay(t):
+    """The replay text of a hand-built Position's event log."""
+    from simkit.games.wheeler_dealer_uk.replay import format_replay
+
+    n = t.n
+    out = {"events": t.ctx[5][:int(t.misc[E.M_EVENTS])], "winner": np.zeros((1, n), bool),
+           "bankrupt": np.array([[t.bankrupt(p) for p in range(n)]]), "wealth": np.zeros((1, n), np.int64),
+           "cash": np.array([[t.cash(p) for p in range(n)]]), "events_lost": 0}
+    seats = parse_lineup(GAME.name, [CHEAT] * n)
+    return format_replay(t.prepared, seats, 0, 0, out).splitlines()
+
+
+def test_replay_names_who_pays_whom_and_how_much_each_receives():
+    t = Position(4)
+    t.set_commands([("collect_from_each_player", 1000), ("pay_each_player", 700)])
+    t.set_cash(3, 200)
+    t.give(3, "Potatoes")                                # a 250 loan: 450 in all, short of 1,000
+    t.log_turn(0)
+    E._command(t.ctx, 0)
+    E._command(t.ctx, 0)
+    lines = hand_replay(t)
+    assert "   seat 1 (cheat) pays 1,000 to seat 0 (cheat)" in lines
+    assert "   seat 3 (cheat) takes an At Risk loan of 250 on a Potatoes (to make a payment)" in lines
+    assert "   seat 3 (cheat) pays its last 450 credits to seat 0 (cheat)" in lines
+    assert "   seat 3 (cheat) goes BANKRUPT: its cards go to the bottom of their packs" in lines
+    assert "   pays 700 to each other player (1,400 in all)" in lines        # seat 3 is out: two creditors
+
+
+def test_replay_says_when_a_wanted_card_or_deal_cannot_be_paid_for_and_who_repays_a_raided_loan():
+    t = Position(3, sets=("board.outer=BRRRRRRRRRRRR",))
+    t.set_cash(0, 100)
+    t.set_pack("green", ["Tin"])
+    t.give(1, "Cotton", 1, at_risk=True)
+    t.log_turn(0)
+    t.script(0, "buy", [1])
+    E._turn_card(t.ctx, 0, 1)
+    t.set_cash(0, 10000)
+    E._deal(t.ctx, 0, pack_deal(DEAL_RAID, 1, t.c("Cotton")))
+    lines = hand_replay(t)
+    assert "   wants the Tin but cannot raise 10,000" in lines
+    assert "   declines it: Handlers Charge 1,000, the card goes to the bottom of its pack" in lines
+    assert "   seat 1 (cheat) repays its loan on the Cotton + interest from the price: 2,200 to the bank" in lines
+
+
+def test_replay_of_a_turn_limit_end_names_the_richest():
+    seats = parse_lineup(GAME.name, ["cautious"] * 3)
+    prepared = GAME.prepare(GAME.rules(sets=["game.turn_limit=3"]), 3)
+    text = GAME.replay(prepared, seats, 2, 0)
+    _, columns = play(["cautious"] * 3, 1, seed=2, sets=("game.turn_limit=3",))
+    winner = int(np.flatnonzero(per_seat(columns, "winner", 3)[0])[0])
+    assert (f"== Game over: 3 rounds played, the turn limit (game.turn_limit): the richest player left wins; "
+            f"seat {winner} (cautious) wins") in text
+
+
+def test_golden_replay_level_2():
+    """A seeded level-2 game of the default line-up, in full; regenerate with SIMKIT_REGOLD=1 after a deliberate
+    change of behaviour (and read the difference)."""
+    seats = parse_lineup(GAME.name, list(GAME.default_lineup))
+    assert_golden(GOLDEN, GAME.replay(GAME.prepare(GAME.rules(sets=["game.level=2"]), 4), seats, 1, 136))

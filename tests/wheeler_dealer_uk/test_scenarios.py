@@ -1,12 +1,13 @@
 """Hand-built Wheeler Dealer (UK) scenarios: every rule of a turn, every Command card kind, the FAQ rulings
-(spec K1-K7). Each sets up a table, scripts the seats' answers and runs one engine step."""
+(K1-K7 in docs/rules/wheeler-dealer-uk.md). Each sets up a table, scripts the seats' answers and runs one
+engine step."""
 import pytest
 
 from simkit import rng
 
 from simkit.games.wheeler_dealer_uk import engine as E
-from simkit.games.wheeler_dealer_uk.view import (DEAL_BUY, DEAL_RAID, F_CIRCLE, F_POSITION, F_RISK_CARDS,
-                                                 pack_deal, pack_sale, set_value)
+from simkit.games.wheeler_dealer_uk.view import (DEAL_BUY, DEAL_RAID, DECISION_NAMES, F_CIRCLE, F_POSITION,
+                                                 F_RISK_CARDS, pack_deal, pack_sale, pack_sale_loan, set_value)
 
 from .harness import Position
 
@@ -232,7 +233,7 @@ def test_the_inner_circle_opens_at_the_threshold_or_once_anyone_is_inside_k3():
     assert t.field(0, F_CIRCLE) == 0 and "enter" not in t.kinds()
     t.set_cash(1, 25000)
     E._turn(t.ctx, 1)
-    assert t.field(1, F_CIRCLE) == 1 and t.stat(1, "inner_round") == 0
+    assert t.field(1, F_CIRCLE) == 1 and t.stat(1, "inner_round") == 1   # rounds count from 1
     rolls = [e for e in t.events() if e[0] == "roll" and e[1] == 1]
     assert rolls[-1][2] in range(1, 7) and rolls[-1][4] == 1            # one die on the inner circle
     t.script(2, "enter", [1])
@@ -242,8 +243,8 @@ def test_the_inner_circle_opens_at_the_threshold_or_once_anyone_is_inside_k3():
 
 # ---- Command cards: every kind ---------------------------------------------------------------------
 
-def command(card, players=3, sets=(), setup=None, seat=0):
-    t = quiet(players, sets)
+def command(card, players=3, sets=(), setup=None, seat=0, lineup=None):
+    t = quiet(players, sets, lineup=lineup)
     t.set_commands([card, ("collect", 0)])
     if setup:
         setup(t)
@@ -371,3 +372,253 @@ def test_used_command_cards_go_to_the_bottom_of_the_pile():
     for _ in range(cards + 2):
         E._command(t.ctx, 0)
     assert [e[3] for e in t.events() if e[0] == "command"] == list(range(cards)) + [0, 1]
+
+
+# ---- K7: loans pay for redeeming ------------------------------------------------------------------
+
+def test_a_loan_pays_for_redeeming_before_rolling():
+    t = quiet()
+    t.set_cash(0, 0)
+    t.give(0, "Tin", 1, at_risk=True)
+    t.give(0, "Diamonds")
+    t.script(0, "redeem", [t.c("Tin")])
+    t.script(0, "borrow", [t.c("Diamonds")])
+    E._turn(t.ctx, 0)
+    assert (t.held(0, "Tin"), t.at_risk(0, "Tin"), t.at_risk(0, "Diamonds")) == (1, 0, 1)
+    assert t.cash(0) == 50000 - 5500 and t.stat(0, "illegal_actions") == 0
+    loan = next(e for e in t.events() if e[0] == "loan")
+    assert loan[4] == E.BORROW_FOR_REDEEM and loan[2] == t.c("Diamonds")
+
+
+def test_a_redeem_the_seat_will_not_borrow_for_ends_the_step_without_penalty():
+    t = quiet()
+    t.set_cash(0, 100)
+    t.give(0, "Tin", 1, at_risk=True)
+    t.give(0, "Potatoes", 1, at_risk=True)
+    t.give(0, "Diamonds")
+    t.script(0, "redeem", [t.c("Tin"), t.c("Potatoes")])   # stops borrowing at once: the second is never asked
+    E._turn(t.ctx, 0)
+    assert t.at_risk(0, "Tin") == 1 and t.at_risk(0, "Potatoes") == 1 and t.cash(0) == 100
+    assert t.stat(0, "illegal_actions") == 0 and t.kinds().count("redeem") == 0
+    assert ("cannot_raise", 0, t.c("Tin"), 5500, E.WANT_REDEEM, -1) in t.events()
+
+
+def test_a_card_borrowed_on_to_pay_for_a_redeem_cannot_be_redeemed_in_the_same_step():
+    t = quiet()
+    t.set_cash(0, 0)
+    t.give(0, "Tin", 1, at_risk=True)
+    t.give(0, "Potatoes", 1, at_risk=True)
+    t.give(0, "Diamonds")
+    t.script(0, "redeem", [t.c("Tin"), t.c("Diamonds")])
+    t.script(0, "borrow", [t.c("Diamonds")])
+    E._turn(t.ctx, 0)
+    assert t.at_risk(0, "Diamonds") == 1 and t.stat(0, "illegal_actions") == 1   # not one of the step's cards
+    assert t.at_risk(0, "Potatoes") == 1 and t.cash(0) == 50000 - 5500
+
+
+def test_the_redeem_command_offers_loans_and_forfeits_only_the_cards_at_risk_when_drawn():
+    def setup(t):
+        t.set_cash(0, 0)
+        t.give(0, "Gold", 1, at_risk=True)
+        t.give(0, "Potatoes", 2, at_risk=True)
+        t.give(0, "Tin")
+        t.script(0, "redeem", [t.c("Gold")])
+        t.script(0, "borrow", [t.c("Tin")] * 3)       # 5,000 is short of 22,000: the redeem falls through
+    t, _, _ = command(("redeem_at_risk", 0), setup=setup)
+    assert t.at_risk(0, "Gold") == 0 and t.held(0, "Gold") == 0 and t.stat(0, "forfeited") == 3
+    assert t.at_risk(0, "Tin") == 1 and t.cash(0) == 5000   # the loan taken for the redeem stands
+    assert t.stat(0, "illegal_actions") == 1                 # the second Tin it named was already pledged
+
+    def setup(t):
+        t.set_cash(0, 20000)
+        t.give(0, "Gold", 1, at_risk=True)
+        t.give(0, "Potatoes", 2, at_risk=True)
+        t.give(0, "Tin")
+        t.script(0, "redeem", [t.c("Gold")])
+        t.script(0, "borrow", [t.c("Tin")])
+    t, _, _ = command(("redeem_at_risk", 0), setup=setup)
+    assert t.held(0, "Gold") == 1 and t.at_risk(0, "Tin") == 1 and t.cash(0) == 20000 + 5000 - 22000
+    assert t.stat(0, "forfeited") == 2 and t.pack("red") == ["Potatoes", "Potatoes"]
+    assert [e[4] for e in t.events() if e[0] == "loan"] == [E.BORROW_FOR_COMMAND_REDEEM]
+
+
+# ---- K7: borrowing on a set to be sold (game.borrow_on_sale) ------------------------------------------
+
+def sale_deal(sets=()):
+    """Seat 0 holds two Tin and a Sugar and no cash; seat 1 sells it the third Tin for 30,000."""
+    t = quiet(sets=sets)
+    t.set_cash(0, 0)
+    t.give(0, "Tin", 2)
+    t.give(0, "Gold")
+    t.give(1, "Tin")
+    t.script(0, "deal", [pack_deal(DEAL_BUY, 1, t.c("Tin"))])
+    t.script(1, "answer", [1])
+    return t
+
+
+def test_cards_of_the_set_sold_at_once_are_borrowed_on_without_going_at_risk():
+    t = sale_deal()
+    t.script(0, "borrow", [pack_sale_loan(t.c("Tin")), pack_sale_loan(t.c("Tin")), t.c("Gold")])
+    t.script(0, "sell", [pack_sale(t.c("Tin"), 3)])
+    E._turn(t.ctx, 0)
+    # 2 x 5,000 on the Tin, 20,000 At Risk on the Gold, 30,000 to seat 1; the set sells for 3 x 10,000 x 3 and
+    # the two Tin loans are repaid with 10% from it
+    assert t.cash(0) == 10000 + 20000 - 30000 + 90000 - 2 * 5500
+    assert t.held(0, "Tin") == 0 and t.at_risk(0, "Tin") == 0 and t.at_risk(0, "Gold") == 1
+    assert (t.stat(0, "sale_loans"), t.stat(0, "loans"), t.stat(0, "illegal_actions")) == (2, 1, 0)
+    assert [e[5] for e in t.events() if e[0] == "loan"] == [1, 1, 0]   # on sale, on sale, At Risk
+    assert ("pay", 0, 11000, E.PAYEE_BANK, E.PAY_SALE_LOANS, t.c("Tin")) in t.events()
+    assert t.bank_balance() == 10000 + 20000 + 90000 - 11000
+
+
+def test_with_borrow_on_sale_off_a_loan_on_the_set_is_refused_and_at_risk_cards_break_the_set():
+    t = sale_deal(sets=("game.borrow_on_sale=false",))
+    t.script(0, "borrow", [pack_sale_loan(t.c("Tin"))])
+    E._turn(t.ctx, 0)
+    assert t.stat(0, "illegal_actions") == 1 and t.held(0, "Tin") == 2 and t.cash(0) == 0   # no deal
+    assert ("cannot_raise", 0, t.c("Tin"), 30000, E.WANT_DEAL, 1) in t.events()
+    t = sale_deal(sets=("game.borrow_on_sale=false",))
+    t.script(0, "borrow", [t.c("Tin"), t.c("Tin"), t.c("Gold")])      # the earlier reading: At Risk loans
+    t.script(0, "sell", [pack_sale(t.c("Tin"), 3)])
+    E._turn(t.ctx, 0)
+    assert t.held(0, "Tin") == 1 and t.at_risk(0, "Tin") == 2 and t.stat(0, "sets_sold") == 0
+
+
+def test_cards_borrowed_on_for_a_sale_that_is_not_made_go_at_risk_after_the_selling_step():
+    t = sale_deal()
+    t.script(0, "borrow", [pack_sale_loan(t.c("Tin")), pack_sale_loan(t.c("Tin")), t.c("Gold")])
+    E._turn(t.ctx, 0)                                   # it does not sell
+    assert t.held(0, "Tin") == 1 and t.at_risk(0, "Tin") == 2 and t.stat(0, "loans") == 3
+    assert t.stat(0, "sale_loans") == 0 and t.cash(0) == 0 + 10000 + 20000 - 30000
+    assert "loan_to_risk" in t.kinds()
+
+
+def test_a_sale_loan_needs_a_set_sold_this_turn_and_is_only_open_before_selling():
+    t = sale_deal()
+    t.script(0, "borrow", [pack_sale_loan(t.c("Gold"))])   # one Gold is no set
+    E._turn(t.ctx, 0)
+    assert t.stat(0, "illegal_actions") == 1 and t.held(0, "Gold") == 1 and t.cash(0) == 0
+    t = quiet()
+    t.give(0, "Tin", 3)
+    t.script(0, "borrow", [pack_sale_loan(t.c("Tin"))])    # the voluntary loans come after selling
+    E._turn(t.ctx, 0)
+    assert t.stat(0, "illegal_actions") == 1 and t.held(0, "Tin") == 3
+    t = quiet()
+    t.set_cash(0, 0)
+    t.give(0, "Tin", 2)
+    t.set_pack("green", ["Tin"])
+    t.script(0, "buy", [1])
+    t.script(0, "borrow", [pack_sale_loan(t.c("Tin"))])    # a set completed on a space sells next turn only
+    E._turn_card(t.ctx, 0, 1)
+    assert t.stat(0, "illegal_actions") == 1 and t.held(0, "Tin") == 2
+
+
+def test_a_redeem_that_completes_a_set_is_paid_by_loans_on_that_set():
+    t = quiet()
+    t.set_cash(0, 0)
+    t.give(0, "Tin", 2)
+    t.give(0, "Tin", 1, at_risk=True)
+    t.script(0, "redeem", [t.c("Tin")])
+    t.script(0, "borrow", [pack_sale_loan(t.c("Tin")), pack_sale_loan(t.c("Tin"))])
+    t.script(0, "sell", [pack_sale(t.c("Tin"), 3)])
+    E._turn(t.ctx, 0)
+    assert t.cash(0) == 10000 - 5500 + 90000 - 11000 and t.stat(0, "sale_loans") == 2
+    assert t.held(0, "Tin") == 0 and t.at_risk(0, "Tin") == 0
+
+
+def test_a_sale_worth_less_than_its_loans_is_paid_up_from_cash():
+    t = sale_deal(sets=("game.set_multiple_colour.green=0", "game.set_multiple_extra_per_card=0"))
+    t.set_cash(0, 20000)
+    t.script(0, "borrow", [pack_sale_loan(t.c("Tin")), pack_sale_loan(t.c("Tin"))])
+    t.script(0, "sell", [pack_sale(t.c("Tin"), 3)])
+    E._turn(t.ctx, 0)
+    # the set brings nothing (house multiples): the 11,000 owed is a payment, met by an At Risk loan on the Gold
+    assert t.cash(0) == 20000 + 10000 - 30000 + 0 + 20000 - 11000
+    assert t.at_risk(0, "Gold") == 1 and not t.bankrupt(0)
+
+
+# ---- every answer is checked (range and legality) -------------------------------------------------
+
+@pytest.mark.parametrize("answer", [-1, -7, -25, -10 ** 9, 3, 4, pack_deal(DEAL_BUY, 1, 999), 10 ** 9])
+def test_an_out_of_range_deal_is_refused_and_changes_nothing(answer):
+    t = quiet()
+    t.give(1, "Cotton")
+    t.give(2, "Tin", 1, at_risk=True)
+    before = t.table.copy()
+    E._deal(t.ctx, 0, answer)
+    assert t.stat(0, "illegal_actions") == 1 and (t.table == before).all()
+
+
+@pytest.mark.parametrize("decision, answer", [("buy", 2), ("buy", -1), ("enter", 5), ("yellow", -3),
+                                              ("answer", 7)])
+def test_a_yes_no_answer_other_than_0_or_1_is_refused_and_the_default_played(decision, answer):
+    t = Position(2, sets=("level.0.inner_circle_wealth=0",))
+    t.place(0, 4)                                       # outer yellow
+    t.set_pack("yellow", ["Silver"])
+    t.give(1, "Cotton")
+    t.script(0, "deal", [pack_deal(DEAL_BUY, 1, t.c("Cotton"))])
+    t.script(1 if decision == "answer" else 0, decision, [answer])
+    t.set_commands([("collect", 2000)])
+    E._act_on_space(t.ctx, 0) if decision in ("buy", "yellow") else E._turn(t.ctx, 0)
+    seat = 1 if decision == "answer" else 0
+    assert t.stat(seat, "illegal_actions") == 1
+    assert ("illegal", seat, DECISION_NAMES.index(decision), answer, 0, 0) in t.events()
+    if decision == "buy":
+        assert t.held(0, "Silver") == 0 and "charge" in t.kinds()          # declined
+    if decision == "yellow":
+        assert "command" not in t.kinds() and "card" in t.kinds()          # a yellow card
+    if decision == "enter":
+        assert t.field(0, F_CIRCLE) == 0
+    if decision == "answer":
+        assert t.held(1, "Cotton") == 1 and "refused" in t.kinds()
+
+
+@pytest.mark.parametrize("decision, answer", [("redeem", -2), ("sell", -5), ("borrow", -2), ("redeem", 10 ** 6)])
+def test_stop_answers_other_than_minus_one_are_refused(decision, answer):
+    t = quiet()
+    t.give(0, "Tin", 1, at_risk=True)
+    t.give(0, "Sugar", 3)
+    t.script(0, decision, [answer])
+    E._turn(t.ctx, 0)
+    assert t.stat(0, "illegal_actions") == 1 and t.at_risk(0, "Tin") == 1 and t.held(0, "Sugar") == 3
+
+
+# ---- the shipped traders under the redeem Command --------------------------------------------------
+
+def test_the_trader_redeems_the_dearest_at_risk_card_it_can_pay_for_under_the_command():
+    def setup(t):
+        t.set_cash(0, 23000)                            # Gold costs 22,000 to redeem: then nothing else
+        t.give(0, "Potatoes", 1, at_risk=True)
+        t.give(0, "Tin", 1, at_risk=True)
+        t.give(0, "Gold", 1, at_risk=True)
+        t.give(0, "Diamonds", 1, at_risk=True)          # 55,000: more than it can pay
+    t, _, _ = command(("redeem_at_risk", 0), setup=setup, lineup=["set-at-3"] * 3)
+    assert [e[2] for e in t.events() if e[0] == "redeem"] == [t.c("Gold"), t.c("Potatoes")]   # then what cash allows
+    assert (t.held(0, "Gold"), t.held(0, "Potatoes"), t.stat(0, "forfeited")) == (1, 1, 2)
+    assert t.pack("green") == ["Tin"] and t.pack("yellow") == ["Diamonds"] and t.cash(0) == 23000 - 22000 - 275
+
+
+def test_the_trader_borrows_on_cheaper_cards_to_save_a_dear_one_under_the_command():
+    def setup(t):
+        t.set_cash(0, 6000)
+        t.give(0, "Gold", 1, at_risk=True)              # 22,000 to redeem
+        t.give(0, "Tin", 2)                             # 10,000 of loans
+        t.give(0, "Timber", 2)                          # 6,000
+        t.give(0, "Emeralds")                           # dearer than the Gold: not pledged to save it
+    t, _, _ = command(("redeem_at_risk", 0), setup=setup, lineup=["set-at-3"] * 3)
+    assert t.held(0, "Gold") == 1 and t.stat(0, "forfeited") == 0 and t.cash(0) == 0
+    assert (t.at_risk(0, "Timber"), t.at_risk(0, "Tin"), t.at_risk(0, "Emeralds")) == (2, 2, 0)
+
+
+def test_the_trader_pays_for_a_deal_that_completes_a_set_with_loans_on_that_set():
+    t = Position(3, sets=QUIET, lineup=["set-at-3"] * 3)
+    for seat in range(3):
+        t.place(seat, 0)
+    t.set_cash(0, 1000)
+    t.give(0, "Tin", 2)
+    t.give(0, "Gold")
+    t.give(1, "Tin")
+    E._turn(t.ctx, 0)
+    assert t.stat(0, "bought_from_players") == 1 and t.stat(0, "sets_sold") == 1
+    assert t.stat(0, "sale_loans") == 2 and t.at_risk(0, "Tin") == 0 and t.at_risk(0, "Gold") == 1
+    assert t.cash(0) == 1000 + 10000 + 20000 - 30000 + 90000 - 11000

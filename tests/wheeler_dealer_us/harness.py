@@ -9,8 +9,8 @@ from simkit.games import get_game
 from simkit.games.wheeler_dealer_us import _context, engine
 from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT,
                                                  PUB_HOLDINGS_VERSION, PUB_PROPERTIES, PUB_SEAT, P_SQUARE,
-                                                 RAISE_GIVE_UP, S_CASH, S_POSITION, debt_slot, owner, owner_slot,
-                                                 seat_slot)
+                                                 RAISE_GIVE_UP, S_CASH, S_ON_SCHOOL, S_POSITION, debt_slot, owner,
+                                                 owner_slot, seat_slot)
 from simkit.strategy import MAX_PARAMS, Strategy, parse_lineup, registered
 
 GAME = get_game("wheeler-dealer-us")
@@ -18,6 +18,12 @@ GAME = get_game("wheeler-dealer-us")
 # scripted parameters
 (SC_INVEST, SC_BUY, SC_BID, SC_POACH, SC_ACCEPT, SC_BUMP_SEAT, SC_BUMP_SQUARE, SC_USE_DRAWN, SC_ARG0, SC_ARG1,
  SC_ARG2, SC_STEP5, SC_REACTIVE, SC_BAMBOOZLE, SC_MINE, SC_TARGET) = range(16)
+# longer scripts live in the seat's memory (parameters are full; tests write them after setting up):
+# raise answers (action, property or card type) for the first RAISE_SCRIPT questions, then give up; one
+# deal offer at the start of a turn (kind, 0 none; other seat, my property, their property, cash I pay)
+M_RAISE_ASKED, M_RAISE = 0, 1
+RAISE_SCRIPT = 3
+M_OFFER = M_RAISE + 2 * RAISE_SCRIPT
 
 
 @njit(cache=True)
@@ -27,7 +33,7 @@ def _finance(public, table, query, params, memory, rng, out):
 
 @njit(cache=True)
 def _invest(public, table, query, params, memory, rng, out):
-    return -1 if query[1] == 1 else int(params[SC_INVEST])
+    return -1 if query[1] == 1 and query[2] == 0 else int(params[SC_INVEST])  # declines the Trade Fair
 
 
 @njit(cache=True)
@@ -46,8 +52,10 @@ def _poach(public, table, query, params, memory, rng, out):
 
 
 @njit(cache=True)
-def _no_deal(public, table, query, params, memory, rng, out):
-    return 0
+def _offer(public, table, query, params, memory, rng, out):
+    for i in range(4):
+        out[i] = int(memory[M_OFFER + 1 + i])
+    return int(memory[M_OFFER]) if query[1] == 0 else 0
 
 
 @njit(cache=True)
@@ -57,7 +65,12 @@ def _answer(public, table, query, params, memory, rng, out):
 
 @njit(cache=True)
 def _raise(public, table, query, params, memory, rng, out):
-    return RAISE_GIVE_UP
+    asked = int(memory[M_RAISE_ASKED])
+    memory[M_RAISE_ASKED] += 1
+    if asked >= RAISE_SCRIPT:
+        return RAISE_GIVE_UP
+    out[0] = int(memory[M_RAISE + 2 * asked + 1])
+    return int(memory[M_RAISE + 2 * asked])
 
 
 @njit(cache=True)
@@ -98,7 +111,7 @@ SCRIPTED = Strategy.build(
     params={"invest": 0, "buy": 0, "bid": 0, "poach": 0, "accept": 0, "bump_seat": -1, "bump_square": 0,
             "use_drawn": 0, "arg0": 0, "arg1": 0, "arg2": 0, "step5": -1, "reactive": 0, "bamboozle": 0,
             "mine": -1, "target": -1},
-    finance=_finance, invest=_invest, buy=_buy, bid=_bid, poach=_poach, deal_offer=_no_deal, deal_answer=_answer,
+    finance=_finance, invest=_invest, buy=_buy, bid=_bid, poach=_poach, deal_offer=_offer, deal_answer=_answer,
     bump=_bump, card=_card, bamboozle=_bamboozle, borrow_on=_borrow_on, **{"raise": _raise})
 
 
@@ -114,6 +127,7 @@ class Table:
         self.ctx = engine.kernel_context(self.arrays)
         state, floats = self.arrays[0], self.arrays[3]
         self.params = floats[:, :MAX_PARAMS]
+        self.memory = floats[:, MAX_PARAMS:]
         for key, value in script.items():  # e.g. bid=[1000, 5000, 0]: one value per seat
             values = value if isinstance(value, (list, tuple)) else [value] * players
             self.params[: len(values), list(SCRIPTED.params).index(key)] = values
@@ -129,6 +143,16 @@ class Table:
         self.start_total = int(p.vector[0]) * players
 
     # ---- arranging ----
+    def script_raise(self, seat: int, *answers) -> None:
+        """The seat's answers to its next raise questions: (action, property or card type) pairs."""
+        self.memory[seat, M_RAISE_ASKED] = 0
+        for i, (action, item) in enumerate(answers):
+            self.memory[seat, M_RAISE + 2 * i: M_RAISE + 2 * i + 2] = action, item
+
+    def script_offer(self, seat: int, kind: int, other: int, mine: int = -1, theirs: int = -1, money: int = 0) -> None:
+        """One deal offer the seat makes at the start of its turns."""
+        self.memory[seat, M_OFFER:M_OFFER + 5] = kind, other, mine, theirs, money
+
     def prop(self, pid: str) -> int:
         return self.prepared.properties.index(pid)
 
@@ -180,6 +204,20 @@ class Table:
     def log(self, kind=None):
         rows = self.events[: self.state[engine.ST_EVENT_COUNT]]
         return [tuple(int(v) for v in row) for row in rows if kind is None or row[2] == kind]
+
+    def replay(self) -> list[str]:
+        """The replay text of the events logged so far (simkit replay's formatter), one line each."""
+        from simkit.games.wheeler_dealer_us.replay import format_replay
+
+        n = self.prepared.n_players
+        count = int(self.state[engine.ST_EVENT_COUNT])
+        out = {"events": self.events[:count], "event_count": [count],
+               "bankrupt": np.zeros((1, n), bool), "winner": np.zeros((1, n), bool), "net_worth": np.zeros((1, n)),
+               "cash": np.zeros((1, n)), "properties": np.zeros((1, n), int), "blocks": np.zeros((1, n), int)}
+        return [line.strip() for line in format_replay(self.prepared, self.seats, 0, 0, out).splitlines()]
+
+    def on_school(self, seat: int) -> bool:
+        return bool(self.public[seat_slot(seat, S_ON_SCHOOL)])
 
     def conserved(self) -> bool:
         total = sum(self.cash(s) for s in range(self.prepared.n_players))

@@ -12,6 +12,7 @@ from simkit.errors import SimkitError
 from simkit.games import get_game
 from simkit.runner import make_batch
 from simkit.strategy import registered
+from ..golden import assert_golden
 
 GAME = get_game("wheeler-dealer-us")
 
@@ -107,6 +108,8 @@ def test_bankrupt_players_never_win_and_ties_are_shared():
     ("corner.1.square=1", "already"),
     ("card.0.kind='joker'", "card.0.kind"),
     ("game.players_max=7", "game.players_max"),
+    ("bamboozle.cash_stake=0", "bamboozle.cash_stake"),
+    ("bamboozle.cash_stake='a lot'", "bamboozle.cash_stake"),
 ])
 def test_bad_rule_data_is_refused_with_the_key(setting, message):
     with pytest.raises(SimkitError, match=message):
@@ -131,3 +134,19 @@ def test_interpreter_plays_the_same_games():
     compiled = [make_batch("wheeler-dealer-us", 2, None, 12345, sets=[f"game.level={level}"]).play(7, 2, True)
                 ["net_worth"].tolist() for level in (1, 2)]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == compiled
+
+
+# Golden playthroughs: the default line-up's full transcript at each level, chosen for covering School, poaching,
+# bankruptcy, auctions, loans, deals and (Level Two) Bamboozles, a card sale, bumps, saved cards and audits.
+# Any change of behaviour shows here; regenerate with SIMKIT_REGOLD=1 after a deliberate one.
+GOLDEN = {1: (2026, 94), 2: (2026, 35)}   # level: (seed, game)
+
+
+@pytest.mark.parametrize("level", sorted(GOLDEN))
+def test_golden_replay(level):
+    from simkit.strategy import parse_lineup
+
+    seed, game = GOLDEN[level]
+    seats = parse_lineup("wheeler-dealer-us", list(GAME.default_lineup))
+    prepared = GAME.prepare(GAME.rules(sets=[f"game.level={level}"]), len(seats))
+    assert_golden(Path(__file__).with_name(f"golden_replay_level{level}.txt"), GAME.replay(prepared, seats, seed, game))

@@ -1,4 +1,5 @@
-"""Hand-built Wheeler-Dealer (US) situations, one engine step each (rulebook + spec U3-U15)."""
+"""Hand-built Wheeler-Dealer (US) situations, one engine step each (the rules and the decisions U1-U16 of
+docs/rules/wheeler-dealer-us.md)."""
 import numpy as np
 import pytest
 
@@ -158,16 +159,13 @@ def test_bankrupt_to_a_player_hands_over_cash_and_titles_with_their_debts():
 
 def test_engine_borrows_before_declaring_bankruptcy():
     table = Table(players=2, poach=0)
-    table.own(1, "B1", "B2", "B3", "B4")
+    table.own(1, "G1")                               # rent at most 6 x $1,500
     table.own(0, "A1")                               # loan value $55,000
     table.set_cash(0, 0)
-    land_on(table, 0, "B1")
+    land_on(table, 0, "G1")
     (_, _, _, _, die, rent, _), = table.log(e.E_RENT)
-    if rent <= 55_000:
-        assert table.debt("A1") and table.public[e.seat_slot(0, e.S_ALIVE)] == 1
-        assert table.cash(0) == 55_000 - rent
-    else:
-        assert table.public[e.seat_slot(0, e.S_ALIVE)] == 0 and table.owner("A1") == 1
+    assert table.debt("A1") and table.public[e.seat_slot(0, e.S_ALIVE)] == 1
+    assert table.cash(0) == 55_000 - rent and table.conserved()
 
 
 def test_bankrupt_to_the_bank_auctions_every_title_in_square_order():
@@ -429,3 +427,210 @@ def test_every_card_kind_in_the_data_is_covered_here():
     kinds = {name.split(" ")[0] for name in Table().prepared.card_types}
     assert all(f'"{kind}"' in source for kind in kinds)
     assert np.all(Table().prepared.deck >= 0)
+
+
+# ---- U16: School lasts until the token moves ---------------------------------------------------------
+
+def go_to_school(table, seat):
+    square = table.square("School")
+    e._place(table.ctx, seat, square, True)
+    return e._land(table.ctx, seat, square)
+
+
+def school_restricts(table, seat, spare):
+    """Every School restriction on ``seat`` checked once; ``spare``: an unowned title to auction."""
+    # no bid on a declined property (seat 0 declines it; the School player's higher maximum is not asked)
+    land_on(table, 0, spare)
+    restricted = [table.owner(spare) != seat]
+    # no deals: an offer to a player on School is refused and counted
+    illegal = table.stats[0, e.S_ILLEGAL]
+    e._deals(table.ctx, 0)
+    restricted.append(table.stats[0, e.S_ILLEGAL] == illegal + 1)
+    # not moved by Move Any Player, not a Bamboozle victim
+    restricted.append(not e._move_any_ok(table.ctx, 0, seat, table.square_of("C1")))
+    restricted.append(not e._bamboozle_target_ok(table.ctx, 0, table.prop("F4"), True))
+    # pays nothing to collect_from_each_player
+    before = table.cash(seat)
+    table.next_card("collect_from_each_player")
+    draw(table)
+    restricted.append(table.cash(seat) == before)
+    return restricted
+
+
+def test_school_restrictions_last_from_the_landing_until_the_token_moves():
+    table = level_two(buy=0, bid=[0, 50_000, 10_000], poach=0, invest=0)
+    table.own(1, "F4")
+    table.own(2, "D3")
+    table.script_offer(0, e.DEAL_BUY, 1, theirs=table.prop("F4"), money=1_000)
+    # the landing: the turn ends, the next one is missed
+    assert go_to_school(table, 1) is True and table.on_school(1)
+    assert school_restricts(table, 1, "E1") == [True] * 5
+    # the missed turn: the token stays on School
+    assert e._misses_turn(table.ctx, 1) is True and table.on_school(1)
+    assert school_restricts(table, 1, "E2") == [True] * 5           # the turns of the others after it
+    # its next real turn: still on School until it moves (no offers), then free
+    assert e._misses_turn(table.ctx, 1) is False
+    table.script_offer(1, e.DEAL_BUY, 2, theirs=table.prop("D3"), money=1_000)
+    table.next_card("collect", 5_000)
+    e._turn(table.ctx, 1)
+    assert not [row for row in table.log(e.E_DEAL) if row[1] == 1] and table.stats[1, e.S_ILLEGAL] == 0
+    assert table.position(1) != table.square("School") and not table.on_school(1)
+    assert school_restricts(table, 1, "E3") == [False] * 5
+    assert table.conserved()
+
+
+# ---- U16: the extra Exchange investment, once a turn per player ---------------------------------------
+
+def test_extra_exchange_investment_is_once_a_turn_for_each_player():
+    table = Table(players=3, invest=0)                 # Copper when raising money
+    for seat in (1, 2):
+        table.set_cash(seat, 30_000)
+        table.script_raise(seat, (e.RAISE_EXCHANGE, 0))
+        e._raise_money(table.ctx, seat, 200_000, 0)
+    assert [row[1] for row in table.log(e.E_INVEST)] == [1, 2]   # the second player still may
+    table.script_raise(1, (e.RAISE_EXCHANGE, 0))
+    e._raise_money(table.ctx, 1, 200_000, 0)
+    assert len(table.log(e.E_INVEST)) == 2 and table.stats[1, e.S_ILLEGAL] == 1   # not twice in a turn
+    e._turn(table.ctx, 0)                              # the next turn: each may again
+    table.set_cash(1, 30_000)
+    table.script_raise(1, (e.RAISE_EXCHANGE, 0))
+    e._raise_money(table.ctx, 1, 200_000, 0)
+    assert [row[1] for row in table.log(e.E_INVEST)][-1] == 1 and table.stats[1, e.S_ILLEGAL] == 1
+
+
+# ---- U16: a bought Bamboozle card is used at once --------------------------------------------------
+
+@pytest.mark.parametrize("buyer_plays", [False, True])
+def test_a_bought_bamboozle_card_is_used_at_once(buyer_plays):
+    table = level_two(bamboozle=[0, int(buyer_plays), 0], bid=[0, 5_000, 50_000])
+    table.own(0, "E1")
+    table.own(1, "H2", "H1")
+    table.set_cash(2, 20_050)          # owns no title: could not pay the least bid and keep the cash stake
+    table.params[1, 14], table.params[1, 15] = table.prop("H2"), table.prop("E1")
+    table.next_card("bamboozle")
+    draw(table)
+    (_, buyer, _, card, seller, price, _), = table.log(e.E_SALE)
+    assert (buyer, card, seller, price) == (1, -1, 0, 100)         # the only bidder pays the least bid
+    (_, player, _, mine, target, _, _), = table.log(e.E_BAMBOOZLE)
+    assert player == 1 and target == table.prop("E1")
+    # declined: refused, counted, and the engine stakes the buyer's cheapest title (H1) on the first target
+    assert mine == table.prop("H2" if buyer_plays else "H1")
+    assert table.stats[1, e.S_ILLEGAL] == (0 if buyer_plays else 1)
+    assert table.stats[2, e.S_ILLEGAL] == 0                          # seat 2 was not asked
+    assert any("buys a bamboozle card from seat 0" in line for line in table.replay())
+    assert table.conserved()
+
+
+# ---- U16: saved cards may be sold when raising money (U14) --------------------------------------------
+
+def test_saved_cards_are_sold_by_sealed_bids_when_raising_money():
+    table = level_two(bid=[0, 3_000, 1_000])
+    extra = table.next_card("extra_turn")
+    table.public[e.saved_slot(table.public, 0, extra)] = 1
+    table.set_cash(0, 0)
+    table.script_raise(0, (e.RAISE_SELL_CARD, extra))
+    e._raise_money(table.ctx, 0, 1_500, -1)
+    assert table.cash(0) == 2_000 and table.cash(1) == 100_000 - 2_000       # second maximum + $1,000
+    assert table.public[e.saved_slot(table.public, 1, extra)] == 1
+    assert table.public[e.saved_slot(table.public, 0, extra)] == 0
+    # a player on School bids only as the creditor
+    table.public[e.seat_slot(1, e.S_ON_SCHOOL)] = 1
+    table.public[e.saved_slot(table.public, 0, extra)] = 1
+    table.script_raise(0, (e.RAISE_SELL_CARD, extra))
+    e._raise_money(table.ctx, 0, 5_000, -1)
+    assert table.log(e.E_SALE)[-1][1] == 2
+    table.public[e.saved_slot(table.public, 0, extra)] = 1
+    table.script_raise(0, (e.RAISE_SELL_CARD, extra))
+    e._raise_money(table.ctx, 0, 10_000, 1)
+    assert table.log(e.E_SALE)[-1][1] == 1
+    assert table.conserved()
+
+
+def test_a_card_not_held_or_offered_twice_is_refused_and_the_raise_goes_on():
+    table = level_two(bid=0)
+    extra = table.next_card("extra_turn")
+    table.public[e.saved_slot(table.public, 0, extra)] = 1
+    table.own(0, "E1")
+    table.set_cash(0, 0)
+    table.script_raise(0, (e.RAISE_SELL_CARD, extra), (e.RAISE_SELL_CARD, extra), (e.RAISE_BORROW, table.prop("E1")))
+    e._raise_money(table.ctx, 0, 5_000, -1)
+    assert table.stats[0, e.S_ILLEGAL] == 1 and table.debt("E1")
+    assert "nobody buys the extra_turn card; seat 0 (scripted) keeps it" in table.replay()
+
+
+# ---- U13 as amended by U16: no borrowing when even every loan could not cover the debt -----------------
+
+def test_a_debtor_who_could_not_cover_the_debt_by_borrowing_goes_bankrupt_without_borrowing():
+    table = Table(players=2, poach=0)
+    table.own(1, "B1", "B2", "B3", "B4")            # whole block: at least $160,000 rent
+    table.own(0, "A1", "G1")                        # loans $55,000 + $12,000
+    table.set_cash(0, 0)
+    land_on(table, 0, "B1")
+    assert table.public[e.seat_slot(0, e.S_ALIVE)] == 0 and not table.log(e.E_BORROW)
+    assert table.owner("A1") == 1 and table.owner("G1") == 1
+    assert not table.debt("A1") and not table.debt("G1")          # the titles as they were
+    assert table.conserved()
+
+
+def test_a_purchase_that_borrowing_could_not_pay_for_borrows_nothing():
+    table = Table(players=2, buy=1, bid=0)
+    table.own(0, "G1")                               # loan $12,000
+    table.set_cash(0, 50_000)
+    land_on(table, 0, "A1")                          # $100,000
+    assert table.owner("A1") == -1 and not table.debt("G1") and not table.log(e.E_BORROW)
+
+
+# ---- U16: a refused raise answer is counted and the strategy asked again ------------------------------
+
+def test_an_illegal_raise_answer_is_counted_and_the_raise_goes_on():
+    table = Table(players=2, poach=0)
+    table.own(1, "G1")                               # rent at most 6 x $1,500
+    table.own(0, "E1", "E2")
+    table.set_cash(0, 0)
+    table.script_raise(0, (e.RAISE_SELL, table.prop("G1")), (e.RAISE_BORROW, table.prop("E2")))
+    land_on(table, 0, "G1")
+    assert table.stats[0, e.S_ILLEGAL] == 1
+    assert table.debt("E2") and not table.debt("E1")              # the second answer was played
+    assert table.public[e.seat_slot(0, e.S_ALIVE)] == 1
+    assert any("illegal answer to decision raise; refused (asked again)" in line for line in table.replay())
+
+
+# ---- answers out of range are refused, counted, and the default played --------------------------------
+
+def test_bids_outside_zero_to_cash_are_refused():
+    table = Table(players=3, buy=0, bid=[0, 150_000, -5])
+    land_on(table, 0, "E1")
+    assert table.owner("E1") == -1 and table.stats[1, e.S_ILLEGAL] == 1 and table.stats[2, e.S_ILLEGAL] == 1
+
+
+@pytest.mark.parametrize("decision, answer", [("buy", 2), ("buy", -1), ("poach", 7)])
+def test_yes_no_answers_other_than_0_or_1_are_refused(decision, answer):
+    table = Table(players=2, bid=0, **{decision: answer})
+    table.own(1, "G1", debt=True)
+    land_on(table, 0, "E1" if decision == "buy" else "G1")
+    assert table.stats[0, e.S_ILLEGAL] == 1
+    assert table.owner("E1") == -1 and table.owner("G1") == 1     # the default: no purchase, no poach
+
+
+# ---- replay text ---------------------------------------------------------------------------------
+
+def test_replay_a_failed_sale_keeps_the_title_with_the_seller():
+    table = Table(players=3, bid=0)
+    table.own(0, "E1")
+    table.set_cash(0, 0)
+    table.script_raise(0, (e.RAISE_SELL, table.prop("E1")))
+    e._raise_money(table.ctx, 0, 5_000, -1)
+    assert table.owner("E1") == 0
+    assert "nobody bids on E1; seat 0 (scripted) keeps it" in table.replay()
+
+
+def test_replay_announces_a_card_before_its_effect():
+    table = level_two(use_drawn=1, buy=1)
+    table.params[0, 8] = table.square_of("E1")
+    table.next_card("taxi_service", -10_000)
+    draw(table)
+    lines = table.replay()
+    used = lines.index("seat 0 (scripted) uses taxi_service -10000")
+    ride = lines.index("seat 0 (scripted) takes a taxi to E1 (-$10,000)")
+    assert lines.index("seat 0 (scripted) draws a Wheeler-Dealer card: taxi_service -10000") < used < ride
+    assert lines.index("seat 0 (scripted) buys E1 for $15,000") > ride

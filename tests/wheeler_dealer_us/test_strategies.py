@@ -1,4 +1,4 @@
-"""The shipped Wheeler-Dealer (US) strategies (strategies/wheeler_dealer_us.py, spec "Strategy families")
+"""The shipped Wheeler-Dealer (US) strategies (strategies/wheeler_dealer_us.py)
 make only legal moves and do what their docs say. Decisions are asked directly on hand-built tables
 (harness.Table); whole games check legality, the clock and that the presets play differently."""
 import math
@@ -165,8 +165,8 @@ def test_raise_never_offers_the_same_property_twice():
     table.set_cash(0, 25_000)
     ask = Asker(table, "kelly")
     actions, sold = [], []
-    for _ in range(8):
-        action = ask(D_RAISE, "raise", 0, 500_000 - 25_000, -1)
+    for step in range(8):  # query[3]: the steps taken in this raise
+        action = ask(D_RAISE, "raise", 0, 500_000 - 25_000, -1, step)
         actions.append(action)
         if action == RAISE_BORROW:
             assert ask.out[0] == table.prop("C1")
@@ -241,3 +241,42 @@ def test_master_key_skips_school():
     table = Table(players=2, sets=["game.level=2"])
     for name in PRESETS:
         assert Asker(table, name)(D_CARD, "card", 0, CARD_MASTER_KEY_SCHOOL, 0) == 1
+
+
+# ---- rule amounts reach engine and strategies alike ------------------------------------------------
+
+@pytest.mark.parametrize("name", ["kelly", "random"])
+def test_bamboozle_cash_stake_set_by_a_house_rule_reaches_engine_and_strategy(name):
+    from simkit.games.wheeler_dealer_us import engine as e
+    from simkit.games.wheeler_dealer_us.view import PUB_BAMBOOZLE_CASH
+
+    table = Table(players=2, sets=["game.level=2", "bamboozle.cash_stake=30000"], bamboozle=1, mine=-1)
+    table.own(1, "A1")
+    table.params[0, 15] = table.prop("A1")
+    assert table.public[PUB_BAMBOOZLE_CASH] == 30_000
+    ask = Asker(table, name)
+    table.set_cash(0, 25_000)                        # enough for the printed $20,000, not for $30,000
+    assert ask(D_BAMBOOZLE, "bamboozle", 0, 0) == 0
+    assert e._bamboozle(table.ctx, 0, False, False) is False and table.stats[0, e.S_ILLEGAL] == 1
+    table.set_cash(0, 40_000)
+    for _ in range(20):                              # random declines now and then
+        if ask(D_BAMBOOZLE, "bamboozle", 0, 0) == 1:
+            break
+    assert ask.out[0] == -1 and ask.out[1] == table.prop("A1")
+    for _ in range(30):                              # until the stake is lost once
+        assert e._bamboozle(table.ctx, 0, False, False) is True
+        (_, _, _, _, _, mine_roll, their_roll) = table.log(e.E_BAMBOOZLE)[-1]
+        if their_roll > mine_roll:
+            assert table.cash(0) == 10_000 and table.cash(1) == 130_000
+            break
+        table.own(1, "A1")
+    else:
+        pytest.fail("the stake was never lost")
+
+
+def test_random_gives_only_legal_answers():
+    # a small version of the campaign in the README (100,000 checked games a level at 2-6 players)
+    for level in (1, 2):
+        for n in range(2, 7):
+            columns = play(["random"] * n, 200, seed=100 + 10 * level + n, level=level)
+            assert columns["illegal_actions"].sum() == 0, (level, n)

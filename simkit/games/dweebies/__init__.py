@@ -1,6 +1,6 @@
 """Dweebies: place cards next to each other and collect lines whose two ends match.
 
-Rulebook: shared/rules/dweebies.txt; simulator decisions D1-D8: shared/spec/dweebies.md.
+The rules as simulated, with the decisions D1-D9 and the options that switch them: docs/rules/dweebies.md.
 """
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import SimkitError
-from ...rules import lookup, require_int
+from ...rules import lookup, require_int, require_str
 from .. import Game
 from . import engine
-from .view import DECISIONS
+from .view import COLLECT_RULES, DECISIONS, SPLIT_RULES
 
 SPLIT_DWEEBIES, SPLIT_CARDS = 27, 54   # D1: a split of the published deck keeps both totals
 MAX_DWEEBIES, MAX_CARDS = 62, 216
@@ -27,11 +27,24 @@ class DweebiesRules:
     copies: np.ndarray    # copies of each Dweebie in the deck
     hand_size: int
     n_players: int
+    min_line: int = 2                 # D9 game.min_line
+    collect: str = "must"             # D9 game.collect
+    split_rule: str = "shortest_link"  # D9 game.split_rule
 
     @property
     def names(self) -> str:
         """One letter per Dweebie, as replays draw them."""
         return SYMBOLS[: self.copies.size]
+
+    @property
+    def vector(self) -> np.ndarray:
+        """The rule vector the kernel reads (engine.R_* positions)."""
+        vector = np.zeros(engine.RULE_FIELDS, np.int64)
+        vector[engine.R_HAND_SIZE] = self.hand_size
+        vector[engine.R_MIN_LINE] = self.min_line
+        vector[engine.R_COLLECT] = COLLECT_RULES.index(self.collect)
+        vector[engine.R_SPLIT_RULE] = SPLIT_RULES.index(self.split_rule)
+        return vector
 
 
 def _int_list(rules: dict, key: str) -> list[int]:
@@ -61,6 +74,13 @@ def deck_copies(rules: dict) -> np.ndarray:
     return np.repeat(np.arange(1, 5, dtype=np.int64), split)
 
 
+def _choice(rules: dict, key: str, allowed: tuple) -> str:
+    value = require_str(rules, key)
+    if value not in allowed:
+        raise SimkitError(f"rules: {key} = {value!r}; allowed: {' | '.join(repr(a) for a in allowed)}")
+    return value
+
+
 def prepare(rules: dict, n_players: int) -> DweebiesRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
     GAME.check_player_count(n_players)
@@ -73,7 +93,10 @@ def prepare(rules: dict, n_players: int) -> DweebiesRules:
     if hand_size * n_players > copies.sum():
         raise SimkitError(f"rules: a deck of {copies.sum()} cards cannot deal hands of {hand_size} to {n_players} "
                           f"players; allowed: game.hand_size up to {copies.sum() // n_players}")
-    return DweebiesRules(copies, hand_size, n_players)
+    min_line = require_int(rules, "game.min_line", 2, 3)
+    collect = _choice(rules, "game.collect", COLLECT_RULES)
+    split_rule = _choice(rules, "game.split_rule", SPLIT_RULES)
+    return DweebiesRules(copies, hand_size, n_players, min_line, collect, split_rule)
 
 
 def _kernel_inputs(seats):
@@ -87,7 +110,7 @@ def _kernel_inputs(seats):
 def simulate(prepared: DweebiesRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
     places, params = _kernel_inputs(seats)
-    out = engine.play_batch(seed, first_game, n_games, prepared.copies, prepared.hand_size, places, params,
+    out = engine.play_batch(seed, first_game, n_games, prepared.copies, prepared.vector, places, params,
                             check=check)
     n = prepared.n_players
     rows = n_games * n
@@ -109,7 +132,7 @@ def replay(prepared: DweebiesRules, seats, seed: int, game: int) -> str:
 
     places, params = _kernel_inputs(seats)
     cards = int(prepared.copies.sum())
-    out = engine.play_batch(seed, game, 1, prepared.copies, prepared.hand_size, places, params, check=True,
+    out = engine.play_batch(seed, game, 1, prepared.copies, prepared.vector, places, params, check=True,
                             record=True, event_capacity=cards * (4 * cards + 12))
     return format_replay(prepared, seats, seed, game, out)
 
@@ -132,10 +155,13 @@ GAME = Game(
         "collections": "turns on which the seat collected",
         "largest_collection": "most cards the seat took in one turn",
         "lines_collected": "lines collected (a turn that takes a row and a column counts two, D4)",
-        "illegal_moves": "moves the engine refused and replaced with a random legal one (D8)",
-        "link_placements": "cards the seat placed while the table was split (D5)",
+        "illegal_actions": "answers the engine refused (a Dweebie not in the hand, a cell not legal, declining "
+                           "under game.collect = \"must\") and replaced with a random legal move (D8)",
+        "link_placements": "cards the seat placed while the table was split (D5; under split_rule \"free\" any "
+                           "cell next to a card)",
         "reconnections": "placements that joined the table back into one group",
         "splits_caused": "the seat's collections that split the table",
+        "declined": "collections the seat could have made and declined (game.collect = \"may\", D9)",
         "turns": "turns in the game (one card placed per turn)",
         "splits": "collections in the game that split the table into groups",
         "left_on_table": "cards on the table when the last hand was played out",
@@ -143,7 +169,7 @@ GAME = Game(
         "most_groups": "the most groups the table was split into",
         "collection_sizes (totals)": "how many collections took each number of cards, over the batch (simkit.totals)",
     },
-    report_plots=("collected_by_seat", "collection_sizes", "table_splits", "first_seat_by_players"),
+    report_plots=("collected_by_seat", "collection_sizes", "table_splits"),
     total_labels=lambda prepared: {"collection_sizes": [str(k) for k in range(int(prepared.copies.sum()) + 1)]},
     player_turns=lambda columns: int(columns["turns"][columns["seat"] == 0].sum()),
     length_column="turns",

@@ -1,5 +1,5 @@
-"""The Dweebies engine: a batch of games in one Numba kernel (rules: shared/rules/dweebies.txt,
-decisions D1-D8 in shared/spec/dweebies.md).
+"""The Dweebies engine: a batch of games in one Numba kernel (the rules as simulated, decisions D1-D9:
+docs/rules/dweebies.md).
 
 ``play_batch`` allocates the outputs; the private kernel ``_play`` is a pure function of (seed, game
 indices, deck, strategies). Strategies arrive as a tuple of first-class functions, one per seat padded
@@ -9,24 +9,31 @@ import numpy as np
 from numba import njit
 
 from ... import rng
+from ...numba_tools import readonly
 from .table import EMPTY, adjacent_cells, grid_side, link_cells, play_card
-from .view import (MEMORY_SIZE, MOVE_SHIFT, PUB_BOTTOM, PUB_CARDS, PUB_DWEEBIES, PUB_GROUPS, PUB_HAND_SIZE,
-                   PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_LINK, PUB_ON_TABLE, PUB_PILE, PUB_PLAYERS, PUB_RIGHT,
-                   PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_TOP, PUB_TURN, public_length, random_move)
+from .view import (COLLECT_MUST, MEMORY_SIZE, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_GROUPS,
+                   PUB_HAND_SIZE, PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_LINK, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE,
+                   PUB_PLAYERS, PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE, PUB_TOP, PUB_TURN,
+                   SPLIT_SHORTEST_LINK, move_cell, move_collects, move_dweebie, public_length, random_move)
 
 MAX_SEATS = 6
 
+# the rule vector (DweebiesRules.vector)
+R_HAND_SIZE, R_MIN_LINE, R_COLLECT, R_SPLIT_RULE = range(4)
+RULE_FIELDS = 4
+
 (S_COLLECTED, S_COLLECTIONS, S_LARGEST, S_LINES, S_ILLEGAL, S_LINK_PLACEMENTS, S_RECONNECTIONS,
- S_SPLITS_CAUSED) = range(8)
-SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected", "illegal_moves",
-              "link_placements", "reconnections", "splits_caused")
+ S_SPLITS_CAUSED, S_DECLINED) = range(9)
+SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected", "illegal_actions",
+              "link_placements", "reconnections", "splits_caused", "declined")
 G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(5)
 GAME_STATS = ("turns", "splits", "left_on_table", "restarts", "most_groups")
 
 # event log (replay): one row per happening
 EV_TURN, EV_SEAT, EV_KIND, EV_DWEEBIE, EV_CELL, EV_A, EV_B = range(7)
 EVENT_FIELDS = 7
-(E_DEAL, E_PLACE, E_ILLEGAL, E_COLLECT, E_SPLIT, E_LINK_CELL, E_RECONNECT, E_DRAW, E_EMPTIED) = range(9)
+(E_DEAL, E_PLACE, E_ILLEGAL, E_COLLECT, E_SPLIT, E_LINK_CELL, E_RECONNECT, E_DRAW, E_EMPTIED, E_DECLINE,
+ E_STILL_SPLIT) = range(11)
 
 
 @njit(cache=True)
@@ -61,8 +68,12 @@ def _check(hands, hand_sizes, pile, on_table, taken, copies, grid, cells, n_on, 
 
 
 @njit(cache=True)
-def _play(seed, first_game, n_games, n_players, copies, hand_size, places, params, check, record,
+def _play(seed, first_game, n_games, n_players, copies, rules, places, params, check, record,
           out_stats, out_game, out_winner, sizes, events, event_count):
+    hand_size = rules[R_HAND_SIZE]
+    min_line = rules[R_MIN_LINE]
+    may_decline = rules[R_COLLECT] != COLLECT_MUST
+    shortest_link = rules[R_SPLIT_RULE] == SPLIT_SHORTEST_LINK
     dweebies = copies.size
     total = copies.sum()
     side = grid_side(total)
@@ -98,6 +109,9 @@ def _play(seed, first_game, n_games, n_players, copies, hand_size, places, param
     public[PUB_SIDE] = side
     public[PUB_HAND_SIZE] = hand_size
     public[PUB_CARDS] = total
+    public[PUB_MIN_LINE] = min_line
+    public[PUB_COLLECT] = rules[R_COLLECT]
+    public[PUB_SPLIT_RULE] = rules[R_SPLIT_RULE]
     public[per_dweebie:per_dweebie + dweebies] = copies
 
     for g in range(n_games):
@@ -144,12 +158,14 @@ def _play(seed, first_game, n_games, n_players, copies, hand_size, places, param
                 legal[0] = centre
                 mark[centre] = stamp
                 n_legal = 1
-            elif split:
+            elif split and shortest_link:
                 n_legal, link = link_cells(grid, side, cells, n_on, label, groups, mark, stamp, legal)
                 if record:
                     for k in range(n_legal):
                         _log(events, event_count, turn, actor, E_LINK_CELL, -1, legal[k], link, groups)
-            else:
+            else:  # a connected table, or a split one under split_rule "free" (D9)
+                if split and record:
+                    _log(events, event_count, turn, actor, E_STILL_SPLIT, -1, -1, 0, groups)
                 n_legal = adjacent_cells(grid, side, cells, n_on, mark, stamp, legal)
 
             public[PUB_SEAT] = actor
@@ -157,7 +173,7 @@ def _play(seed, first_game, n_games, n_players, copies, hand_size, places, param
             public[PUB_PILE] = total - next_card
             public[PUB_SPLIT] = split
             public[PUB_GROUPS] = groups if n_on > 0 else 0
-            public[PUB_LINK] = link if split else 0
+            public[PUB_LINK] = link if split and shortest_link else 0
             public[PUB_LEGAL] = n_legal
             public[PUB_ON_TABLE] = n_on
             top, bottom, left, right = side, -1, side, -1
@@ -171,23 +187,28 @@ def _play(seed, first_game, n_games, n_players, copies, hand_size, places, param
             public[per_dweebie + 2 * dweebies:per_dweebie + 3 * dweebies] = on_table
             hand_view[:] = hands[actor]
             legal_view[:n_legal] = legal[:n_legal]
-            move = places[actor](hand_view, public, views[actor], legal_view[:n_legal], params[actor],
-                                 memory[actor], strategy_rng[actor])
-            dweebie = move >> MOVE_SHIFT
-            cell = move & ((1 << MOVE_SHIFT) - 1)
+            move = places[actor](readonly(hand_view), readonly(public), readonly(views[actor]),
+                                 readonly(legal_view[:n_legal]), readonly(params[actor]), memory[actor],
+                                 strategy_rng[actor])
+            # the answer is checked before anything is indexed with it (every int64 decodes to some triple)
+            dweebie = move_dweebie(move)
+            cell = move_cell(move)
+            collect = move_collects(move)
             if not (0 <= dweebie < dweebies and hands[actor, dweebie] > 0 and 0 <= cell < grid.size
-                    and mark[cell] == stamp and grid[cell] == EMPTY):
+                    and mark[cell] == stamp and grid[cell] == EMPTY and (collect or may_decline)):
                 out_stats[g, actor, S_ILLEGAL] += 1
                 if record:
-                    _log(events, event_count, turn, actor, E_ILLEGAL, dweebie, cell, 0, 0)
+                    _log(events, event_count, turn, actor, E_ILLEGAL, dweebie, cell, 0 if collect else 1, 0)
                 move = random_move(hands[actor], legal, n_legal, fallback_rng)
-                dweebie = move >> MOVE_SHIFT
-                cell = move & ((1 << MOVE_SHIFT) - 1)
+                dweebie = move_dweebie(move)
+                cell = move_cell(move)
+                collect = True
             if check:
                 _check(hands, hand_sizes, pile_left, on_table, taken, copies, grid, cells, n_on, views[actor])
 
-            n_on, groups, row_taken, column_taken, reconnected = play_card(
-                grid, side, cells, n_on, on_table, taken, label, stack, split, dweebie, cell, removed)
+            n_on, groups, row_taken, column_taken, reconnected, declined = play_card(
+                grid, side, cells, n_on, on_table, taken, label, stack, split, dweebie, cell, removed, min_line,
+                collect)
             hands[actor, dweebie] -= 1
             hand_sizes[actor] -= 1
             for p in range(n_players):
@@ -200,6 +221,10 @@ def _play(seed, first_game, n_games, n_players, copies, hand_size, places, param
                     out_stats[g, actor, S_RECONNECTIONS] += 1
                     if record:
                         _log(events, event_count, turn, actor, E_RECONNECT, dweebie, cell, 0, 0)
+            if declined > 0:
+                out_stats[g, actor, S_DECLINED] += 1
+                if record:
+                    _log(events, event_count, turn, actor, E_DECLINE, dweebie, cell, declined, 0)
             taken_here = row_taken + column_taken
             if taken_here > 0:
                 got = taken_here + 1
@@ -256,10 +281,12 @@ def _play(seed, first_game, n_games, n_players, copies, hand_size, places, param
                 views[p, cells[k]] = EMPTY
 
 
-def play_batch(seed, first_game, n_games, copies, hand_size, places, params, check=False, record=False,
+def play_batch(seed, first_game, n_games, copies, rules, places, params, check=False, record=False,
                event_capacity=0):
     """Allocate outputs and run ``n_games`` games starting at global index ``first_game``.
 
+    ``copies`` gives each Dweebie's copies in the deck, ``rules`` the rule vector (R_* positions,
+    ``DweebiesRules.vector``).
     ``places`` holds one compiled strategy function per seat; it is padded to MAX_SEATS so that the
     kernel's type, and so its cache entry, does not depend on the player count.
     """
@@ -273,7 +300,7 @@ def play_batch(seed, first_game, n_games, copies, hand_size, places, params, che
     }
     events = np.zeros((event_capacity, EVENT_FIELDS), np.int64)
     event_count = np.zeros(1, np.int64)
-    _play(np.uint64(seed), first_game, n_games, n_players, copies, hand_size, places, params, check, record,
+    _play(np.uint64(seed), first_game, n_games, n_players, copies, rules, places, params, check, record,
           out["stats"], out["game"], out["winner"], out["sizes"], events, event_count)
     out["events"] = events[: min(event_count[0], event_capacity)]
     out["events_lost"] = max(0, int(event_count[0]) - event_capacity)

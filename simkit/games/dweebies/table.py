@@ -1,7 +1,9 @@
-"""The Dweebies table: lines, collections, groups and the keep-together rule (D3-D6).
+"""The Dweebies table: lines, collections, groups and the keep-together rule (D3-D6, D9), as
+docs/rules/dweebies.md describes them.
 
 The engine and the strategies share this code, so a strategy that looks ahead sees exactly what the
-engine will do. The table is a flat int64 grid of ``side * side`` cells holding a Dweebie number or
+engine will do; functions that depend on a rule option take it as an argument (``min_line``: the fewest
+cards a collected line may have, ``game.min_line``). The table is a flat int64 grid of ``side * side`` cells holding a Dweebie number or
 EMPTY. Its side is ``2 * cards + 3`` with the first card in the centre: every card is placed next to
 another, so none ever lies further than ``cards`` cells from the centre, the border rows and columns
 stay empty, and walks along a line stop there without bounds checks.
@@ -53,21 +55,29 @@ def line_ends(grid, side, cell):
 
 
 @njit(cache=True)
-def gain(ends, dweebie):
-    """Cards collected by placing ``dweebie`` where ``line_ends`` gave ``ends`` (D3, D4: the placed card once)."""
+def qualifies(cards, far, dweebie, min_line):
+    """True if a line of ``cards`` cards beside the placed ``dweebie`` (plus the placed card) is collected:
+    its far end matches (D3) and the whole line has at least ``min_line`` cards (D9)."""
+    return cards > 0 and cards + 1 >= min_line and far == dweebie
+
+
+@njit(cache=True)
+def gain(ends, dweebie, min_line):
+    """Cards collected by placing ``dweebie`` where ``line_ends`` gave ``ends`` on a connected table
+    (D3, D4: both lines, the placed card once; D9: lines of at least ``min_line`` cards)."""
     row, row_end, column, column_end = ends
     total = 0
-    if row > 0 and row_end == dweebie:
+    if qualifies(row, row_end, dweebie, min_line):
         total += row + 1
-    if column > 0 and column_end == dweebie:
+    if qualifies(column, column_end, dweebie, min_line):
         total += column + (1 if total == 0 else 0)
     return total
 
 
 @njit(cache=True)
-def collect_gain(grid, side, cell, dweebie):
+def collect_gain(grid, side, cell, dweebie, min_line):
     """Cards collected by placing ``dweebie`` on the empty ``cell`` of a connected table."""
-    return gain(line_ends(grid, side, cell), dweebie)
+    return gain(line_ends(grid, side, cell), dweebie, min_line)
 
 
 @njit(cache=True)
@@ -180,9 +190,11 @@ def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
 
 
 @njit(cache=True)
-def one_group(grid, side, top, bottom, left, right):
+def one_group(grid, side, top, bottom, left, right, extra):
     """True if the cards within rows top..bottom, columns left..right (every card on the table lies there)
-    form one 4-connected group, or none: a check for strategies, which have no list of the cards."""
+    form one 4-connected group, or none: a check for strategies, which have no list of the cards. The cell
+    ``extra`` (-1: none) counts as holding a card, so a strategy can test a placement without writing to
+    the table it is shown (which is read-only)."""
     width = right - left + 1
     area = width * (bottom - top + 1)
     seen = np.zeros(area, np.bool_)
@@ -190,7 +202,7 @@ def one_group(grid, side, top, bottom, left, right):
     found = False
     for local in range(area):
         x = (top + local // width) * side + left + local % width
-        if grid[x] == EMPTY or seen[local]:
+        if (grid[x] == EMPTY and x != extra) or seen[local]:
             continue
         if found:
             return False
@@ -203,7 +215,7 @@ def one_group(grid, side, top, bottom, left, right):
             y = stack[depth]
             for step in (1, -1, side, -side):
                 z = y + step
-                if grid[z] != EMPTY:
+                if grid[z] != EMPTY or z == extra:
                     near = (z // side - top) * width + z % side - left
                     if not seen[near]:
                         seen[near] = True
@@ -213,15 +225,26 @@ def one_group(grid, side, top, bottom, left, right):
 
 
 @njit(cache=True)
-def play_card(grid, side, cells, n_on, on_table, taken, label, stack, split, dweebie, cell, removed):
-    """One placement on a legal empty cell (D3-D5): place, check connectivity if the table was split, then
-    collect the row and/or column line the card ends with a matching Dweebie at the other end.
+def joins_table(grid, side, cell, top, bottom, left, right):
+    """True if a card on the empty ``cell`` leaves the table one group (the test a split table's placement
+    must pass before it may collect, D5). Rows top..bottom and columns left..right must hold every card
+    and ``cell``."""
+    return one_group(grid, side, top, bottom, left, right, cell)
+
+
+@njit(cache=True)
+def play_card(grid, side, cells, n_on, on_table, taken, label, stack, split, dweebie, cell, removed, min_line,
+              collect):
+    """One placement on a legal empty cell (D3-D5, D9): place, check connectivity if the table was split, then
+    collect the row and/or column line of at least ``min_line`` cards that the card ends with a matching
+    Dweebie at the other end, unless ``collect`` is False (a player declining under game.collect = "may").
 
     ``cells[:n_on]`` lists the cards on the table; it and the per-Dweebie counts ``on_table`` and ``taken``
     (collected so far) are updated. Collected cells go to ``removed``: the row
     line's other cards, then the column line's, then the placed card. Returns (cards on the table now,
     groups now, cards taken from the row, cards taken from the column, True if the placement joined a split
-    table). A placed card that collects is in neither count: a collection takes row + column + 1 cards.
+    table, cards a collection would have taken had it not been declined). A placed card that collects is in
+    neither count: a collection takes row + column + 1 cards.
     """
     row, row_end, column, column_end = line_ends(grid, side, cell)
     grid[cell] = dweebie
@@ -233,12 +256,14 @@ def play_card(grid, side, cells, n_on, on_table, taken, label, stack, split, dwe
     if split:
         groups = count_groups(grid, side, cells, n_on, label, stack)
         if groups > 1:
-            return n_on, groups, 0, 0, False
+            return n_on, groups, 0, 0, False, 0
         reconnected = True
+    if not collect:
+        return n_on, groups, 0, 0, reconnected, gain((row, row_end, column, column_end), dweebie, min_line)
     n_removed = 0
     row_taken, column_taken = 0, 0
     for cards, far, step in ((row, row_end, 1), (column, column_end, side)):
-        if cards > 0 and far == dweebie:
+        if qualifies(cards, far, dweebie, min_line):
             if grid[cell + step] == EMPTY:  # the line lies on the other side of the card
                 step = -step
             for k in range(1, cards + 1):
@@ -249,7 +274,7 @@ def play_card(grid, side, cells, n_on, on_table, taken, label, stack, split, dwe
             else:
                 column_taken = cards
     if n_removed == 0:
-        return n_on, groups, 0, 0, reconnected
+        return n_on, groups, 0, 0, reconnected, 0
     removed[n_removed] = cell
     for k in range(n_removed + 1):
         x = removed[k]
@@ -263,4 +288,4 @@ def play_card(grid, side, cells, n_on, on_table, taken, label, stack, split, dwe
             kept += 1
     n_on = kept
     groups = count_groups(grid, side, cells, n_on, label, stack) if n_on > 0 else 0
-    return n_on, groups, row_taken, column_taken, reconnected
+    return n_on, groups, row_taken, column_taken, reconnected, 0

@@ -1,13 +1,17 @@
-"""What a Dweebies strategy sees (D7), and the Numba signature of its one decision.
+"""What a Dweebies strategy sees (D7), and the Numba signature of its one decision (docs/rules/dweebies.md).
 
 ``place(hand, public, table, legal, params, memory, rng) -> move`` is called once per turn and returns
-``pack_move(dweebie, cell)``: one Dweebie from the hand and one of the legal cells. It receives only:
+``pack_move(dweebie, cell)``: one Dweebie from the hand and one of the legal cells. Under
+``game.collect = "may"`` (D9, ``public[PUB_COLLECT] == COLLECT_MAY``) ``pack_move(dweebie, cell, False)``
+declines the collection the card would make; a move that does not say collects. Declining under "must",
+a Dweebie not in the hand or a cell not legal is an illegal answer: the engine refuses it, counts it in
+``illegal_actions`` and plays a random legal move instead (D8). It receives only:
   hand    int64[dweebies]: copies of each Dweebie in the seat's own hand (a copy);
   public  int64 vector: the PUB_* fields below, then per seat its hand size and cards collected, then
           per Dweebie its copies in the deck, copies collected so far and copies on the table;
   table   int64[side * side]: the seat's own copy of the table (table.EMPTY or a Dweebie); cell = row * side + col;
   legal   int64 vector: the cells where this turn's card may go (the first public[PUB_LEGAL] entries);
-          under the keep-together rule (D5) only cells on a shortest link;
+          on a split table under game.split_rule = "shortest_link" (D5) only cells on a shortest link;
 plus the seat's parameters, a private ``memory`` of floats zeroed at the start of each game, and its
 own random stream. Never another hand or the pile's order. A strategy may change ``table`` while it
 looks ahead (it is its own copy) but must put back what it changed before returning.
@@ -15,18 +19,33 @@ looks ahead (it is its own copy) but must put back what it changed before return
 from numba import njit, types
 
 from ... import rng
+from ...numba_tools import readonly_array
 
 
 (PUB_SEAT, PUB_PLAYERS, PUB_TURN, PUB_PILE, PUB_SPLIT, PUB_GROUPS, PUB_LINK, PUB_LEGAL, PUB_DWEEBIES,
- PUB_SIDE, PUB_ON_TABLE, PUB_TOP, PUB_BOTTOM, PUB_LEFT, PUB_RIGHT, PUB_HAND_SIZE, PUB_CARDS) = range(17)
+ PUB_SIDE, PUB_ON_TABLE, PUB_TOP, PUB_BOTTOM, PUB_LEFT, PUB_RIGHT, PUB_HAND_SIZE, PUB_CARDS,
+ PUB_MIN_LINE, PUB_COLLECT, PUB_SPLIT_RULE) = range(20)
 PUB_HEADER = 20
 MEMORY_SIZE = 1024
-MOVE_SHIFT = 32  # a move is dweebie << 32 | cell
 
-_int_vec = types.Array(types.int64, 1, "A")
-_float_vec = types.Array(types.float64, 1, "A")
+# D9 rule options as the rule vector and public[PUB_COLLECT] / public[PUB_SPLIT_RULE] give them
+COLLECT_MUST, COLLECT_MAY = 0, 1
+COLLECT_RULES = ("must", "may")
+SPLIT_SHORTEST_LINK, SPLIT_FREE = 0, 1
+SPLIT_RULES = ("shortest_link", "free")
+
+# a move is dweebie << 32 | declines << 31 | cell; every int64 decodes to some (dweebie, declines, cell)
+MOVE_SHIFT = 32
+DECLINE = 1 << 31
+CELL_MASK = DECLINE - 1
+
+# What a strategy is shown is read-only (a write is a typing error when the strategy compiles); its memory
+# and random stream are its own to write.
+_shown = readonly_array(types.int64, 1)
+_params = readonly_array(types.float64, 1)
+_memory = types.Array(types.float64, 1, "A")
 _rng_t = types.Array(types.uint64, 1, "A")
-PLACE_SIGNATURE = types.int64(_int_vec, _int_vec, _int_vec, _int_vec, _float_vec, _float_vec, _rng_t)
+PLACE_SIGNATURE = types.int64(_shown, _shown, _shown, _shown, _params, _memory, _rng_t)
 DECISIONS = {"place": PLACE_SIGNATURE}
 
 
@@ -36,8 +55,9 @@ def public_length(players, dweebies):
 
 
 @njit(cache=True)
-def pack_move(dweebie, cell):
-    return (dweebie << MOVE_SHIFT) | cell
+def pack_move(dweebie, cell, collect=True):
+    """The answer of ``place``; ``collect=False`` declines the collection (only under game.collect = "may")."""
+    return (dweebie << MOVE_SHIFT) | cell | (0 if collect else DECLINE)
 
 
 @njit(cache=True)
@@ -47,7 +67,12 @@ def move_dweebie(move):
 
 @njit(cache=True)
 def move_cell(move):
-    return move & ((1 << MOVE_SHIFT) - 1)
+    return move & CELL_MASK
+
+
+@njit(cache=True)
+def move_collects(move):
+    return move & DECLINE == 0
 
 
 @njit(cache=True)

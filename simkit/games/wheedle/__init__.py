@@ -1,6 +1,6 @@
 """Wheedle: trade stock cards for majorities; the card left in the centre goes bankrupt.
 
-Rulebook: shared/rules/wheedle.txt; simulator decisions W1-W8: shared/spec/wheedle.md.
+How the simulator plays every rule, and the decisions W1-W8: docs/rules/wheedle.md.
 """
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from ...errors import SimkitError
 from ...rules import lookup, require_bool, require_int, require_str
 from .. import Game
 from . import engine
-from .view import DECISIONS, MAX_COMPANIES, card_points
+from .view import DECISIONS, MAX_COMPANIES, card_points, false_stopper_card_points
 
 MAX_ROUNDS = 60
+FALSE_STOPPER_CARDS = ("none", "scored")   # W8: index = the rule vector's R_FALSE_STOPPER_CARDS_SCORED
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,11 @@ def prepare(rules: dict, n_players: int) -> WheedleRules:
                        (engine.R_ALL_POINTS, "all_cards"), (engine.R_MAJORITY_POINTS, "majority"),
                        (engine.R_BANKRUPT_POINTS, "bankrupt")):
         vector[index] = require_int(rules, f"scoring.{key}", -1000, 1000)
+    false_stopper_cards = lookup(rules, "scoring.false_stopper_cards")
+    if false_stopper_cards not in FALSE_STOPPER_CARDS:
+        allowed = " or ".join(f'"{value}"' for value in FALSE_STOPPER_CARDS)
+        raise SimkitError(f"rules: scoring.false_stopper_cards must be {allowed}, not {false_stopper_cards!r}")
+    vector[engine.R_FALSE_STOPPER_CARDS_SCORED] = FALSE_STOPPER_CARDS.index(false_stopper_cards)
     return WheedleRules(tuple(names), np.array(counts, np.int64), vector, n_players, official)
 
 
@@ -119,7 +125,9 @@ def score_round(hands, centre, stopper=None, rules=None):
     """Points per seat for one round scored from explicit hands (the engine's own scoring code).
 
     hands: one dict per player of company name -> cards held; centre: the company whose card is in
-    the centre (bankrupt); stopper: the seat that stopped, or None or -1 (a stalemate: no bonus or penalty).
+    the centre (bankrupt); stopper: the seat whose stop ended the round, or None or -1 (a stalemate: no
+    bonus or penalty). A stopper without majorities is a false stopper: the penalty, and under W8's
+    default (scoring.false_stopper_cards = "none") its cards earn nothing but its bankrupt cards still cost.
     rules: effective rules dict (defaults if None). Returns a list of ints.
     """
     rules = GAME.default_rules if rules is None else rules
@@ -146,6 +154,9 @@ def score_round(hands, centre, stopper=None, rules=None):
               for p in range(len(hands))]
     if stopper is not None and stopper != -1:
         qualified = engine._qualified(matrix[stopper], counts)
+        if not qualified and not v[engine.R_FALSE_STOPPER_CARDS_SCORED]:
+            # W8: the false stopper's own cards earn nothing; its bankrupt cards still cost
+            points[stopper] = int(false_stopper_card_points(matrix[stopper], c, v[engine.R_BANKRUPT_POINTS]))
         points[stopper] += int(v[engine.R_STOP_BONUS] if qualified else v[engine.R_FALSE_STOP])
     return points
 
@@ -197,4 +208,6 @@ GAME = Game(
     limit_hit=lambda rows: rows["stalemates"] > 0,
     limit_label="a round reached options.max_ticks (stalemate)",
     half_time_score=half_time_points,
+    report_note="How the simulator plays Wheedle, and its decisions W1-W8 (e.g. W8: a false stopper's cards "
+                "earn nothing by default): docs/rules/wheedle.md.",
 )

@@ -1,5 +1,5 @@
-"""The Wheedle engine: a batch of games in one Numba kernel (rules: shared/rules/wheedle.txt,
-decisions W1-W8 in shared/spec/wheedle.md).
+"""The Wheedle engine: a batch of games in one Numba kernel (the rules as simulated, and the decisions
+W1-W8 cited here: docs/rules/wheedle.md).
 
 ``play_batch`` validates nothing and allocates the output arrays; the private kernel ``_play``
 is a pure function of (seed, game indices, rule arrays, strategies). Strategies arrive as a tuple of
@@ -10,19 +10,22 @@ import numpy as np
 from numba import njit
 
 from ... import rng
+from ...numba_tools import readonly
 from .view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, ACTION_SIZE, ASKED, MEMORY_SIZE, NET,
                    OFFER, OFFERED, PASS, PUB_ALL_POINTS, PUB_BANKRUPT_MAJORITY_SCORES, PUB_BANKRUPT_POINTS,
                    PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES, PUB_DEALER, PUB_FALSE_STOP, PUB_FALSE_STOP_ENDS_ROUND,
                    PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAJORITY_POINTS, PUB_MAX_TICKS,
                    PUB_MY_NO_TAKER_STREAK, PUB_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_ROUNDS, PUB_SEAT,
-                   PUB_STOP_BONUS, PUB_TICK, STOP, SWAP, card_points, public_length)
+                   PUB_FALSE_STOPPER_CARDS_SCORED, PUB_STOP_BONUS, PUB_TICK, STOP, SWAP, card_points,
+                   false_stopper_card_points, public_length)
 
 MAX_SEATS = 6
+MAX_OFFER_COUNT = 99   # no company has more cards (rules.toml: company cards 1..99)
 
 # rule vector layout (filled by rules.compile_rules)
 (R_HAND, R_ROUNDS, R_MAX_TICKS, R_GIFTS, R_FALSE_STOP_ENDS_ROUND, R_BANKRUPT_MAJORITY_SCORES, R_STOP_BONUS,
- R_FALSE_STOP, R_ALL_POINTS, R_MAJORITY_POINTS, R_BANKRUPT_POINTS) = range(11)
-RULE_SIZE = 11
+ R_FALSE_STOP, R_ALL_POINTS, R_MAJORITY_POINTS, R_BANKRUPT_POINTS, R_FALSE_STOPPER_CARDS_SCORED) = range(12)
+RULE_SIZE = 12
 
 # per-seat counters
 (S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL) = range(8)
@@ -74,6 +77,7 @@ def _fill_static_public(public, seat, n_players, dealer, rnd, rounds, hand_size,
     public[PUB_BANKRUPT_POINTS] = rules[R_BANKRUPT_POINTS]
     public[PUB_BANKRUPT_MAJORITY_SCORES] = rules[R_BANKRUPT_MAJORITY_SCORES]
     public[PUB_FALSE_STOP_ENDS_ROUND] = rules[R_FALSE_STOP_ENDS_ROUND]
+    public[PUB_FALSE_STOPPER_CARDS_SCORED] = rules[R_FALSE_STOPPER_CARDS_SCORED]
     public[PUB_COMPANIES] = counts.size
     for c in range(counts.size):
         public[PUB_HEADER + c] = counts[c]
@@ -102,14 +106,19 @@ def _qualified(hand, counts):
 
 @njit(cache=True)
 def _offer_is_legal(action, hand, n_companies, gifts_allowed):
+    """Every entry of an offer answer is checked before the engine uses any of it: company entries are
+    -1 or a company (and a real company when its count is positive), counts lie in 0..MAX_OFFER_COUNT,
+    the offerer holds what it gives, the two sides differ, and gifts only when the rules allow them."""
     give, k, want, m = action[A_GIVE], action[A_GIVE_COUNT], action[A_WANT], action[A_WANT_COUNT]
-    if k < 0 or m < 0 or k + m == 0:
+    if k < 0 or m < 0 or k > MAX_OFFER_COUNT or m > MAX_OFFER_COUNT or k + m == 0:
+        return False
+    if give < -1 or give >= n_companies or want < -1 or want >= n_companies:
         return False
     if not gifts_allowed and (k == 0 or m == 0):
         return False
-    if k > 0 and (give < 0 or give >= n_companies or hand[give] < k):
+    if k > 0 and (give < 0 or hand[give] < k):
         return False
-    if m > 0 and (want < 0 or want >= n_companies):
+    if m > 0 and want < 0:
         return False
     if k > 0 and m > 0 and give == want:
         return False
@@ -197,8 +206,8 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                 actor = rng.below(turn_rng, n_players)
                 _view(actor, hands, hand_view, public[actor], tick, centre, can_stop[actor], streak, my_streak[actor])
                 action[:] = 0
-                kind = acts[actor](hand_view, public[actor], seen, params[actor], memory[actor],
-                                   strategy_rng[actor], action)
+                kind = acts[actor](readonly(hand_view), readonly(public[actor]), readonly(seen), readonly(params[actor]),
+                                   memory[actor], strategy_rng[actor], action)
                 attempted = kind
                 if kind == OFFER:
                     if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
@@ -233,7 +242,8 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                             if m > 0 and hands[p, want] < m:
                                 continue
                             _view(p, hands, hand_view, public[p], tick, centre, can_stop[p], streak, my_streak[p])
-                            if accepts[p](hand_view, public[p], seen, offer, params[p], memory[p], strategy_rng[p]):
+                            if accepts[p](readonly(hand_view), readonly(public[p]), readonly(seen), readonly(offer),
+                                          readonly(params[p]), memory[p], strategy_rng[p]):
                                 taker = p
                                 break
                         if taker >= 0:
@@ -258,7 +268,7 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                             _log(events, event_count, g, rnd, tick, E_OFFER_TAKEN if taker >= 0 else E_OFFER_UNTAKEN,
                                  actor, give, k, want, m, taker)
                 elif kind == SWAP:
-                    give = action[A_GIVE]
+                    give = action[A_GIVE]  # the only entry a swap reads
                     if give < 0 or give >= n_companies or give == centre or hands[actor, give] == 0:
                         kind = -1
                     else:
@@ -311,9 +321,12 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
             if stopper < 0 and record:
                 _log(events, event_count, g, rnd, tick, E_STALEMATE, -1, -1, 0, -1, 0, -1)
             for p in range(n_players):
-                round_points[p] += card_points(hands[p], centre, counts, rules[R_ALL_POINTS],
-                                               rules[R_MAJORITY_POINTS], rules[R_BANKRUPT_POINTS],
-                                               rules[R_BANKRUPT_MAJORITY_SCORES] != 0)
+                if p == stopper and not stopped_good and rules[R_FALSE_STOPPER_CARDS_SCORED] == 0:
+                    round_points[p] += false_stopper_card_points(hands[p], centre, rules[R_BANKRUPT_POINTS])  # W8
+                else:
+                    round_points[p] += card_points(hands[p], centre, counts, rules[R_ALL_POINTS],
+                                                   rules[R_MAJORITY_POINTS], rules[R_BANKRUPT_POINTS],
+                                                   rules[R_BANKRUPT_MAJORITY_SCORES] != 0)
             if stopper >= 0:
                 round_points[stopper] += rules[R_STOP_BONUS] if stopped_good else rules[R_FALSE_STOP]
             for p in range(n_players):

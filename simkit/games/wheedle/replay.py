@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import engine
-from .view import OFFER, STOP, SWAP
+from .view import OFFER, STOP, SWAP, card_points, false_stopper_card_points
 
 
 def _cards(names, k, company):
@@ -12,6 +12,26 @@ def _cards(names, k, company):
 def _hand(names, row):
     parts = [f"{row[c]} {names[c]}" for c in range(len(names)) if row[c]]
     return ", ".join(parts) if parts else "(empty)"
+
+
+def _score_entries(prepared, hand, centre, seat, stopper, stopped_good, w4_false_stops) -> list[str]:
+    """A seat's round score as its own entries: cards (or W8's nothing), the stop bonus or penalty, W4 penalties."""
+    v = prepared.vector
+    if seat == stopper and not stopped_good and not v[engine.R_FALSE_STOPPER_CARDS_SCORED]:
+        entries = ["cards earn nothing (W8)"]
+        bankrupt = int(false_stopper_card_points(hand, centre, v[engine.R_BANKRUPT_POINTS]))
+        if bankrupt:
+            entries.append(f"bankrupt cards {bankrupt:+d}")
+    else:
+        points = card_points(hand, centre, prepared.counts, v[engine.R_ALL_POINTS], v[engine.R_MAJORITY_POINTS],
+                             v[engine.R_BANKRUPT_POINTS], bool(v[engine.R_BANKRUPT_MAJORITY_SCORES]))
+        entries = [f"cards {int(points):+d}"]
+    if seat == stopper:
+        entries.append(f"stop bonus {int(v[engine.R_STOP_BONUS]):+d}" if stopped_good
+                       else f"false stop {int(v[engine.R_FALSE_STOP]):+d}")
+    if w4_false_stops:
+        entries.append(f"false stop during the round (W4) {w4_false_stops * int(v[engine.R_FALSE_STOP]):+d}")
+    return entries
 
 
 def format_replay(prepared, seats, seed, game, out) -> str:
@@ -27,6 +47,8 @@ def format_replay(prepared, seats, seed, game, out) -> str:
         dealer = rnd % n
         lines += ["", f"== Round {rnd + 1}: {label[dealer]} deals; centre card {names[trace[rnd, 0, n, 0]]}"]
         lines += [f"   {label[p]}: {_hand(names, trace[rnd, 0, p])}" for p in range(n)]
+        w4_false_stops = [0] * n
+        stopped_good = False
         while e < len(events) and events[e, engine.EV_ROUND] == rnd:
             ev = events[e]
             e += 1
@@ -49,9 +71,14 @@ def format_replay(prepared, seats, seed, game, out) -> str:
             elif kind == engine.E_SWAP:
                 lines.append(f"{tick} {label[who]} swaps 1 {names[give]} for the centre's {names[want]}")
             elif kind == engine.E_GOOD_STOP:
+                stopped_good = True
                 lines.append(f"{tick} {label[who]} STOPS showing majorities")
             elif kind == engine.E_FALSE_STOP:
-                lines.append(f"{tick} {label[who]} STOPS without majorities (false stop)")
+                text = f"{tick} {label[who]} STOPS without majorities (false stop)"
+                if not prepared.vector[engine.R_FALSE_STOP_ENDS_ROUND]:
+                    w4_false_stops[who] += 1
+                    text += f": {int(prepared.vector[engine.R_FALSE_STOP]):+d} now, trading goes on (W4)"
+                lines.append(text)
             elif kind == engine.E_ILLEGAL:
                 tried = {OFFER: "offer", SWAP: "swap", STOP: "stop"}.get(int(give), f"action of kind {give}")
                 lines.append(f"{tick} {label[who]} tried an illegal {tried} {list(ev[engine.EV_GIVE_COUNT:])}; "
@@ -61,8 +88,11 @@ def format_replay(prepared, seats, seed, game, out) -> str:
         stopper = out["round_stopper"][0, rnd]
         lines.append(f"   end of round {rnd + 1}: centre {names[trace[rnd, 1, n, 0]]} goes bankrupt; "
                      f"{out['round_ticks'][0, rnd]} ticks" + ("" if stopper >= 0 else ", stalemate"))
+        centre = int(trace[rnd, 1, n, 0])
         for p in range(n):
-            lines.append(f"   {label[p]}: {_hand(names, trace[rnd, 1, p])} -> {out['round_points'][0, p, rnd]:+d} points")
+            entries = _score_entries(prepared, trace[rnd, 1, p], centre, p, stopper, stopped_good, w4_false_stops[p])
+            lines.append(f"   {label[p]}: {_hand(names, trace[rnd, 1, p])} -> {', '.join(entries)} = "
+                         f"{out['round_points'][0, p, rnd]:+d} points")
     lines += ["", "== Final scores"]
     for p in range(n):
         mark = "  WINNER" if out["winner"][0, p] else ""

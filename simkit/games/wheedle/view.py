@@ -5,14 +5,24 @@ A strategy's ``act`` is called on the ticks when its seat may act (W3) and write
 Both receive only: a copy of the seat's own hand (cards per company), the ``public`` vector below,
 the ``seen`` table of public events, the seat's parameters, a private ``memory`` that persists
 through the game, and the seat's own random stream. No argument carries another player's hand.
+The rules as simulated, and the decisions W1-W8: docs/rules/wheedle.md.
 
-public (int64 vector): the fields ``PUB_*`` below, then the printed card count of each company
+Answers: ``act`` returns PASS, OFFER, SWAP or STOP. An offer fills A_GIVE, A_GIVE_COUNT, A_WANT,
+A_WANT_COUNT (a company entry is -1 or a company, and a real company when its count is positive; counts
+0..99); a swap fills A_GIVE; A_TYPE is not read. The engine checks every entry an action uses before
+using it: an invalid answer is refused, counted in the seat's ``illegal_actions`` and played as a pass.
+``accept`` answers yes or no.
+
+public (int64 vector): the fields ``PUB_*`` below (the scoring values among them, and W8's
+``PUB_FALSE_STOPPER_CARDS_SCORED``: 0 = "none", 1 = "scored"), then the printed card count of each company
 (``company_cards``), then every seat's score from earlier rounds (``score_so_far``).
 seen (int64 [3, players, companies]), reset each round, built from public events only:
   seen[NET, p, c]   cards of c that p received minus gave in exchanges and swaps (cards travel face up)
   seen[ASKED, p, c] offers by p that asked for c;  seen[OFFERED, p, c] offers by p that gave c.
 """
 from numba import njit, types
+
+from ...numba_tools import readonly_array
 
 # action / offer layout
 A_TYPE, A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT = 0, 1, 2, 3, 4
@@ -25,17 +35,21 @@ NET, ASKED, OFFERED = 0, 1, 2
 (PUB_SEAT, PUB_DEALER, PUB_PLAYERS, PUB_ROUND, PUB_ROUNDS, PUB_TICK, PUB_MAX_TICKS, PUB_CENTRE,
  PUB_CAN_STOP, PUB_HAND_SIZE, PUB_NO_TAKER_STREAK, PUB_MY_NO_TAKER_STREAK, PUB_GIFTS_ALLOWED,
  PUB_STOP_BONUS, PUB_FALSE_STOP, PUB_ALL_POINTS, PUB_MAJORITY_POINTS, PUB_BANKRUPT_POINTS,
- PUB_BANKRUPT_MAJORITY_SCORES, PUB_FALSE_STOP_ENDS_ROUND, PUB_COMPANIES) = range(21)
+ PUB_BANKRUPT_MAJORITY_SCORES, PUB_FALSE_STOP_ENDS_ROUND, PUB_COMPANIES, PUB_FALSE_STOPPER_CARDS_SCORED) = range(22)
 PUB_HEADER = 24
 MAX_COMPANIES = 24
 MEMORY_SIZE = 8 + 4 * MAX_COMPANIES  # a strategy's own floats; zeroed at the start of each game
 
-_int_vec = types.Array(types.int64, 1, "A")
-_seen_t = types.Array(types.int64, 3, "A")
-_float_vec = types.Array(types.float64, 1, "A")
+# What a strategy is shown is read-only (a write is a typing error when the strategy compiles); its memory,
+# random stream and answer buffer are its own to write.
+_shown = readonly_array(types.int64, 1)
+_shown_seen = readonly_array(types.int64, 3)
+_params = readonly_array(types.float64, 1)
+_memory = types.Array(types.float64, 1, "A")
 _rng_t = types.Array(types.uint64, 1, "A")
-ACT_SIGNATURE = types.int64(_int_vec, _int_vec, _seen_t, _float_vec, _float_vec, _rng_t, _int_vec)
-ACCEPT_SIGNATURE = types.boolean(_int_vec, _int_vec, _seen_t, _int_vec, _float_vec, _float_vec, _rng_t)
+_answer = types.Array(types.int64, 1, "A")
+ACT_SIGNATURE = types.int64(_shown, _shown, _shown_seen, _params, _memory, _rng_t, _answer)
+ACCEPT_SIGNATURE = types.boolean(_shown, _shown, _shown_seen, _shown, _params, _memory, _rng_t)
 DECISIONS = {"act": ACT_SIGNATURE, "accept": ACCEPT_SIGNATURE}
 
 
@@ -72,7 +86,7 @@ def is_qualified(hand, public):
 
 @njit(cache=True)
 def card_points(hand, centre, counts, all_points, majority_points, bankrupt_points, bankrupt_majority_scores):
-    """Per-card points of one hand with ``centre`` the bankrupt company (the shared scoring rule, W6)."""
+    """Per-card points of one hand with ``centre`` the bankrupt company (the one scoring rule of engine, score_round and strategies; W6)."""
     points = 0
     for c in range(hand.size):
         held = hand[c]
@@ -88,10 +102,26 @@ def card_points(hand, centre, counts, all_points, majority_points, bankrupt_poin
 
 
 @njit(cache=True)
+def false_stopper_card_points(hand, centre, bankrupt_points):
+    """W8 ("none"): a round-ending false stopper's cards earn nothing, but its cards of the bankrupt
+    company still cost ``bankrupt_points`` each (a deduction is not an earning)."""
+    return bankrupt_points * hand[centre] if 0 <= centre < hand.size else 0
+
+
+@njit(cache=True)
 def points_if_stopped(hand, public):
-    """The round score this hand would get if its holder stopped now (card points plus stop bonus or penalty)."""
+    """The round score this hand would get if its holder stopped now: card points plus the stop bonus, or
+    for an unqualified hand the false-stop penalty plus what W8 leaves its cards (nothing but the bankrupt
+    company's cost under ``scoring.false_stopper_cards = "none"``, when the false stop ends the round)."""
     companies = public[PUB_COMPANIES]
     counts = public[PUB_HEADER:PUB_HEADER + companies]
-    points = card_points(hand, public[PUB_CENTRE], counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
-                         public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0)
-    return points + (public[PUB_STOP_BONUS] if is_qualified(hand, public) else public[PUB_FALSE_STOP])
+    centre = public[PUB_CENTRE]
+    if is_qualified(hand, public):
+        return card_points(hand, centre, counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
+                           public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0) + public[PUB_STOP_BONUS]
+    if public[PUB_FALSE_STOP_ENDS_ROUND] != 0 and public[PUB_FALSE_STOPPER_CARDS_SCORED] == 0:
+        points = false_stopper_card_points(hand, centre, public[PUB_BANKRUPT_POINTS])
+    else:
+        points = card_points(hand, centre, counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
+                             public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0)
+    return points + public[PUB_FALSE_STOP]

@@ -1,8 +1,8 @@
 """Wheeler Dealer (UK edition): commodity sets, At Risk loans, the inner circle, three levels.
 
-Rules text: shared/rules/wheeler-dealer-uk.txt; simulator decisions K1-K7: shared/spec/wheeler-dealer-uk.md.
+The rules as the simulator plays them, its decisions K1-K7 and what is assumed: docs/rules/wheeler-dealer-uk.md.
 K5: levels 2 and 3 differ only in their target and inner-circle threshold (the data's [[level]] tables);
-the text describes no other difference, so none is simulated.
+the printed rules describe no other difference, so none is simulated.
 """
 from __future__ import annotations
 
@@ -126,16 +126,18 @@ GAME = Game(
                             "limit the richest (ties shared)",
         "sets_sold, set_credits": "sets sold to the bank and the credits they brought",
         "loans, redeemed, forfeited": "At Risk loans taken, redeemed, and lost to the redeem Command card",
+        "sale_loans": "loans on cards of a set sold in the same turn, repaid from the sale (K7 game.borrow_on_sale)",
         "bought_from_players, sold_to_players": "deals at 3 x face (K1)",
         "raids, raided": "At Risk cards bought from others at 2 x face, and lost that way",
         "offers_refused": "the seat's 3 x offers that the owner refused (the turn's deal is used up, K7)",
         "space_buys, charges_paid, free_cards": "cards bought on spaces, Handlers Charges paid, free cards",
         "commands, turns": "Command cards followed; turns played (missed ones included)",
-        "bankrupt_round, inner_round": "round the seat went bankrupt / entered the inner circle (-1: never)",
-        "illegal_actions": "answers the engine refused (played as no action)",
+        "bankrupt_round, inner_round": "round (from 1) the seat went bankrupt / entered the inner circle (-1: never)",
+        "illegal_actions": "answers the engine refused (out of range, or a card the seat cannot use): the "
+                           "decision's default was played",
         "rounds": "rounds played (a round: every seat one turn)",
         "end": "how the game ended: 0 target reached, 1 last player left, 2 turn limit (flagged)",
-        "first_inner_round": "the round a player first entered the inner circle (-1: nobody did)",
+        "first_inner_round": "the round (from 1) a player first entered the inner circle (-1: nobody did)",
         "set_sizes (totals)": "sets sold by number of cards, over the batch (simkit.totals)",
     },
     levels=(1, 2, 3),
@@ -143,8 +145,11 @@ GAME = Game(
     total_labels=lambda prepared: {"set_sizes": [str(k) for k in range(MAX_SET + 1)]},
     player_turns=lambda columns: int(columns["turns"].sum()),
     report_note="K5: the rules text describes level 1 only; levels 2 and 3 differ from it here in their target "
-                "and inner-circle threshold alone (the data's [[level]] tables), since no other difference is known.",
+                "and inner-circle threshold alone (the data's [[level]] tables), since no other difference is known "
+                "(docs/rules/wheeler-dealer-uk.md).",
     length_column="rounds",
     limit_hit=lambda rows: rows["end"] == engine.END_TURN_LIMIT,
     limit_label="game.turn_limit rounds reached",
+    money_columns=frozenset({"wealth", "cash", "set_credits"}),
+    currency="credits",
 )

@@ -1,5 +1,5 @@
-"""The Wheeler Dealer (UK) engine: a batch of games in one Numba kernel (rules:
-shared/rules/wheeler-dealer-uk.txt, decisions K1-K7 in shared/spec/wheeler-dealer-uk.md).
+"""The Wheeler Dealer (UK) engine: a batch of games in one Numba kernel (the rules as played, decisions K1-K7:
+docs/rules/wheeler-dealer-uk.md).
 
 The table every player sees (K7) is the engine's own state, the ``table`` vector of view.py; hidden are
 the order of the three packs and of the Command pile, and the random streams. Each seat rolls its own
@@ -9,6 +9,10 @@ ctx = (table, misc, packs, floats, rngs, events, fns): few arrays, because every
 reference count per array it receives.
   misc:   int64, the engine's private fields (M_*), the query, the pack heads, the Command pile and its
           order, and the per-seat counters of the game being played
+
+Every strategy answer is checked before use (view.py: out of range or naming a card the seat cannot use ->
+refused, counted in illegal_actions, the decision's default played); no strategy value indexes an array
+unchecked.
   packs:  [3, cards]: each pack as a ring (head in misc, size in the table)
   floats: per seat its parameters then its memory; rngs: per seat dice, per seat strategy, the deal, tie-breaks
 """
@@ -16,27 +20,28 @@ import numpy as np
 from numba import njit, types
 
 from ... import rng
-from ...numba_tools import unmanaged
+from ...numba_tools import readonly, unmanaged
 from .rules import (C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_COLLECT, C_COLLECT_FROM_EACH, C_DISCARD_CHEAPEST,
                     C_FREE_CARD, C_MISS_TURN, C_MOVE, C_PAY, C_PAY_CASH_PERCENT, C_PAY_EACH, C_REDEEM_AT_RISK)
-from .view import (BLUE, BORROW_FOR_PAYMENT, BORROW_FOR_PURCHASE, BORROW_VOLUNTARY, D_ANSWER, D_BORROW, D_BUY,
-                   D_DEAL, D_ENTER, D_REDEEM, D_SELL, D_YELLOW, DEAL_BUY, DEAL_RAID, DECISION_SIGNATURE, F_BANKRUPT,
-                   F_CARD_VALUE, F_CARDS, F_CASH, F_CIRCLE, F_MISS, F_POSITION, F_RISK_CARDS, F_RISK_COST, F_SETS, H_ACTIVE, H_BLUE_BONUS,
+from .view import (BLUE, BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PAYMENT, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
+                   BORROW_VOLUNTARY, D_ANSWER, D_BORROW, D_BUY, D_DEAL, D_ENTER, D_REDEEM, D_SELL, D_YELLOW, DEAL_BUY,
+                   DEAL_RAID, DECISION_SIGNATURE, F_BANKRUPT, F_CARD_VALUE, F_CARDS, F_CASH, F_CIRCLE, F_MISS,
+                   F_POSITION, F_RISK_CARDS, F_RISK_COST, F_SETS, H_ACTIVE, H_BLUE_BONUS, H_BORROW_ON_SALE,
                    H_BUY_MULTIPLE, H_COLOUR, H_COMMANDS, H_COMMODITIES, H_COPIES, H_DEAL_BOUGHT, H_DEAL_USED, H_HELD,
-                   H_IN_PACK, H_INNER_ENTRY, H_INNER_OPEN, H_INNER_SPACES, H_INNER_WEALTH, H_MIN_SET,
-                   H_OUTER_SPACES, H_PACK_SIZE, H_PLAYERS, H_RAID_MULTIPLE, H_RISK, H_ROUND, H_SEATS, H_TARGET,
-                   H_TURN_LIMIT, H_TURN_SEAT, INNER, MAX_SEATS, MAX_SET, OUTER, Q_COMMODITY,
-                   Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, Q_SHORT, QUERY_SIZE, REDEEM_COMMAND,
-                   REDEEM_VOLUNTARY, SEAT_FIELDS, YELLOW, colour, face, handlers_charge, loan_value, part_up,
-                   redeem_cost, set_value, space, total_wealth)
+                   H_IN_PACK, H_INNER_ENTRY, H_INNER_OPEN, H_INNER_SPACES, H_INNER_WEALTH, H_MIN_SET, H_ON_SALE,
+                   H_OUTER_SPACES, H_PACK_SIZE, H_PLAYERS, H_RAID_MULTIPLE, H_REDEEMABLE, H_RISK, H_ROUND,
+                   H_SALE_OPEN, H_SEATS, H_TARGET, H_TURN_LIMIT, H_TURN_SEAT, INNER, MAX_SEATS, MAX_SET, OUTER,
+                   Q_COMMODITY, Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, Q_SHORT, QUERY_SIZE, REDEEM_COMMAND,
+                   SALE_LOAN, REDEEM_VOLUNTARY, SEAT_FIELDS, YELLOW, borrowable, colour, face, handlers_charge,
+                   loan_value, part_up, redeem_cost, sale_loan, set_value, space, total_wealth)
 
 COMMAND_CHAIN = 16   # a Command move that lands on another Command space, and so on, stops after this many
 
 # per-seat counters
-(S_SETS_SOLD, S_SET_CREDITS, S_LOANS, S_REDEEMED, S_FORFEITED, S_BOUGHT_FROM_PLAYERS, S_SOLD_TO_PLAYERS,
- S_RAIDS, S_RAIDED, S_OFFERS_REFUSED, S_SPACE_BUYS, S_CHARGES, S_COMMANDS, S_FREE_CARDS, S_TURNS,
- S_BANKRUPT_ROUND, S_INNER_ROUND, S_ILLEGAL) = range(18)
-SEAT_STATS = ("sets_sold", "set_credits", "loans", "redeemed", "forfeited", "bought_from_players",
+(S_SETS_SOLD, S_SET_CREDITS, S_LOANS, S_SALE_LOANS, S_REDEEMED, S_FORFEITED, S_BOUGHT_FROM_PLAYERS,
+ S_SOLD_TO_PLAYERS, S_RAIDS, S_RAIDED, S_OFFERS_REFUSED, S_SPACE_BUYS, S_CHARGES, S_COMMANDS, S_FREE_CARDS, S_TURNS,
+ S_BANKRUPT_ROUND, S_INNER_ROUND, S_ILLEGAL) = range(19)
+SEAT_STATS = ("sets_sold", "set_credits", "loans", "sale_loans", "redeemed", "forfeited", "bought_from_players",
               "sold_to_players", "raids", "raided", "offers_refused", "space_buys", "charges_paid", "commands",
               "free_cards", "turns", "bankrupt_round", "inner_round", "illegal_actions")
 N_STATS = len(SEAT_STATS)
@@ -45,18 +50,28 @@ LAST_ONES_OUT = -2
 
 # misc layout
 M_BANK_OUT, M_BANK_IN, M_EVENTS, M_RECORD, M_COMMAND_HEAD, M_COMMAND_CARDS, M_PARAMS, M_TURN = range(8)
-M_BANKRUPT_TURN = 8                        # per seat: the game turn it went bankrupt in
+M_SALE_LOANS = 8                           # cards of the turn's seat borrowed on for a sale, not yet sold
+M_BANKRUPT_TURN = 9                        # per seat: the game turn it went bankrupt in
 M_QUERY = M_BANKRUPT_TURN + MAX_SEATS
 M_HEADS = M_QUERY + QUERY_SIZE
 M_STATS = M_HEADS + 4
 M_SET_SIZES = M_STATS + MAX_SEATS * N_STATS
 M_COMMANDS = M_SET_SIZES + MAX_SET + 1      # order of the pile, then kind and value of each card
 
-# event log for replays: [round, seat, kind, a, b, c, d]
+# event log for replays: [round, seat, kind, a, b, c, d]; seat is the one acting (not always the turn's seat)
 EVENT_FIELDS = 7
 (E_TURN, E_MISSED, E_DEAL, E_REFUSED, E_RAID, E_REDEEM, E_SELL, E_LOAN, E_ENTER, E_ROLL, E_CARD, E_BUY,
  E_CHARGE, E_EMPTY_PACK, E_BONUS, E_COMMAND, E_PAY, E_FREE_CARD, E_DISCARD, E_BANK_BUYS, E_FORFEIT,
- E_BANKRUPT, E_WIN, E_END, E_ILLEGAL, E_YELLOW_COMMAND) = range(26)
+ E_BANKRUPT, E_WIN, E_END, E_ILLEGAL, E_YELLOW_COMMAND, E_CANNOT_RAISE, E_LOAN_TO_RISK) = range(28)
+# E_PAY: amount, payee (PAYEE_BANK, PAYEE_EACH or a seat), what for (PAY_*), a detail (PAY_*)
+PAYEE_BANK, PAYEE_EACH = -1, -2
+PAY_PLAIN = 0         # a Command card's payment; to each other player: detail = the total
+PAY_CHARGE = 1        # the Handlers Charge
+PAY_RAID_LOAN = 2     # a raided owner repays its loan + interest from the price; detail = the commodity
+PAY_SALE_LOANS = 3    # the loans on cards of a set just sold, + interest; detail = the commodity
+PAY_LAST_CASH = 4     # a bankrupt payer's last credits to an unpaid creditor
+# E_CANNOT_RAISE: commodity, price, what it was for (WANT_*), the other seat of a deal
+WANT_DEAL, WANT_CARD, WANT_REDEEM = 0, 1, 2
 
 I = types.int64
 _I64 = types.Array(types.int64, 1, "C")
@@ -152,14 +167,25 @@ def _ask(ctx, kind, seat, context, commodity, price, short, other):
     query[Q_SHORT] = short
     query[Q_FROM] = other
     n_params = misc[M_PARAMS]
-    return fns[kind * MAX_SEATS + seat](table, floats[seat, :n_params], floats[seat, n_params:],
-                                        rngs[table[H_PLAYERS] + seat], query)
+    return fns[kind * MAX_SEATS + seat](readonly(table), readonly(floats[seat, :n_params]), floats[seat, n_params:],
+                                        rngs[table[H_PLAYERS] + seat], readonly(query))
 
 
-@_typed(CTX, I, I)
-def _illegal(ctx, seat, kind):
+@_typed(CTX, I, I, I)
+def _illegal(ctx, seat, kind, answer):
+    """An answer the engine refuses: counted, logged; the caller plays the decision's default."""
     ctx[1][_stat(ctx[1], seat, S_ILLEGAL)] += 1
-    _log(ctx, seat, E_ILLEGAL, kind, 0, 0, 0)
+    _log(ctx, seat, E_ILLEGAL, kind, answer, 0, 0)
+
+
+@_typed(CTX, I, I, I, I, I, I, I, restype=I)
+def _ask_yes_no(ctx, kind, seat, context, commodity, price, short, other):
+    """A yes/no decision: 1 or 0; any other answer is refused and played as 0 (every yes/no default is 0)."""
+    answer = _ask(ctx, kind, seat, context, commodity, price, short, other)
+    if answer == 0 or answer == 1:
+        return answer
+    _illegal(ctx, seat, kind, answer)
+    return 0
 
 
 # ---- packs, money -------------------------------------------------------------------------------
@@ -200,15 +226,41 @@ def _to_bank(ctx, seat, amount):
     ctx[1][M_BANK_IN] += amount
 
 
-@_typed(CTX, I, I, I)
-def _borrow(ctx, seat, c, context):
-    """K2: an At Risk loan of half face value on one clean card, which moves to the At Risk zone."""
+@_typed(CTX, I, I, I, types.boolean)
+def _borrow(ctx, seat, c, context, for_sale):
+    """K2: a loan of half face value on one clean card, which moves to the At Risk zone; or (``for_sale``, K7
+    borrow_on_sale) a loan on a card of a set to be sold this turn, which stays in the hand and is repaid with
+    interest from the sale."""
     table = ctx[0]
+    loan = loan_value(table, c)
+    if for_sale:
+        table[table[H_ON_SALE] + c] += 1
+        ctx[1][M_SALE_LOANS] += 1
+        _from_bank(ctx, seat, loan)
+        _log(ctx, seat, E_LOAN, c, loan, context, 1)
+        return
     _add_clean(table, seat, c, -1)
     _add_at_risk(table, seat, c, 1)
-    _from_bank(ctx, seat, loan_value(table, c))
+    _from_bank(ctx, seat, loan)
     ctx[1][_stat(ctx[1], seat, S_LOANS)] += 1
-    _log(ctx, seat, E_LOAN, c, loan_value(table, c), context, 0)
+    _log(ctx, seat, E_LOAN, c, loan, context, 0)
+
+
+@_typed(CTX, I)
+def _unsold_to_risk(ctx, seat):
+    """Cards borrowed on for a sale that the selling step did not sell go to the At Risk zone after all (the
+    loan stands, as any At Risk loan)."""
+    table, misc = ctx[0], ctx[1]
+    base = table[H_ON_SALE]
+    for c in range(table[H_COMMODITIES]):
+        cards = table[base + c]
+        if cards > 0:
+            table[base + c] = 0
+            _add_clean(table, seat, c, -cards)
+            _add_at_risk(table, seat, c, cards)
+            misc[_stat(misc, seat, S_LOANS)] += cards
+            _log(ctx, seat, E_LOAN_TO_RISK, c, cards, 0, 0)
+    misc[M_SALE_LOANS] = 0
 
 
 @_typed(CTX, I, I)
@@ -223,55 +275,68 @@ def _redeem(ctx, seat, c):
 
 @_typed(CTX, I, I, I, I, restype=types.boolean)
 def _raise(ctx, seat, need, context, commodity):
-    """Take At Risk loans until the seat's cash reaches ``need`` (to buy ``commodity``, or -1); the seat picks
-    the cards. For a payment that must be made, a seat that stops while short borrows on its cheapest clean
-    card (nobody goes bankrupt holding unpledged cards). True if the cash is there."""
+    """Take loans until the seat's cash reaches ``need`` (to pay for ``commodity``, bought or redeemed, or -1);
+    the seat picks the cards, and whether a loan is At Risk or (K7 borrow_on_sale) on a set to be sold. For a
+    payment that must be made, a seat that stops while short borrows At Risk on its cheapest clean card
+    (nobody goes bankrupt holding unpledged cards). True if the cash is there."""
     table = ctx[0]
     n = table[H_COMMODITIES]
     cash_at = _seat(table, seat, F_CASH)
     while table[cash_at] < need:
-        c = _ask(ctx, D_BORROW, seat, context, commodity, need, need - table[cash_at], -1)
-        if c >= 0 and (c >= n or table[_held(table, seat, c)] == 0):
-            _illegal(ctx, seat, D_BORROW)
+        answer = _ask(ctx, D_BORROW, seat, context, commodity, need, need - table[cash_at], -1)
+        for_sale = answer >= SALE_LOAN
+        c = answer - SALE_LOAN if for_sale else answer
+        if answer < -1 or (answer >= 0 and (c >= n or borrowable(table, seat, c) <= 0
+                                            or (for_sale and not sale_loan(table, seat, c, commodity)))):
+            _illegal(ctx, seat, D_BORROW, answer)
             c = -1
         if c < 0:
+            for_sale = False
             if context != BORROW_FOR_PAYMENT:
                 return False
             for d in range(n):
-                if table[_held(table, seat, d)] > 0 and (c < 0 or face(table, d) < face(table, c)):
+                if borrowable(table, seat, d) > 0 and (c < 0 or face(table, d) < face(table, c)):
                     c = d
             if c < 0:
                 return False
-        _borrow(ctx, seat, c, context)
+        _borrow(ctx, seat, c, context, for_sale)
     return True
 
 
 @_typed(CTX, I)
 def _bankrupt(ctx, seat):
-    """The seat leaves the game: its cards go to the bottom of their packs, any cash left to the bank."""
+    """The seat leaves the game: its cards go to the bottom of their packs (loans on them, for a sale too, die
+    with it), any cash left to the bank."""
     table, misc = ctx[0], ctx[1]
+    turn_seat = seat == table[H_TURN_SEAT]
     for c in range(table[H_COMMODITIES]):
         for _ in range(table[_held(table, seat, c)] + table[_risk(table, seat, c)]):
             _to_pack_bottom(ctx, c)
         _add_clean(table, seat, c, -table[_held(table, seat, c)])
         _add_at_risk(table, seat, c, -table[_risk(table, seat, c)])
-    _to_bank(ctx, seat, table[_seat(table, seat, F_CASH)])
+        if turn_seat:
+            table[table[H_ON_SALE] + c] = 0
+    if turn_seat:
+        misc[M_SALE_LOANS] = 0
+    left = table[_seat(table, seat, F_CASH)]
+    _to_bank(ctx, seat, left)
     table[_seat(table, seat, F_BANKRUPT)] = 1
     table[H_ACTIVE] -= 1
-    misc[_stat(misc, seat, S_BANKRUPT_ROUND)] = table[H_ROUND]
+    misc[_stat(misc, seat, S_BANKRUPT_ROUND)] = table[H_ROUND] + 1
     misc[M_BANKRUPT_TURN + seat] = misc[M_TURN]
-    _log(ctx, seat, E_BANKRUPT, 0, 0, 0, 0)
+    _log(ctx, seat, E_BANKRUPT, left, 0, 0, 0)
 
 
-@_typed(CTX, I, I)
-def _pay_bank(ctx, seat, amount):
-    """A payment to the bank that must be made: raise money, or go bankrupt (the bank takes what there is)."""
+@_typed(CTX, I, I, I, I)
+def _pay_bank(ctx, seat, amount, reason, detail):
+    """A payment to the bank that must be made (``reason``: PAY_*): raise money, or go bankrupt (the bank takes
+    what there is)."""
     table = ctx[0]
     if table[_seat(table, seat, F_CASH)] < amount and not _raise(ctx, seat, amount, BORROW_FOR_PAYMENT, -1):
         _bankrupt(ctx, seat)
         return
     _to_bank(ctx, seat, amount)
-    _log(ctx, seat, E_PAY, amount, -1, 0, 0)
+    _log(ctx, seat, E_PAY, amount, PAYEE_BANK, reason, detail)
 
 
 @_typed(CTX, I, I, I)
@@ -289,15 +354,58 @@ def _pay_players(ctx, payer, payee, amount):
     total = amount * creditors
     cash_at = _seat(table, payer, F_CASH)
     solvent = table[cash_at] >= total or _raise(ctx, payer, total, BORROW_FOR_PAYMENT, -1)
-    if solvent:
-        _log(ctx, payer, E_PAY, total, payee if payee >= 0 else -2, 0, 0)
     for q in range(n):
         if q != payer and table[_seat(table, q, F_BANKRUPT)] == 0 and (payee < 0 or q == payee):
             paid = min(amount, table[cash_at])
             table[cash_at] -= paid
             table[_seat(table, q, F_CASH)] += paid
-    if not solvent:
+            if not solvent and paid > 0:
+                _log(ctx, payer, E_PAY, paid, q, PAY_LAST_CASH, 0)
+    if solvent:
+        _log(ctx, payer, E_PAY, amount, payee if payee >= 0 else PAYEE_EACH, PAY_PLAIN, total)
+    else:
         _bankrupt(ctx, payer)
+
+
+@_typed(CTX, I, types.boolean)
+def _redeem_step(ctx, seat, command):
+    """Redeem At Risk cards one at a time as the seat chooses (loan + 10% each), borrowing when cash is short
+    (K7). Only the cards At Risk when the step began can be redeemed (table H_REDEEMABLE): a card borrowed on
+    to pay for a redeem stays At Risk, which also bounds the step. A redeem the seat cannot raise the money
+    for ends the step. Under the Command card (``command``) the cards of the step left unredeemed are
+    forfeit to their packs: the loan stands as paid by the card."""
+    table, misc = ctx[0], ctx[1]
+    n = table[H_COMMODITIES]
+    base = table[H_REDEEMABLE]
+    left = 0
+    for c in range(n):
+        table[base + c] = table[_risk(table, seat, c)]
+        left += table[base + c]
+    context = REDEEM_COMMAND if command else REDEEM_VOLUNTARY
+    cash_at = _seat(table, seat, F_CASH)
+    while left > 0:
+        c = _ask(ctx, D_REDEEM, seat, context, -1, 0, 0, -1)
+        if c == -1:
+            break
+        if c < -1 or c >= n or table[base + c] <= 0:
+            _illegal(ctx, seat, D_REDEEM, c)
+            break
+        cost = redeem_cost(table, c)
+        if table[cash_at] < cost and not _raise(ctx, seat, cost, BORROW_FOR_COMMAND_REDEEM if command
+                                                 else BORROW_FOR_REDEEM, c):
+            _log(ctx, seat, E_CANNOT_RAISE, c, cost, WANT_REDEEM, -1)
+            break
+        _redeem(ctx, seat, c)
+        table[base + c] -= 1
+        left -= 1
+    for c in range(n):
+        if command:
+            for _ in range(table[base + c]):
+                _to_pack_bottom(ctx, c)
+                misc[_stat(misc, seat, S_FORFEITED)] += 1
+                _log(ctx, seat, E_FORFEIT, c, 0, 0, 0)
+            _add_at_risk(table, seat, c, -table[base + c])
+        table[base + c] = 0
 
 
 # ---- a turn -------------------------------------------------------------------------------------
@@ -306,19 +414,23 @@ def _deal(ctx, seat, answer):
     """K1: one deal before rolling: buy a clean card from a player at 3 x face (the seller may refuse) or
     raid an At Risk card at 2 x face (the owner must sell and repays its loan + 10% from the price)."""
     table, misc = ctx[0], ctx[1]
+    if answer < 0:   # the decoding below would give a negative commodity
+        _illegal(ctx, seat, D_DEAL, answer)
+        return
     kind, other, c = answer % 4, (answer // 4) % MAX_SEATS, answer // (4 * MAX_SEATS)
     if (kind not in (DEAL_BUY, DEAL_RAID) or other == seat or other >= table[H_PLAYERS] or c >= table[H_COMMODITIES]
             or table[_seat(table, other, F_BANKRUPT)] != 0
             or table[(_held(table, other, c) if kind == DEAL_BUY else _risk(table, other, c))] == 0):
-        _illegal(ctx, seat, D_DEAL)
+        _illegal(ctx, seat, D_DEAL, answer)
         return
     table[H_DEAL_USED] = 1
     price = face(table, c) * (table[H_BUY_MULTIPLE] if kind == DEAL_BUY else table[H_RAID_MULTIPLE])
-    if kind == DEAL_BUY and _ask(ctx, D_ANSWER, other, 0, c, price, 0, seat) == 0:
+    if kind == DEAL_BUY and _ask_yes_no(ctx, D_ANSWER, other, 0, c, price, 0, seat) == 0:
         misc[_stat(misc, seat, S_OFFERS_REFUSED)] += 1
         _log(ctx, seat, E_REFUSED, other, c, price, 0)
         return
     if table[_seat(table, seat, F_CASH)] < price and not _raise(ctx, seat, price, BORROW_FOR_PURCHASE, c):
+        _log(ctx, seat, E_CANNOT_RAISE, c, price, WANT_DEAL, other)
         return
     table[_seat(table, seat, F_CASH)] -= price
     table[_seat(table, other, F_CASH)] += price
@@ -333,8 +445,8 @@ def _deal(ctx, seat, answer):
         _add_at_risk(table, other, c, -1)
         misc[_stat(misc, seat, S_RAIDS)] += 1
         misc[_stat(misc, other, S_RAIDED)] += 1
-        _log(ctx, seat, E_RAID, other, c, price, redeem_cost(table, c))
-        _pay_bank(ctx, other, redeem_cost(table, c))
+        _log(ctx, seat, E_RAID, other, c, price, 0)
+        _pay_bank(ctx, other, redeem_cost(table, c), PAY_RAID_LOAN, c)
 
 
 @_typed(CTX, I, I)
@@ -348,17 +460,18 @@ def _turn_card(ctx, seat, pack):
     price = face(table, c)
     charge = handlers_charge(table, c)
     _log(ctx, seat, E_CARD, c, price, 0, 0)
-    if _ask(ctx, D_BUY, seat, 0, c, price, charge, -1) != 0:
+    if _ask_yes_no(ctx, D_BUY, seat, 0, c, price, charge, -1) != 0:
         if table[_seat(table, seat, F_CASH)] >= price or _raise(ctx, seat, price, BORROW_FOR_PURCHASE, c):
             _to_bank(ctx, seat, price)
             _add_clean(table, seat, c, 1)
             misc[_stat(misc, seat, S_SPACE_BUYS)] += 1
             _log(ctx, seat, E_BUY, c, price, 0, 0)
             return
+        _log(ctx, seat, E_CANNOT_RAISE, c, price, WANT_CARD, -1)
     _to_pack_bottom(ctx, c)
     misc[_stat(misc, seat, S_CHARGES)] += 1
     _log(ctx, seat, E_CHARGE, c, charge, 0, 0)
-    _pay_bank(ctx, seat, charge)
+    _pay_bank(ctx, seat, charge, PAY_CHARGE, c)
 
 
 @_typed(CTX, I, I, restype=I)
@@ -394,9 +507,9 @@ def _command(ctx, seat):
     if kind == C_COLLECT:
         _from_bank(ctx, seat, value)
     elif kind == C_PAY:
-        _pay_bank(ctx, seat, value)
+        _pay_bank(ctx, seat, value, PAY_PLAIN, 0)
     elif kind == C_PAY_CASH_PERCENT:
-        _pay_bank(ctx, seat, part_up(table[cash_at], value * 100))
+        _pay_bank(ctx, seat, part_up(table[cash_at], value * 100), PAY_PLAIN, 0)
     elif kind == C_COLLECT_FROM_EACH:
         for q in range(table[H_PLAYERS]):
             if q != seat and table[_seat(table, q, F_BANKRUPT)] == 0:
@@ -434,20 +547,8 @@ def _command(ctx, seat):
         _log(ctx, seat, E_ROLL, 0, at, circle, 1)
         return True
     elif kind == C_REDEEM_AT_RISK:
-        while table[_seat(table, seat, F_RISK_CARDS)] > 0:
-            c = _ask(ctx, D_REDEEM, seat, REDEEM_COMMAND, -1, 0, 0, -1)
-            if c < 0:
-                break
-            if c >= table[H_COMMODITIES] or table[_risk(table, seat, c)] == 0 or table[cash_at] < redeem_cost(table, c):
-                _illegal(ctx, seat, D_REDEEM)
-                break
-            _redeem(ctx, seat, c)
-        for c in range(table[H_COMMODITIES]):   # the rest are forfeit: the loan stands as paid by the card
-            for _ in range(table[_risk(table, seat, c)]):
-                _to_pack_bottom(ctx, c)
-                misc[_stat(misc, seat, S_FORFEITED)] += 1
-                _log(ctx, seat, E_FORFEIT, c, 0, 0, 0)
-            _add_at_risk(table, seat, c, -table[_risk(table, seat, c)])
+        if table[_seat(table, seat, F_RISK_CARDS)] > 0:
+            _redeem_step(ctx, seat, True)
     return False
 
 
@@ -461,7 +562,7 @@ def _act_on_space(ctx, seat):
         if colour_here == BLUE and circle == OUTER:
             _from_bank(ctx, seat, table[H_BLUE_BONUS])
             _log(ctx, seat, E_BONUS, table[H_BLUE_BONUS], 0, 0, 0)
-        elif colour_here == YELLOW and circle == OUTER and _ask(ctx, D_YELLOW, seat, 0, -1, 0, 0, -1) != 0:
+        elif colour_here == YELLOW and circle == OUTER and _ask_yes_no(ctx, D_YELLOW, seat, 0, -1, 0, 0, -1) != 0:
             take_command = True
             _log(ctx, seat, E_YELLOW_COMMAND, 0, 0, 0, 0)
         if not take_command:
@@ -477,6 +578,7 @@ def _turn(ctx, seat):
     n = table[H_PLAYERS]
     commodities = table[H_COMMODITIES]
     cash_at = _seat(table, seat, F_CASH)
+    table[H_TURN_SEAT] = seat
     misc[_stat(misc, seat, S_TURNS)] += 1
     if misc[M_RECORD] != 0:
         _log(ctx, seat, E_TURN, table[cash_at], total_wealth(table, seat), table[_seat(table, seat, F_POSITION)],
@@ -487,29 +589,26 @@ def _turn(ctx, seat):
         return
     table[H_DEAL_USED] = 0
     table[H_DEAL_BOUGHT] = 0
-    # 1. before rolling: one deal, redeeming, selling sets, loans (K1, K2)
+    # 1. before rolling: one deal, redeeming, selling sets, loans (K1, K2). Until the selling step, loans may
+    # be on cards of a set to be sold (K7 borrow_on_sale)
+    table[H_SALE_OPEN] = table[H_BORROW_ON_SALE]
     for q in range(n):
         if q != seat and table[_seat(table, q, F_CARDS)] + table[_seat(table, q, F_RISK_CARDS)] > 0:
             answer = _ask(ctx, D_DEAL, seat, 0, -1, 0, 0, -1)
             if answer != 0:
                 _deal(ctx, seat, answer)
             break
-    if table[H_DEAL_BOUGHT] == 0:
-        while table[_seat(table, seat, F_RISK_CARDS)] > 0:
-            c = _ask(ctx, D_REDEEM, seat, REDEEM_VOLUNTARY, -1, 0, 0, -1)
-            if c < 0:
-                break
-            if c >= commodities or table[_risk(table, seat, c)] == 0 or table[cash_at] < redeem_cost(table, c):
-                _illegal(ctx, seat, D_REDEEM)
-                break
-            _redeem(ctx, seat, c)
+    if table[H_DEAL_BOUGHT] == 0 and table[_seat(table, seat, F_RISK_CARDS)] > 0:
+        _redeem_step(ctx, seat, False)
+    table[H_SALE_OPEN] = 0
+    min_set = table[H_MIN_SET]
     while table[_seat(table, seat, F_SETS)] > 0:
         answer = _ask(ctx, D_SELL, seat, 0, -1, 0, 0, -1)
-        if answer < 0:
+        if answer == -1:
             break
         c, cards = answer // (MAX_SET + 1), answer % (MAX_SET + 1)
-        if c >= commodities or cards < table[H_MIN_SET] or cards > table[_held(table, seat, c)]:
-            _illegal(ctx, seat, D_SELL)
+        if answer < 0 or c >= commodities or cards < min_set or cards > table[_held(table, seat, c)]:
+            _illegal(ctx, seat, D_SELL, answer)
             break
         value = set_value(table, c, cards)
         _add_clean(table, seat, c, -cards)
@@ -519,24 +618,34 @@ def _turn(ctx, seat):
         misc[_stat(misc, seat, S_SETS_SOLD)] += 1
         misc[_stat(misc, seat, S_SET_CREDITS)] += value
         misc[M_SET_SIZES + cards] += 1
-        _log(ctx, seat, E_SELL, c, cards, value, 0)
+        repaid = min(cards, table[table[H_ON_SALE] + c])   # the cards borrowed on go first
+        _log(ctx, seat, E_SELL, c, cards, value, repaid)
+        if repaid > 0:
+            table[table[H_ON_SALE] + c] -= repaid
+            misc[M_SALE_LOANS] -= repaid
+            misc[_stat(misc, seat, S_SALE_LOANS)] += repaid
+            _pay_bank(ctx, seat, repaid * redeem_cost(table, c), PAY_SALE_LOANS, c)
+            if table[_seat(table, seat, F_BANKRUPT)] != 0:   # a sale worth less than its loans (house multiples)
+                return
+    if misc[M_SALE_LOANS] > 0:
+        _unsold_to_risk(ctx, seat)
     while table[_seat(table, seat, F_CARDS)] > 0:
         c = _ask(ctx, D_BORROW, seat, BORROW_VOLUNTARY, -1, 0, 0, -1)
-        if c < 0:
+        if c == -1:
             break
-        if c >= commodities or table[_held(table, seat, c)] == 0:
-            _illegal(ctx, seat, D_BORROW)
+        if c < -1 or c >= commodities or table[_held(table, seat, c)] == 0:
+            _illegal(ctx, seat, D_BORROW, c)
             break
-        _borrow(ctx, seat, c, BORROW_VOLUNTARY)
+        _borrow(ctx, seat, c, BORROW_VOLUNTARY, False)
     # 2. the inner circle (K3)
     circle = table[_seat(table, seat, F_CIRCLE)]
     if circle == OUTER and (table[H_INNER_OPEN] != 0 or total_wealth(table, seat) >= table[H_INNER_WEALTH]):
-        if _ask(ctx, D_ENTER, seat, 0, -1, 0, 0, -1) != 0:
+        if _ask_yes_no(ctx, D_ENTER, seat, 0, -1, 0, 0, -1) != 0:
             circle = INNER
             table[_seat(table, seat, F_CIRCLE)] = INNER
             table[_seat(table, seat, F_POSITION)] = table[H_INNER_ENTRY]
             table[H_INNER_OPEN] = 1
-            misc[_stat(misc, seat, S_INNER_ROUND)] = table[H_ROUND]
+            misc[_stat(misc, seat, S_INNER_ROUND)] = table[H_ROUND] + 1
             _log(ctx, seat, E_ENTER, 0, 0, 0, 0)
     # 3. roll and move
     dice = rngs[seat]
@@ -576,6 +685,11 @@ def _check(ctx, start_cash, n_players):
             raise AssertionError("wheeler-dealer-uk: a seat's card value, redeem cost or set count is off")
         if table[_seat(table, p, F_BANKRUPT)] != 0 and cards + risk + table[_seat(table, p, F_CASH)] != 0:
             raise AssertionError("wheeler-dealer-uk: a bankrupt seat still holds cards or cash")
+    for c in range(table[H_COMMODITIES]):
+        if table[table[H_ON_SALE] + c] != 0 or table[table[H_REDEEMABLE] + c] != 0:
+            raise AssertionError("wheeler-dealer-uk: a loan on a set to be sold or a redeem step outlived its turn")
+    if misc[M_SALE_LOANS] != 0:
+        raise AssertionError("wheeler-dealer-uk: a loan on a set to be sold outlived its turn")
     if cash != start_cash * n_players + misc[M_BANK_OUT] - misc[M_BANK_IN]:
         raise AssertionError("wheeler-dealer-uk: credits not conserved against the bank")
     counted = np.zeros(table[H_COMMODITIES], np.int64)
@@ -611,6 +725,7 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
         misc[M_BANK_OUT] = 0
         misc[M_BANK_IN] = 0
         misc[M_TURN] = 0
+        misc[M_SALE_LOANS] = 0
         misc[M_STATS:M_STATS + MAX_SEATS * N_STATS] = 0
         for p in range(n):
             rng.seed_stream(rngs[p], seed, game, rng.DICE + p)

@@ -1,12 +1,19 @@
-"""Readable turn-by-turn text of one recorded Wheeler Dealer (UK) game."""
+"""Readable turn-by-turn text of one recorded Wheeler Dealer (UK) game (the rules as played:
+docs/rules/wheeler-dealer-uk.md). Each event line is the turn's seat's unless it names another seat first
+(a raided owner repaying its loan, a payer of collect_from_each_player, a bankrupt creditor...)."""
 from __future__ import annotations
 
 from . import engine as E
 from .rules import COMMAND_KINDS
-from .view import COLOURS, DECISION_NAMES
+from .view import COLOURS, DECISION_NAMES, H_TURN_LIMIT
 
 _CIRCLES = ("outer", "inner")
-_BORROW_FOR = ("before rolling", "to pay for a purchase", "to make a payment")
+_BORROW_FOR = ("before rolling", "to pay for a purchase", "to make a payment", "to pay for redeeming",
+               "to redeem for the Command card")
+
+
+def an(name: str) -> str:
+    return ("an " if name[:1].upper() in "AEIO" else "a ") + name   # "a Uranium"
 
 
 def format_replay(prepared, seats, seed, game, out) -> str:
@@ -16,64 +23,100 @@ def format_replay(prepared, seats, seed, game, out) -> str:
     def who(seat):
         return label[seat] if seat >= 0 else "nobody"
 
+    def winners():
+        won = [p for p in range(prepared.n_players) if out["winner"][0, p]]
+        if len(won) == 1:
+            return f"{label[won[0]]} wins"
+        return " and ".join(label[p] for p in won) + " share the win"
+
     lines = [f"Wheeler Dealer (UK), game {game} of seed {seed}, {prepared.n_players} players, level {prepared.level}"]
+    turn_seat = -1
     for ev in out["events"]:
         rnd, seat, kind, a, b, c, d = (int(x) for x in ev)
         if kind == E.E_TURN:
+            turn_seat = seat
             lines.append(f"round {rnd + 1}, {who(seat)} on {_CIRCLES[d]} space {c}: cash {a:,}, total wealth {b:,}")
-        elif kind == E.E_MISSED:
-            lines.append("   misses this turn")
+            continue
+        actor = "   " if seat == turn_seat or seat < 0 else f"   {who(seat)} "
+        if kind == E.E_MISSED:
+            text = "misses this turn"
         elif kind == E.E_DEAL:
-            lines.append(f"   buys a {names[b]} from {who(a)} for {c:,}")
+            text = f"buys {an(names[b])} from {who(a)} for {c:,}"
         elif kind == E.E_REFUSED:
-            lines.append(f"   offers {who(a)} {c:,} for a {names[b]}: refused")
+            text = f"offers {who(a)} {c:,} for {an(names[b])}: refused"
         elif kind == E.E_RAID:
-            lines.append(f"   buys {who(a)}'s At Risk {names[b]} for {c:,}; the owner repays {d:,} to the bank")
+            text = f"buys {who(a)}'s At Risk {names[b]} for {c:,} (the owner must sell; the card arrives clean)"
         elif kind == E.E_REDEEM:
-            lines.append(f"   redeems an At Risk {names[a]} for {b:,}")
+            text = f"redeems an At Risk {names[a]} for {b:,}"
         elif kind == E.E_SELL:
-            lines.append(f"   sells a set of {b} {names[a]} to the bank for {c:,}")
+            text = f"sells a set of {b} {names[a]} to the bank for {c:,}"
+            if d:
+                text += f" ({d} of them borrowed on for the sale)"
+        elif kind == E.E_LOAN and d:
+            text = (f"borrows {b:,} on {an(names[a])} of the set to be sold this turn ({_BORROW_FOR[c]}): "
+                    "no At Risk zone, repaid from the sale")
         elif kind == E.E_LOAN:
-            lines.append(f"   takes an At Risk loan of {b:,} on a {names[a]} ({_BORROW_FOR[c]})")
+            text = f"takes an At Risk loan of {b:,} on {an(names[a])} ({_BORROW_FOR[c]})"
+        elif kind == E.E_LOAN_TO_RISK:
+            text = f"did not sell the {b} {names[a]} borrowed on for a sale: they go to the At Risk zone"
+        elif kind == E.E_CANNOT_RAISE:
+            if c == E.WANT_DEAL:
+                text = f"wants {who(d)}'s {names[a]} for {b:,} but cannot raise the money: no deal"
+            elif c == E.WANT_CARD:
+                text = f"wants the {names[a]} but cannot raise {b:,}"
+            else:
+                text = f"wants to redeem an At Risk {names[a]} but cannot raise {b:,}: stops redeeming"
         elif kind == E.E_ENTER:
-            lines.append("   announces and enters the inner circle")
+            text = "announces and enters the inner circle"
         elif kind == E.E_ROLL:
-            how = "moves (Command card)" if d else f"rolls {a}"
-            lines.append(f"   {how} to {_CIRCLES[c]} space {b}")
+            text = ("moves (Command card)" if d else f"rolls {a}") + f" to {_CIRCLES[c]} space {b}"
         elif kind == E.E_CARD:
-            lines.append(f"   turns a {names[a]} (face {b:,})")
+            text = f"turns {an(names[a])} (face {b:,})"
         elif kind == E.E_BUY:
-            lines.append(f"   buys it for {b:,}")
+            text = f"buys it for {b:,}"
         elif kind == E.E_CHARGE:
-            lines.append(f"   declines: Handlers Charge {b:,}, the card goes to the bottom of its pack")
+            text = f"declines it: Handlers Charge {b:,}, the card goes to the bottom of its pack"
         elif kind == E.E_EMPTY_PACK:
-            lines.append(f"   the {COLOURS[a]} pack is empty: nothing happens (K6)")
+            text = f"the {COLOURS[a]} pack is empty: nothing happens (K6)"
         elif kind == E.E_BONUS:
-            lines.append(f"   blue space: bonus {a:,} and a Command card")
+            text = f"blue space: bonus {a:,} and a Command card"
         elif kind == E.E_YELLOW_COMMAND:
-            lines.append("   takes a Command card instead of a yellow card")
+            text = "takes a Command card instead of a yellow card"
         elif kind == E.E_COMMAND:
             value = f" {COLOURS[b]}" if COMMAND_KINDS[a] == "free_card" else (f" {b:,}" if b else "")
-            lines.append(f"   Command card: {COMMAND_KINDS[a]}{value}")
+            text = f"Command card: {COMMAND_KINDS[a]}{value}"
         elif kind == E.E_PAY:
-            lines.append(f"   pays {a:,} to " + (who(b) if b >= 0 else "the bank" if b == -1 else "each other player"))
+            text = _payment(a, b, c, d, who, names)
+            if text is None:
+                continue
         elif kind == E.E_FREE_CARD:
-            lines.append(f"   takes a free {names[a]}")
+            text = f"takes a free {names[a]}"
         elif kind == E.E_DISCARD:
-            lines.append(f"   discards a {names[a]} (face {b:,}) to the bottom of its pack")
+            text = f"discards {an(names[a])} (face {b:,}) to the bottom of its pack"
         elif kind == E.E_BANK_BUYS:
-            lines.append(f"   the bank buys a {names[a]} for {b:,}")
+            text = f"sells {an(names[a])} to the bank for {b:,}"
         elif kind == E.E_FORFEIT:
-            lines.append(f"   forfeits an At Risk {names[a]}")
+            text = f"forfeits an At Risk {names[a]} to the bottom of its pack"
         elif kind == E.E_BANKRUPT:
-            lines.append("   BANKRUPT: its cards go to the bottom of their packs")
+            text = "goes BANKRUPT: its cards go to the bottom of their packs"
+            if a:
+                text += f", its last {a:,} credits to the bank"
         elif kind == E.E_ILLEGAL:
-            lines.append(f"   (an illegal answer to '{DECISION_NAMES[a]}' was refused)")
+            text = f"answers '{DECISION_NAMES[a]}' with {b}, which is refused: the default is played"
         elif kind == E.E_END and seat == E.LAST_ONES_OUT:
             lines.append("== Game over: the last players went bankrupt in the same turn and share the win")
+            continue
+        elif kind == E.E_END and a == E.END_TURN_LIMIT:
+            lines.append(f"== Game over: {int(prepared.table[H_TURN_LIMIT]):,} rounds played, the turn limit "
+                         f"(game.turn_limit): the richest player left wins; {winners()}")
+            continue
         elif kind == E.E_END:
-            why = ("reaches the level's target", "is the last player left", "is the richest at the turn limit")[a]
-            lines.append(f"== Game over: {who(seat) if seat >= 0 else 'the richest'} {why}")
+            why = ("reaches the level's target", "is the last player left")[a]
+            lines.append(f"== Game over: {who(seat)} {why}")
+            continue
+        else:
+            text = f"(event {kind})"
+        lines.append(actor + text)
     lines += ["", "== Final"]
     for p in range(prepared.n_players):
         mark = "  WINNER" if out["winner"][0, p] else ""
@@ -82,3 +125,17 @@ def format_replay(prepared, seats, seed, game, out) -> str:
     if out["events_lost"]:
         lines.append(f"   ({out['events_lost']} events beyond the log's capacity were not recorded)")
     return "\n".join(lines)
+
+
+def _payment(amount, payee, reason, detail, who, names):
+    if reason == E.PAY_CHARGE:
+        return f"pays the Handlers Charge, {amount:,}, to the bank"
+    if reason == E.PAY_RAID_LOAN:
+        return f"repays its loan on the {names[detail]} + interest from the price: {amount:,} to the bank"
+    if reason == E.PAY_SALE_LOANS:
+        return f"repays the loans on the {names[detail]} sold + interest from the sale: {amount:,} to the bank"
+    if reason == E.PAY_LAST_CASH:
+        return f"pays its last {amount:,} credits to {who(payee)}"
+    if payee == E.PAYEE_EACH:
+        return f"pays {amount:,} to each other player ({detail:,} in all)"
+    return f"pays {amount:,} to " + ("the bank" if payee == E.PAYEE_BANK else who(payee))

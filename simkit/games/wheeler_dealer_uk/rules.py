@@ -1,4 +1,5 @@
-"""Validation of Wheeler Dealer (UK) rule data and its compilation into the kernel's arrays."""
+"""Validation of Wheeler Dealer (UK) rule data and its compilation into the kernel's arrays (the rules as
+played: docs/rules/wheeler-dealer-uk.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,12 +7,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import SimkitError
-from ...rules import lookup, require_int, require_str
-from .view import (COLOURS, H_BLUE_BONUS, H_BUY_MULTIPLE, H_COLOUR, H_COMMODITIES, H_COPIES, H_FACE,
+from ...rules import lookup, require_bool, require_int, require_str
+from .view import (COLOURS, H_BLUE_BONUS, H_BORROW_ON_SALE, H_BUY_MULTIPLE, H_COLOUR, H_COMMODITIES, H_COPIES, H_FACE,
                    H_HANDLERS_BP, H_HELD, H_IN_PACK, H_INNER, H_INNER_ENTRY, H_INNER_SPACES, H_INNER_WEALTH,
-                   H_INTEREST_BP, H_LEVEL, H_LOAN_BP, H_MIN_SET, H_MULTIPLE, H_OUTER, H_OUTER_SPACES, H_PACK_SIZE,
-                   H_PLAYERS, H_RAID_MULTIPLE, H_RISK, H_SEATS, H_TARGET, H_TURN_LIMIT, HEADER, MAX_COMMODITIES,
-                   MAX_SEATS, MAX_SET, SEAT_FIELDS, SPACE_CODES)
+                   H_INTEREST_BP, H_LEVEL, H_LOAN_BP, H_MIN_SET, H_MULTIPLE, H_ON_SALE, H_OUTER, H_OUTER_SPACES,
+                   H_PACK_SIZE, H_PLAYERS, H_RAID_MULTIPLE, H_REDEEMABLE, H_RISK, H_SEATS, H_TARGET, H_TURN_LIMIT,
+                   HEADER, MAX_COMMODITIES, MAX_SEATS, MAX_SET, SEAT_FIELDS, SPACE_CODES)
 
 SET_RULES = ("colour", "size", "size_capped")
 SIZE_CAP = 4   # "size_capped": the multiple is the set size, at most 4
@@ -202,6 +203,7 @@ def prepare(rules: dict, n_players: int) -> UKRules:
         H_OUTER_SPACES: len(outer), H_INNER_SPACES: len(inner),
         H_INNER_ENTRY: require_int(rules, "board.inner_entry", 0, len(inner) - 1),
         H_TURN_LIMIT: require_int(rules, "game.turn_limit", 1, 100_000),
+        H_BORROW_ON_SALE: int(require_bool(rules, "game.borrow_on_sale")),
     }
     for key, value in (("game.outer_dice", 2), ("game.inner_dice", 1)):
         if require_int(rules, key, 1, 10) != value:
@@ -209,7 +211,7 @@ def prepare(rules: dict, n_players: int) -> UKRules:
     sections = [(H_FACE, faces), (H_COLOUR, colours), (H_COPIES, copies), (H_MULTIPLE, multiples.ravel().tolist()),
                 (H_OUTER, outer), (H_INNER, inner), (H_SEATS, [0] * (n_players * SEAT_FIELDS)),
                 (H_HELD, [0] * (n_players * c)), (H_RISK, [0] * (n_players * c)), (H_IN_PACK, [0] * c),
-                (H_PACK_SIZE, [0] * len(COLOURS))]
+                (H_PACK_SIZE, [0] * len(COLOURS)), (H_ON_SALE, [0] * c), (H_REDEEMABLE, [0] * c)]
     size = HEADER + sum(len(values) for _, values in sections)
     table = np.zeros(size, np.int64)
     for key, value in header.items():

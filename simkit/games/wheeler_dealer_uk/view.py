@@ -1,5 +1,5 @@
 """What a Wheeler Dealer (UK) strategy sees and decides (K7: holdings, cash and At Risk cards are public;
-the order of the packs and of the Command pile is not).
+the order of the packs and of the Command pile is not). The rules as played: docs/rules/wheeler-dealer-uk.md.
 
 Every decision point is a function with one signature::
 
@@ -9,12 +9,21 @@ Every decision point is a function with one signature::
   it, never write it. Use the accessors below: rule values (``H_*`` header fields), each commodity's
   ``face``, ``colour`` and copies, the set multiples, the boards, and per seat its ``cash``, ``held``
   (clean cards per commodity), ``at_risk`` (cards per commodity in its At Risk zone), position, circle and
-  flags, and ``in_pack`` (copies of each commodity in its pack now).
+  flags, and ``in_pack`` (copies of each commodity in its pack now); for the seat whose turn it is,
+  ``on_sale`` (cards borrowed on as part of a set to be sold this turn) and ``redeemable`` (the At Risk
+  cards the redeem step or Command under way may still redeem).
 - ``query`` (int64 vector): ``query[Q_SEAT]`` is the seat being asked, ``query[Q_KIND]`` the decision
   (``D_*``), the rest its arguments (documented at each ``D_*``).
 - ``params``, ``memory`` (the seat's floats, zeroed at the start of each game) and its own random stream.
+
+Every answer is checked before the engine uses it: an answer outside its documented values (or one that
+names a card the seat cannot use) is refused, counted in the seat's ``illegal_actions`` and the decision's
+default is played: no deal, refuse the offer, stop redeeming / selling / borrowing, stay out of the inner
+circle, decline the card, a yellow card. A yes/no answer must be 0 or 1; "-1 to stop" means exactly -1.
 """
 from numba import njit, types
+
+from ...numba_tools import readonly_array
 
 MAX_SEATS = 6
 MAX_COMMODITIES = 64
@@ -24,25 +33,32 @@ QUERY_SIZE = 8
 
 # ---- decision points (query[Q_KIND]) and their answers ----
 D_DEAL = 0      # before rolling: return pack_deal(DEAL_BUY or DEAL_RAID, other seat, commodity), or 0 for none
-D_ANSWER = 1    # query[Q_FROM] offers query[Q_PRICE] (3 x face) for one clean query[Q_COMMODITY]: 1 sells
-D_REDEEM = 2    # return a commodity of one's At Risk zone to redeem (pays its redeem_cost), -1 to stop;
-                # query[Q_CONTEXT] = REDEEM_COMMAND for the Command card: cards left unredeemed are forfeit
+D_ANSWER = 1    # query[Q_FROM] offers query[Q_PRICE] (3 x face) for one clean query[Q_COMMODITY]: 1 sells, 0 refuses
+D_REDEEM = 2    # return a commodity with a redeemable card (redeemable(table, c) > 0) to redeem it (pays its
+                # redeem_cost, borrowing if short), -1 to stop; query[Q_CONTEXT] = REDEEM_COMMAND for the
+                # Command card: the cards left unredeemed are forfeit
 D_SELL = 3      # return pack_sale(commodity, cards) to sell a set of >= min_set clean cards, -1 to stop
-D_BORROW = 4    # return a commodity to take an At Risk loan on (one clean card), -1 to stop; query[Q_CONTEXT]:
-                # BORROW_VOLUNTARY (before rolling), BORROW_FOR_PURCHASE (buying query[Q_COMMODITY]: cash must
-                # reach query[Q_PRICE], query[Q_SHORT] credits short; stopping drops the purchase),
-                # BORROW_FOR_PAYMENT (a payment that must be made, query[Q_SHORT] short: if the seat stops
-                # while short, the engine borrows on its cheapest clean card, and bankrupts it when none is left)
-D_ENTER = 5     # the inner circle is open to the seat: 1 enters now (K3: no way back)
+D_BORROW = 4    # return a commodity c to borrow At Risk on one of its cards (borrowable(table, seat, c) > 0), or
+                # pack_sale_loan(c) to borrow on a card of a set to be sold this turn (K7 borrow_on_sale: legal
+                # when sale_loan(table, seat, c, query[Q_COMMODITY]); the card stays in the hand, the sale repays
+                # the loan + interest; not sold in this turn's selling step, it goes At Risk), -1 to stop;
+                # query[Q_CONTEXT]: BORROW_VOLUNTARY (before rolling), BORROW_FOR_PURCHASE (buying
+                # query[Q_COMMODITY]: cash must reach query[Q_PRICE], query[Q_SHORT] credits short; stopping
+                # drops the purchase), BORROW_FOR_REDEEM / BORROW_FOR_COMMAND_REDEEM (redeeming a
+                # query[Q_COMMODITY] before rolling / for the Command card; stopping drops that redeem and ends
+                # the step), BORROW_FOR_PAYMENT (a payment that must be made, query[Q_SHORT] short: if the seat
+                # stops while short, the engine borrows on its cheapest card, and bankrupts it when none is left)
+D_ENTER = 5     # the inner circle is open to the seat: 1 enters now (K3: no way back), 0 stays out
 D_BUY = 6       # a turned card query[Q_COMMODITY] at query[Q_PRICE]: 1 buys (raising money if short),
                 # 0 pays the Handlers Charge query[Q_SHORT] and the card goes to the bottom of its pack
 D_YELLOW = 7    # on an outer yellow space: 0 turns a yellow card, 1 takes a Command card
 DECISION_NAMES = ("deal", "answer", "redeem", "sell", "borrow", "enter", "buy", "yellow")
 
 Q_SEAT, Q_KIND, Q_CONTEXT, Q_COMMODITY, Q_PRICE, Q_SHORT, Q_FROM = range(7)
+SALE_LOAN = MAX_COMMODITIES   # borrow answers SALE_LOAN + c: a loan on a card of c of a set to be sold
 DEAL_NONE, DEAL_BUY, DEAL_RAID = 0, 1, 2
 REDEEM_VOLUNTARY, REDEEM_COMMAND = 0, 1
-BORROW_VOLUNTARY, BORROW_FOR_PURCHASE, BORROW_FOR_PAYMENT = 0, 1, 2
+BORROW_VOLUNTARY, BORROW_FOR_PURCHASE, BORROW_FOR_PAYMENT, BORROW_FOR_REDEEM, BORROW_FOR_COMMAND_REDEEM = range(5)
 
 RED, GREEN, YELLOW, BLUE = 0, 1, 2, 3
 COLOURS = ("red", "green", "yellow")
@@ -53,7 +69,12 @@ OUTER, INNER = 0, 1
 (H_PLAYERS, H_COMMODITIES, H_LEVEL, H_TARGET, H_INNER_WEALTH, H_MIN_SET, H_BUY_MULTIPLE, H_RAID_MULTIPLE,
  H_LOAN_BP, H_INTEREST_BP, H_HANDLERS_BP, H_BLUE_BONUS, H_OUTER_SPACES, H_INNER_SPACES, H_INNER_ENTRY,
  H_TURN_LIMIT, H_ROUND, H_TURN_SEAT, H_INNER_OPEN, H_ACTIVE, H_COMMANDS, H_DEAL_USED, H_DEAL_BOUGHT,
- H_FACE, H_COLOUR, H_COPIES, H_MULTIPLE, H_OUTER, H_INNER, H_SEATS, H_HELD, H_RISK, H_IN_PACK, H_PACK_SIZE) = range(34)
+ H_FACE, H_COLOUR, H_COPIES, H_MULTIPLE, H_OUTER, H_INNER, H_SEATS, H_HELD, H_RISK, H_IN_PACK, H_PACK_SIZE,
+ H_BORROW_ON_SALE, H_SALE_OPEN, H_ON_SALE, H_REDEEMABLE) = range(38)
+# H_ROUND counts from 0 (results and replays say round H_ROUND + 1). H_BORROW_ON_SALE: the rule
+# game.borrow_on_sale (K7); H_SALE_OPEN: 1 while the turn's loans may be on a set to be sold (the deal and
+# redeem steps before rolling, with the rule on). H_ON_SALE, H_REDEEMABLE: sections of one entry per
+# commodity, for the seat whose turn it is (see on_sale and redeemable).
 HEADER = 40
 # per seat fields (seat_field): cash, flags, position, cards (clean, At Risk), the face value of all its cards,
 # what redeeming its At Risk cards would cost, and how many commodities it holds a sellable set of
@@ -61,10 +82,11 @@ HEADER = 40
  F_SETS) = range(10)
 SEAT_FIELDS = 10
 
-_int_vec = types.Array(types.int64, 1, "A")
-_float_vec = types.Array(types.float64, 1, "A")
-_rng_t = types.Array(types.uint64, 1, "A")
-DECISION_SIGNATURE = types.int64(_int_vec, _float_vec, _float_vec, _rng_t, _int_vec)
+# What a strategy is shown (the table, its parameters, the query) is read-only: a write is a typing error when
+# the strategy compiles. Its memory and random stream are its own to write; the answer is the return value.
+DECISION_SIGNATURE = types.int64(readonly_array(types.int64, 1), readonly_array(types.float64, 1),
+                                 types.Array(types.float64, 1, "A"), types.Array(types.uint64, 1, "A"),
+                                 readonly_array(types.int64, 1))
 DECISIONS = {name: DECISION_SIGNATURE for name in DECISION_NAMES}
 
 
@@ -173,8 +195,48 @@ def total_wealth(table, seat):
 
 
 @njit(cache=True)
+def on_sale(table, c):
+    """Clean cards of c that the turn's seat has borrowed on as part of a set to be sold this turn (K7
+    borrow_on_sale): still in its hand and counted by ``held``; the sale repays each loan + interest, and any
+    not sold in this turn's selling step go to the At Risk zone then."""
+    return table[table[H_ON_SALE] + c]
+
+
+@njit(cache=True)
+def redeemable(table, c):
+    """At Risk cards of c that the turn's seat may still redeem in the redeem step (or Command) under way: those
+    At Risk when it began (a card borrowed on to pay for redeeming stays At Risk)."""
+    return table[table[H_REDEEMABLE] + c]
+
+
+@njit(cache=True)
+def borrowable(table, seat, c):
+    """Clean cards of c the seat may borrow on now (those already borrowed on for a sale excepted)."""
+    cards = held(table, seat, c)
+    if seat == table[H_TURN_SEAT]:
+        cards -= on_sale(table, c)
+    return cards
+
+
+@njit(cache=True)
+def sale_loan(table, seat, c, incoming):
+    """May the seat borrow on a card of c now as part of a set to be sold (pack_sale_loan; K7 borrow_on_sale)?
+    Only the turn's seat, in its deal and redeem steps (to pay for the deal or a redeem), and only when c is a
+    set that can be sold this turn once the card being paid for (commodity ``incoming``, or -1) arrives."""
+    if table[H_SALE_OPEN] == 0 or seat != table[H_TURN_SEAT] or borrowable(table, seat, c) <= 0:
+        return False
+    return held(table, seat, c) + (1 if c == incoming else 0) >= table[H_MIN_SET]
+
+
+@njit(cache=True)
 def pack_deal(kind, seat, c):
     return kind + 4 * (seat + MAX_SEATS * c)
+
+
+@njit(cache=True)
+def pack_sale_loan(c):
+    """The borrow answer for a loan on a card of c as part of a set to be sold this turn (K7 borrow_on_sale)."""
+    return SALE_LOAN + c
 
 
 @njit(cache=True)

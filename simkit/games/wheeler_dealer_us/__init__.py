@@ -1,6 +1,5 @@
 """Wheeler-Dealer (US edition): properties, Title Cards and the Commodity Futures Exchange, Levels One
-and Two. Rulebook: shared/rules/wheeler-dealer-us.txt; simulator decisions U1-U15:
-shared/spec/wheeler-dealer-us.md."""
+and Two. The rules as the simulator plays them, with its decisions U1-U16: docs/rules/wheeler-dealer-us.md."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -153,6 +152,7 @@ GAME = Game(
         "rent_paid, rent_received": "rent between players",
         "turns, end": "turns in the game; how it ended: 0 card clock, 1 last player standing, 2 turn limit",
         "turns_played": "turns the seat played",
+        "illegal_actions": "strategy answers refused (out of range or against the rules) and replaced by the default",
         "landings (totals)": "landings per square, summed over the batch (simkit.totals)",
     },
     levels=(1, 2),
@@ -162,4 +162,6 @@ GAME = Game(
     length_column="turns",
     limit_hit=lambda rows: rows["end"] == 2,
     limit_label="game.max_turns reached",
+    money_columns=frozenset({"net_worth", "cash", "rent_paid", "rent_received", "exchange_profit"}),
+    currency="$",
 )

@@ -1,5 +1,5 @@
-"""The Wheeler-Dealer (US) engine: a batch of games in one Numba kernel (rules:
-shared/rules/wheeler-dealer-us.txt, decisions U1-U15 in shared/spec/wheeler-dealer-us.md).
+"""The Wheeler-Dealer (US) engine: a batch of games in one Numba kernel (the rules as it plays them, with
+the decisions U1-U16: docs/rules/wheeler-dealer-us.md).
 
 The table everyone sees (U12) is the engine's state itself, the ``public`` vector of view.py; hidden
 are only the deck order and the random streams. Each seat has its own dice stream, so a strategy
@@ -17,27 +17,29 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from ... import rng
+from ...numba_tools import readonly
 from ...numba_tools import unmanaged as _unmanaged
-from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_CITY_HALL_PERCENT, R_DEALS_PER_TURN,
-                    R_DECK_SIZE, R_DOUBLES_BONUS, R_LAST_PLAYER_STANDING, R_LEVEL, R_MAX_TURNS, R_MIN_INVEST,
-                    R_PARK_PER_PIP, R_PARK_SQUARE, R_SCHOOL_PER_PIP, R_SCHOOL_SQUARE, R_START_CASH,
-                    R_TRADE_FAIR_EXTRA)
+from .rules import (RULE_SIZE, R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_BAMBOOZLE_CASH,
+                    R_CITY_HALL_PERCENT, R_DEALS_PER_TURN, R_DECK_SIZE, R_DOUBLES_BONUS, R_LAST_PLAYER_STANDING,
+                    R_LEVEL, R_MAX_TURNS, R_MIN_INVEST, R_PARK_PER_PIP, R_PARK_SQUARE, R_SCHOOL_PER_PIP,
+                    R_SCHOOL_SQUARE, R_START_CASH, R_TRADE_FAIR_EXTRA)
 from ...strategy import MAX_PARAMS
 from .view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL, CARD_STEP5, CK_BAMBOOZLE, CK_COLLECT,
                    CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_COMBO, CK_EASY_COME, CK_EXTRA_TURN, CK_MASTER_KEY,
                    CK_MOVE_ANY, CK_PAY, CK_PAY_PERCENT, CK_TAXI, CK_TAX_AUDIT, CK_UNDERHANDED, DEAL_BUY, DEAL_SELL,
                    DEAL_SWAP, DECISION_NAMES, DECISION_SIGNATURE, D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY,
                    D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, D_INVEST, D_POACH, D_RAISE, K_AMOUNT, K_KIND,
-                   K_PERCENT, MAX_BLOCK, MAX_SEATS, MEMORY_SIZE, OUT_SIZE, PUB_ACTIVE, PUB_AUCTION_INCREMENT,
-                   PUB_AUCTION_MIN, PUB_BLOCKS, PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES,
-                   PUB_COMMODITY_ROW, PUB_EXTRA_EXCHANGE_USED, PUB_HOLDINGS_VERSION, PUB_LAST_CARD_DRAWN, PUB_LEVEL,
-                   PUB_MIN_INVEST, PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_SQUARE, PUB_SEAT, PUB_SQUARES,
-                   PUB_SQUARE_ROW, PUB_TURN, P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, QUERY_SIZE,
-                   Q_KIND, Q_PROPERTY, RAISE_BORROW, RAISE_EXCHANGE, RAISE_SELL, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY,
-                   SQ_SCHOOL, SQ_TRADE_FAIR, S_ALIVE, S_CASH, S_MISSES_TURN, S_ON_SCHOOL, S_POSITION, TABLE_COLUMNS,
-                   X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot, owner_slot, public_length, saved_slot, seat_slot)
-
-BAMBOOZLE_CASH = 20000
+                   K_PERCENT, MAX_BLOCK, MAX_MONEY, MAX_SEATS, MEMORY_SIZE, OUT_SIZE, PUB_ACTIVE,
+                   PUB_AUCTION_INCREMENT, PUB_AUCTION_MIN, PUB_AUDIT_PER_PIP, PUB_BAMBOOZLE_CASH, PUB_BLOCKS,
+                   PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_CITY_HALL_PERCENT, PUB_COMMODITIES,
+                   PUB_COMMODITY_ROW, PUB_HOLDINGS_VERSION, PUB_LAST_CARD_DRAWN, PUB_LEVEL, PUB_MIN_INVEST,
+                   PUB_PARK_PER_PIP, PUB_PARK_SQUARE, PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_PER_PIP,
+                   PUB_SCHOOL_SQUARE, PUB_SEAT, PUB_SQUARES, PUB_SQUARE_ROW, PUB_TRADE_FAIR_EXTRA, PUB_TURN, P_BLOCK,
+                   P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, QUERY_SIZE, Q_KIND, Q_PROPERTY, RAISE_BORROW,
+                   RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL, RAISE_SELL_CARD, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY,
+                   SQ_SCHOOL, SQ_TRADE_FAIR, S_ALIVE, S_CASH, S_EXTRA_EXCHANGE, S_MISSES_TURN, S_ON_SCHOOL,
+                   S_POSITION, TABLE_COLUMNS, X_INVEST, X_MASK, X_RETURN, debt_slot, left_slot, owner_slot,
+                   public_length, saved_slot, seat_slot)
 
 # per-seat counters
 (S_BOUGHT, S_AUCTIONS_WON, S_DECLINED_THEN_WON, S_POACHES, S_POACHED, S_LOANS, S_REPAID, S_DEALS_OFFERED,
@@ -54,7 +56,9 @@ EVENT_FIELDS = 7
 (E_TURN, E_MISSED, E_INVEST, E_MOVE, E_DOUBLES, E_BUY, E_AUCTION, E_NO_BID, E_RENT, E_OWN_INCOME, E_POACH, E_PARK,
  E_CITY_HALL, E_SCHOOL, E_CARD, E_BORROW, E_REPAY, E_DEAL, E_SALE, E_BANKRUPT, E_BUMP, E_AUDIT, E_BAMBOOZLE,
  E_MOVED, E_EXTRA_TURN, E_PAY, E_COLLECT, E_END, E_ILLEGAL, E_CARD_SAVED, E_CARD_USED, E_MASTER_KEY,
- E_DEAL_TERMS) = range(33)
+ E_DEAL_TERMS, E_CARD_DISCARDED) = range(34)
+# E_CARD_USED's b: how the card is used (the Combo Platter: USED_AS_COMBO + its mode)
+USED_DRAWN, USED_CANCEL_AUDIT, USED_SKIP_SCHOOL, USED_STEP5, USED_AS_COMBO = 0, 1, 2, 5, 10
 
 # The engine's larger helpers get one explicit signature each: called with literal constants (event
 # kinds, zeros), Numba would otherwise compile a specialisation per combination of literal values (over
@@ -70,7 +74,7 @@ _F64M = types.Array(types.float64, 2, "C")
 # A batch's arrays (make_context): (state, table, fns, floats, rngs, events).
 #   state:  int64, the engine's private fields (ST_*), then the public table (view.py), then the deck,
 #           the landings per square, Exchange investments and wins per seat and commodity, a scratch
-#           flag per property, the properties of each block (block_members)
+#           flag per property and per card type (_tried), the properties of each block (block_members)
 #   table:  the rule data (view.py); fns: per decision and seat, the three addresses of a first-class
 #           function (see _decision_function), not a typed list, whose reference count and item lookup
 #           cost about 20 ns a decision
@@ -101,8 +105,9 @@ EXCHANGE_ROW, EXTRA_DICE_ROW = 2 * MAX_SEATS + 2, 3 * MAX_SEATS + 2
 RNG_ROWS = 4 * MAX_SEATS + 2
 
 
-def state_size(public_len, deck_size, squares, commodities, properties, blocks):
-    return ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities + properties + blocks * MAX_BLOCK
+def state_size(public_len, deck_size, squares, commodities, properties, card_types, blocks):
+    return (ST_PUBLIC + public_len + deck_size + squares + 2 * MAX_SEATS * commodities + properties + card_types
+            + blocks * MAX_BLOCK)
 
 
 _inline = njit(inline="always", cache=True)
@@ -273,14 +278,17 @@ def _won_at(ctx, seat, commodity):
 
 @_inline
 def _tried(ctx):
+    """A flag per property, then per card type: offered for sale in the current raise (raises never nest)."""
+    state = _state(ctx)
     start = _won_at(ctx, MAX_SEATS, 0)
-    return _part(_state(ctx), start, _state(ctx)[ST_PUBLIC + PUB_PROPERTIES])
+    return _part(state, start, state[ST_PUBLIC + PUB_PROPERTIES] + state[ST_PUBLIC + PUB_CARD_TYPES])
 
 
 @_inline
 def _members(ctx):
-    start = _won_at(ctx, MAX_SEATS, 0) + _state(ctx)[ST_PUBLIC + PUB_PROPERTIES]
-    return _part(_state(ctx), start, _state(ctx)[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK)
+    state = _state(ctx)
+    start = _won_at(ctx, MAX_SEATS, 0) + state[ST_PUBLIC + PUB_PROPERTIES] + state[ST_PUBLIC + PUB_CARD_TYPES]
+    return _part(state, start, state[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK)
 
 
 @njit(cache=True)
@@ -362,8 +370,8 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
         state[ST_OUT + i] = 0
     floats = _floats(ctx)[seat]
     function = _decision_at(_fns(ctx), decision * MAX_SEATS + seat)
-    return function(public, _table(ctx), query, _part(floats, 0, MAX_PARAMS), _part(floats, MAX_PARAMS, MEMORY_SIZE),
-                    _rngs(ctx)[STRATEGY_ROW + seat], out)
+    return function(readonly(public), readonly(_table(ctx)), readonly(query), readonly(_part(floats, 0, MAX_PARAMS)),
+                    _part(floats, MAX_PARAMS, MEMORY_SIZE), _rngs(ctx)[STRATEGY_ROW + seat], out)
 
 
 @_inline
@@ -457,39 +465,111 @@ def _repay(ctx, seat, prop):
     return True
 
 
+@_inline
+def _loans_available(public, table, seat):
+    """What borrowing on every title of the seat that is not debt-ridden would raise."""
+    total = 0
+    for prop in range(public[PUB_PROPERTIES]):
+        if public[owner_slot(prop)] == seat and not public[debt_slot(public, prop)]:
+            total += table[prop, P_LOAN]
+    return total
+
+
 @_typed(none, I, I)
 def _forced_borrowing(ctx, seat, amount):
     """U13: nobody goes bankrupt (or misses a purchase it wants) while it could still borrow; the
-    strategy orders the properties, the engine takes any it leaves out."""
+    strategy orders the properties (a refused answer: the first one it may borrow on, for that step).
+    U16: a debtor that could not reach ``amount`` even by borrowing on every title borrows nothing."""
     public = _public(ctx)
+    if _cash(public, seat) >= amount:
+        return
+    if _cash(public, seat) + _loans_available(public, _table(ctx), seat) < amount:
+        return
     n = public[PUB_PROPERTIES]
-    for _ in range(n):
+    for _ in range(n):  # each pass borrows on one title, and the loans cover the amount
         if _cash(public, seat) >= amount:
             return
         prop = _decide(ctx, D_BORROW_ON, seat, amount - _cash(public, seat), 0, 0, 0, 0)
         if not _borrow(ctx, seat, prop):
-            break
-    for prop in range(n):
-        if _cash(public, seat) >= amount:
-            return
-        _borrow(ctx, seat, prop)
+            _illegal(ctx, seat, D_BORROW_ON)
+            for other in range(n):
+                if _borrow(ctx, seat, other):
+                    break
 
 
-@_typed(I, I, I, I, B, I)
-def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
-    """Sealed maxima; the highest pays the second-highest plus the increment (at most its own maximum, at
-    least the reserve), ties broken at random. Returns the winner or -1. ``seller`` -1: the bank sells,
-    and an unsold property goes back to the bank debt-free; else the price goes to the seller."""
+@_inline
+def _owns_any(public, seat):
+    for prop in range(public[PUB_PROPERTIES]):
+        if public[owner_slot(prop)] == seat:
+            return True
+    return False
+
+
+@_inline
+def _card_kind(ctx, card_type):
+    return _table(ctx)[_public(ctx)[PUB_CARD_ROW] + card_type, K_KIND]
+
+
+@_typed(B, I, I, B)
+def _bamboozle_target_ok(ctx, seat, target, underhanded):
+    """Another player's title, the player not on School, and (unless underhanded) not in a block it
+    holds whole."""
+    public, table = _public(ctx), _table(ctx)
+    if target < 0 or target >= public[PUB_PROPERTIES]:
+        return False
+    victim = public[owner_slot(target)]
+    if victim < 0 or victim == seat or not _alive(public, victim) or _on_school(public, victim):
+        return False
+    block = table[target, P_BLOCK]
+    return underhanded or _held_in_block(public, _members(ctx), victim, block) < table[target, P_BLOCK_SIZE]
+
+
+@_typed(B, I, I)
+def _bamboozle_stake_ok(ctx, seat, mine):
+    """One of the seat's titles; -1 (cash) only when it owns none and has the cash stake."""
+    public = _public(ctx)
+    if _owns_any(public, seat):
+        return 0 <= mine < public[PUB_PROPERTIES] and public[owner_slot(mine)] == seat
+    return mine == -1 and _cash(public, seat) >= _rules(ctx)[R_BAMBOOZLE_CASH]
+
+
+@_typed(B, I, B)
+def _can_bamboozle(ctx, seat, underhanded):
+    """Whether the seat has a stake and an eligible target for a Bamboozle now."""
+    public = _public(ctx)
+    if not _owns_any(public, seat) and _cash(public, seat) < _rules(ctx)[R_BAMBOOZLE_CASH]:
+        return False
+    for prop in range(public[PUB_PROPERTIES]):
+        if _bamboozle_target_ok(ctx, seat, prop, underhanded):
+            return True
+    return False
+
+
+@_typed(types.UniTuple(I, 2), I, I, I, I, B, I, B)
+def _sealed_bids(ctx, prop, card_type, seller, reserve, bankrupt_sale, school_bidder, must_use):
+    """U3, U14: every eligible player states a private maximum; the highest pays the second-highest plus
+    the increment (at most its own maximum, at least the reserve), ties broken at random. ``prop`` -1: a
+    Wheeler-Dealer card of ``card_type`` (``must_use``: a drawn Bamboozle the buyer uses at once, so only
+    players who could use it bid, and one owning no title keeps the cash it must stake). Players on School
+    bid only on a bankrupt's property or as the creditor of the seller (``school_bidder``). A bid outside
+    0..the bidder's limit is refused and counted. Returns (winner or -1, price)."""
     public, rules = _public(ctx), _rules(ctx)
-    players = public[PUB_PLAYERS]
     best, second, winner, ties = -1, -1, -1, 0
-    for seat in range(players):
+    for seat in range(public[PUB_PLAYERS]):
         if seat == seller or not _alive(public, seat):
             continue
         if _on_school(public, seat) and not bankrupt_sale and seat != school_bidder:
             continue
-        bid = _decide(ctx, D_BID, seat, prop, 1 if bankrupt_sale else 0, seller, 0, 0)
-        bid = min(bid, _cash(public, seat))
+        limit = _cash(public, seat)
+        if must_use:
+            if not _owns_any(public, seat):
+                limit -= rules[R_BAMBOOZLE_CASH]
+            if limit < reserve or not _can_bamboozle(ctx, seat, _card_kind(ctx, card_type) == CK_UNDERHANDED):
+                continue
+        bid = _decide(ctx, D_BID, seat, prop, 1 if bankrupt_sale else 0, seller, card_type, 1 if must_use else 0)
+        if bid < 0 or bid > limit:
+            _illegal(ctx, seat, D_BID)
+            continue
         if bid < reserve:
             continue
         if bid > best:
@@ -502,13 +582,24 @@ def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
         elif bid > second:
             second = bid
     if winner < 0:
+        return -1, 0
+    price = reserve if second < 0 else max(reserve, second + rules[R_AUCTION_INCREMENT])
+    return winner, min(price, best)
+
+
+@_typed(I, I, I, I, B, I)
+def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
+    """A property by sealed bids (_sealed_bids). Returns the winner or -1. ``seller`` -1: the bank sells,
+    and an unsold property goes back to the bank debt-free; else the price goes to the seller, and an
+    unsold property stays with it."""
+    public = _public(ctx)
+    winner, price = _sealed_bids(ctx, prop, 0, seller, reserve, bankrupt_sale, school_bidder, False)
+    if winner < 0:
         if seller < 0:
             _set_owner(public, prop, -1)
             _set_debt(public, prop, 0)
-        _log(ctx, seller, E_NO_BID, prop, 0, 0, 0)
+        _log(ctx, seller, E_NO_BID, prop, seller, 0, 0)
         return -1
-    price = reserve if second < 0 else max(reserve, second + rules[R_AUCTION_INCREMENT])
-    price = min(price, best)
     _transfer(ctx, winner, price, seller)
     _set_owner(public, prop, winner)
     if seller >= 0:
@@ -519,27 +610,46 @@ def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
     return winner
 
 
+@_typed(I, I, I, I, B, I)
+def _sell_card(ctx, seller, card_type, reserve, must_use, school_bidder):
+    """U14: a Wheeler-Dealer card sold by sealed bids; the price goes to the seller. A drawn Bamboozle
+    (``must_use``) is not among the seller's saved cards; a saved card moves to the buyer's. Returns the
+    buyer or -1 (a saved card then stays with the seller)."""
+    public = _public(ctx)
+    winner, price = _sealed_bids(ctx, -1, card_type, seller, reserve, False, school_bidder, must_use)
+    if winner < 0:
+        _log(ctx, seller, E_NO_BID, -1, seller, card_type, 1 if must_use else 0)
+        return -1
+    _transfer(ctx, winner, price, seller)
+    if not must_use:
+        public[saved_slot(public, seller, card_type)] -= 1
+        public[saved_slot(public, winner, card_type)] += 1
+    _log(ctx, winner, E_SALE, -1, seller, price, card_type)
+    return winner
+
+
 # ---- the Exchange ----------------------------------------------------------------------------------
 
 
 @_typed(none, I, B, I)
 def _invest(ctx, seat, optional, short):
-    """One investment; ``short`` > 0: an extra one to raise money (U6), still that many dollars short."""
+    """One investment; ``short`` > 0: an extra one to raise money (U6), still that many dollars short. A
+    refused answer: an optional investment is declined, a compulsory one is the cheapest stake."""
     public, table = _public(ctx), _table(ctx)
     row = public[PUB_COMMODITY_ROW]
     choice = _decide(ctx, D_INVEST, seat, 1 if optional else 0, 1 if short > 0 else 0, short, 0, 0)
-    if choice < 0 and optional:
+    if choice == -1 and optional:
         return
     cash = _cash(public, seat)
     if choice < 0 or choice >= public[PUB_COMMODITIES] or table[row + choice, X_INVEST] > cash:
-        if not optional:
-            _illegal(ctx, seat, D_INVEST)
-        # compulsory: the cheapest stake the player can pay
+        _illegal(ctx, seat, D_INVEST)
+        if optional:
+            return
         choice = -1
         for c in range(public[PUB_COMMODITIES]):
             if table[row + c, X_INVEST] <= cash and (choice < 0 or table[row + c, X_INVEST] < table[row + choice, X_INVEST]):
                 choice = c
-        if choice < 0 or optional:
+        if choice < 0:
             return
     stake = table[row + choice, X_INVEST]
     _add_cash(ctx, seat, -stake, True)
@@ -560,36 +670,48 @@ def _invest(ctx, seat, optional, short):
 
 @_typed(none, I, I, I)
 def _raise_money(ctx, seat, amount, creditor):
-    """U6: the strategy borrows, sells properties to players (U14) and may invest once more at the Exchange."""
-    public = _public(ctx)
+    """U6: the strategy borrows, sells properties and saved cards to players (U14, each once a raise) and
+    may make its one extra Exchange investment of the turn. U16: a refused answer is counted and the
+    strategy asked again; it is asked at most twice as often as there can be steps."""
+    public, rules = _public(ctx), _rules(ctx)
     n = public[PUB_PROPERTIES]
-    tried = _tried(ctx)  # properties already offered for sale in this raise (raises never nest)
+    tried = _tried(ctx)
     tried[:] = 0
-    for _ in range(2 * n + 2):
+    steps = 0
+    most = 2 * n + public[PUB_CARD_TYPES] + 2
+    for _ in range(2 * most):
         short = amount - _cash(public, seat)
         if short <= 0:
             return
-        action = _decide(ctx, D_RAISE, seat, short, creditor, 0, 0, 0)
+        action = _decide(ctx, D_RAISE, seat, short, creditor, steps, 0, 0)
         out = _out(ctx)
-        prop, reserve = out[0], out[1]
-        if action == RAISE_BORROW:
-            if not _borrow(ctx, seat, prop):
-                _illegal(ctx, seat, D_RAISE)
-                return
-        elif action == RAISE_SELL:
-            if prop < 0 or prop >= n or public[owner_slot(prop)] != seat or tried[prop]:
-                _illegal(ctx, seat, D_RAISE)
-                return
-            tried[prop] = 1
-            _auction(ctx, prop, seat, max(reserve, _rules(ctx)[R_AUCTION_MIN]), False, creditor)
-        elif action == RAISE_EXCHANGE:
-            if public[PUB_EXTRA_EXCHANGE_USED] or _cash(public, seat) < _rules(ctx)[R_MIN_INVEST]:
-                _illegal(ctx, seat, D_RAISE)
-                return
-            public[PUB_EXTRA_EXCHANGE_USED] = 1
-            _invest(ctx, seat, True, amount - _cash(public, seat))
-        else:
+        item, reserve = out[0], out[1]
+        if action == RAISE_GIVE_UP:
             return
+        done = False
+        if action == RAISE_BORROW:
+            done = _borrow(ctx, seat, item)
+        elif action == RAISE_SELL:
+            if (0 <= reserve <= MAX_MONEY and 0 <= item < n and public[owner_slot(item)] == seat
+                    and not tried[item]):
+                tried[item] = 1
+                _auction(ctx, item, seat, max(reserve, rules[R_AUCTION_MIN]), False, creditor)
+                done = True
+        elif action == RAISE_SELL_CARD:
+            if (0 <= reserve <= MAX_MONEY and 0 <= item < public[PUB_CARD_TYPES]
+                    and public[saved_slot(public, seat, item)] > 0 and not tried[n + item]):
+                tried[n + item] = 1
+                _sell_card(ctx, seat, item, max(reserve, rules[R_AUCTION_MIN]), False, creditor)
+                done = True
+        elif action == RAISE_EXCHANGE:
+            if not public[seat_slot(seat, S_EXTRA_EXCHANGE)] and _cash(public, seat) >= rules[R_MIN_INVEST]:
+                public[seat_slot(seat, S_EXTRA_EXCHANGE)] = 1
+                _invest(ctx, seat, True, short)
+                done = True
+        if done:
+            steps += 1
+        else:
+            _illegal(ctx, seat, D_RAISE)
 
 
 @_typed(none, I, I)
@@ -674,9 +796,12 @@ def _visit_owned(ctx, seat, prop, may_poach):
     public, table = _public(ctx), _table(ctx)
     holder = public[owner_slot(prop)]
     if may_poach and public[debt_slot(public, prop)]:
-        if _decide(ctx, D_POACH, seat, prop, 0, 0, 0, 0) == 1:
+        answer = _decide(ctx, D_POACH, seat, prop, 0, 0, 0, 0)
+        if answer == 1:
             if _acquire(ctx, seat, prop, table[prop, P_PAYOFF], True):
                 return
+        elif answer != 0:
+            _illegal(ctx, seat, D_POACH)
     die = _die(ctx, EXTRA_DICE_ROW + seat)
     rent = _rent_multiple(public, table, _members(ctx), prop) * die
     _log(ctx, seat, E_RENT, prop, die, rent, holder)
@@ -711,8 +836,11 @@ def _land(ctx, seat, square):
         if holder < 0:
             cost = table[prop, P_COST]
             bought = False
-            if _decide(ctx, D_BUY, seat, prop, 0, 0, 0, 0) == 1:
+            answer = _decide(ctx, D_BUY, seat, prop, 0, 0, 0, 0)
+            if answer == 1:
                 bought = _acquire(ctx, seat, prop, cost, False)
+            elif answer != 0:
+                _illegal(ctx, seat, D_BUY)
             if not bought:
                 winner = _auction(ctx, prop, -1, rules[R_AUCTION_MIN], False, -1)
                 if winner == seat:
@@ -744,11 +872,6 @@ def _land(ctx, seat, square):
 
 
 @_inline
-def _card_kind(ctx, card_type):
-    return _table(ctx)[_public(ctx)[PUB_CARD_ROW] + card_type, K_KIND]
-
-
-@_inline
 def _master_key_type(ctx):
     public, table = _public(ctx), _table(ctx)
     for t in range(public[PUB_CARD_TYPES]):
@@ -759,7 +882,7 @@ def _master_key_type(ctx):
 
 @_typed(B, I)
 def _tax_audit(ctx, seat):
-    """Stake = die x $10,000; a second die odd pays, even receives; then to Park and act there."""
+    """Stake = die x tax_audit.stake_per_pip; a second die odd pays, even receives; then to Park and act there."""
     rules = _rules(ctx)
     stake = _die(ctx, EXTRA_DICE_ROW + seat) * rules[R_AUDIT_PER_PIP]
     parity = _die(ctx, EXTRA_DICE_ROW + seat)
@@ -773,32 +896,31 @@ def _tax_audit(ctx, seat):
     return _land(ctx, seat, rules[R_PARK_SQUARE])
 
 
-@_typed(B, I, B)
-def _bamboozle(ctx, seat, underhanded):
-    """Returns True if the card was used."""
-    public, table = _public(ctx), _table(ctx)
+@_typed(B, I, B, B)
+def _bamboozle(ctx, seat, underhanded, must):
+    """Play a Bamboozle (U16: ``must``, a bought one or a Combo Platter played as one, cannot be declined;
+    a refused answer then stakes the seat's cheapest title, or the cash, against the first eligible
+    target). Returns True if it was played."""
+    public, table, rules = _public(ctx), _table(ctx), _rules(ctx)
     n = public[PUB_PROPERTIES]
-    if _decide(ctx, D_BAMBOOZLE, seat, 1 if underhanded else 0, 0, 0, 0, 0) != 1:
-        return False
+    answer = _decide(ctx, D_BAMBOOZLE, seat, 1 if underhanded else 0, 1 if must else 0, 0, 0, 0)
     mine, target = _out(ctx)[0], _out(ctx)[1]
-    if target < 0 or target >= n:
-        _illegal(ctx, seat, D_BAMBOOZLE)
+    if answer == 0 and not must:
         return False
+    legal = _bamboozle_target_ok(ctx, seat, target, underhanded) and _bamboozle_stake_ok(ctx, seat, mine)
+    if answer != 1 or not legal:
+        _illegal(ctx, seat, D_BAMBOOZLE)
+        if not must:
+            return False
+        mine, target = -1, -1
+        for prop in range(n):
+            if public[owner_slot(prop)] == seat and (mine < 0 or table[prop, P_COST] < table[mine, P_COST]):
+                mine = prop
+            if target < 0 and _bamboozle_target_ok(ctx, seat, prop, underhanded):
+                target = prop
+        if target < 0 or not _bamboozle_stake_ok(ctx, seat, mine):
+            return False
     victim = public[owner_slot(target)]
-    owns_any = False
-    for prop in range(n):
-        owns_any = owns_any or public[owner_slot(prop)] == seat
-    valid = victim >= 0 and victim != seat and not _on_school(public, victim)
-    if valid and not underhanded:
-        block = table[target, P_BLOCK]
-        valid = _held_in_block(public, _members(ctx), victim, block) < table[target, P_BLOCK_SIZE]
-    if owns_any:
-        valid = valid and 0 <= mine < n and public[owner_slot(mine)] == seat
-    else:
-        valid = valid and mine == -1 and _cash(public, seat) >= BAMBOOZLE_CASH
-    if not valid:
-        _illegal(ctx, seat, D_BAMBOOZLE)
-        return False
     mine_roll, their_roll = _die(ctx, EXTRA_DICE_ROW + seat), _die(ctx, EXTRA_DICE_ROW + victim)
     _log(ctx, seat, E_BAMBOOZLE, mine, target, mine_roll, their_roll)
     if mine_roll > their_roll:
@@ -808,36 +930,42 @@ def _bamboozle(ctx, seat, underhanded):
         if mine >= 0:
             _set_owner(public, mine, victim)
         else:
-            _transfer(ctx, seat, BAMBOOZLE_CASH, victim)
+            _transfer(ctx, seat, rules[R_BAMBOOZLE_CASH], victim)
         _state(ctx)[ST_STATS + (victim) * N_STATS + S_BAMBOOZLES_WON] += 1
     return True
 
 
-@_typed(I, I, I, I)
-def _taxi(ctx, seat, square, amount):
-    """Move to any square without another token (not the current one), pay or collect, act there.
-    Returns -1 if the move is not allowed, else 1 if the turn ends there (School), 0 otherwise."""
+@_typed(B, I, I, I)
+def _taxi_ok(ctx, seat, square, amount):
+    """Any square without another token (not the current one), the card's payment affordable."""
     public = _public(ctx)
-    if (square < 0 or square >= public[PUB_SQUARES] or square == public[seat_slot(seat, S_POSITION)]
-            or _occupied(public, square, seat) or _cash(public, seat) + amount < 0):
-        return -1
-    _add_cash(ctx, seat, amount, True)
-    _log(ctx, seat, E_MOVED, seat, square, amount, 0)
-    _place(ctx, seat, square, True)
-    return 1 if _land(ctx, seat, square) else 0
+    return (0 <= square < public[PUB_SQUARES] and square != public[seat_slot(seat, S_POSITION)]
+            and not _occupied(public, square, seat) and _cash(public, seat) + amount >= 0)
 
 
 @_typed(B, I, I, I)
-def _move_any(ctx, seat, target, square):
-    """Move another token (not on School) to a non-corner square without a token; it does nothing there."""
+def _taxi(ctx, seat, square, amount):
+    """Move (_taxi_ok), pay or collect, act there. Returns True if the turn ends there (School)."""
+    _add_cash(ctx, seat, amount, True)
+    _log(ctx, seat, E_MOVED, seat, square, amount, 0)
+    _place(ctx, seat, square, True)
+    return _land(ctx, seat, square)
+
+
+@_typed(B, I, I, I)
+def _move_any_ok(ctx, seat, target, square):
+    """Another token (not on School) to a non-corner square without a token."""
     public, table = _public(ctx), _table(ctx)
-    if (target < 0 or target >= public[PUB_PLAYERS] or target == seat or not _alive(public, target)
-            or _on_school(public, target) or square < 0 or square >= public[PUB_SQUARES]
-            or table[public[PUB_SQUARE_ROW] + square, Q_KIND] != SQ_PROPERTY or _occupied(public, square, -1)):
-        return False
+    return not (target < 0 or target >= public[PUB_PLAYERS] or target == seat or not _alive(public, target)
+                or _on_school(public, target) or square < 0 or square >= public[PUB_SQUARES]
+                or table[public[PUB_SQUARE_ROW] + square, Q_KIND] != SQ_PROPERTY or _occupied(public, square, -1))
+
+
+@_typed(none, I, I, I)
+def _move_any(ctx, seat, target, square):
+    """Move another token (_move_any_ok); it does nothing there."""
     _log(ctx, seat, E_MOVED, target, square, 0, 1)
     _place(ctx, target, square, False)
-    return True
 
 
 @_typed(B, I, I)
@@ -851,55 +979,39 @@ def _master_key(ctx, seat, destination):
     return _land(ctx, seat, rules[R_SCHOOL_SQUARE])
 
 
-@_typed(I, I, I)
-def _use_saved(ctx, seat, card_type):
-    """Use a saveable card (now or in step five). Returns -1 if not allowed, 1 if the turn ends, else 0."""
+@_typed(B, I, I)
+def _saved_use_ok(ctx, seat, card_type):
+    """Whether out[] holds a legal use, now, of a card that may be saved (checked before it is announced)."""
     out = _out(ctx)
     kind = _card_kind(ctx, card_type)
+    if kind == CK_TAXI:
+        return _taxi_ok(ctx, seat, out[0], _table(ctx)[_public(ctx)[PUB_CARD_ROW] + card_type, K_AMOUNT])
+    if kind == CK_MOVE_ANY:
+        return _move_any_ok(ctx, seat, out[0], out[1])
+    if kind == CK_MASTER_KEY:
+        return out[0] == 0 or out[0] == 1
+    return kind == CK_EXTRA_TURN
+
+
+@_typed(B, I, I, I)
+def _use_saved(ctx, seat, card_type, how):
+    """Announce and play a card that may be saved, its use checked by _saved_use_ok (``how``: USED_DRAWN
+    or USED_STEP5). Returns True if the turn ends (School)."""
+    out = _out(ctx)
     a, b = out[0], out[1]
+    kind = _card_kind(ctx, card_type)
+    _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+    _log(ctx, seat, E_CARD_USED, card_type, how, 0, 0)
     if kind == CK_TAXI:
         return _taxi(ctx, seat, a, _table(ctx)[_public(ctx)[PUB_CARD_ROW] + card_type, K_AMOUNT])
     if kind == CK_MOVE_ANY:
-        return 0 if _move_any(ctx, seat, a, b) else -1
+        _move_any(ctx, seat, a, b)
+        return False
     if kind == CK_EXTRA_TURN:
         _state(ctx)[ST_EXTRA + seat] += 1
         _log(ctx, seat, E_EXTRA_TURN, 0, 0, 0, 0)
-        return 0
-    if kind == CK_MASTER_KEY:
-        if a != 0 and a != 1:
-            return -1
-        return 1 if _master_key(ctx, seat, a) else 0
-    return -1
-
-
-@_typed(I, I, B)
-def _auction_card(ctx, seller, underhanded):
-    """U14: a drawn Bamboozle card sold by auction to the eligible players; the price goes to the seller.
-    Bids are asked with property -1 (the card) and query[4] = 1 for the underhanded one."""
-    public, rules = _public(ctx), _rules(ctx)
-    best, second, winner, ties = -1, -1, -1, 0
-    for seat in range(public[PUB_PLAYERS]):
-        if seat == seller or not _alive(public, seat) or _on_school(public, seat):
-            continue
-        bid = min(_decide(ctx, D_BID, seat, -1, 0, seller, 1 if underhanded else 0, 0), _cash(public, seat))
-        if bid < rules[R_AUCTION_MIN]:
-            continue
-        if bid > best:
-            second, best, winner, ties = best, bid, seat, 1
-        elif bid == best:
-            ties += 1
-            second = bid
-            if rng.below(_rngs(ctx)[TIE_ROW], ties) == 0:
-                winner = seat
-        elif bid > second:
-            second = bid
-    if winner < 0:
-        return -1
-    price = rules[R_AUCTION_MIN] if second < 0 else max(rules[R_AUCTION_MIN], second + rules[R_AUCTION_INCREMENT])
-    price = min(price, best)
-    _transfer(ctx, winner, price, seller)
-    _log(ctx, winner, E_SALE, -1, seller, price, 0)
-    return winner
+        return False
+    return _master_key(ctx, seat, a)
 
 
 # ---- the turn -----------------------------------------------------------------------------------------
@@ -933,47 +1045,58 @@ def _draw_card(ctx, seat):
     if kind == CK_TAX_AUDIT:
         key = _master_key_type(ctx)
         if key >= 0 and public[saved_slot(public, seat, key)] > 0:
-            if _decide(ctx, D_CARD, seat, CARD_MASTER_KEY_AUDIT, card_type, 0, 0, 0) == 1:
+            answer = _decide(ctx, D_CARD, seat, CARD_MASTER_KEY_AUDIT, card_type, 0, 0, 0)
+            if answer == 1:
                 public[saved_slot(public, seat, key)] -= 1
                 _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
-                _log(ctx, seat, E_CARD_USED, key, 1, 0, 0)
+                _log(ctx, seat, E_CARD_USED, key, USED_CANCEL_AUDIT, 0, 0)
                 return False
+            if answer != 0:
+                _illegal(ctx, seat, D_CARD)
         return _tax_audit(ctx, seat)
     if kind == CK_BAMBOOZLE or kind == CK_UNDERHANDED:
-        if _bamboozle(ctx, seat, kind == CK_UNDERHANDED):
+        underhanded = kind == CK_UNDERHANDED
+        if _bamboozle(ctx, seat, underhanded, False):
             _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
             return False
-        # U14: sold when drawn, by auction; the buyer uses it at once
-        buyer = _auction_card(ctx, seat, kind == CK_UNDERHANDED)
-        if buyer >= 0:
-            _bamboozle(ctx, buyer, kind == CK_UNDERHANDED)
-        return not _alive(public, seat)
+        # U14: sold when drawn, by sealed bids; U16: the buyer uses it at once
+        buyer = _sell_card(ctx, seat, card_type, rules[R_AUCTION_MIN], True, -1)
+        if buyer >= 0 and _bamboozle(ctx, buyer, underhanded, True):
+            _state(ctx)[ST_STATS + buyer * N_STATS + S_CARDS_USED] += 1
+        return False
     if kind == CK_COMBO:
         choice = _decide(ctx, D_CARD, seat, CARD_DRAWN, card_type, 0, 0, 0)
         out = _out(ctx)
         mode, a, b = out[0], out[1], out[2]
-        if choice != card_type or mode == 3:
+        if choice == -1 or (choice == card_type and mode == 3):
+            _log(ctx, seat, E_CARD_DISCARDED, card_type, 0, 0, 0)
             return False
-        if mode == 0:
-            result = _taxi(ctx, seat, a, 0)  # a Combo Platter used as a taxi costs nothing
-        elif mode == 1:
-            result = 0 if _bamboozle(ctx, seat, False) else -1
-        elif mode == 2:
-            result = 0 if _move_any(ctx, seat, a, b) else -1
-        else:
-            result = -1
-        if result < 0:
+        legal = False
+        if choice == card_type:
+            if mode == 0:
+                legal = _taxi_ok(ctx, seat, a, 0)  # a Combo Platter used as a taxi costs nothing
+            elif mode == 1:
+                legal = _can_bamboozle(ctx, seat, False)
+            elif mode == 2:
+                legal = _move_any_ok(ctx, seat, a, b)
+        if not legal:
             _illegal(ctx, seat, D_CARD)
+            _log(ctx, seat, E_CARD_DISCARDED, card_type, 0, 0, 0)
             return False
         _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
-        return result == 1
+        _log(ctx, seat, E_CARD_USED, card_type, USED_AS_COMBO + mode, 0, 0)
+        if mode == 0:
+            return _taxi(ctx, seat, a, 0)
+        if mode == 1:
+            _bamboozle(ctx, seat, False, True)
+        else:
+            _move_any(ctx, seat, a, b)
+        return False
     if kind == CK_TAXI or kind == CK_MOVE_ANY or kind == CK_EXTRA_TURN or kind == CK_MASTER_KEY:
-        if _decide(ctx, D_CARD, seat, CARD_DRAWN, card_type, 0, 0, 0) == card_type:
-            result = _use_saved(ctx, seat, card_type)
-            if result >= 0:
-                _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
-                _log(ctx, seat, E_CARD_USED, card_type, 0, 0, 0)
-                return result == 1
+        choice = _decide(ctx, D_CARD, seat, CARD_DRAWN, card_type, 0, 0, 0)
+        if choice == card_type and _saved_use_ok(ctx, seat, card_type):
+            return _use_saved(ctx, seat, card_type, USED_DRAWN)
+        if choice != -1:
             _illegal(ctx, seat, D_CARD)
         public[saved_slot(public, seat, card_type)] += 1
         _log(ctx, seat, E_CARD_SAVED, card_type, 0, 0, 0)
@@ -1014,58 +1137,74 @@ def _draw_card(ctx, seat):
 
 @_typed(none, I)
 def _finance(ctx, seat):
-    """U13: borrowing and repaying at the start of the turn and after step five."""
+    """U13: borrowing and repaying at the start of the turn and after step five; a refused answer is
+    counted and the strategy asked again (at most 2 x properties + 2 answers)."""
     public = _public(ctx)
-    for _ in range(2 * public[PUB_PROPERTIES]):
+    for _ in range(2 * public[PUB_PROPERTIES] + 2):
         action = _decide(ctx, D_FINANCE, seat, 0, 0, 0, 0, 0)
         prop = _out(ctx)[0]
-        if action == 1:
-            if not _borrow(ctx, seat, prop):
-                _illegal(ctx, seat, D_FINANCE)
-                return
-        elif action == 2:
-            if not _repay(ctx, seat, prop):
-                _illegal(ctx, seat, D_FINANCE)
-                return
-        else:
+        if action == 0:
             return
+        if action == 1:
+            done = _borrow(ctx, seat, prop)
+        elif action == 2:
+            done = _repay(ctx, seat, prop)
+        else:
+            done = False
+        if not done:
+            _illegal(ctx, seat, D_FINANCE)
+
+
+@_typed(B, I, I, I, I, I, I)
+def _deal_ok(ctx, seat, kind, other, mine, theirs, money):
+    """U4: a legal offer to one other player in the game and not on School; nothing given for nothing."""
+    public, rules = _public(ctx), _rules(ctx)
+    n = public[PUB_PROPERTIES]
+    if not (0 <= other < public[PUB_PLAYERS]) or other == seat or not _alive(public, other) or _on_school(public, other):
+        return False
+    if not (-MAX_MONEY <= money <= MAX_MONEY):
+        return False
+    if kind == DEAL_SELL or kind == DEAL_SWAP:
+        if not (0 <= mine < n and public[owner_slot(mine)] == seat):
+            return False
+    if kind == DEAL_BUY or kind == DEAL_SWAP:
+        if not (0 <= theirs < n and public[owner_slot(theirs)] == other):
+            return False
+    if kind == DEAL_BUY:
+        return money >= rules[R_AUCTION_MIN] and _cash(public, seat) >= money
+    if kind == DEAL_SELL:
+        return -money >= rules[R_AUCTION_MIN] and _cash(public, other) >= -money
+    if kind == DEAL_SWAP:
+        return (money >= 0 and _cash(public, seat) >= money) or (money < 0 and _cash(public, other) >= -money)
+    return False
 
 
 @_typed(none, I)
 def _deals(ctx, seat):
-    """U4: up to deals_per_turn offers, each to one other player not on School; nothing owed or given."""
+    """U4: up to deals_per_turn offers, each to one other player not on School; nothing owed or given. A
+    player whose token still rests on School (U16: until its move) makes none. A refused offer is counted
+    and the next one asked."""
     public, rules = _public(ctx), _rules(ctx)
-    n = public[PUB_PROPERTIES]
+    if _on_school(public, seat):
+        return
     for k in range(rules[R_DEALS_PER_TURN]):
         kind = _decide(ctx, D_DEAL_OFFER, seat, k, 0, 0, 0, 0)
         if kind == 0:
             return
         out = _out(ctx)
         other, mine, theirs, money = out[0], out[1], out[2], out[3]
-        valid = 0 <= other < public[PUB_PLAYERS] and other != seat and _alive(public, other) \
-            and not _on_school(public, other)
-        if valid and (kind == DEAL_SELL or kind == DEAL_SWAP):
-            valid = 0 <= mine < n and public[owner_slot(mine)] == seat
-        else:
-            mine = -1 if kind == DEAL_BUY else mine
-        if valid and (kind == DEAL_BUY or kind == DEAL_SWAP):
-            valid = 0 <= theirs < n and public[owner_slot(theirs)] == other
-        else:
-            theirs = -1 if kind == DEAL_SELL else theirs
-        if valid:
-            if kind == DEAL_BUY:
-                valid = money >= rules[R_AUCTION_MIN] and _cash(public, seat) >= money
-            elif kind == DEAL_SELL:
-                valid = -money >= rules[R_AUCTION_MIN] and _cash(public, other) >= -money
-            elif kind == DEAL_SWAP:
-                valid = (money >= 0 and _cash(public, seat) >= money) or (money < 0 and _cash(public, other) >= -money)
-            else:
-                valid = False
-        if not valid:
+        if not _deal_ok(ctx, seat, kind, other, mine, theirs, money):
             _illegal(ctx, seat, D_DEAL_OFFER)
-            return
+            continue
+        if kind == DEAL_BUY:
+            mine = -1
+        elif kind == DEAL_SELL:
+            theirs = -1
         _state(ctx)[ST_STATS + (seat) * N_STATS + S_DEALS_OFFERED] += 1
-        accepted = _decide(ctx, D_DEAL_ANSWER, other, seat, kind, mine, theirs, money) == 1
+        answer = _decide(ctx, D_DEAL_ANSWER, other, seat, kind, mine, theirs, money)
+        if answer != 0 and answer != 1:
+            _illegal(ctx, other, D_DEAL_ANSWER)
+        accepted = answer == 1
         _log(ctx, seat, E_DEAL, other, kind, mine, theirs)
         _log(ctx, seat, E_DEAL_TERMS, money, 1 if accepted else 0, 0, 0)
         if accepted:
@@ -1085,9 +1224,13 @@ def _bump(ctx, seat):
     here = public[seat_slot(seat, S_POSITION)]
     if public[PUB_LAST_CARD_DRAWN] or _on_school(public, seat) or not _occupied(public, here, seat):
         return
-    if _decide(ctx, D_BUMP, seat, 0, 0, 0, 0, 0) != 1:
+    answer = _decide(ctx, D_BUMP, seat, 0, 0, 0, 0, 0)
+    if answer == 0:
         return
     target, square = _out(ctx)[0], _out(ctx)[1]
+    if answer != 1:
+        _illegal(ctx, seat, D_BUMP)
+        return
     if (target < 0 or target >= public[PUB_PLAYERS] or target == seat or not _alive(public, target)
             or public[seat_slot(target, S_POSITION)] != here or square < 0 or square >= public[PUB_SQUARES]
             or table[public[PUB_SQUARE_ROW] + square, Q_KIND] == SQ_PARK or _occupied(public, square, -1)):
@@ -1119,8 +1262,8 @@ def _turn(ctx, seat):
     public, rules = _public(ctx), _rules(ctx)
     level2 = rules[R_LEVEL] >= 2
     public[PUB_ACTIVE] = seat
-    public[PUB_EXTRA_EXCHANGE_USED] = 0
-    public[seat_slot(seat, S_ON_SCHOOL)] = 0
+    for other in range(public[PUB_PLAYERS]):  # U16: one extra Exchange investment a turn per player
+        public[seat_slot(other, S_EXTRA_EXCHANGE)] = 0
     _state(ctx)[ST_STATS + (seat) * N_STATS + S_TURNS] += 1
     _log(ctx, seat, E_TURN, public[seat_slot(seat, S_POSITION)], _cash(public, seat), 0, 0)
     _deals(ctx, seat)
@@ -1147,18 +1290,12 @@ def _turn(ctx, seat):
     # 5. one saved card
     if level2:
         choice = _decide(ctx, D_CARD, seat, CARD_STEP5, -1, 0, 0, 0)
-        if choice >= 0:
-            if choice < public[PUB_CARD_TYPES] and public[saved_slot(public, seat, choice)] > 0:
+        if choice != -1:
+            if (0 <= choice < public[PUB_CARD_TYPES] and public[saved_slot(public, seat, choice)] > 0
+                    and _saved_use_ok(ctx, seat, choice)):
                 public[saved_slot(public, seat, choice)] -= 1
-                result = _use_saved(ctx, seat, choice)
-                if result < 0:
-                    public[saved_slot(public, seat, choice)] += 1
-                    _illegal(ctx, seat, D_CARD)
-                else:
-                    _state(ctx)[ST_STATS + (seat) * N_STATS + S_CARDS_USED] += 1
-                    _log(ctx, seat, E_CARD_USED, choice, 5, 0, 0)
-                    if result == 1 or not _alive(public, seat):
-                        return
+                if _use_saved(ctx, seat, choice, USED_STEP5) or not _alive(public, seat):
+                    return
             else:
                 _illegal(ctx, seat, D_CARD)
     _finance(ctx, seat)
@@ -1215,7 +1352,8 @@ def make_context(table, rules, deck, fns, params, n_players, n_blocks, n_commodi
     ``kernel_context(arrays)``); ``_new_game`` then sets up each game in them."""
     n_props = table.shape[0] - n_commodities - n_card_types - n_squares
     public_len = public_length(n_props, n_card_types)
-    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities, n_props, n_blocks), np.int64)
+    state = np.zeros(state_size(public_len, deck.size, n_squares, n_commodities, n_props, n_card_types, n_blocks),
+                     np.int64)
     state[ST_PUBLIC_LEN] = public_len
     state[ST_DECK_SIZE] = deck.size
     state[ST_MODE] = MODE_RECORD if record else 0
@@ -1265,6 +1403,13 @@ def _new_game(ctx, deck_template, seed, game):
     public[PUB_AUCTION_MIN] = rules[R_AUCTION_MIN]
     public[PUB_AUCTION_INCREMENT] = rules[R_AUCTION_INCREMENT]
     public[PUB_SCHOOL_SQUARE] = rules[R_SCHOOL_SQUARE]
+    public[PUB_PARK_SQUARE] = rules[R_PARK_SQUARE]
+    public[PUB_PARK_PER_PIP] = rules[R_PARK_PER_PIP]
+    public[PUB_SCHOOL_PER_PIP] = rules[R_SCHOOL_PER_PIP]
+    public[PUB_CITY_HALL_PERCENT] = rules[R_CITY_HALL_PERCENT]
+    public[PUB_TRADE_FAIR_EXTRA] = rules[R_TRADE_FAIR_EXTRA]
+    public[PUB_AUDIT_PER_PIP] = rules[R_AUDIT_PER_PIP]
+    public[PUB_BAMBOOZLE_CASH] = rules[R_BAMBOOZLE_CASH]
     public[PUB_CARDS_LEFT] = rules[R_DECK_SIZE]
     for prop in range(n_props):
         public[owner_slot(prop)] = -1
@@ -1292,6 +1437,28 @@ def _new_game(ctx, deck_template, seed, game):
     state[start:start + 2 * MAX_SEATS * n_commodities] = 0
 
 
+@_typed(B, I)
+def _misses_turn(ctx, seat):
+    """The turn after a School landing is missed, unless the seat plays a saved Master Key (Level Two).
+    U16: the token stays on School, under its restrictions, until its next real turn moves it."""
+    public = _public(ctx)
+    if not public[seat_slot(seat, S_MISSES_TURN)]:
+        return False
+    public[seat_slot(seat, S_MISSES_TURN)] = 0
+    key = _master_key_type(ctx)
+    if _rules(ctx)[R_LEVEL] >= 2 and key >= 0 and public[saved_slot(public, seat, key)] > 0:
+        answer = _decide(ctx, D_CARD, seat, CARD_MASTER_KEY_SCHOOL, key, 0, 0, 0)
+        if answer == 1:
+            public[saved_slot(public, seat, key)] -= 1
+            _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+            _log(ctx, seat, E_CARD_USED, key, USED_SKIP_SCHOOL, 0, 0)
+            return False
+        if answer != 0:
+            _illegal(ctx, seat, D_CARD)
+    _log(ctx, seat, E_MISSED, 0, 0, 0, 0)
+    return True
+
+
 @_typed(I)
 def _play_game(ctx):
     """Turns until the card clock, the last player standing or the turn limit; returns how it ended."""
@@ -1299,7 +1466,6 @@ def _play_game(ctx):
     n_players = public[PUB_PLAYERS]
     start_total = rules[R_START_CASH] * n_players
     check = (state[ST_MODE] & MODE_CHECK) != 0
-    level2 = rules[R_LEVEL] >= 2
     seat = 0  # U10
     while True:
         alive = 0
@@ -1310,20 +1476,7 @@ def _play_game(ctx):
         if public[PUB_TURN] >= rules[R_MAX_TURNS]:
             return END_TURN_LIMIT
         if _alive(public, seat):
-            play = True
-            if public[seat_slot(seat, S_MISSES_TURN)]:
-                public[seat_slot(seat, S_MISSES_TURN)] = 0
-                play = False
-                key = _master_key_type(ctx)
-                if level2 and key >= 0 and public[saved_slot(public, seat, key)] > 0:
-                    if _decide(ctx, D_CARD, seat, CARD_MASTER_KEY_SCHOOL, key, 0, 0, 0) == 1:
-                        public[saved_slot(public, seat, key)] -= 1
-                        state[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
-                        _log(ctx, seat, E_CARD_USED, key, 2, 0, 0)
-                        play = True
-                if not play:
-                    _log(ctx, seat, E_MISSED, 0, 0, 0, 0)
-                    public[seat_slot(seat, S_ON_SCHOOL)] = 0  # back from School after the missed turn
+            play = not _misses_turn(ctx, seat)
             if play:
                 public[PUB_TURN] += 1
                 _turn(ctx, seat)

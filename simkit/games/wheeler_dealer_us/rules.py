@@ -1,4 +1,5 @@
-"""Validation of Wheeler-Dealer (US) rule data and its compilation into the kernel's arrays."""
+"""Validation of Wheeler-Dealer (US) rule data and its compilation into the kernel's arrays (the rules as
+the simulator plays them: docs/rules/wheeler-dealer-us.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,8 +16,8 @@ from .view import (CARD_KINDS, CK_COLLECT, CK_COLLECT_FROM_EACH, CK_COLLECT_PER_
 # rule vector layout
 (R_START_CASH, R_MIN_INVEST, R_DOUBLES_BONUS, R_AUCTION_MIN, R_AUCTION_INCREMENT, R_DECK_SIZE, R_LEVEL,
  R_DEALS_PER_TURN, R_LAST_PLAYER_STANDING, R_PARK_PER_PIP, R_CITY_HALL_PERCENT, R_SCHOOL_PER_PIP,
- R_TRADE_FAIR_EXTRA, R_AUDIT_PER_PIP, R_PARK_SQUARE, R_SCHOOL_SQUARE, R_MAX_TURNS) = range(17)
-RULE_SIZE = 17
+ R_TRADE_FAIR_EXTRA, R_AUDIT_PER_PIP, R_PARK_SQUARE, R_SCHOOL_SQUARE, R_MAX_TURNS, R_BAMBOOZLE_CASH) = range(18)
+RULE_SIZE = 18
 _MONEY = 10 ** 9
 
 
@@ -181,6 +182,7 @@ def prepare(rules: dict, n_players: int) -> USRules:
     vector[R_SCHOOL_PER_PIP] = _money(rules, "corners.school_collect_per_pip")
     vector[R_TRADE_FAIR_EXTRA] = require_bool(rules, "corners.trade_fair_extra_investment")
     vector[R_AUDIT_PER_PIP] = _money(rules, "tax_audit.stake_per_pip")
+    vector[R_BAMBOOZLE_CASH] = _money(rules, "bamboozle.cash_stake", 1)
     vector[R_PARK_SQUARE] = square_kind.index(SQ_PARK)
     vector[R_SCHOOL_SQUARE] = square_kind.index(SQ_SCHOOL)
 

@@ -1,0 +1,154 @@
+"""Every kind of report opened in a real browser (headless Chromium): every image decodes, the headline
+names the game and the rules, and nothing runs past a 1280 px page or scrolls inside its box (tables
+included, with every collapsed section opened). A new kind of page is one more entry in PAGES.
+
+Without Chromium these tests are skipped with the reason, except under CI (CI=true), where they fail:
+``.ci/run`` installs Debian's chromium package when it is missing."""
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simkit.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+WIDTH = 1280
+
+
+@dataclass(frozen=True)
+class Page:
+    """How to make one report page: simkit command lines ({out} is a fresh directory), the page they
+    leave (relative to {out}), and what its headline must say."""
+
+    name: str
+    commands: tuple[tuple[str, ...], ...]
+    headline: tuple[str, ...]                 # texts the headline (h1 and the line under it) must contain
+    page: str = "report.html"
+
+
+def _run_page(game: str, *options: str, headline: tuple[str, ...]) -> Page:
+    return Page(f"run-{game}", (("run", game, "--games", "60", "--out", "{out}", "-q", "-w", "1", *options),
+                                ("report", "{out}")), headline)
+
+
+PAGES = [
+    _run_page("wheedle", headline=("Wheedle", "4 players", "default rules (official)")),
+    _run_page("dweebies", "--set", "game.min_line=3",
+              headline=("Dweebies", "rules changed: game.min_line: 2 -> 3 (house rules)")),
+    _run_page("wheeler-dealer-us", "--set", "game.level=2", headline=("Wheeler-Dealer (US)", "level 2", "default rules")),
+    _run_page("wheeler-dealer-uk", headline=("Wheeler Dealer (UK)", "level 1", "default rules (official)")),
+    Page("compare", (("compare", "wheeler-dealer-us", "--set-b", "commodity.0.total_return=28000", "--games", "80",
+                      "--rotate-seats", "-w", "1", "--out", "{out}"),),      # money: the widest tables
+         ("Wheeler-Dealer (US)", "default rules", "B: rules changed: commodity.0.total_return: 30000 -> 28000")),
+    Page("tournament", (("tournament", "dweebies", "--strategies", "greedy,greedy-defensive,pair-keeper,random",
+                         "--players", "3", "--games", "120", "-w", "1", "--out", "{out}"),),
+         ("Dweebies", "3 players", "default rules")),
+    Page("sweep", (("sweep", "wheedle", "--strategy", "threshold", "--param", "points=16:32:8", "--games", "60",
+                    "-w", "1", "--out", "{out}"),), ("Wheedle", "default rules")),
+    Page("balance", (("balance", "wheeler-dealer-us", "--set", "game.level=2", "--games", "80", "-w", "1",
+                      "--out", "{out}"),), ("Wheeler-Dealer (US)", "level 2", "default rules")),
+    Page("experiment", (("experiment", "run", str(ROOT / "experiments" / "wheedle-false-stop.toml"), "--games", "40",
+                         "-w", "1", "--out", "{out}"),), ("Wheedle", "default rules")),
+    # tune and metagame pages: add their entries here
+]
+
+# Runs in the page once it has loaded: opens every collapsed section, then measures.
+PROBE = """<script>
+window.addEventListener('load', function () {
+  document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  var widest = 0, widestElement = '';
+  document.querySelectorAll('body *').forEach(function (e) {
+    var right = e.getBoundingClientRect().right;
+    if (right > widest) { widest = right; widestElement = e.tagName + (e.className ? '.' + e.className : ''); }
+  });
+  var clipped = Array.from(document.querySelectorAll('body *')).filter(function (e) {
+    var style = getComputedStyle(e);
+    return (style.overflowX === 'auto' || style.overflowX === 'scroll' || style.overflowX === 'hidden')
+      && e.scrollWidth > e.clientWidth + 1; }).map(function (e) { return e.tagName + ' ' + e.scrollWidth + '>' + e.clientWidth; });
+  var tested = document.querySelector('.tested');
+  var report = {
+    images: Array.from(document.images).map(function (i) {
+      return {alt: i.alt, decoded: i.complete && i.naturalWidth > 0 && i.naturalHeight > 0}; }),
+    scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
+    widest: widest, widestElement: widestElement, clipped: clipped,
+    headline: document.querySelector('h1').textContent + ' | ' + (tested ? tested.textContent : '')};
+  var out = document.createElement('pre');
+  out.id = 'simkit-probe';
+  out.textContent = JSON.stringify(report);
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def require_chromium() -> str:
+    """Chromium's path; without it, skip (with the reason), or fail under CI."""
+    path = chromium()
+    if path is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("Chromium is not installed: .ci/run installs it with apt-get install chromium")
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium); the browser tests need it")
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    return require_chromium()
+
+
+def test_without_chromium_the_browser_tests_skip_but_fail_under_ci(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="apt-get install chromium"):
+        require_chromium()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match=".ci/run installs it"):
+        require_chromium()
+
+
+def probe(browser: str, page: Path, work: Path) -> dict:
+    """Open ``page`` (a copy with the probe script) in headless Chromium at 1280 px and return the probe."""
+    probed = page.with_name(f".probe-{page.name}")
+    probed.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
+    result = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+         f"--user-data-dir={work / 'profile'}", f"--window-size={WIDTH},1000", "--virtual-time-budget=10000",
+         "--dump-dom", probed.as_uri()], capture_output=True, text=True, timeout=120)
+    found = re.search(r'<pre id="simkit-probe">(.*?)</pre>', result.stdout, re.S)
+    assert found, f"the probe did not run in Chromium (exit {result.returncode}): {result.stderr[-2000:]}"
+    return json.loads(html.unescape(found.group(1)))
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.name for p in PAGES])
+def test_report_page_in_a_browser(spec, browser, tmp_path):
+    out = tmp_path / "out"
+    for command in spec.commands:
+        result = CliRunner().invoke(cli, [part.replace("{out}", str(out)) for part in command], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+    report = probe(browser, out / spec.page, tmp_path)
+    assert report["innerWidth"] == WIDTH
+    assert report["images"], "the page has plots"
+    undecoded = [image["alt"] for image in report["images"] if not image["decoded"]]
+    assert not undecoded, f"images that do not decode: {undecoded}"
+    headline = report["headline"]
+    for text in spec.headline:
+        assert text in headline, f"{text!r} not in the headline {headline!r}"
+    assert report["scrollWidth"] <= WIDTH, f"the page scrolls sideways: {report['scrollWidth']} px"
+    assert report["widest"] <= WIDTH, f"{report['widestElement']} runs to {report['widest']:.0f} px"
+    assert not report["clipped"], f"content wider than its box (a table that scrolls): {report['clipped']}"

@@ -1,0 +1,169 @@
+"""Reports a person reads at a glance: one cell per estimate and interval, money with its currency, the
+headline says what was tested, seat/strategy confounding stated, the numbers of `simkit summary`, heat
+maps centred on 0.5, histograms clipped with a labelled overflow bar, `simkit report` on analysis results
+and --also for every game. (That the pages render in a browser: tests/test_browser.py.)"""
+import html as htmllib
+import re
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from reports.analysis import _matrix
+from reports.format import headline, money_columns, present
+from reports.plots import hist_with_overflow, int_bins
+from simkit.analysis import compare, tournament
+from simkit.cli import cli
+from simkit.games import get_game
+from simkit.results import summarize
+from simkit.rules import changed_values
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def _cells(html: str, table_after: str) -> list[list[str]]:
+    """The body cells of the first table after the heading ``table_after``."""
+    section = html[html.index(table_after):]
+    body = section[section.index("<tbody>"):section.index("</tbody>")]
+    return [[htmllib.unescape(c) for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)]
+
+
+def test_an_interval_shares_its_estimates_cell():
+    table = pd.DataFrame({"strategy": ["a", "b"], "n": [4000, 12000], "win_rate": [0.245, 0.5],
+                          "win_low": [0.243, 0.49], "win_high": [0.248, 0.51], "win_diff": [0.012, -0.03],
+                          "diff_low": [0.004, -0.041], "diff_high": [0.020, -0.019], "win_half_width": [0.008, 0.011]})
+    shown = present(table)
+    assert list(shown.columns) == ["strategy", "n", "win rate", "win diff"]      # three columns became one
+    assert shown["win rate"].tolist() == ["24.5% [24.3, 24.8]", "50.0% [49.0, 51.0]"]
+    assert shown["win diff"].tolist() == ["+1.2% [+0.4, +2.0]", "-3.0% [-4.1, -1.9]"]   # differences are signed
+    assert shown["n"].tolist() == ["4,000", "12,000"]
+
+
+def test_money_has_separators_and_its_currency():
+    us, uk = get_game("wheeler-dealer-us"), get_game("wheeler-dealer-uk")
+    table = pd.DataFrame({"seat": [0], "mean_net_worth": [825_800.4], "mean_low": [801_000.0], "mean_high": [850_600.9]})
+    assert money_columns(table.columns, us) == {"mean_net_worth"}
+    assert present(table, money_columns(table.columns, us), us.currency).iloc[0, 1] == "$825,800 [801,000, 850,601]"
+    analysis = pd.DataFrame({"score_diff": [-23_150.0], "score_low": [-30_000.0], "score_high": [-16_300.0],
+                             "score_var_reduction": [3.25]})
+    cells = present(analysis, money_columns(analysis.columns, uk), uk.currency)
+    assert list(cells.columns) == ["score diff (credits)", "score var reduction"]   # a word goes in the header
+    assert cells.iloc[0].tolist() == ["-23,150 [-30,000, -16,300]", "3.2x"]
+    assert money_columns(["mean_points", "score_diff"], get_game("wheedle")) == set()
+
+
+def test_rule_changes_list_only_what_differs():
+    defaults = {"a": {"b": 1, "c": "x"}, "company": [{"name": "P", "cards": 5}, {"name": "Q", "cards": 7}]}
+    changed = {"a": {"b": 2, "c": "x"}, "company": [{"name": "P", "cards": 5}, {"name": "Q", "cards": 8}]}
+    assert changed_values(defaults, changed) == [("a.b", 1, 2), ("company.1.cards", 7, 8)]
+    assert changed_values(defaults, defaults) == []
+    assert changed_values({"x": 1}, {"x": 1.0}) == [("x", 1, 1.0)]     # a type change is a change
+
+
+def test_headline_names_game_level_players_rules_and_status():
+    wheedle, us = get_game("wheedle"), get_game("wheeler-dealer-us")
+    assert headline(wheedle, wheedle.default_rules, 4) == "Wheedle, 4 players, default rules (official)"
+    assert headline(wheedle, wheedle.rules(sets=["scoring.false_stop=-10"]), 4) == \
+        "Wheedle, 4 players, rules changed: scoring.false_stop: -5 -> -10 (house rules)"
+    assert headline(wheedle, wheedle.default_rules, 3).endswith("(a house-rule player count)")
+    assert headline(us, us.rules(sets=["game.level=2"]), 4) == "Wheeler-Dealer (US), level 2, 4 players, default rules (official)"
+
+
+def test_run_report_shows_the_numbers_of_summary_and_states_confounding(run_dir, tmp_path):
+    output = tmp_path / "r.html"
+    assert invoke("report", run_dir, "-o", output).exit_code == 0
+    page = output.read_text()
+    assert re.search(r"<h1>Wheedle, 4 players, default rules \(official\)</h1>", page)
+    seats = summarize(run_dir)["seat"]
+    rows = _cells(page, "<h2>By seat</h2>")
+    for seat, row in zip(seats.index, rows):
+        printed = invoke("summary", run_dir).output       # `simkit summary` prints the rate to 4 places
+        rate = float(re.search(rf"^{seat} \(.*?\)\s+\d+\s+([0-9.]+)", printed, re.M).group(1))
+        assert row[3].startswith(f"{rate:.1%} [")
+        assert row[3] == present(seats.reset_index()).iloc[seat]["win rate"]
+    assert "Seat and strategy are confounded here" in page and "simkit balance wheedle --players" in page
+    assert "<pre>" not in page          # the rules appear as what differs, never as a dump
+
+
+def test_a_single_strategy_run_says_its_seat_table_is_clean(tmp_path):
+    out = tmp_path / "same"
+    assert invoke("run", "wheedle", "--games", 30, "--players", "threshold,threshold,threshold,threshold",
+                  "--set", "scoring.false_stop=-10", "--out", out, "-q", "-w", 1).exit_code == 0
+    assert invoke("report", out).exit_code == 0
+    page = (out / "report.html").read_text()
+    assert "Every seat plays threshold, so the seat table measures the seats alone" in page
+    assert "rules changed: scoring.false_stop: -5 -&gt; -10 (house rules)" in page
+    assert _cells(page, "<h2>Rules played</h2>") == [["scoring.false_stop", "-5", "-10"]]
+
+
+def test_report_renders_an_analysis_directory_and_refuses_also_there(tmp_path, cli_error, run_dir):
+    out = tmp_path / "cmp"
+    assert invoke("compare", "wheedle", "--set-b", "scoring.false_stop=-10", "--games", 40, "-w", 1,
+                  "--out", out).exit_code == 0
+    first = (out / "report.html").read_text()
+    assert invoke("report", out, "-o", tmp_path / "again.html").exit_code == 0
+    again = (tmp_path / "again.html").read_text()
+    assert again == first                      # one renderer: the same page from the files on disk
+    assert "B: rules changed: scoring.false_stop: -5 -&gt; -10" in again
+    assert "--also compares run directories" in cli_error(["report", str(out), "--also", str(run_dir)])
+    assert "holds analysis results" in cli_error(["report", str(run_dir), "--also", str(out)])
+
+
+def test_rotated_compare_counts_deals_in_tables_and_findings():
+    result = compare("dweebies", games=120, seed=1, rotate_seats=True, players_b="greedy,greedy,greedy,random")
+    assert (result.tables["strategy"]["deals"] == 30).all()
+    assert "win_n" not in result.tables["strategy"] and "score_n" not in result.tables["strategy"]
+    assert result.findings[0].startswith("120 games per side: 30 deals, each played in all 4 seat orders")
+
+
+def test_head_to_head_has_intervals_and_a_heat_map_centred_on_an_even_match():
+    result = tournament("dweebies", ["greedy", "greedy-defensive", "pair-keeper"], players=2, games=240, seed=4)
+    long = result.tables["head_to_head_intervals"]
+    matrix = result.tables["head_to_head"]
+    for (row, column), cell in long.iterrows():   # balanced blocks: the mean of block shares is the pooled share
+        assert cell["ahead"] == pytest.approx(matrix.loc[row, column])
+        assert cell["low"] <= cell["ahead"] <= cell["high"]
+    fig, ax = plt.subplots()
+    image = _matrix(ax, long)
+    assert image.norm.vmin + image.norm.vmax == pytest.approx(1.0)     # white is 50%
+    assert image.norm.vmax - 0.5 == pytest.approx(np.ceil(np.max(np.abs(long["ahead"] - 0.5)) * 50) / 50)
+    assert all("[" in text.get_text() for text in ax.texts)            # every cell shows its interval
+    plt.close(fig)
+
+
+def test_histogram_is_clipped_to_the_data_with_a_labelled_overflow_bar():
+    values = np.concatenate([np.arange(10, 60), [2500, 2500]])      # two stalemates far to the right
+    fig, ax = plt.subplots()
+    cap = hist_with_overflow(ax, values, cap=59, unit="rounds")
+    assert cap == 59 and ax.get_xlim()[1] < 100                     # the axis does not run to 2,500
+    label = " ".join(text.get_text() for text in ax.texts)
+    assert "> 59: 3.8% of rounds" in label and "up to 2,500" in label
+    heights = [patch.get_height() for patch in ax.patches]
+    assert sum(heights) == pytest.approx(1.0)                        # shares of all values, overflow included
+    plt.close(fig)
+    assert list(int_bins(0, 1000, 60)[:3]) == [-0.5, 19.5, 39.5]    # round bin widths
+
+
+def test_score_distribution_of_money_shows_shares_not_a_density():
+    from reports.html import ReportData
+    from reports.plots import score_distribution
+
+    gen = np.random.default_rng(1)     # scores in the hundreds of thousands: a density would be ~1e-6 per credit
+    frame = pd.DataFrame({"strategy": pd.Categorical(np.repeat(["a", "b"], 500)),
+                          "wealth": np.round(gen.gamma(2.0, 150_000, 1000))})
+    data = ReportData({"players": 2}, frame, {}, "wealth", {}, [], get_game("wheeler-dealer-uk"))
+    fig = score_distribution(data)
+    ax = fig.axes[0]
+    assert ax.get_ylabel().startswith("share of the strategy's games\nper bin of ")
+    assert ax.get_xlabel() == "wealth (credits)"
+    for outline in ax.patches:                     # each strategy's bars: its share of games in each bin
+        steps = outline.get_xy()[:, 1]
+        assert 0.01 < steps.max() <= 1 and 0.97 <= steps[1:-1:2].sum() <= 1.0 + 1e-9
+    ax.figure.canvas.draw()
+    assert "k" in ax.get_xticklabels()[2].get_text()        # 250k, not 250000 or 2.5e5
+    plt.close(fig)

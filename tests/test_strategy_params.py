@@ -1,0 +1,77 @@
+"""Every parameter of every shipped strategy is declared (meaning, finite range, kind, a default inside it),
+values outside are refused in one line, and declaring them changed no preset's values (a golden file of
+every shipped strategy's parameter vector, as the engine receives it)."""
+import math
+from pathlib import Path
+
+import pytest
+
+from simkit.games import all_games
+from simkit.strategy import PARAM_KINDS, registered
+
+from .golden import assert_golden
+
+GOLDEN = Path(__file__).with_name("strategy_params_golden.txt")
+SHIPPED = [(game, name) for game in sorted(all_games()) for name in registered(game)]
+
+
+@pytest.mark.parametrize("game, name", SHIPPED, ids=[f"{g}-{n}" for g, n in SHIPPED])
+def test_every_parameter_is_declared_with_meaning_and_range(game, name):
+    strategy = registered(game)[name]
+    assert list(strategy.declared) == list(strategy.params), "every parameter has a declaration, in vector order"
+    for key, param in strategy.declared.items():
+        where = f"{game} {name}: {key}"
+        assert param.kind in PARAM_KINDS, where
+        assert len(param.doc) >= 15, f"{where} says what it means"
+        assert math.isfinite(param.low) and math.isfinite(param.high) and param.low < param.high, f"{where} range"
+        assert param.low <= strategy.params[key] <= param.high, f"{where}: the default lies in the range"
+        assert param.check(name, key, strategy.params[key]) == strategy.params[key]
+        if param.kind == "choice":
+            assert len(param.choices) >= 2 and all(param.choices), f"{where} names its values"
+        if param.kind in ("int", "bool", "choice"):
+            assert float(strategy.params[key]).is_integer(), where
+
+
+def test_declaring_parameters_changed_no_presets_values():
+    lines = [f"{game} {name}: " + " ".join(f"{k}={v:g}" for k, v in registered(game)[name].params.items())
+             for game, name in SHIPPED]
+    assert_golden(GOLDEN, "\n".join(lines))
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("greedy-defensive:expected=2", "strategy greedy-defensive: parameter expected=2 is not allowed; expected is "
+                                    "switch 0/1"),
+    ("greedy:defend=-1", "parameter defend=-1 is not allowed; defend is float 0..5"),
+    ("greedy:keep_pairs=0.5:expected=0.5", "parameter expected=0.5 is not allowed"),
+])
+def test_out_of_range_values_are_refused_in_one_line(cli_error, tmp_path, spec, message):
+    line = cli_error(["run", "dweebies", "--games", "5", "--players", f"{spec},greedy", "--out", str(tmp_path / "r")])
+    assert message in line
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("game, spec, message", [
+    ("wheedle", "threshold:points=22.5", "points is int 0..100"),
+    ("wheedle", "collector:stop=5", "stop is 0 qualified, 1 threshold, 2 patience, 3 never, 4 bluff"),
+    ("wheedle", "random:accept=1.2", "accept is float 0..1"),
+    ("wheeler-dealer-us", "kelly:fraction=2", "fraction is float 0..1"),
+    ("wheeler-dealer-us", "copper-only:borrow_rule=3", "borrow_rule is 0 never, 1 blocks, 2 any"),
+    ("wheeler-dealer-uk", "raider:command=-0.1", "command is float 0..1"),
+    ("wheeler-dealer-uk", "set-at-3:favour=3", "favour is int -1..2"),
+])
+def test_each_family_refuses_values_outside_its_declaration(cli_error, tmp_path, game, spec, message):
+    lineup = ",".join([spec, *all_games()[game].default_lineup[1:]])
+    assert message in cli_error(["run", game, "--games", "5", "--players", lineup, "--out", str(tmp_path / "r")])
+
+
+def test_strategies_prints_meaning_kind_and_range(capsys):
+    from simkit.cli import main
+
+    main(["strategies", "dweebies"])
+    out = capsys.readouterr().out
+    assert "expected=0  [switch 0/1]" in out and "weigh each reply by the chance" in out
+    assert "greedy-defensive" in out and "parameters: those of scorer, with defend=1" in out
+    main(["strategies", "wheedle"])
+    out = capsys.readouterr().out
+    assert "stop=0 (qualified)  [0 qualified, 1 threshold, 2 patience, 3 never, 4 bluff]" in out
+    assert "parameters: those of collector, with stop=1 (threshold), points=24" in out
