@@ -1,4 +1,5 @@
-"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance, tune, metagame).
+"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance, tune, metagame,
+design).
 
 Plots are registered per kind of analysis with ``@analysis_plot``; each is saved beside the tables as
 PNG and SVG, and report.html is rendered from the directory's files (so ``simkit report DIR`` renders
@@ -63,6 +64,13 @@ HOW_TO_READ = {
                 "experienced players would settle on. It was found by replicator dynamics (strategies that win more "
                 "than average spread) from the uniform mix. At the equilibrium every strategy played wins about "
                 "1/players; those not played win less. Intervals come from resampling the deals.",
+    "design": "Each trial is one rule set, played by the same line-up on the same deals in every seat order as every "
+              "other trial, so trials differ by their rules rather than their luck; its goal values have 95% intervals "
+              "from resampling the deals. Because every trial saw the same deals, the best trials are partly the ones "
+              "those deals flatter: the candidates and the default rules were played again on fresh deals with more "
+              "games, and a candidate is a winner only if the paired interval of its difference from the default "
+              "excludes 0 in its favour. The cards table shows the balance card's facts of each rule set side by side; "
+              "each candidate's rules are in candidate-K.toml, ready for --rules.",
 }
 
 
@@ -296,6 +304,10 @@ def tested(game, kind: str, setup: dict, players=None) -> str:
             line += f"; B: {rule_changes_text(changes_b)}"
         if setup.get("players_b") and setup.get("players_b") != setup.get("players_a"):
             line += f"; line-up A {', '.join(setup['players_a'])} against B {', '.join(setup['players_b'])}"
+    if kind == "design":
+        line += f"; searched: {', '.join(setup.get('vary') or [])} for {', '.join(setup.get('goals') or [])}"
+        if setup.get("population"):
+            line += "; population " + ", ".join(f"{label} {share:.0%}" for label, share in setup["population"])
     if kind == "sweep" and setup.get("swept") == "rule":
         line += f"; swept: {setup['key']} over {', '.join(map(str, setup['values']))}"
     return line

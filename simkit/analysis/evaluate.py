@@ -23,19 +23,20 @@ from .play import play
 @dataclass(frozen=True)
 class Job:
     """One line-up to play: its batches (one per seat rotation, from ``play.batches``) and the games
-    ``first_game .. first_game + games - 1`` of each."""
+    ``first_game .. first_game + games - 1`` of each; ``keep="all"`` keeps every result column."""
 
     batches: tuple[Batch, ...]
     first_game: int
     games: int
+    keep: str = "core"
 
 
 _PARTS: list | None = None   # the parts of the call in progress, inherited by forked workers (never pickled)
 
 
 def _play_part(index: int) -> pd.DataFrame:
-    batch_list, first, games = _PARTS[index]
-    return play(list(batch_list), first, games, 1)
+    batch_list, first, games, keep = _PARTS[index]
+    return play(list(batch_list), first, games, 1, keep)
 
 
 def evaluate(jobs: list[Job], workers: int = 1) -> list[pd.DataFrame]:
@@ -43,14 +44,14 @@ def evaluate(jobs: list[Job], workers: int = 1) -> list[pd.DataFrame]:
     strategy, entry, rotation, win), in the order of ``jobs``."""
     global _PARTS
     if workers <= 1 or sum(job.games for job in jobs) < 2:
-        return [play(list(job.batches), job.first_game, job.games, 1) for job in jobs]
+        return [play(list(job.batches), job.first_game, job.games, 1, job.keep) for job in jobs]
     parts, owner = [], []
     for number, job in enumerate(jobs):
         job.batches[0].play(job.first_game, 1)   # compile or load here, once, before any worker exists
         pieces = min(workers, job.games)
         bounds = [job.first_game + job.games * i // pieces for i in range(pieces + 1)]
         for first, stop in zip(bounds, bounds[1:]):
-            parts.append((job.batches, first, stop - first))
+            parts.append((job.batches, first, stop - first, job.keep))
             owner.append(number)
     _PARTS = parts
     try:
