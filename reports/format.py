@@ -18,7 +18,7 @@ import re
 import numpy as np
 import pandas as pd
 
-RATE = re.compile(r"(^|_)(win|rate|share|ahead)(_|$)")
+RATE = re.compile(r"(^|_)(win|rate|share|ahead|mix)(_|$)")
 SIGNED = re.compile(r"(^|_)(diff|advantage|vs_best)(_|$)")
 HIDDEN = re.compile(r"half_width$")     # the interval shows it
 MAX_ROWS = 60

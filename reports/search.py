@@ -27,15 +27,21 @@ def tune_trace(result):
     for stage, rows in trials.groupby("stage"):
         ax.scatter(order[rows.index], rows["value"], s=12, alpha=0.6, color=STAGE_COLOURS[(int(stage) - 1) % 6],
                    label=f"trials, stage {stage}" if trials["stage"].nunique() > 1 else "trials")
-    ends = trials.groupby(["stage", "round"]).apply(lambda rows: rows.index.max(), include_groups=False)
-    position = [order[ends.loc[(row.stage, row.round)]] for row in rounds.itertuples()]
-    ax.step(position, rounds["incumbent_mean"], where="post", color="black", linewidth=1.8,
+    # each round's incumbent spans the trials of its round: from the round's first trial to its last
+    spans = trials.groupby(["stage", "round"]).apply(lambda rows: (rows.index.min(), rows.index.max()),
+                                                     include_groups=False)
+    position = [order[spans.loc[(row.stage, row.round)][0]] - 0.5 for row in rounds.itertuples()]
+    position.append(order[spans.iloc[-1][1]] + 0.5)
+    incumbent = [*rounds["incumbent_mean"], rounds["incumbent_mean"].iloc[-1]]
+    per_trial = [*rounds["games_per_trial"], rounds["games_per_trial"].iloc[-1]]
+    ax.step(position, incumbent, where="post", color="black", linewidth=1.8,
             label="incumbent (running mean over its rounds)")
     ax.set_xlabel("trial (in the order asked)")
     ax.set_ylabel("win rate" if result.setup.get("objective") == "win" else "mean score")
     twin = ax.twinx()
-    twin.step(position, rounds["games_per_trial"], where="post", color="grey", linestyle=":", label="games per trial")
+    twin.step(position, per_trial, where="post", color="grey", linestyle=":", label="games per trial")
     twin.set_ylabel("games per trial", color="grey")
+    twin.set_ylim(0, rounds["games_per_trial"].max() * 1.1)
     handles = ax.get_legend_handles_labels()
     extra = twin.get_legend_handles_labels()
     ax.legend(handles[0] + extra[0], handles[1] + extra[1], fontsize=7, loc="lower right")
@@ -58,8 +64,9 @@ def tune_effects(result):
         points = ax.scatter(trials[name], trials["value"], c=np.arange(len(trials)), cmap="viridis", s=10, alpha=0.7)
         ax.axvline(best.loc[name, "best"], color="black", linewidth=1.5)
         ax.axvline(best.loc[name, "start"], color="grey", linestyle="--", linewidth=1)
-        ax.set_xlabel(name + (" (log)" if best.loc[name, "scale"] == "log" else ""))
-        if best.loc[name, "scale"] == "log":
+        log = best.loc[name, "scale"] in ("log", "int-log")
+        ax.set_xlabel(name + (" (log)" if log else ""))
+        if log:
             ax.set_xscale("log")
         if k % cols == 0:
             ax.set_ylabel("value")
@@ -72,11 +79,11 @@ def tune_effects(result):
 @analysis_plot("tune", "validation", "Best against start on fresh seeds, and the field's exploitability (95% paired intervals)")
 def tune_validation(result):
     validation = result.tables["validation"]
-    panels = [("best - start, win rate (points)", list(validation.index), validation["win_diff"] * 100,
+    panels = [("best - start,\nwin rate (points)", list(validation.index), validation["win_diff"] * 100,
                validation["win_low"] * 100, validation["win_high"] * 100, "#4C72B0")]
     if "exploitability" in result.tables:
         table = result.tables["exploitability"]
-        panels.append(("best response's win rate minus each field strategy's (points)", list(table.index),
+        panels.append(("best response minus each field strategy,\nwin rate (points)", list(table.index),
                        table["best_minus"] * 100, table["best_minus_low"] * 100, table["best_minus_high"] * 100, "#C44E52"))
     fig, axes = _figure(1, len(panels), 1.4 + 0.5 * max(len(p[1]) for p in panels))
     for ax, (label, names, values, low, high, colour) in zip(axes[0], panels):

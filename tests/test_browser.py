@@ -58,7 +58,12 @@ PAGES = [
                       "--out", "{out}"),), ("Wheeler-Dealer (US)", "level 2", "default rules")),
     Page("experiment", (("experiment", "run", str(ROOT / "experiments" / "wheedle-false-stop.toml"), "--games", "40",
                          "-w", "1", "--out", "{out}"),), ("Wheedle", "default rules")),
-    # tune and metagame pages: add their entries here
+    Page("tune", (("tune", "wheedle", "--strategy", "threshold", "--params", "points=10:40,patience=5:60,bluff_points=0:30",
+                   "--field", "hair-trigger,patient,blocker", "--budget", "12", "--trial-games", "40", "--games", "80",
+                   "-w", "1", "--out", "{out}"),), ("Wheedle", "4 players", "default rules")),
+    Page("metagame", (("metagame", "wheedle", "--strategies", "hair-trigger,threshold,blocker", "--players", "3",
+                       "--games", "120", "--bootstrap", "5", "-w", "1", "--out", "{out}"),),
+         ("Wheedle", "3 players", "a house-rule player count")),
 ]
 
 # Runs in the page once it has loaded: opens every collapsed section, then measures.

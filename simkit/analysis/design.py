@@ -102,9 +102,7 @@ def parse_vary(items, rules: dict, check) -> tuple[list[Dimension], dict]:
             kind = "true/false" if isinstance(default, bool) else f"{type(default).__name__} {default!r}"
             raise SimkitError(f"{where}: {key} is {kind}, not a number; a range needs a numeric rule (give "
                               f"choices instead: {key}=V1|V2|...)")
-        low, high, scale = parse_range(spec, where, whole=isinstance(default, int))
-        if isinstance(default, int) and scale in ("float", "log"):
-            raise SimkitError(f"{where}: {key} is a whole number (default {default}); give whole LO and HI")
+        low, high, scale = parse_range(spec, where, whole=isinstance(default, int), what=f"{key} (default {default})")
         for end in (low, high):
             _check_value(check, rules, key, _typed(default, end, where), where)
         dims.append(Dimension(key, low, high, scale))

@@ -26,9 +26,9 @@ class Analysis:
     kind: compare, tournament, sweep or balance (the report draws plots by kind). tables: named DataFrames
     (written as CSV and Parquet). findings: sentences a person can read without the tables. setup: what
     was run (game, line-ups, rule changes, seed, games), recorded in the results. files: other text files
-    (name -> content) for the results directory, e.g. the tuner's best parameters as TOML. players: the number
-    of seats played; a count outside the game's rulebook puts a house-rule warning first in the findings
-    (so the terminal, findings.txt and report.html all say it).
+    (name -> content) for the results directory, e.g. the tuner's best parameters as TOML. players: the
+    number of seats played; a count outside the game's rulebook puts a house-rule warning first in the
+    findings (so the terminal, findings.txt and report.html all say it).
     """
 
     kind: str

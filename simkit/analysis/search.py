@@ -26,7 +26,7 @@ from ..runner import RunInterrupted
 
 UNITS = {"t": "trials", "trial": "trials", "trials": "trials", "g": "games", "game": "games", "games": "games",
          "m": "minutes", "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes"}
-SCALES = ("float", "log", "int", "int:log", "choice")
+SCALE_SUFFIXES = {"": "float", "log": "log", "int": "int", "int:log": "int-log"}   # LO:HI[:suffix] -> scale
 
 
 def format_number(value) -> str:
@@ -48,8 +48,9 @@ def parse_number(text: str, where: str) -> float:
 
 @dataclass(frozen=True)
 class Dimension:
-    """One searched value: its range and scale (float, log, int, int:log or a choice). A choice's values
-    are numbers, or labels (strings) that the search maps back to what they stand for."""
+    """One searched value: its range and scale (float, log, int, int-log: whole numbers on a log scale, or
+    choice). A choice's values are numbers, or labels (strings) that the search maps back to what they
+    stand for."""
 
     name: str
     low: float
@@ -61,43 +62,49 @@ class Dimension:
     def continuous(self) -> bool:
         return self.scale in ("float", "log")
 
+    @property
+    def log(self) -> bool:
+        return self.scale in ("log", "int-log")
+
     def text(self) -> str:
         if self.scale == "choice":
             return f"{self.name}=" + "|".join(c if isinstance(c, str) else format_number(c) for c in self.choices)
-        return (f"{self.name}={format_number(self.low)}:{format_number(self.high)}"
-                + ("" if self.scale == "float" else f":{self.scale}"))
+        suffix = next(k for k, v in SCALE_SUFFIXES.items() if v == self.scale)
+        return f"{self.name}={format_number(self.low)}:{format_number(self.high)}" + (f":{suffix}" if suffix else "")
 
     def clip(self, value):
         if self.scale == "choice":
             return value if value in self.choices else self.choices[0]
         value = min(max(float(value), self.low), self.high)
-        return int(round(value)) if self.scale in ("int", "int:log") else value
+        return int(round(value)) if self.scale in ("int", "int-log") else value
 
     def suggest(self, trial):
         """Ask an Optuna trial for this dimension's value."""
         if self.scale == "choice":
             return trial.suggest_categorical(self.name, list(self.choices))
-        if self.scale in ("int", "int:log"):
-            return trial.suggest_int(self.name, int(self.low), int(self.high), log=self.scale == "int:log")
-        return trial.suggest_float(self.name, self.low, self.high, log=self.scale == "log")
+        if self.scale in ("int", "int-log"):
+            return trial.suggest_int(self.name, int(self.low), int(self.high), log=self.log)
+        return trial.suggest_float(self.name, self.low, self.high, log=self.log)
 
 
-def parse_range(spec: str, where: str, whole: bool = False) -> tuple[float, float, str]:
-    """``LO:HI``, ``LO:HI:log`` or ``LO:HI:int`` (``whole``: the value is a whole number, so ``LO:HI`` is an
-    int range and ``:log`` a whole-number log range) into (low, high, scale)."""
-    parts = spec.split(":")
-    if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] not in ("log", "int")):
-        raise SimkitError(f"{where}: expected KEY=LO:HI, KEY=LO:HI:log or KEY=LO:HI:int")
-    low, high = parse_number(parts[0], where), parse_number(parts[1], where)
-    scale = parts[2] if len(parts) == 3 else ("int" if whole else "float")
-    if whole and scale == "log":
-        scale = "int:log"
+def parse_range(spec: str, where: str, whole: bool = False, what: str = "the value") -> tuple[float, float, str]:
+    """``LO:HI``, ``LO:HI:log``, ``LO:HI:int`` or ``LO:HI:int:log`` into (low, high, scale). ``whole``: the
+    value is a whole number, so a range stays whole (``LO:HI`` is int, ``:log`` int-log); ``what`` names it in
+    the error about whole ends."""
+    low_text, _, rest = spec.partition(":")
+    high_text, _, suffix = rest.partition(":")
+    if not rest or suffix not in SCALE_SUFFIXES:
+        raise SimkitError(f"{where}: expected KEY=LO:HI, KEY=LO:HI:log, KEY=LO:HI:int or KEY=LO:HI:int:log")
+    low, high = parse_number(low_text, where), parse_number(high_text, where)
+    scale = SCALE_SUFFIXES[suffix]
+    if whole and scale in ("float", "log"):
+        scale = "int" if scale == "float" else "int-log"
     if not low < high:
         raise SimkitError(f"{where}: empty range; needs LO < HI")
-    if scale in ("log", "int:log") and low <= 0:
+    if scale in ("log", "int-log") and low <= 0:
         raise SimkitError(f"{where}: a log range needs LO > 0")
-    if scale in ("int", "int:log") and not (low.is_integer() and high.is_integer()):
-        raise SimkitError(f"{where}: an int range needs whole LO and HI")
+    if scale in ("int", "int-log") and not (low.is_integer() and high.is_integer()):
+        raise SimkitError(f"{where}: {what} takes whole numbers; give whole LO and HI")
     return low, high, scale
 
 

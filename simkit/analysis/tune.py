@@ -43,8 +43,8 @@ from .compare import paired_tables
 from .evaluate import Job, evaluate
 from .play import block_outcomes, deals_for, rotate
 from .result import Analysis
-from .search import (Budget, Dimension, Progress, ask, derived_seed, make_sampler, open_storage, open_study,
-                     parse_budget, parse_number, parse_range, searching, tell)
+from .search import (Budget, Dimension, Progress, ask, derived_seed, format_number, make_sampler, open_storage,
+                     open_study, parse_budget, parse_number, parse_range, searching, tell)
 from .stats import block_means, paired, z_for
 
 SAMPLERS = ("auto", "cmaes", "tpe", "random")
@@ -83,9 +83,7 @@ def parse_space(text, strategy: Strategy) -> list[Dimension]:
             choices = tuple(int(c) if c.is_integer() else c for c in choices)
             dim = Dimension(key, float(min(choices)), float(max(choices)), "choice", choices)
         else:
-            low, high, scale = parse_range(spec, where, whole=whole)
-            if whole and scale != "int":
-                raise SimkitError(f"{where}: {key} is {declared.describe()}; give whole numbers (LO:HI:int or V1|V2)")
+            low, high, scale = parse_range(spec, where, whole=whole, what=key)
             dim = Dimension(key, low, high, scale)
         if declared is not None and not (declared.low <= dim.low and dim.high <= declared.high):
             raise SimkitError(f"{where}: outside {key}'s declared range ({declared.describe()})")
@@ -421,7 +419,8 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     tables = {"best": _best_table(setup, best_values)}
     tables["trials"] = _trials_table(setup, studies)
     tables["rounds"] = pd.DataFrame([r for state, _ in stage_states for r in state["rounds"]])
-    tables["selection"] = pd.DataFrame([r for state, _ in stage_states for r in state["selection"]])
+    tables["selection"] = pd.DataFrame([r for state, _ in stage_states for r in state["selection"]]).rename(
+        columns={"mean": "win_rate" if setup.objective == "win" else f"mean_{spec.score_column}"})
     tables["validation"] = validation
     if setup.field is not None:
         tables["exploitability"] = _exploitability(setup, frames[0], frames[1])
@@ -441,8 +440,11 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
         + (f" against the field {', '.join(s.label for s in setup.field)}." if setup.field is not None else
            f" in self-play at {n} players: {len(stage_states)} stage(s) of iterated best response, each against "
            f"copies of the previous stage's best (the first against copies of {start.label})."),
-        f"Best: {best.label} (the race on fresh seeds: {_race_line(stage_states[-1][0]['selection'])}).",
+        f"Best: {best.label} (the race on fresh seeds: {_race_line(stage_states[-1][0]['selection'], setup.objective)}).",
     ]
+    if best.label == start.label:
+        findings.append("The search kept the start: no trial beat it in the race on fresh seeds, so the validation "
+                        "below compares the start with itself.")
     for label, row in validation.iterrows():
         verdict = ("better than the start" if row["win_low"] > 0 else "worse than the start" if row["win_high"] < 0
                    else "not significantly different from the start")
@@ -480,16 +482,21 @@ def _rounded(setup: _Setup, values: dict) -> dict:
     return {k: float(f"{v:.4g}") if dims[k].continuous else v for k, v in values.items()}
 
 
-def _race_line(selection: list[dict]) -> str:
+def _race_line(selection: list[dict], objective: str) -> str:
     chosen = next(r for r in selection if r["chosen"])
-    return (f"{chosen['mean']:.2%} [{chosen['low']:.2%}, {chosen['high']:.2%}] over {chosen['games']:,} games, "
+    form = "{:.2%}" if objective == "win" else "{:.4g}"
+    return (f"{form.format(chosen['mean'])} [{form.format(chosen['low'])}, {form.format(chosen['high'])}] over "
+            f"{chosen['games']:,} games, "
             f"ahead of {len(selection) - 1} other finalist{'s' * (len(selection) != 2)}")
 
 
 def _best_table(setup: _Setup, best_values: dict) -> pd.DataFrame:
     start = setup.start_values()
+    # the range as text: two numeric columns after "best" would read as its interval in a report
     rows = [{"parameter": d.name, "start": float(setup.start.values[d.name]), "best": float(best_values[d.name]),
-             "low": d.low, "high": d.high, "scale": d.scale, "clipped_start": float(start[d.name])} for d in setup.dims]
+             "range": "|".join(map(format_number, d.choices)) if d.scale == "choice" else
+             f"{format_number(d.low)}..{format_number(d.high)}", "scale": d.scale, "start_in_range": float(start[d.name])}
+            for d in setup.dims]
     return pd.DataFrame(rows).set_index("parameter")
 
 

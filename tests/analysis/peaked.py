@@ -30,8 +30,9 @@ def peaked_act(hand, public, seen, params, memory, state, action):
     return _random_act(hand, public, seen, params, memory, state, action)
 
 
-peaked = Strategy.build("wheedle", "peaked", base=_collector, act=peaked_act,
-                        params={"x": Param(5.0, 0.0, 10.0), "y": Param(5.0, 0.0, 10.0)},
+# no base: the collector's parameters come as bare values, so that only x and y declare ranges to tune
+peaked = Strategy.build("wheedle", "peaked", act=peaked_act, accept=_collector.decisions["accept"],
+                        params={**_collector.params, "x": Param(5.0, 0.0, 10.0), "y": Param(5.0, 0.0, 10.0)},
                         doc="Test only: hair-trigger with probability exp(-((x-3)^2+(y-7)^2)/8) per move, random otherwise.")
 # the same player with no declared ranges: bare defaults, and no base whose declarations it would inherit
 undeclared = Strategy.build("wheedle", "undeclared", act=peaked_act, accept=_collector.decisions["accept"],

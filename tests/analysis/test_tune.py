@@ -131,7 +131,7 @@ def test_ctrl_c_keeps_the_search_and_says_how_to_continue(tmp_path, monkeypatch)
 def test_parsing_of_ranges_and_budgets():
     family = registered("wheedle")["collector"]
     dims = parse_space("points=10:40:int,patience=1:100:log,offer_size=1|2|3", family)
-    assert [(d.name, d.scale) for d in dims] == [("points", "int"), ("patience", "log"), ("offer_size", "choice")]
+    assert [(d.name, d.scale) for d in dims] == [("points", "int"), ("patience", "int-log"), ("offer_size", "choice")]
     assert parse_budget("200").unit == "trials" and parse_budget("5e5 games").amount == 500_000
     assert parse_budget("10m") == parse_budget("10 minutes")
     with pytest.raises(SimkitError, match="log range"):
