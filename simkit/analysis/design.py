@@ -35,7 +35,7 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..games import get_game
-from ..rules import rule_value, with_values
+from ..rules import parse_assignment, rule_value, with_values
 from ..runner import Batch, make_batch
 from ..strategy import Seat, parse_lineup
 from .compare import seat_advantage
@@ -50,7 +50,9 @@ SAMPLERS = ("auto", "cmaes", "tpe", "nsga2", "random")
 ROUND = {"tpe": 8, "nsga2": 12, "random": 8}    # trials asked at once (CMA-ES: its population)
 REPLICATES = 200              # bootstrap resamples of each trial's deals
 VALIDATION_REPLICATES = 1000  # ... of the re-evaluation's deals
-QUICK_FIELDS = ("first_seat", "seat_advantage", "length", "limit", "spread")   # shown for every trial
+# card facts shown for every trial, and their column names (a win or share column reads as a percentage)
+QUICK_FIELDS = {"first_seat": "first_seat_win_advantage", "seat_advantage": "largest_win_advantage",
+                "length": "median_length", "limit": "limit_share", "spread": "win_spread"}
 
 
 # -- what is varied -------------------------------------------------------------------------------------------
@@ -64,8 +66,6 @@ def parse_vary(items, rules: dict, check) -> tuple[list[Dimension], dict]:
     name). A range needs a numeric rule (an integer rule gives whole values); each end, and each choice, must
     be a value the game accepts (``check(rules)`` raises otherwise). Returns the dimensions and, per
     dimension, its choice labels' values."""
-    from .sweep import parse_grid
-
     items = [items] if isinstance(items, str) else list(items or [])
     if not items:
         raise SimkitError("design needs at least one --vary KEY=LO:HI[:int|:log] (or KEY=V1|V2|...); "
@@ -83,9 +83,9 @@ def parse_vary(items, rules: dict, check) -> tuple[list[Dimension], dict]:
         if isinstance(default, dict) or (isinstance(default, list) and default and isinstance(default[0], dict)):
             raise SimkitError(f"{where}: {key} is a table; vary one of its values (`simkit rules GAME --options`)")
         if "|" in spec:
-            _, options = parse_grid(f"{key}={spec}", "--vary")
             mapping = {}
-            for value in options:
+            for raw in spec.split("|"):
+                value = parse_assignment(f"{key}={raw}")[1]   # read as TOML, else a bare string (as --set)
                 value = _typed(default, value, where)
                 mapping.setdefault(value if _is_number(value) else _label(value), value)
             if len(mapping) < 2:
@@ -308,8 +308,7 @@ class _Search:
         self.weights = None
 
     def _sampler(self, number: int):
-        return make_sampler(self.plan.sampler, derived_seed(self.plan.seed, "sampler", number), self.plan.round_size,
-                            _constraint_values if self.plan.constraints else None)
+        return make_sampler(self.plan.sampler, derived_seed(self.plan.seed, "sampler", number), self.plan.round_size)
 
     def _weights(self) -> np.ndarray:
         if self.weights is None:   # the same resamples for every trial: they were all played on the same deals
@@ -335,7 +334,7 @@ class _Search:
             state["baseline"] = _summary(plan.judge(plan.namespace(frames[-1], self._weights())))
         rows = []
         for number, value, frame, error in zip(numbers, values, frames, errors):
-            attrs = {"round": state["round"], "values": {k: _label(v) for k, v in value.items()}}
+            attrs = {"round": state["round"], "values": {k: v if _is_number(v) else _label(v) for k, v in value.items()}}
             if frame is None:
                 tell(self.study, number, None, {**attrs, "error": error}, failed=True)
                 rows.append(None)
@@ -343,7 +342,8 @@ class _Search:
             summary = _summary(plan.judge(plan.namespace(frame, self._weights())))
             point = [summary["goals"][g.column][0] for g in plan.goals]
             failed = not all(math.isfinite(v) for v in point)
-            tell(self.study, number, point if len(point) > 1 else point[0], {**attrs, **summary}, failed=failed)
+            tell(self.study, number, point if len(point) > 1 else point[0], {**attrs, **summary}, failed=failed,
+                 constraints={column: value[0] for column, value in summary["constraints"].items()})
             rows.append(summary)
         played = sum(frame is not None for frame in frames)
         games = played * games_per_trial
@@ -368,12 +368,6 @@ class _Search:
             return {goal.column: min((t.user_attrs["simkit"]["goals"][goal.column][0] for t in feasible),
                                      key=lambda v: goal.sign * v)}
         return {"front": float(len(_front(feasible, self.plan.goals)))}
-
-
-def _constraint_values(trial) -> list[float]:
-    attrs = trial.user_attrs.get("simkit", {})
-    values = [v[0] for v in attrs.get("constraints", {}).values()]
-    return values if values and all(math.isfinite(v) for v in values) else [1.0] * max(len(values), 1)
 
 
 def _completed(study) -> list:
@@ -624,12 +618,16 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
     judged = [plan.judge(namespace) for namespace in namespaces]
     names = ["default"] + [f"candidate-{k + 1}" for k in range(len(chosen))]
     validation, verdicts = _validation(plan, names, judged)
-    tables = {"trials": _trials_table(plan, study), "rounds": pd.DataFrame(state["rounds"])}
+    tables = {"trials": _trials_table(plan, study), "trial_facts": _trial_facts(study),
+              "rounds": pd.DataFrame(state["rounds"])}
     if len(plan.goals) > 1:
         front_numbers = {t.number for t in _front([t for t in trials if _feasible(t.user_attrs["simkit"])] or trials,
                                                    plan.goals)}
-        tables["trials"]["pareto"] = tables["trials"]["trial"].isin(front_numbers)
-        tables["front"] = tables["trials"][tables["trials"]["pareto"]].drop(columns="pareto").reset_index(drop=True)
+        trial_table = tables["trials"]
+        trial_table["pareto"] = trial_table["trial"].isin(front_numbers)
+        shown = ["trial", *[d.name for d in plan.dims], *[c for g in plan.goals for c in (g.column, f"{g.column}_low",
+                                                                                           f"{g.column}_high")]]
+        tables["front"] = trial_table.loc[trial_table["pareto"], shown].reset_index(drop=True)
     changes = [_changes(plan, v) for v in values]
     tables["candidates"] = pd.DataFrame([{"candidate": name, "trial": t.number, "rules changed": changes_text(c),
                                           "file": f"{name}.toml"} for name, t, c in zip(names[1:], chosen, changes)])
@@ -803,13 +801,19 @@ def _trials_table(plan: _Plan, study) -> pd.DataFrame:
             row.update({c.column: _unslack(c, v[0]), f"{c.column}_low": values[0], f"{c.column}_high": values[1]})
         if plan.constraints:
             row["feasible"] = bool(trial.state == optuna.trial.TrialState.COMPLETE and _feasible(attrs))
-        row.update({k: v for k, v in attrs.get("quick", {}).items()})
         row["refused"] = attrs.get("error") or ""
         rows.append(row)
     table = pd.DataFrame(rows)
     if len(table) and not table["refused"].astype(bool).any():
         table = table.drop(columns="refused")
     return table
+
+
+def _trial_facts(study) -> pd.DataFrame:
+    """A few of the card's facts of every trial (estimates on the search's deals)."""
+    rows = [{"trial": t.number, **{QUICK_FIELDS[k]: v for k, v in t.user_attrs["simkit"].get("quick", {}).items()}}
+            for t in study.get_trials(deepcopy=False) if "simkit" in t.user_attrs]
+    return pd.DataFrame(rows)
 
 
 def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdicts, winner, note, deals, seed,
@@ -905,10 +909,12 @@ def _retuned(plan: _Plan, family: str, entries, params, budget, values: dict, de
                      progress=False)
         lineups[name] = [Seat(start.strategy, {**start.overrides, **tuned.best}) if i in entries else seat
                          for i, seat in enumerate(seats)]
-    retuned = replace(plan, lineups=[(tuple(lineups["default"]), 0, deals)])
-    frames = [retuned.play([plan.rules], seed, deals)[0][0]]
-    retuned = replace(plan, lineups=[(tuple(lineups["candidate-1"]), 0, deals)])
-    frames.append(retuned.play([plan.rules_for(values)], seed, deals)[0][0])
+    frames = []
+    for name, rules in (("default", plan.rules), ("candidate-1", plan.rules_for(values))):
+        frame = replace(plan, lineups=[(tuple(lineups[name]), 0, deals)]).play([rules], seed, deals)[0][0]
+        # the re-tuned seats keep their strategy's label, so goals over win[...] still name them
+        frame["strategy"] = frame["strategy"].replace({lineups[name][i].label: seats[i].label for i in entries})
+        frames.append(frame)
     weights = _validation_weights(plan, deals)
     judged = [plan.judge(plan.namespace(frame, weights)) for frame in frames]
     for g in plan.goals:

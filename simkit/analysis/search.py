@@ -161,9 +161,9 @@ def derived_seed(seed: int, *path) -> int:
     return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0])
 
 
-def make_sampler(kind: str, seed: int, round_size: int, constraints=None):
-    """The sampler ``kind`` (cmaes, tpe, nsga2 or random) seeded with ``seed``; ``constraints`` (a function of
-    a finished trial, giving values <= 0 when met) is passed to the samplers that take one (TPE, NSGA-II)."""
+def make_sampler(kind: str, seed: int, round_size: int):
+    """The sampler ``kind`` (cmaes, tpe, nsga2 or random) seeded with ``seed``. TPE and NSGA-II read the
+    constraints that ``tell`` records on each trial."""
     import optuna
 
     seed %= 2 ** 32      # what the samplers take
@@ -172,10 +172,9 @@ def make_sampler(kind: str, seed: int, round_size: int, constraints=None):
         return optuna.samplers.CmaEsSampler(popsize=round_size, seed=seed,
                                             independent_sampler=optuna.samplers.RandomSampler(seed=seed))
     if kind == "tpe":
-        return optuna.samplers.TPESampler(seed=seed, constant_liar=True, multivariate=True,
-                                          constraints_func=constraints)
+        return optuna.samplers.TPESampler(seed=seed, constant_liar=True, multivariate=True)
     if kind == "nsga2":
-        return optuna.samplers.NSGAIISampler(population_size=round_size, seed=seed, constraints_func=constraints)
+        return optuna.samplers.NSGAIISampler(population_size=round_size, seed=seed)
     return optuna.samplers.RandomSampler(seed=seed)
 
 
@@ -256,13 +255,19 @@ def ask(study, first_trial: int, count: int, dims, sampler_for) -> list[int]:
     return asked[:count]
 
 
-def tell(study, number: int, values, attrs: dict, failed: bool = False) -> None:
-    """Record a trial's value(s) and its simkit attributes (one write), unless it was told before a kill."""
+def tell(study, number: int, values, attrs: dict, failed: bool = False, constraints: dict | None = None) -> None:
+    """Record a trial's value(s), its simkit attributes (one write) and its constraints (name -> value, met
+    when <= 0), unless it was told before a kill (then with the same values: a round is played again exactly,
+    and a finished trial cannot be written again)."""
     import optuna
 
     trial = study.get_trials(deepcopy=False)[number]
-    study._storage.set_trial_user_attr(trial._trial_id, "simkit", attrs)
     if trial.state == optuna.trial.TrialState.RUNNING:
+        study._storage.set_trial_user_attr(trial._trial_id, "simkit", attrs)
+        live = optuna.trial.Trial(study, trial._trial_id)
+        for name, value in (constraints or {}).items():
+            if name not in trial.constraints:
+                live.set_constraint(name, value if math.isfinite(value) else 1e300)
         if failed:
             study.tell(number, state=optuna.trial.TrialState.FAIL)
         else:
