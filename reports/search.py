@@ -187,6 +187,12 @@ def _goal_axis(ax, column: str, axis: str = "y") -> None:
         percent_axis(ax, axis)
 
 
+def _spans(value, low, high):
+    """Error bar lengths below and above an estimate (none where the interval misses it or is unknown)."""
+    value, low, high = (np.atleast_1d(np.asarray(v, float)) for v in (value, low, high))
+    return [np.nan_to_num(np.maximum(value - low, 0)), np.nan_to_num(np.maximum(high - value, 0))]
+
+
 @analysis_plot("design", "trace", "Optimisation trace: each trial's goal with its 95% interval, the best so far, and "
                                   "the default rules on the same deals (dashed)")
 def design_trace(result):
@@ -202,8 +208,8 @@ def design_trace(result):
     for mask, colour, label in ((feasible, "#4C72B0", "trial"), (~feasible, "#BBBBBB", "trial breaking a constraint")):
         part = rows[mask]
         if len(part):
-            ax.errorbar(part["trial"], part[column], yerr=[part[column] - part[f"{column}_low"],
-                                                           part[f"{column}_high"] - part[column]],
+            ax.errorbar(part["trial"], part[column], yerr=_spans(part[column], part[f"{column}_low"],
+                                                                 part[f"{column}_high"]),
                         fmt="o", markersize=3, color=colour, ecolor=colour, alpha=0.6, linewidth=0.8, label=label)
     best = (sign * rows[column].where(feasible, np.nan)).cummin() * sign
     ax.step(rows["trial"], best, where="post", color="black", linewidth=1.6, label="best so far")
@@ -239,9 +245,9 @@ def design_front(result):
             continue
         px, py = rows.loc[goals[0]], rows.loc[goals[1]]
         colour = "#C44E52" if name == "default" else "#DD8452"
-        ax.errorbar(px["value"], py["value"], xerr=[[px["value"] - px["value_low"]], [px["value_high"] - px["value"]]],
-                    yerr=[[py["value"] - py["value_low"]], [py["value_high"] - py["value"]]], fmt="s" if
-                    name == "default" else "D", color=colour, markersize=6, capsize=3)
+        ax.errorbar(px["value"], py["value"], xerr=_spans(*px[["value", "value_low", "value_high"]]),
+                    yerr=_spans(*py[["value", "value_low", "value_high"]]), fmt="s" if name == "default" else "D",
+                    color=colour, markersize=6, capsize=3)
         ax.annotate(name, (px["value"], py["value"]), textcoords="offset points", xytext=(5, 5), fontsize=7)
     ax.set_xlabel(f"{goals[0]} ({'lower' if result.setup['directions'][0] == 'minimize' else 'higher'} is better)")
     ax.set_ylabel(f"{goals[1]} ({'lower' if result.setup['directions'][1] == 'minimize' else 'higher'} is better)")

@@ -40,11 +40,11 @@ from ..runner import Batch, make_batch
 from ..strategy import Seat, parse_lineup
 from .compare import seat_advantage
 from .evaluate import Job, evaluate
-from .goals import DealSums, Goal, bootstrap_weights, evaluate_expression, interval, parse_constraint, parse_goal
+from .goals import (RATE_FIELDS, DealSums, Goal, bootstrap_weights, evaluate_expression, expression_names, interval,
+                    parse_constraint, parse_goal)
 from .play import deals_for, rotate
-from .result import Analysis
-from .search import (Dimension, Progress, ask, derived_seed, make_sampler, open_storage, open_study, parse_budget,
-                     parse_range, searching, tell)
+from .search import (Dimension, Progress, SearchResult, ask, assignments, derived_seed, make_sampler, open_storage,
+                     open_study, parse_budget, parse_range, searching, tell)
 
 SAMPLERS = ("auto", "cmaes", "tpe", "nsga2", "random")
 ROUND = {"tpe": 8, "nsga2": 12, "random": 8}    # trials asked at once (CMA-ES: its population)
@@ -71,14 +71,7 @@ def parse_vary(items, rules: dict, check) -> tuple[list[Dimension], dict]:
         raise SimkitError("design needs at least one --vary KEY=LO:HI[:int|:log] (or KEY=V1|V2|...); "
                           "`simkit rules GAME --options` lists the rule keys")
     dims, values = [], {}
-    for item in items:
-        key, sep, spec = str(item).partition("=")
-        key, spec = key.strip(), spec.strip()
-        where = f"--vary {item}"
-        if not sep or not key or not spec:
-            raise SimkitError(f"{where}: expected KEY=LO:HI[:int|:log] or KEY=V1|V2|...")
-        if any(d.name == key for d in dims):
-            raise SimkitError(f"{where}: {key} is varied twice")
+    for key, spec, where in assignments(items, "--vary", "KEY=LO:HI[:int|:log] or KEY=V1|V2|..."):
         default = rule_value(rules, key, where)
         if isinstance(default, dict) or (isinstance(default, list) and default and isinstance(default[0], dict)):
             raise SimkitError(f"{where}: {key} is a table; vary one of its values (`simkit rules GAME --options`)")
@@ -141,7 +134,8 @@ def parse_population(population, game: str) -> list[tuple[Seat, float]]:
     if isinstance(population, dict):
         entries = list(population.items())
     else:
-        items = [p.strip() for p in (population.split(",") if isinstance(population, str) else population) if str(p).strip()]
+        items = population.split(",") if isinstance(population, str) else population
+        items = [str(p).strip() for p in items if str(p).strip()]
         entries = []
         for item in items:
             spec, at, share = str(item).rpartition("@") if "@" in str(item) else (str(item), "", "1")
@@ -204,7 +198,7 @@ class _Plan:
     dims: list
     choices: dict                 # dimension -> {label: rule value}
     rules: dict                   # the base rules (defaults, rules file, --set): what "default" means here
-    lineups: list                 # [(seats, first deal, deals)] for `deals` deals: one line-up, or a population's
+    lineup: tuple | None          # the seats, or None for a population
     mix: list | None              # the population (Seat, share), or None for a line-up
     labels: list
     players: int
@@ -224,7 +218,7 @@ class _Plan:
             if dim.scale == "choice":
                 out[dim.name] = self.choices[dim.name][value]
             else:   # 4 significant figures: a finer difference is far below what any number of games tells apart
-                value = value if not dim.continuous else float(f"{value:.4g}")
+                value = min(max(float(f"{value:.4g}"), dim.low), dim.high)
                 out[dim.name] = _typed(rule_value(self.rules, dim.name), value, f"--vary {dim.name}")
         return out
 
@@ -232,8 +226,9 @@ class _Plan:
         return with_values(self.rules, values)
 
     def lineups_for(self, deals: int) -> list:
+        """(seats, first game, games) of every line-up ``deals`` deals are split into."""
         if self.mix is None:
-            return [(self.lineups[0][0], 0, deals)]
+            return [(self.lineup, 0, deals)]
         return _profiles(self.mix, self.players, deals)
 
     def jobs(self, rule_sets: list[dict], seed: int, deals: int) -> tuple[list[Job], list[list[int]], list[str | None]]:
@@ -312,44 +307,66 @@ class _Search:
 
     def _weights(self) -> np.ndarray:
         if self.weights is None:   # the same resamples for every trial: they were all played on the same deals
-            self.weights = bootstrap_weights(self.plan.trial_deals, REPLICATES, derived_seed(self.plan.seed, "bootstrap"))
+            self.weights = bootstrap_weights(self.plan.trial_deals, REPLICATES,
+                                             derived_seed(self.plan.seed, "bootstrap"))
         return self.weights
+
+    def _known(self) -> dict:
+        """The results of the rule sets played so far, by their values: a trial asking for one again (TPE and
+        NSGA-II do, on whole numbers and choices) gets the same result without playing it again, since it would
+        play the same deals."""
+        known = {}
+        for trial in self.study.get_trials(deepcopy=False):
+            attrs = trial.user_attrs.get("simkit")
+            if attrs is not None:
+                known[json.dumps(attrs["values"], sort_keys=True)] = {k: v for k, v in attrs.items()
+                                                                       if k not in ("round", "values")}
+        return known
 
     def run_round(self) -> bool:
         plan, state = self.plan, self.state
         games_per_trial = plan.trial_deals * plan.players
-        count = self.budget.round_size(state, plan.round_size, games_per_trial)
+        # a trial that repeats a rule set costs no games, but a budget of games counts it as played (else a
+        # sampler that only repeats itself would never spend the budget)
+        count = self.budget.round_size({**state, "games": state["trials"] * games_per_trial}, plan.round_size,
+                                       games_per_trial)
         if count == 0:
             return False
         started = time.perf_counter()
         numbers = ask(self.study, state["first_trial"], count, plan.dims, self._sampler)
         frozen = {t.number: t for t in self.study.get_trials(deepcopy=False)}
         values = [plan.values_of(frozen[n].params) for n in numbers]
-        rule_sets = [plan.rules_for(v) for v in values]
+        recorded = [{k: v if _is_number(v) else _label(v) for k, v in value.items()} for value in values]
+        keys = [json.dumps(r, sort_keys=True) for r in recorded]
+        known = self._known()
+        new = list(dict.fromkeys(key for key in keys if key not in known))
         baseline = state["baseline"] is None
-        frames, errors = plan.play(rule_sets + ([plan.rules] if baseline else []), self.seed, plan.trial_deals)
+        frames, errors = plan.play([plan.rules_for(values[keys.index(key)]) for key in new]
+                                   + ([plan.rules] if baseline else []), self.seed, plan.trial_deals)
         if baseline:
             if frames[-1] is None:
                 raise SimkitError(f"the base rules are refused: {errors[-1]}")
             state["baseline"] = _summary(plan.judge(plan.namespace(frames[-1], self._weights())))
-        rows = []
-        for number, value, frame, error in zip(numbers, values, frames, errors):
-            attrs = {"round": state["round"], "values": {k: v if _is_number(v) else _label(v) for k, v in value.items()}}
-            if frame is None:
-                tell(self.study, number, None, {**attrs, "error": error}, failed=True)
-                rows.append(None)
+        for key, frame, error in zip(new, frames, errors):
+            known[key] = {"error": error} if frame is None else _summary(plan.judge(plan.namespace(frame,
+                                                                                                   self._weights())))
+        refused = 0
+        for number, key, record in zip(numbers, keys, recorded):
+            result = known[key]
+            attrs = {"round": state["round"], "values": record, **result}
+            if "error" in result:
+                tell(self.study, number, None, attrs, failed=True)
+                refused += 1
                 continue
-            summary = _summary(plan.judge(plan.namespace(frame, self._weights())))
-            point = [summary["goals"][g.column][0] for g in plan.goals]
-            failed = not all(math.isfinite(v) for v in point)
-            tell(self.study, number, point if len(point) > 1 else point[0], {**attrs, **summary}, failed=failed,
-                 constraints={column: value[0] for column, value in summary["constraints"].items()})
-            rows.append(summary)
-        played = sum(frame is not None for frame in frames)
-        games = played * games_per_trial
+            point = [result["goals"][g.column][0] for g in plan.goals]
+            tell(self.study, number, point if len(point) > 1 else point[0], attrs,
+                 failed=not all(math.isfinite(v) for v in point),
+                 constraints={column: value[0] for column, value in result["constraints"].items()})
+        games = sum(frame is not None for frame in frames) * games_per_trial
         best = self._best_so_far()
-        state["rounds"].append({"round": state["round"], "trials": len(numbers), "refused": sum(r is None for r in rows),
-                                "games": games, **({f"best_{k}": v for k, v in best.items()} if best else {})})
+        state["rounds"].append({"round": state["round"], "trials": len(numbers), "played": len(new),
+                                "refused": refused, "games": games,
+                                **({f"best_{k}": v for k, v in best.items()} if best else {})})
         state.update(round=state["round"] + 1, first_trial=max(numbers) + 1, games=state["games"] + games,
                      trials=state["trials"] + len(numbers), seconds=state["seconds"] + time.perf_counter() - started)
         self.study.set_user_attr("state", state)
@@ -407,8 +424,9 @@ def select_candidates(trials: list, goals: list[Goal], count: int) -> tuple[list
         goal = goals[0]
         ranked = sorted(feasible, key=lambda t: (goal.sign * t.user_attrs["simkit"]["goals"][goal.column][0], t.number))
         return ranked[:count], note
-    front = sorted(_front(feasible, goals), key=lambda t: (goals[0].sign * t.user_attrs["simkit"]["goals"][goals[0].column][0],
-                                                           t.number))
+    first = goals[0]
+    front = sorted(_front(feasible, goals),
+                   key=lambda t: (first.sign * t.user_attrs["simkit"]["goals"][first.column][0], t.number))
     if len(front) > count:
         picks = sorted({round(i * (len(front) - 1) / max(count - 1, 1)) for i in range(count)})
         note = f"the Pareto front has {len(front)} trials; {len(picks)} evenly spaced along it were re-evaluated"
@@ -417,21 +435,13 @@ def select_candidates(trials: list, goals: list[Goal], count: int) -> tuple[list
 
 
 # -- the result -------------------------------------------------------------------------------------------------
-class DesignResult(Analysis):
+class DesignResult(SearchResult):
     """A rule search: tables ``trials`` (every trial's rule values, goals and constraints with 95% intervals),
     ``rounds``, ``front`` (several goals: the Pareto front of the trials), ``candidates`` (their rule changes
     and files), ``validation`` (every candidate and the default rules on fresh deals: each goal and
     constraint with its interval and the paired difference from the default), ``cards`` (the balance card's
     facts of every candidate beside the default's), ``card_seats`` and ``card_length``; files
     ``candidate-K.toml`` (load with ``--rules``)."""
-
-    @property
-    def trials(self) -> pd.DataFrame:
-        return self.tables["trials"]
-
-    @property
-    def validation(self) -> pd.DataFrame:
-        return self.tables["validation"]
 
     @property
     def candidates(self) -> list[dict]:
@@ -444,9 +454,10 @@ class DesignResult(Analysis):
         return dict(self.setup["winner"]["values"]) if self.setup.get("winner") else None
 
 
-def design(game: str, vary=None, goal=None, constraint=(), players=None, population=None, player_count: int | None = None,
-           budget="100", trial_games: int = 1000, games: int = 10_000, candidates: int = 3, sampler: str = "auto",
-           round_size: int | None = None, retune: str | None = None, retune_params=None, retune_budget="40",
+def design(game: str, vary=None, goal=None, constraint=(), players=None, population=None,
+           player_count: int | None = None, budget="100", trial_games: int = 1000, games: int = 10_000,
+           candidates: int = 3, sampler: str = "auto", round_size: int | None = None, retune: str | None = None,
+           retune_params=None, retune_budget="40",
            seed: int = 0, sets=(), rules=None, workers: int = 1, storage=None, study_name: str = "design",
            progress=None) -> DesignResult:
     """Search the values of rule keys (``vary``: ``KEY=LO:HI[:int|:log]`` or ``KEY=V1|V2|...``, one or a list)
@@ -517,9 +528,9 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
     if budget.unit == "games" and budget.amount < trial_deals * n:
         raise SimkitError(f"--budget {budget.text()}: less than one trial ({trial_deals * n:,} games); give more "
                           "games or fewer --trial-games")
-    plan = _Plan(spec, dims, choices, base.rules, [(tuple(seats), 0, trial_deals)], mix, labels, n, int(seed), goals,
-                 constraints, kind, size, trial_deals, workers)
-    _check_goals(plan)
+    plan = _Plan(spec, dims, choices, base.rules, tuple(seats) if mix is None else None, mix, labels, n, int(seed),
+                 goals, constraints, kind, size, trial_deals, workers)
+    plan.goals, plan.constraints = _check_goals(plan)
     retune_seats = _retune_entries(plan, retune) if retune is not None else None
 
     first = _start(plan)
@@ -559,11 +570,21 @@ def _start(plan: _Plan) -> dict | None:
     return first
 
 
-def _check_goals(plan: _Plan) -> None:
+def _check_goals(plan: _Plan) -> tuple[list[Goal], list]:
     """Evaluate every goal and constraint on a couple of deals of the base rules, so that an expression that
-    names an unknown field, or a goal the game cannot measure, is one line before anything long runs."""
+    names an unknown field, or a goal the game cannot measure, is one line before anything long runs. Returns
+    them with expressions over rates only (win rates, shares, true/false columns) marked as rates, which
+    reports show as percentages."""
     frames, _ = plan.play([plan.rules], derived_seed(plan.seed, "check"), 2)
-    namespace = plan.namespace(frames[0], np.ones((1, 2)))
+    sums = DealSums(frames[0], plan.spec, plan.labels)
+    namespace = sums.fields(np.ones((1, sums.deals)))
+    rates = RATE_FIELDS | set(sums.shares)
+
+    def marked(item, where):
+        if item.column.startswith(("goal_", "constraint_")) and expression_names(item.expression, where) <= rates:
+            return replace(item, rate=True, column=f"{item.column}_share")
+        return item
+
     for g in plan.goals:
         if g.column.startswith("length_off") and plan.spec.length_column is None:
             raise SimkitError(f"--goal {g.text}: {plan.spec.title} records no game length")
@@ -572,11 +593,11 @@ def _check_goals(plan: _Plan) -> None:
                               "strategies; give a line-up of two or more")
         if g.column == "decisive_share" and plan.spec.limit_hit is None:
             raise SimkitError(f"--goal {g.text}: {plan.spec.title} has no safety limit, so every game is decisive")
-        value = evaluate_expression(g.expression, namespace, f"--goal {g.text}")
-        if not np.isfinite(value[0]):
-            raise SimkitError(f"--goal {g.text}: not a number on these games (is a field missing for this game?)")
+        evaluate_expression(g.expression, namespace, f"--goal {g.text}")
     for c in plan.constraints:
         evaluate_expression(c.expression, namespace, f"--constraint {c.text}")
+    return ([marked(g, f"--goal {g.text}") for g in plan.goals],
+            [marked(c, f"--constraint {c.text}") for c in plan.constraints])
 
 
 def _retune_entries(plan: _Plan, family: str) -> list[int]:
@@ -584,7 +605,7 @@ def _retune_entries(plan: _Plan, family: str) -> list[int]:
 
     if plan.mix is not None:
         raise SimkitError("--retune needs a line-up (--players), not a --population")
-    return retuned_entries(list(plan.lineups[0][0]), family, None, None)
+    return retuned_entries(list(plan.lineup), family, None, None)
 
 
 # -- re-evaluation and report -----------------------------------------------------------------------------------
@@ -637,28 +658,30 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
     if card_length is not None:
         tables["card_length"] = card_length
     winner = _winner(plan, names, verdicts, values)
-    balance_command = (f"simkit balance {spec.name} --players {','.join(s.label for s in plan.lineups[0][0])} "
+    balance_command = (f"simkit balance {spec.name} --players {','.join(s.label for s in plan.lineup)} "
                        f"--games {deals * plan.players} --seed {seed}" if plan.mix is None else None)
     files = {f"{name}.toml": _candidate_toml(plan, name, v, c, verdicts[name], balance_command)
              for name, v, c in zip(names[1:], values, changes)}
     findings = _findings(plan, budget, state, trials, names, values, changes, verdicts, winner, note, deals, seed,
                          balance_command)
     if retune is not None:
-        retuned = _retuned(plan, retune, retune_seats, retune_params, retune_budget, values[0], deals, seed)
+        target = winner or {"name": names[1], "values": values[0]}
+        retuned = _retuned(plan, retune, retune_seats, retune_params, retune_budget, target["name"], target["values"],
+                           deals, seed)
         tables["retuned"] = retuned["table"]
         findings += retuned["findings"]
     setup = {"game": spec.name, "vary": [d.text() for d in plan.dims], "goals": [g.text for g in plan.goals],
              "goal_columns": [g.column for g in plan.goals], "directions": [g.direction for g in plan.goals],
              "constraints": [c.text for c in plan.constraints],
              "constraint_columns": [c.column for c in plan.constraints],
-             "players": [s.label for s in plan.lineups[0][0]] if plan.mix is None else plan.players,
+             "players": [s.label for s in plan.lineup] if plan.mix is None else plan.players,
              "population": [[s.label, share] for s, share in plan.mix] if plan.mix is not None else None,
              "sets": list(sets), "rules": rules, "seed": plan.seed, "sampler": plan.sampler,
              "round_size": plan.round_size, "budget": budget.text(), "trial_games": plan.trial_deals * plan.players,
              "validation_games": deals * plan.players, "validation_seed": seed, "study_name": study_name,
              "baseline": state["baseline"],
-             "candidates": [{"name": name, "trial": t.number, "values": {k: v for k, v in val.items()},
-                             "changes": changes_text(c)} for name, t, val, c in zip(names[1:], chosen, values, changes)],
+             "candidates": [{"name": name, "trial": t.number, "values": dict(val), "changes": changes_text(c)}
+                            for name, t, val, c in zip(names[1:], chosen, values, changes)],
              "winner": winner, "games_searching": state["games"]}
     title = f"{spec.title}: rule search ({', '.join(g.text for g in plan.goals)})"
     return DesignResult("design", title, spec.name, tables, findings, json.loads(json.dumps(setup, default=str)),
@@ -709,7 +732,7 @@ def _validation(plan: _Plan, names: list[str], judged: list[dict]) -> tuple[pd.D
                 row.update(diff=diff, diff_low=diff_low, diff_high=diff_high)
                 verdict = _verdict(item, diff_low, diff_high)
             row["verdict"] = verdict
-            verdicts[name][text] = {"role": role, "verdict": verdict, "rate": role == "goal" and item.rate,
+            verdicts[name][text] = {"role": role, "verdict": verdict, "rate": item.rate,
                                     **{k: row.get(k) for k in ("value", "value_low", "value_high", "diff", "diff_low",
                                                                "diff_high")}}
             rows.append(row)
@@ -751,8 +774,8 @@ def _cards(plan: _Plan, names, frames, namespaces) -> tuple[pd.DataFrame, pd.Dat
     rows = {}
     fields = [("first seat's advantage", "first_seat", True), ("largest seat advantage", "seat_advantage", True)]
     if spec.length_column:
-        fields += [(f"median {spec.length_column}", "length", False), (f"10% {spec.length_column}", "length_p10", False),
-                   (f"90% {spec.length_column}", "length_p90", False)]
+        fields += [(f"{label} {spec.length_column}", key, False)
+                   for label, key in (("median", "length"), ("10%", "length_p10"), ("90%", "length_p90"))]
     if spec.limit_hit is not None:
         fields.append((f"games at the limit ({spec.limit_label})", "limit", True))
     fields.append(("shared wins", "shared_win", True))
@@ -818,7 +841,7 @@ def _trial_facts(study) -> pd.DataFrame:
 
 def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdicts, winner, note, deals, seed,
               balance_command) -> list[str]:
-    who = (f"the line-up {', '.join(s.label for s in plan.lineups[0][0])}" if plan.mix is None else
+    who = (f"the line-up {', '.join(s.label for s in plan.lineup)}" if plan.mix is None else
            f"a population of {plan.players} players drawn from " + ", ".join(f"{s.label} {share:.0%}"
                                                                          for s, share in plan.mix))
     sampler = {"cmaes": "CMA-ES", "tpe": "TPE", "nsga2": "NSGA-II", "random": "random search"}[plan.sampler]
@@ -826,8 +849,9 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
              + "; ".join(f"{g.text} ({g.meaning})" for g in plan.goals)
              + (f", subject to {', '.join(c.text for c in plan.constraints)}" if plan.constraints else "")
              + f": {state['trials']} trials in {state['round']} rounds of up to {plan.round_size}, each "
-             f"{plan.trial_deals * plan.players:,} games ({plan.trial_deals:,} deals in all {plan.players} seat orders, "
-             f"every trial on the same deals) by {who}; {state['games']:,} games searching."]
+             f"{plan.trial_deals * plan.players:,} games ({plan.trial_deals:,} deals in all {plan.players} seat "
+             f"orders, every trial on the same deals) by {who}; {state['games']:,} games searching (a trial repeating "
+             "a rule set is not played again)."]
     base = state["baseline"]
     if base:
         lines.append("The default rules on the search's deals: " + "; ".join(
@@ -843,9 +867,9 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
             value = _cell(v["value"], v["value_low"], v["value_high"], rate=v["rate"])
             if v["role"] == "goal":
                 d = default[text]
-                parts.append(f"{text} {value} (default {_cell(d['value'], d['value_low'], d['value_high'], rate=v['rate'])}; "
-                             f"difference {_cell(v['diff'], v['diff_low'], v['diff_high'], v['rate'], True)}: "
-                             f"{v['verdict']})")
+                base = _cell(d["value"], d["value_low"], d["value_high"], v["rate"])
+                parts.append(f"{text} {value} (default {base}; difference "
+                             f"{_cell(v['diff'], v['diff_low'], v['diff_high'], v['rate'], True)}: {v['verdict']})")
             else:
                 parts.append(f"{text}: {value} ({v['verdict']})")
         lines.append(f"{name} ({changes_text(change)}): " + "; ".join(parts) + ".")
@@ -854,10 +878,13 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
                      "separates it from the default rules" + (" on at least one goal, and it is worse on none"
                                                              if len(plan.goals) > 1 else "") + ".")
     else:
+        goal = plan.goals[0]
+        ahead = [name for name in names[1:] if goal.sign * verdicts[name][goal.text]["diff"] < 0]
         lines.append("No winner: no candidate's re-evaluated interval separates it from the default rules in its "
-                     "favour" + (" (better on one goal and worse on none)" if len(plan.goals) > 1 else "")
-                     + ". With these games the search cannot tell its best rules from the default; more --games, "
-                     "or a wider range, might.")
+                     "favour" + (" (better on one goal and worse on none)" if len(plan.goals) > 1 else "") + ". "
+                     + ("With these games the search cannot tell its best rules from the default; more --games, or "
+                        "a wider range, might." if ahead else "The default rules are as good as any candidate found "
+                        f"on {goal.text}."))
     lines.append("Use a candidate: --rules candidate-K.toml (in the results directory)"
                  + (f"; `{balance_command} --rules candidate-K.toml` prints its full balance card on the "
                     "re-evaluation's games." if balance_command else "."))
@@ -891,45 +918,43 @@ def _candidate_toml(plan: _Plan, name: str, values: dict, changes, verdict: dict
     return "\n".join(lines) + "\n" + tomli_w.dumps(overlay)
 
 
-def _retuned(plan: _Plan, family: str, entries, params, budget, values: dict, deals: int, seed: int) -> dict:
-    """Re-tune ``family`` under the best candidate's rules and under the default rules (the tuner, the same
+def _retuned(plan: _Plan, family: str, entries, params, budget, name: str, values: dict, deals: int,
+             seed: int) -> dict:
+    """Re-tune ``family`` under candidate ``name``'s rules and under the default rules (the tuner, the same
     search seeds), then judge the goals again with the re-tuned players on the re-evaluation's deals."""
     from ..rules import overlay_of
     from .tune import tune
 
-    seats = list(plan.lineups[0][0])
+    seats = list(plan.lineup)
     start = seats[entries[0]]
     self_play = len(entries) == len(seats)
     field = None if self_play else [seat for i, seat in enumerate(seats) if i not in entries]
-    rows, lines, lineups = [], [], {}
-    for name, rules in (("default", plan.rules), ("candidate-1", plan.rules_for(values))):
-        overlay = overlay_of(plan.spec.default_rules, rules) or {}
-        tuned = tune(plan.spec.name, start, params=params, field=field, self_play=self_play, players=len(seats),
-                     budget=budget, games=deals * plan.players, seed=plan.seed, rules=overlay, workers=plan.workers,
-                     progress=False)
-        lineups[name] = [Seat(start.strategy, {**start.overrides, **tuned.best}) if i in entries else seat
-                         for i, seat in enumerate(seats)]
-    frames = []
-    for name, rules in (("default", plan.rules), ("candidate-1", plan.rules_for(values))):
-        frame = replace(plan, lineups=[(tuple(lineups[name]), 0, deals)]).play([rules], seed, deals)[0][0]
-        # the re-tuned seats keep their strategy's label, so goals over win[...] still name them
-        frame["strategy"] = frame["strategy"].replace({lineups[name][i].label: seats[i].label for i in entries})
-        frames.append(frame)
     weights = _validation_weights(plan, deals)
-    judged = [plan.judge(plan.namespace(frame, weights)) for frame in frames]
+    judged, tuned_labels = [], []
+    for rules in (plan.rules, plan.rules_for(values)):
+        tuned = tune(plan.spec.name, start, params=params, field=field, self_play=self_play, players=len(seats),
+                     budget=budget, games=deals * plan.players, seed=plan.seed,
+                     rules=overlay_of(plan.spec.default_rules, rules) or {}, workers=plan.workers, progress=False)
+        lineup = [Seat(start.strategy, {**start.overrides, **tuned.best}) if i in entries else seat
+                  for i, seat in enumerate(seats)]
+        frame = replace(plan, lineup=tuple(lineup)).play([rules], seed, deals)[0][0]
+        # the re-tuned seats keep their strategy's label, so goals over win[...] still name them
+        frame["strategy"] = frame["strategy"].replace({lineup[i].label: seats[i].label for i in entries})
+        judged.append(plan.judge(plan.namespace(frame, weights)))
+        tuned_labels.append(lineup[entries[0]].label)
+    rows, lines = [], []
     for g in plan.goals:
-        base, cand = judged[0]["goals"][g.column], judged[1]["goals"][g.column]
+        base, candidate = judged[0]["goals"][g.column], judged[1]["goals"][g.column]
         row = {"goal": g.text}
-        for label, array in (("default_retuned", base), ("candidate_retuned", cand), ("diff", cand - base)):
+        for label, array in (("default_retuned", base), ("candidate_retuned", candidate), ("diff", candidate - base)):
             estimate, low, high = interval(array)
             row.update({label: estimate, f"{label}_low": low, f"{label}_high": high})
         rows.append(row)
         verdict = _verdict(g, row["diff_low"], row["diff_high"])
-        lines.append(f"Re-tuned players ({family} tuned under each rule set: default -> "
-                     f"{lineups['default'][entries[0]].label}, candidate-1 -> {lineups['candidate-1'][entries[0]].label}): "
-                     f"{g.text} {_cell(row['candidate_retuned'], row['candidate_retuned_low'], row['candidate_retuned_high'], g.rate)} "
-                     f"against the default's {_cell(row['default_retuned'], row['default_retuned_low'], row['default_retuned_high'], g.rate)}; "
-                     f"difference {_cell(row['diff'], row['diff_low'], row['diff_high'], g.rate, True)}: {verdict} with "
-                     "re-tuned players" + (" (its advantage does not survive players who adapt to the rules)"
-                                           if not verdict.startswith("better") else "") + ".")
+        cells = [_cell(*(row[f"{label}{end}"] for end in ("", "_low", "_high")), g.rate, label == "diff")
+                 for label in ("candidate_retuned", "default_retuned", "diff")]
+        lines.append(f"Re-tuned players ({family} tuned under each rule set: default -> {tuned_labels[0]}, {name} "
+                     f"-> {tuned_labels[1]}): {g.text} {cells[0]} against the default's {cells[1]}; difference "
+                     f"{cells[2]}: {verdict} with re-tuned players" + ("" if verdict.startswith("better") else
+                                                           " (its advantage does not survive players who adapt)") + ".")
     return {"table": pd.DataFrame(rows), "findings": lines}

@@ -47,6 +47,8 @@ FUNCTIONS = {"abs": np.abs, "sqrt": np.sqrt, "log": np.log, "exp": np.exp,
              "min": lambda *a: np.minimum.reduce(np.broadcast_arrays(*a)) if len(a) > 1 else np.min(a[0]),
              "max": lambda *a: np.maximum.reduce(np.broadcast_arrays(*a)) if len(a) > 1 else np.max(a[0])}
 NAMED_GOALS = ("seat-balance", "length=TARGET", "spread", "spread=max", "decisive", "min:EXPR", "max:EXPR")
+# fields that are win rates or shares (an expression over these alone is a rate too, shown as a percentage)
+RATE_FIELDS = {"seat_advantage", "first_seat", "limit", "decisive", "spread", "shared_win", "win", "advantage", "seat"}
 NOT_COLUMNS = {"game", "seat", "rotation", "entry", "winner", "win", "strategy", "score"}
 
 
@@ -86,6 +88,11 @@ def _names(tree) -> set[str]:
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in calls}
 
 
+def expression_names(expression: str, where: str) -> set[str]:
+    """The fields an expression reads."""
+    return _names(_check_expression(expression, where))
+
+
 @dataclass(frozen=True)
 class Goal:
     """One objective: an expression over the fields, minimised or maximised; ``column`` names it in tables
@@ -114,6 +121,7 @@ class Constraint:
     op: str
     bound: float
     column: str
+    rate: bool = False
 
     def slack(self, value):
         return value - self.bound if self.op == "<=" else self.bound - value
@@ -193,6 +201,7 @@ class DealSums:
         self.strategy_rows = self._sum(d, code, np.ones(len(frame)), len(self.labels))
         self.strategy_score = self._sum(d, code, frame["score"].to_numpy(float), len(self.labels))
         self.columns = [c for c in frame.columns if c not in NOT_COLUMNS and pd.api.types.is_numeric_dtype(frame[c])]
+        self.shares = [c for c in self.columns if pd.api.types.is_bool_dtype(frame[c])]   # their means are shares
         self.column_sum = self._sum(d, None, frame[self.columns].to_numpy(float), len(self.columns))
         self.rows = np.bincount(d, minlength=self.deals).astype(float)
         # one entry per game played (a deal in one seat order), from its seat-0 row
@@ -299,12 +308,15 @@ def evaluate_expression(expression: str, namespace: dict, where: str) -> np.ndar
 
 
 def interval(values: np.ndarray) -> tuple[float, float, float]:
-    """(estimate, low, high): row 0 and the 2.5-97.5% percentiles of the bootstrap rows."""
+    """(estimate, low, high): row 0 and the 2.5-97.5% percentiles of the bootstrap rows, widened to hold the
+    estimate (a distance such as abs(first_seat) near 0 has resamples all above its estimate; read the
+    signed quantity's interval, in the cards, for whether it could be 0)."""
+    estimate = float(values[0])
     replicates = values[1:][np.isfinite(values[1:])]
     if not len(replicates):
-        return float(values[0]), math.nan, math.nan
+        return estimate, math.nan, math.nan
     low, high = np.percentile(replicates, [2.5, 97.5])
-    return float(values[0]), float(low), float(high)
+    return estimate, min(float(low), estimate), max(float(high), estimate)
 
 
 def card_fields() -> str:

@@ -21,8 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
+import pandas as pd
+
 from ..errors import SimkitError
 from ..runner import RunInterrupted
+from .result import Analysis
 
 UNITS = {"t": "trials", "trial": "trials", "trials": "trials", "g": "games", "game": "games", "games": "games",
          "m": "minutes", "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes"}
@@ -85,6 +88,22 @@ class Dimension:
         if self.scale in ("int", "int-log"):
             return trial.suggest_int(self.name, int(self.low), int(self.high), log=self.log)
         return trial.suggest_float(self.name, self.low, self.high, log=self.log)
+
+
+def assignments(items, option: str, expected: str) -> list[tuple[str, str, str]]:
+    """(key, spec, where) of every ``KEY=SPEC`` item in order (``where`` names the option and the item for
+    errors); a malformed item or a key given twice is one line."""
+    out = []
+    for item in items:
+        key, sep, spec = str(item).partition("=")
+        key, spec = key.strip(), spec.strip()
+        where = f"{option} {item}"
+        if not sep or not key or not spec:
+            raise SimkitError(f"{where}: expected {expected}")
+        if any(key == seen for seen, _, _ in out):
+            raise SimkitError(f"{where}: {key} is given twice")
+        out.append((key, spec, where))
+    return out
 
 
 def parse_range(spec: str, where: str, whole: bool = False, what: str = "the value") -> tuple[float, float, str]:
@@ -318,3 +337,16 @@ def searching(store, storage, progress: Progress):
         if hasattr(store, "engine"):
             store.engine.dispose()
 
+
+
+class SearchResult(Analysis):
+    """An analysis found by a search: its tables include ``trials`` (every trial) and ``validation`` (the
+    best against the start, or the candidates against the default rules, on fresh seeds)."""
+
+    @property
+    def trials(self) -> pd.DataFrame:
+        return self.tables["trials"]
+
+    @property
+    def validation(self) -> pd.DataFrame:
+        return self.tables["validation"]

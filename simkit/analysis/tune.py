@@ -42,9 +42,8 @@ from ..strategy import Seat, Strategy, parse_lineup, parse_seat
 from .compare import paired_tables
 from .evaluate import Job, evaluate
 from .play import block_outcomes, deals_for, rotate
-from .result import Analysis
-from .search import (Budget, Dimension, Progress, ask, derived_seed, format_number, make_sampler, open_storage,
-                     open_study, parse_budget, parse_number, parse_range, searching, tell)
+from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, format_number,
+                     make_sampler, open_storage, open_study, parse_budget, parse_number, parse_range, searching, tell)
 from .stats import block_means, paired, z_for
 
 SAMPLERS = ("auto", "cmaes", "tpe", "random")
@@ -63,17 +62,10 @@ def parse_space(text, strategy: Strategy) -> list[Dimension]:
     if not items:
         raise SimkitError("--params is empty; give KEY=LO:HI[:log|int],... for the parameters to tune")
     dims = []
-    for item in items:
-        key, sep, spec = str(item).partition("=")
-        key, spec = key.strip(), spec.strip()
-        where = f"--params {item}"
-        if not sep or not key or not spec:
-            raise SimkitError(f"{where}: expected KEY=LO:HI[:log|int] or KEY=V1|V2|...")
+    for key, spec, where in assignments(items, "--params", "KEY=LO:HI[:log|int] or KEY=V1|V2|..."):
         if key not in strategy.params:
             raise SimkitError(f"{where}: strategy {strategy.name} has no parameter {key!r}; its parameters: "
                               f"{', '.join(strategy.params) or 'none'}")
-        if any(d.name == key for d in dims):
-            raise SimkitError(f"{where}: {key} is given twice")
         declared = strategy.declared.get(key)
         whole = declared is not None and declared.kind in ("int", "bool", "choice")
         if "|" in spec:
@@ -278,7 +270,7 @@ class _Stage:
         return state
 
 
-class TuneResult(Analysis):
+class TuneResult(SearchResult):
     """A tuning analysis: tables ``best`` (per tuned parameter: start and best value, range), ``trials``
     (every trial), ``rounds``, ``selection`` (the final race), ``validation`` (best vs start, paired) and,
     against a field, ``exploitability``."""
@@ -292,14 +284,6 @@ class TuneResult(Analysis):
     def best_spec(self) -> str:
         """The best as a line-up entry, e.g. ``threshold:points=27:patience=12``."""
         return self.setup["best_spec"]
-
-    @property
-    def trials(self) -> pd.DataFrame:
-        return self.tables["trials"]
-
-    @property
-    def validation(self) -> pd.DataFrame:
-        return self.tables["validation"]
 
 
 def _stage_names(study_name: str, stages: int, self_play: bool) -> list[str]:

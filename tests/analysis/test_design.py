@@ -198,7 +198,7 @@ def test_retune_judges_the_best_candidate_with_re_tuned_players():
     result = design("coin", vary="game.luck_power=0:2", goal="spread", players="plain,plain,lucky", budget="4",
                     trial_games=120, games=300, retune="lucky", retune_budget="4", seed=3, progress=False)
     assert list(result.tables["retuned"]["goal"]) == ["spread"]
-    assert any(line.startswith("Re-tuned players (lucky tuned") for line in result.findings)
+    assert any(line.startswith("Re-tuned players (lucky tuned under each rule set") for line in result.findings)
 
 
 def test_candidate_rules_files_hold_only_the_changes_and_load_back():
@@ -249,7 +249,7 @@ def test_candidate_toml_loads_with_rules_and_reproduces_its_balance_card(tmp_pat
     (["--vary", "scoring.false_stop=-5000:0"], "is not allowed"),
     (["--vary", "scoring.false_stop=-5.5:0"], "whole numbers"),
     (["--vary", "options.rounds=players|0"], "is not allowed"),
-    (["--vary", "scoring.false_stop=-9:0", "--vary", "scoring.false_stop=-2:0"], "twice"),
+    (["--vary", "scoring.false_stop=-9:0", "--vary", "scoring.false_stop=-2:0"], "given twice"),
     (["--goal", "fairness"], "unknown goal"),
     (["--goal", "length=long"], "TARGET must be a number"),
     (["--goal", "min:abs("], "not an expression"),
