@@ -43,11 +43,11 @@ from .evaluate import Job, evaluate
 from .goals import (RATE_FIELDS, DealSums, Goal, bootstrap_weights, evaluate_expression, expression_names, interval,
                     parse_constraint, parse_goal)
 from .play import deals_for, rotate
-from .search import (Dimension, Progress, SearchResult, ask, assignments, derived_seed, make_sampler, open_storage,
-                     open_study, parse_budget, parse_range, searching, tell)
+from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, grid_of, make_sampler,
+                     open_storage, open_study, parse_budget, parse_range, searching, tell)
 
-SAMPLERS = ("auto", "cmaes", "tpe", "nsga2", "random")
-ROUND = {"tpe": 8, "nsga2": 12, "random": 8}    # trials asked at once (CMA-ES: its population)
+SAMPLERS = ("auto", "cmaes", "tpe", "nsga2", "grid", "random")
+ROUND = {"tpe": 8, "nsga2": 12, "grid": 8, "random": 8}    # trials asked at once (CMA-ES: its population)
 REPLICATES = 200              # bootstrap resamples of each trial's deals
 VALIDATION_REPLICATES = 1000  # ... of the re-evaluation's deals
 # card facts shown for every trial, and their column names (a win or share column reads as a percentage)
@@ -209,6 +209,8 @@ class _Plan:
     round_size: int
     trial_deals: int
     workers: int
+    grid: dict | None = None      # every point of the space, when it is finite
+    shares: frozenset = frozenset()   # result columns that are true/false: their means are shares
 
     def values_of(self, params: dict) -> dict:
         """Rule values from an Optuna trial's parameters (choice labels mapped back, integers kept whole)."""
@@ -297,13 +299,16 @@ class _Search:
         self.plan, self.study, self.budget, self.bar = plan, study, budget, bar
         self.state = study.user_attrs.get("state") or {"round": 0, "first_trial": 0, "games": 0, "seconds": 0.0,
                                                        "trials": 0, "rounds": [], "baseline": None}
-        if first is not None and not study.trials and plan.sampler != "cmaes" and not study.user_attrs.get("state"):
-            study.enqueue_trial(first)     # the base rules are tried first (CMA-ES starts from the middle)
+        if first is not None and not study.trials and plan.sampler in ("tpe", "nsga2", "random") \
+                and not study.user_attrs.get("state"):
+            study.enqueue_trial(first)     # the base rules are tried first (CMA-ES starts from the middle; a grid
+                                           # plays them in its turn)
         self.seed = derived_seed(plan.seed, "search")
         self.weights = None
 
     def _sampler(self, number: int):
-        return make_sampler(self.plan.sampler, derived_seed(self.plan.seed, "sampler", number), self.plan.round_size)
+        return make_sampler(self.plan.sampler, derived_seed(self.plan.seed, "sampler", number), self.plan.round_size,
+                            self.plan.grid)
 
     def _weights(self) -> np.ndarray:
         if self.weights is None:   # the same resamples for every trial: they were all played on the same deals
@@ -513,10 +518,17 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
     if trial_deals < 2 or deals_for(games, n, True) < 2:
         raise SimkitError(f"--trial-games and --games need at least {2 * n} games at {n} players (two deals)")
 
+    grid = grid_of(dims)
+    points = math.prod(len(values) for values in grid.values()) if grid else None
     kind = sampler
-    if kind == "auto":
-        kind = "nsga2" if len(goals) > 1 else (
-            "cmaes" if len(dims) >= 2 and all(d.continuous for d in dims) and not constraints else "tpe")
+    if kind == "auto":    # a space no larger than the budget is played whole
+        kind = ("grid" if points and budget.unit == "trials" and points <= budget.amount else
+                "nsga2" if len(goals) > 1 else
+                "cmaes" if len(dims) >= 2 and all(d.continuous for d in dims) and not constraints else "tpe")
+    if kind == "grid" and grid is None:
+        raise SimkitError("--sampler grid needs every --vary to be choices or whole numbers")
+    if kind == "grid" and budget.unit == "trials" and points < budget.amount:
+        budget = Budget(points, "trials")     # every point once
     if kind == "cmaes" and (len(goals) > 1 or constraints or len(dims) < 2 or not all(d.continuous for d in dims)):
         raise SimkitError("--sampler cmaes needs one goal, no constraint and two or more continuous ranges "
                           "(LO:HI or LO:HI:log); use tpe")
@@ -529,8 +541,8 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
         raise SimkitError(f"--budget {budget.text()}: less than one trial ({trial_deals * n:,} games); give more "
                           "games or fewer --trial-games")
     plan = _Plan(spec, dims, choices, base.rules, tuple(seats) if mix is None else None, mix, labels, n, int(seed),
-                 goals, constraints, kind, size, trial_deals, workers)
-    plan.goals, plan.constraints = _check_goals(plan)
+                 goals, constraints, kind, size, trial_deals, workers, grid)
+    plan.goals, plan.constraints, plan.shares = _check_goals(plan)
     retune_seats = _retune_entries(plan, retune) if retune is not None else None
 
     first = _start(plan)
@@ -570,11 +582,11 @@ def _start(plan: _Plan) -> dict | None:
     return first
 
 
-def _check_goals(plan: _Plan) -> tuple[list[Goal], list]:
+def _check_goals(plan: _Plan) -> tuple[list[Goal], list, frozenset]:
     """Evaluate every goal and constraint on a couple of deals of the base rules, so that an expression that
     names an unknown field, or a goal the game cannot measure, is one line before anything long runs. Returns
     them with expressions over rates only (win rates, shares, true/false columns) marked as rates, which
-    reports show as percentages."""
+    reports show as percentages, and the result columns that are true/false."""
     frames, _ = plan.play([plan.rules], derived_seed(plan.seed, "check"), 2)
     sums = DealSums(frames[0], plan.spec, plan.labels)
     namespace = sums.fields(np.ones((1, sums.deals)))
@@ -597,7 +609,7 @@ def _check_goals(plan: _Plan) -> tuple[list[Goal], list]:
     for c in plan.constraints:
         evaluate_expression(c.expression, namespace, f"--constraint {c.text}")
     return ([marked(g, f"--goal {g.text}") for g in plan.goals],
-            [marked(c, f"--constraint {c.text}") for c in plan.constraints])
+            [marked(c, f"--constraint {c.text}") for c in plan.constraints], frozenset(sums.shares))
 
 
 def _retune_entries(plan: _Plan, family: str) -> list[int]:
@@ -781,6 +793,12 @@ def _cards(plan: _Plan, names, frames, namespaces) -> tuple[pd.DataFrame, pd.Dat
     fields.append(("shared wins", "shared_win", True))
     if len(plan.labels) > 1:
         fields.append(("win-rate spread between strategies", "spread", True))
+    shown = {key for _, key, _ in fields} | {"win", "advantage", "seat", "score", "mean", "games", "players"}
+    for item in [*plan.goals, *plan.constraints]:    # what the goals read, e.g. the share of bankrupt players
+        for key in sorted(expression_names(item.expression, item.text) - shown):
+            fields.append((key if key in RATE_FIELDS or key.startswith("length") else f"{key} (mean per player)", key,
+                           key in RATE_FIELDS or key in plan.shares))
+            shown.add(key)
     for name, namespace in zip(names, namespaces):
         column = {}
         for label, key, rate in fields:
@@ -844,7 +862,9 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
     who = (f"the line-up {', '.join(s.label for s in plan.lineup)}" if plan.mix is None else
            f"a population of {plan.players} players drawn from " + ", ".join(f"{s.label} {share:.0%}"
                                                                          for s, share in plan.mix))
-    sampler = {"cmaes": "CMA-ES", "tpe": "TPE", "nsga2": "NSGA-II", "random": "random search"}[plan.sampler]
+    points = math.prod(len(v) for v in plan.grid.values()) if plan.grid else 0
+    sampler = {"cmaes": "CMA-ES", "tpe": "TPE", "nsga2": "NSGA-II", "random": "random search",
+               "grid": f"every point of the grid ({points})"}[plan.sampler]
     lines = [f"Searched {', '.join(d.text() for d in plan.dims)} with {sampler} for "
              + "; ".join(f"{g.text} ({g.meaning})" for g in plan.goals)
              + (f", subject to {', '.join(c.text for c in plan.constraints)}" if plan.constraints else "")
@@ -896,6 +916,8 @@ def _cell(value, low, high, rate: bool = False, signed: bool = False) -> str:
     from reports.format import present
 
     name = ("win" if rate else "value") + ("_diff" if signed else "")
+    if not (np.isfinite(low) and np.isfinite(high)) or low == high:    # no width to take the decimals from
+        return present(pd.DataFrame({name: [value]})).iloc[0, 0]
     return present(pd.DataFrame({name: [value], f"{name}_low": [low], f"{name}_high": [high]})).iloc[0, 0]
 
 

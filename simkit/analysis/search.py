@@ -180,9 +180,17 @@ def derived_seed(seed: int, *path) -> int:
     return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0])
 
 
-def make_sampler(kind: str, seed: int, round_size: int):
-    """The sampler ``kind`` (cmaes, tpe, nsga2 or random) seeded with ``seed``. TPE and NSGA-II read the
-    constraints that ``tell`` records on each trial."""
+def grid_of(dims) -> dict | None:
+    """Every value of each dimension, when all of them are choices or whole numbers (else None)."""
+    if not all(d.scale in ("choice", "int", "int-log") for d in dims):
+        return None
+    return {d.name: list(d.choices) if d.scale == "choice" else list(range(int(d.low), int(d.high) + 1)) for d in dims}
+
+
+def make_sampler(kind: str, seed: int, round_size: int, grid: dict | None = None):
+    """The sampler ``kind`` (cmaes, tpe, nsga2, grid or random) seeded with ``seed``. TPE and NSGA-II read the
+    constraints that ``tell`` records on each trial; grid visits every point of ``grid`` once, in an order
+    drawn from the seed."""
     import optuna
 
     seed %= 2 ** 32      # what the samplers take
@@ -194,6 +202,22 @@ def make_sampler(kind: str, seed: int, round_size: int):
         return optuna.samplers.TPESampler(seed=seed, constant_liar=True, multivariate=True)
     if kind == "nsga2":
         return optuna.samplers.NSGAIISampler(population_size=round_size, seed=seed)
+    if kind == "grid":
+        import itertools
+
+        class Grid(optuna.samplers.GridSampler):
+            """Optuna's grid with a sampler per trial: the grid keeps one order (trials record their point's
+            index in it; the seed only picks among the points not yet played), and the study is not stopped
+            when every point is played (only an optimisation loop may do that; the budget ends the search)."""
+
+            def __init__(self, space, seed):
+                super().__init__(space, seed=seed)
+                self._all_grids = list(itertools.product(*self._search_space.values()))
+
+            def after_trial(self, study, trial, state, values) -> None:
+                pass
+
+        return Grid(grid, seed=seed)
     return optuna.samplers.RandomSampler(seed=seed)
 
 
@@ -336,7 +360,6 @@ def searching(store, storage, progress: Progress):
         progress.close()
         if hasattr(store, "engine"):
             store.engine.dispose()
-
 
 
 class SearchResult(Analysis):

@@ -31,11 +31,13 @@ from .options import analysis_out_options, game_argument, players_option, rules_
               help="Games per rule set when the candidates and the default rules are re-evaluated on fresh seeds.")
 @click.option("--candidates", type=click.IntRange(1), default=3, show_default=True,
               help="Best trials (one goal) or points of the Pareto front (several) to re-evaluate.")
-@click.option("--sampler", type=click.Choice(["auto", "cmaes", "tpe", "nsga2", "random"]), default="auto",
-              show_default=True, help="auto: NSGA-II for two or more goals; CMA-ES for two or more continuous ranges "
-                                      "without constraints; TPE otherwise.")
+@click.option("--sampler", type=click.Choice(["auto", "cmaes", "tpe", "nsga2", "grid", "random"]), default="auto",
+              show_default=True,
+              help="auto: every point when choices and whole numbers make no more points than --budget trials; "
+                   "else NSGA-II for two or more goals, CMA-ES for two or more continuous ranges without "
+                   "constraints, TPE otherwise.")
 @click.option("--round-size", type=click.IntRange(1), default=None,
-              help="Trials asked at once and played together (default: 8 for TPE, 12 for NSGA-II, CMA-ES's population).")
+              help="Trials asked at once and played together (default: 8; 12 for NSGA-II; CMA-ES: its population).")
 @click.option("--retune", default=None, metavar="FAMILY",
               help="Re-tune this strategy family of the line-up (simkit tune) under the best candidate's rules and the "
                    "default's, and judge the goals again with the re-tuned players.")
@@ -52,7 +54,8 @@ def command(game, vary, goal, constraint, players, population, player_count, bud
     re-evaluated on fresh seeds against the default rules, their rules as TOML files for --rules.
 
     With --out the search is resumable: the same command continues a killed run from its Optuna storage."""
-    options = {"vary": list(vary), "goal": list(goal), "constraint": list(constraint) or None, "players": split(players),
+    options = {"vary": list(vary), "goal": list(goal), "constraint": list(constraint) or None,
+               "players": split(players),
                "population": population, "player_count": player_count, "budget": budget, "trial_games": trial_games,
                "candidates": candidates, "sampler": sampler, "round_size": round_size, "retune": retune,
                "retune_params": retune_params, "retune_budget": retune_budget if retune else None}

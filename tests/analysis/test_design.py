@@ -274,3 +274,11 @@ def test_bad_input_is_one_line_and_writes_nothing(cli_error, tmp_path, argv, nee
     line = cli_error(command + argv)
     assert needle in line, line
     assert not (tmp_path / "out").exists() and not list(tmp_path.glob(".out*"))
+
+
+def test_a_space_no_larger_than_the_budget_is_played_whole():
+    result = design("coin", vary=["game.first_weight=0.5|1|2|4", "game.max_length=5:7"], goal="seat-balance",
+                    players="plain,plain", budget="20", trial_games=40, games=80, seed=1, progress=False)
+    assert result.setup["sampler"] == "grid" and len(result.trials) == 12
+    points = set(zip(result.trials["game.first_weight"], result.trials["game.max_length"]))
+    assert points == {(w, m) for w in (0.5, 1.0, 2.0, 4.0) for m in (5, 6, 7)}
