@@ -84,7 +84,7 @@ def tune_validation(result):
     if "exploitability" in result.tables:
         table = result.tables["exploitability"]
         panels.append(("best response minus each field strategy,\nwin rate (points)", list(table.index),
-                       table["best_minus"] * 100, table["best_minus_low"] * 100, table["best_minus_high"] * 100, "#C44E52"))
+                       table["best_win_diff"] * 100, table["best_win_diff_low"] * 100, table["best_win_diff_high"] * 100, "#C44E52"))
     fig, axes = _figure(1, len(panels), 1.4 + 0.5 * max(len(p[1]) for p in panels))
     for ax, (label, names, values, low, high, colour) in zip(axes[0], panels):
         _interval_bars(ax, names, values, low, high, colour)

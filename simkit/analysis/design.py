@@ -39,10 +39,9 @@ from ..rules import parse_assignment, rule_value, with_values
 from ..runner import Batch, make_batch
 from ..strategy import Seat, parse_lineup
 from .compare import seat_advantage
-from .evaluate import Job, evaluate
 from .goals import (RATE_FIELDS, DealSums, Goal, bootstrap_weights, evaluate_expression, expression_names, interval,
                     parse_constraint, parse_goal)
-from .play import deals_for, rotate
+from .play import Job, deals_for, play_jobs, rotate
 from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, grid_of, make_sampler,
                      open_storage, open_study, parse_budget, parse_range, searching, tell)
 
@@ -257,7 +256,7 @@ class _Plan:
     def play(self, rule_sets: list[dict], seed: int, deals: int) -> tuple[list, list]:
         """Play every rule set on the same deals; per rule set its rows (None if refused) and error."""
         jobs, owned, errors = self.jobs(rule_sets, seed, deals)
-        frames = evaluate(jobs, self.workers) if jobs else []
+        frames = play_jobs(jobs, self.workers) if jobs else []
         return [pd.concat([frames[j] for j in mine], ignore_index=True) if mine else None for mine in owned], errors
 
     def namespace(self, frame: pd.DataFrame, weights: np.ndarray) -> dict:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import tomli_w
 
+from .. import progress
 from ..errors import SimkitError
 from ..games import get_game
 from ..rules import read_toml
@@ -128,19 +129,21 @@ def run_analyses(experiment: Experiment, games: int | None = None, workers: int 
     call continues an interrupted run; each analysis's studies are named after its position."""
     calls = experiment.calls(games)
     quick = 2 * max(get_game(experiment.game).all_player_counts)
-    for kind, _, kwargs in calls:
-        check = {**kwargs, "games": quick, **{k: v for k, v in QUICK.get(kind, {}).items() if _takes(kind, k)}}
-        for key in ("trial_games", "max_trial_games"):
-            if _takes(kind, key):
-                check[key] = quick
-        if _takes(kind, "progress"):
-            check["progress"] = False
-        KINDS[kind](experiment.game, **check, workers=1)
+    with progress.games(0, enabled=False):      # quick checks: no bar
+        for kind, _, kwargs in calls:
+            check = {**kwargs, "games": quick, **{k: v for k, v in QUICK.get(kind, {}).items() if _takes(kind, k)}}
+            for key in ("trial_games", "max_trial_games"):
+                if _takes(kind, key):
+                    check[key] = quick
+            if _takes(kind, "progress"):
+                check["progress"] = False
+            KINDS[kind](experiment.game, **check, workers=1)
     results = []
     for number, (kind, name, kwargs) in enumerate(calls, 1):
         if storage is not None and _takes(kind, "storage"):
             kwargs = {**kwargs, "storage": storage, "study_name": f"{number:02d}-{kind}"}
-        result = KINDS[kind](experiment.game, **kwargs, workers=workers)
+        with progress.label(f"{number}/{len(calls)} {name or kind}" if len(calls) > 1 else name or kind):
+            result = KINDS[kind](experiment.game, **kwargs, workers=workers)
         if name:
             result.title = f"{name}: {result.title}"
         results.append(result)

@@ -32,7 +32,7 @@ from ..errors import SimkitError
 from ..games import get_game
 from ..runner import make_batch
 from ..strategy import parse_lineup
-from .evaluate import Job, evaluate
+from .play import Job, play_jobs
 from .play import deals_for, rotate
 from .result import Analysis
 
@@ -192,7 +192,7 @@ def metagame(game: str, strategies, players: int | None = None, games: int = 100
     for profile in profile_list:
         lineup = [seats[i] for i in profile]
         jobs.append(Job(tuple(replace(base, seats=tuple(rotate(lineup, r))) for r in range(n)), 0, deals))
-    frames = evaluate(jobs, workers)
+    frames = play_jobs(jobs, workers)
     per_deal = np.full((len(profile_list), deals, len(seats)), np.nan)   # [profile, deal, strategy]: win share
     for p, (profile, frame) in enumerate(zip(profile_list, frames)):
         winners = frame.groupby(["rotation", "game"])["win"].transform("sum").to_numpy()
@@ -227,7 +227,7 @@ def metagame(game: str, strategies, players: int | None = None, games: int = 100
              "games": deals * n * len(profile_list), "seed": seed, "sets": list(sets), "rules": rules,
              "bootstrap": bootstrap, "settled": bool(settled), "payoff": "share of the win (ties split)"}
     return Analysis("metagame", f"{spec.title}: meta-game of {len(names)} strategies, {n} players", spec.name, tables,
-                    findings, setup)
+                    findings, setup, players=n, details=("payoffs", "path", "bootstrap"))
 
 
 def _tidy(mix) -> np.ndarray:

@@ -19,7 +19,7 @@ from ..errors import SimkitError
 from ..stats import Z95
 from ..strategy import Seat
 from .compare import paired_tables, seat_advantage
-from .evaluate import Job, evaluate
+from .play import Job, play_jobs
 from .play import batches, deals_for, rotate
 from .result import Analysis
 
@@ -62,7 +62,7 @@ def add_retuned(result: Analysis, side_a, family: str, params, budget, sets, set
     batch_b = batches(base.game.name, seats, base.seed, [*sets, *sets_b], rules)[0]
     jobs = [Job(tuple(replace(base, seats=tuple(rotate(lineups["A"], r))) for r in rotations), 0, deals),
             Job(tuple(replace(batch_b, seats=tuple(rotate(lineups["B"], r))) for r in rotations), 0, deals)]
-    frame_a, frame_b = evaluate(jobs, workers)
+    frame_a, frame_b = play_jobs(jobs, workers)
     table = paired_tables(frame_a, frame_b, "entry", Z95)
     table.columns = [f"{metric}_{name}" for metric, name in table.columns]
     table.index = [f"{i}: {lineups['A'][i].label} -> {lineups['B'][i].label}" if i in entries else f"{i}: {seats[i].label}"

@@ -324,7 +324,9 @@ class Progress:
     def __init__(self, budget: Budget, show=None):
         self.budget = budget
         self.bar = None
-        if (sys.stderr.isatty() if show is None else show):
+        from .. import progress as progress_bars
+
+        if (progress_bars.shown() if show is None else show):
             from tqdm import tqdm
 
             self.bar = tqdm(total=budget.amount, unit=" " + budget.unit, file=sys.stderr, dynamic_ncols=True,
@@ -349,8 +351,11 @@ def searching(store, storage, progress: Progress):
     it; the bar is closed and the storage file released (so it can be copied into the results)."""
     import optuna
 
+    from .. import progress as progress_bars
+
     try:
-        yield
+        with progress_bars.games(0, enabled=False):   # the search's own bar, not one per round's games
+            yield
     except KeyboardInterrupt:
         if isinstance(store, optuna.storages.InMemoryStorage):
             raise

@@ -14,8 +14,8 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..games import get_game
-from .play import batches, block_outcomes, deals_for, play
-from .result import Analysis
+from .play import batches, block_outcomes, deals_for, play_many
+from .result import Analysis, games_played
 from .search import parse_number
 from .stats import block_means, paired, rate_means
 
@@ -93,8 +93,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     names = [name if names.count(name) == 1 else f"{name} #{i}" for i, name in enumerate(names)]
     deals = deals_for(games, len(seats), rotate_seats)
     outcomes = []
-    for point in point_batches:
-        blocks = block_outcomes(play(point, 0, deals, workers), "entry")
+    for frame in play_many(point_batches, 0, deals, workers):
+        blocks = block_outcomes(frame, "entry")
         outcomes.append({metric: table.set_axis(names, axis=1) for metric, table in blocks.items()})
     focus_name = names[focus]
     best = max(range(len(values)), key=lambda i: outcomes[i]["win"][focus_name].mean())
@@ -114,8 +114,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     focus_rows = curve.xs(focus_name, level="entry")
     tied = [v for v, row in focus_rows.iterrows() if row["vs_best_high"] >= 0 and v != _label(values[best])]
     findings = [
-        f"{len(values)} points of {key}, {deals * len(point_batches[0]):,} games each on the same seeds"
-        f"{' (every deal in every seat order)' if rotate_seats else ''}; a tie counts as a win for every tied seat.",
+        f"{len(values)} points of {key}, {games_played(deals, len(point_batches[0]))} each, on the same deals; a tie "
+        "counts as a win for every tied seat.",
         f"Best {key} for {focus_name}: {_label(values[best])} (win rate {focus_rows.iloc[best]['win_rate']:.2%} "
         f"[{focus_rows.iloc[best]['win_low']:.2%}, {focus_rows.iloc[best]['win_high']:.2%}]).",
         ("Not distinguishable from the best (paired 95% interval of the difference includes 0): " + ", ".join(tied) + "."
@@ -124,5 +124,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     setup = {"game": game, "key": key, "values": values, "strategy": strategy, "field": field if param else None,
              "players": [s.label for s in seats], "focus": focus_name, "seed": seed, "sets": list(sets),
              "rules": rules, "rotate_seats": rotate_seats, "deals": deals, "swept": "param" if param else "rule"}
-    return Analysis("sweep", f"{spec.title}: sweep of {key}", game, {"curve": curve}, findings, setup,
-                    players=len(seats))
+    focus_table = focus_rows[["deals", "win_rate", "win_low", "win_high", "win_vs_best", "vs_best_low", "vs_best_high",
+                              "mean_score", "score_low", "score_high"]]
+    return Analysis("sweep", f"{spec.title}: sweep of {key}", game,
+                    {"curve": curve, "focus": focus_table.rename_axis(key)}, findings, setup, players=len(seats),
+                    details=("curve",))

@@ -40,7 +40,7 @@ from ..games import get_game
 from ..runner import make_batch
 from ..strategy import Seat, Strategy, parse_lineup, parse_seat
 from .compare import paired_tables
-from .evaluate import Job, evaluate
+from .play import Job, play_jobs
 from .play import block_outcomes, deals_for, rotate
 from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, format_number,
                      make_sampler, open_storage, open_study, parse_budget, parse_number, parse_range, searching, tell)
@@ -194,7 +194,7 @@ class _Stage:
         incumbent = state["incumbent"]
         jobs = [Job(setup.rotations(setup.lineup(setup.seat(v), self.field), seed), first, deals)
                 for v in [*values, incumbent["values"]]]
-        frames = evaluate(jobs, setup.workers)
+        frames = play_jobs(jobs, setup.workers)
         inc = _entry0(frames[-1], setup.objective)
         inc_sum, inc_deals = incumbent["sum"] + float(inc.sum()), incumbent["deals"] + len(inc)
         inc_mean = inc_sum / inc_deals
@@ -256,7 +256,7 @@ class _Stage:
         deals = max(2 * state["deals"], setup.trial_deals)
         seed = derived_seed(setup.seed, "race", self.stage)
         labels = list(candidates)
-        frames = evaluate([Job(setup.rotations(setup.lineup(setup.seat(candidates[label][0]), self.field), seed), 0,
+        frames = play_jobs([Job(setup.rotations(setup.lineup(setup.seat(candidates[label][0]), self.field), seed), 0,
                                deals) for label in labels], setup.workers)
         outcomes = pd.concat({label: _entry0(frame, setup.objective) for label, frame in zip(labels, frames)}, axis=1)
         means = block_means(outcomes)
@@ -388,7 +388,7 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     jobs = []
     for _, field_a, field_b in settings:
         jobs += [Job(setup.rotations([start, *field_a], seed), 0, deals), Job(setup.rotations([best, *field_b], seed), 0, deals)]
-    frames = evaluate(jobs, setup.workers)
+    frames = play_jobs(jobs, setup.workers)
     validation_rows = []
     for i, (label, _, _) in enumerate(settings):
         table = paired_tables(frames[2 * i], frames[2 * i + 1], "entry")
@@ -438,13 +438,13 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     if "exploitability" in tables:
         for label, row in tables["exploitability"].iterrows():
             verdict = ("the best response beats it significantly: exploitable within the family" if row["beaten"] else
-                       "it still wins significantly more than the best response" if row["best_minus_high"] < 0 else
+                       "it still wins significantly more than the best response" if row["best_win_diff_high"] < 0 else
                        "no significant difference: not shown exploitable within the family")
             findings.append(f"Exploitability of {label}: the best response wins {row['best_win']:.2%} to its "
-                            f"{row['win_vs_best']:.2%} in the same games ({row['best_minus']:+.2%} "
-                            f"[{row['best_minus_low']:+.2%}, {row['best_minus_high']:+.2%}]): {verdict} (the start's "
-                            f"margin was {row['start_minus']:+.2%} [{row['start_minus_low']:+.2%}, "
-                            f"{row['start_minus_high']:+.2%}]).")
+                            f"{row['their_win']:.2%} in the same games ({row['best_win_diff']:+.2%} "
+                            f"[{row['best_win_diff_low']:+.2%}, {row['best_win_diff_high']:+.2%}]): {verdict} (the start's "
+                            f"margin was {row['start_win_diff']:+.2%} [{row['start_win_diff_low']:+.2%}, "
+                            f"{row['start_win_diff_high']:+.2%}]).")
     findings.append(f"Use it: --players {spec_of(best)},... (best.txt and best.toml in the results directory).")
     best_toml = _best_toml(setup, best, best_values)
     setup_record = {"game": setup.game, "strategy": start.label, "family": start.strategy.name,
@@ -456,7 +456,8 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
                     "best_spec": spec_of(best), "games_searching": searched}
     title = f"{spec.title}: tuning {start.label}" + (" (best response)" if setup.field is not None else " (self-play)")
     return TuneResult("tune", title, setup.game, tables, findings, setup_record,
-                      files={"best.txt": spec_of(best) + "\n", "best.toml": best_toml})
+                      files={"best.txt": spec_of(best) + "\n", "best.toml": best_toml}, players=n,
+                      details=("trials", "rounds", "selection"))
 
 
 def _rounded(setup: _Setup, values: dict) -> dict:
@@ -513,14 +514,14 @@ def _exploitability(setup: _Setup, frame_start: pd.DataFrame, frame_best: pd.Dat
             theirs = table[entries[label]].mean(axis=1).to_frame("x")
             ours = table[[0]].set_axis(["x"], axis=1)
             result = paired(theirs, ours).iloc[0]
-            row.update({f"{side}_win": result["b"], f"{side}_minus": result["diff"], f"{side}_minus_low": result["low"],
-                        f"{side}_minus_high": result["high"]})
+            row.update({f"{side}_win": result["b"], f"{side}_win_diff": result["diff"],
+                        f"{side}_win_diff_low": result["low"], f"{side}_win_diff_high": result["high"]})
             if side == "best":
-                row["win_vs_best"] = result["a"]
-        row["beaten"] = bool(row["best_minus_low"] > 0)
+                row["their_win"] = result["a"]
+        row["beaten"] = bool(row["best_win_diff_low"] > 0)
         rows.append(row)
-    columns = ["strategy", "win_vs_best", "best_win", "best_minus", "best_minus_low", "best_minus_high", "beaten",
-               "start_win", "start_minus", "start_minus_low", "start_minus_high"]
+    columns = ["strategy", "their_win", "best_win", "best_win_diff", "best_win_diff_low", "best_win_diff_high", "beaten",
+               "start_win", "start_win_diff", "start_win_diff_low", "start_win_diff_high"]
     return pd.DataFrame(rows)[columns].set_index("strategy")
 
 

@@ -33,10 +33,10 @@ from .options import (analysis_out_options, game_argument, games_option, rotate_
 @workers_option
 @analysis_out_options
 def command(game, players, players_b, rules_file, sets, sets_b, games, seed, seed_b, rotate_seats, until_decided, target,
-            retune, retune_params, retune_budget, workers, out, overwrite):
+            retune, retune_params, retune_budget, workers, out, overwrite, verbose):
     """Compare line-up or rules A with B on the same seeds: paired B - A per strategy and per seat."""
     options = {"players": split(players), "players_b": split(players_b), "sets_b": list(sets_b), "seed_b": seed_b,
                "rotate_seats": rotate_seats or None, "until_decided": until_decided or None,
                "target": target if until_decided else None, "retune": retune,
                "retune_params": retune_params if retune else None, "retune_budget": retune_budget if retune else None}
-    run_one(game, "compare", options, seed, games, sets, rules_file, workers, out, overwrite)
+    run_one(game, "compare", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

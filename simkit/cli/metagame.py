@@ -18,8 +18,8 @@ from .options import analysis_out_options, game_argument, rules_options, seed_op
 @rules_options
 @workers_option
 @analysis_out_options
-def command(game, strategies, players, games, bootstrap, seed, rules_file, sets, workers, out, overwrite):
+def command(game, strategies, players, games, bootstrap, seed, rules_file, sets, workers, out, overwrite, verbose):
     """Every multiset of the strategies at the table, in every seat order on common deals: the equilibrium mix
     (replicator dynamics) with bootstrap intervals, and how often each strategy wins there."""
     run_one(game, "metagame", {"strategies": split(strategies), "players": players, "bootstrap": bootstrap}, seed,
-            games, sets, rules_file, workers, out, overwrite)
+            games, sets, rules_file, workers, out, overwrite, verbose)

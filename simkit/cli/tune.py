@@ -37,7 +37,7 @@ from .options import analysis_out_options, game_argument, rules_options, seed_op
 @workers_option
 @analysis_out_options
 def command(game, strategy, params, field, self_play, players, budget, trial_games, max_trial_games, games, objective,
-            sampler, round_size, stages, seed, rules_file, sets, workers, out, overwrite):
+            sampler, round_size, stages, seed, rules_file, sets, workers, out, overwrite, verbose):
     """Tune a strategy's parameters (Optuna) on common random numbers: trace, effects, best vs start with a CI.
 
     With --out the run is resumable: the same command continues a killed run from its Optuna storage."""
@@ -45,4 +45,4 @@ def command(game, strategy, params, field, self_play, players, budget, trial_gam
                "players": players, "budget": budget, "trial_games": trial_games, "max_trial_games": max_trial_games,
                "objective": objective, "sampler": sampler, "round_size": round_size,
                "stages": stages if self_play else None}
-    run_one(game, "tune", options, seed, games, sets, rules_file, workers, out, overwrite)
+    run_one(game, "tune", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

@@ -129,19 +129,19 @@ def test_ctrl_c_keeps_the_search_and_a_different_command_is_refused(tmp_path, mo
     from simkit.runner import RunInterrupted
 
     module = importlib.import_module("simkit.analysis.design")
-    evaluate, calls = module.evaluate, []
+    play_jobs, calls = module.play_jobs, []
 
     def interrupted(jobs, workers=1):
         calls.append(len(jobs))
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return evaluate(jobs, workers)
+        return play_jobs(jobs, workers)
 
     options = {**SEARCH, "budget": "12", "trial_games": 60, "storage": tmp_path / "study.db"}
-    monkeypatch.setattr(module, "evaluate", interrupted)
+    monkeypatch.setattr(module, "play_jobs", interrupted)
     with pytest.raises(RunInterrupted, match="run the same command again"):
         design("coin", **options)
-    monkeypatch.setattr(module, "evaluate", evaluate)
+    monkeypatch.setattr(module, "play_jobs", play_jobs)
     with pytest.raises(SimkitError, match="goals differ"):
         design("coin", **{**options, "goal": "length=10"})
     resumed = design("coin", **options)

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from simkit.analysis import compare, tune
-from simkit.analysis.tune import parse_budget, parse_space
+from simkit.analysis.tune import declared_space, parse_budget, parse_space
 from simkit.cli import main
 from simkit.errors import SimkitError
 from simkit.strategy import parse_lineup, registered
@@ -33,7 +33,7 @@ def test_tuner_finds_the_known_optimum_and_validates_it():
     validation = result.validation.iloc[0]
     assert validation["win_low"] > 0                        # the start (5, 5) has skill 0.37: beaten significantly
     exploit = result.tables["exploitability"].loc["hair-trigger"]
-    assert exploit["start_minus_high"] < 0                  # the start loses to hair-trigger ...
+    assert exploit["start_win_diff_high"] < 0                  # the start loses to hair-trigger ...
     assert parse_lineup("wheedle", result.best_spec)[0].values["x"] == result.best["x"]   # the spec plays the best
     assert set(result.trials.columns) >= {"trial", "round", "x", "y", "value", "games"} and len(result.trials) == 48
 
@@ -114,18 +114,29 @@ def test_ctrl_c_keeps_the_search_and_says_how_to_continue(tmp_path, monkeypatch)
         calls.append(len(jobs))
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return evaluate(jobs, workers)
+        return play_jobs(jobs, workers)
 
-    evaluate = tune_module.evaluate
+    play_jobs = tune_module.play_jobs
     options = dict(field=FIELD, budget="8", trial_games=30, games=30, round_size=4, seed=8,
                    storage=tmp_path / "study.db")
-    monkeypatch.setattr(tune_module, "evaluate", interrupted)
+    monkeypatch.setattr(tune_module, "play_jobs", interrupted)
     with pytest.raises(RunInterrupted, match="run the same command again"):
         tune("wheedle", PEAKED, **options)
-    monkeypatch.setattr(tune_module, "evaluate", evaluate)
+    monkeypatch.setattr(tune_module, "play_jobs", play_jobs)
     resumed = tune("wheedle", PEAKED, **options)
     whole = tune("wheedle", PEAKED, **{**options, "storage": None})
     pd.testing.assert_frame_equal(resumed.trials, whole.trials)
+
+
+def test_without_params_the_declared_ranges_are_searched():
+    family = registered("wheedle")["patient"]
+    dims = {d.name: d for d in declared_space(family)}
+    assert set(dims) == set(family.declared)          # every collector parameter declares a finite range
+    for name, param in family.declared.items():
+        assert (dims[name].low, dims[name].high) == (param.low, param.high)
+        assert dims[name].scale == {"float": "float", "int": "int", "bool": "choice", "choice": "choice"}[param.kind]
+    with pytest.raises(SimkitError, match="outside patience's declared range"):
+        parse_space("patience=0:5000", family)
 
 
 def test_parsing_of_ranges_and_budgets():
