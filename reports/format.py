@@ -284,6 +284,10 @@ def tested(game, kind: str, setup: dict, players=None) -> str:
             line += f"; B's line-up: {lineup_text(setup['players_b'])}"
     if kind == "sweep" and setup.get("key"):
         line += f"; swept: {setup['key']} over {', '.join(map(str, setup['values']))}"
+    if kind == "design":
+        line += f"; searched: {', '.join(setup.get('vary') or [])} for {', '.join(setup.get('goals') or [])}"
+        if setup.get("population"):
+            line += "; population " + ", ".join(f"{label} {share:.0%}" for label, share in setup["population"])
     return line
 
 
