@@ -445,6 +445,11 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
                             f"[{row['best_win_diff_low']:+.2%}, {row['best_win_diff_high']:+.2%}]): {verdict} (the start's "
                             f"margin was {row['start_win_diff']:+.2%} [{row['start_win_diff_low']:+.2%}, "
                             f"{row['start_win_diff_high']:+.2%}]).")
+    if (validation["win_high"] < 0).any():
+        # the race picked a finalist by luck: its games could not tell such close trials apart
+        findings.append(f"Keep the start: the validation says the best found is worse than {start.label}; the final "
+                        f"race ({_race_games(stage_states):,} games per finalist) could not tell the finalists apart. "
+                        "More games per trial (--trial-games, --max-trial-games) separate them better.")
     findings.append(f"Use it: --players {spec_of(best)},... (best.txt and best.toml in the results directory).")
     best_toml = _best_toml(setup, best, best_values)
     setup_record = {"game": setup.game, "strategy": start.label, "family": start.strategy.name,
@@ -465,6 +470,10 @@ def _rounded(setup: _Setup, values: dict) -> dict:
     a difference of 1 in 10,000 is far below what any number of games could tell apart."""
     dims = {d.name: d for d in setup.dims}
     return {k: float(f"{v:.4g}") if dims[k].continuous else v for k, v in values.items()}
+
+
+def _race_games(stage_states) -> int:
+    return next(r["games"] for r in stage_states[-1][0]["selection"])
 
 
 def _race_line(selection: list[dict], objective: str) -> str:
