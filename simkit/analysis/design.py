@@ -42,6 +42,7 @@ from .compare import seat_advantage
 from .goals import (RATE_FIELDS, DealSums, Goal, bootstrap_weights, evaluate_expression, expression_names, interval,
                     parse_constraint, parse_goal)
 from .play import Job, deals_for, play_jobs, rotate
+from .result import games_played
 from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, grid_of, make_sampler,
                      open_storage, open_study, parse_budget, parse_range, searching, tell)
 
@@ -696,7 +697,7 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
              "winner": winner, "games_searching": state["games"]}
     title = f"{spec.title}: rule search ({', '.join(g.text for g in plan.goals)})"
     return DesignResult("design", title, spec.name, tables, findings, json.loads(json.dumps(setup, default=str)),
-                        files=files, players=plan.players)
+                        files=files, players=plan.players, details=("trials", "trial_facts", "rounds", "card_length"))
 
 
 def _validation_weights(plan: _Plan, deals: int) -> np.ndarray:
@@ -868,17 +869,16 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
              + "; ".join(f"{g.text} ({g.meaning})" for g in plan.goals)
              + (f", subject to {', '.join(c.text for c in plan.constraints)}" if plan.constraints else "")
              + f": {state['trials']} trials in {state['round']} rounds of up to {plan.round_size}, each "
-             f"{plan.trial_deals * plan.players:,} games ({plan.trial_deals:,} deals in all {plan.players} seat "
-             f"orders, every trial on the same deals) by {who}; {state['games']:,} games searching (a trial repeating "
-             "a rule set is not played again)."]
+             f"{games_played(plan.trial_deals, plan.players)}, every trial on the same deals, by {who}; "
+             f"{state['games']:,} games searching (a trial repeating a rule set is not played again)."]
     base = state["baseline"]
     if base:
         lines.append("The default rules on the search's deals: " + "; ".join(
             f"{g.text} {_cell(*base['goals'][g.column], rate=g.rate)}" for g in plan.goals) + ".")
     if note:
         lines.append(f"Note: {note}.")
-    lines.append(f"Re-evaluated on fresh deals ({deals * plan.players:,} games each, the same deals for every rule "
-                 "set, 95% bootstrap intervals over deals, the difference from the default paired):")
+    lines.append(f"Re-evaluated on fresh deals ({games_played(deals, plan.players)} for each rule set, the same "
+                 "deals for all, 95% bootstrap intervals over deals, the difference from the default paired):")
     default = verdicts["default"]
     for name, change in zip(names[1:], changes):
         parts = []
