@@ -810,13 +810,10 @@ def _cards(plan: _Plan, names, frames, namespaces) -> tuple[pd.DataFrame, pd.Dat
     seats = pd.concat({name: seat_advantage(frame)[["win", "win_advantage", "win_advantage_low", "win_advantage_high"]]
                        for name, frame in zip(names, frames)}, names=["rules", "seat"]).reset_index()
     length = None
-    if spec.length_column:   # each rule set's length distribution on common bins (whole numbers: round widths)
-        from reports.plots import int_bins
-
+    if spec.length_column:   # each rule set's length distribution on common bins (at most 40, whole widths)
         lengths = [frame.loc[frame["seat"] == 0, spec.length_column].to_numpy(float) for frame in frames]
-        pooled = np.concatenate(lengths)
-        low, high = np.percentile(pooled, [0.5, 99.5])
-        edges = int_bins(low, high, 40)
+        low, high = np.floor(np.percentile(np.concatenate(lengths), [0.5, 99.5])) + [0, 1]
+        edges = np.arange(low, high + 1, max(1.0, np.ceil((high - low) / 40))) - 0.5
         parts = [pd.DataFrame({"rules": name, "low": edges[:-1], "high": edges[1:],
                                "share": np.histogram(np.clip(values, edges[0], edges[-1]), edges)[0] / len(values)})
                  for name, values in zip(names, lengths)]
