@@ -42,6 +42,7 @@ from .compare import seat_advantage
 from .goals import (RATE_FIELDS, DealSums, Goal, bootstrap_weights, evaluate_expression, expression_names, interval,
                     parse_constraint, parse_goal)
 from .play import Job, deals_for, play_jobs, rotate
+from .result import games_played
 from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, grid_of, make_sampler,
                      open_storage, open_study, parse_budget, parse_range, searching, tell)
 
@@ -696,7 +697,7 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
              "winner": winner, "games_searching": state["games"]}
     title = f"{spec.title}: rule search ({', '.join(g.text for g in plan.goals)})"
     return DesignResult("design", title, spec.name, tables, findings, json.loads(json.dumps(setup, default=str)),
-                        files=files, players=plan.players)
+                        files=files, players=plan.players, details=("trials", "trial_facts", "rounds", "card_length"))
 
 
 def _validation_weights(plan: _Plan, deals: int) -> np.ndarray:
@@ -809,13 +810,10 @@ def _cards(plan: _Plan, names, frames, namespaces) -> tuple[pd.DataFrame, pd.Dat
     seats = pd.concat({name: seat_advantage(frame)[["win", "win_advantage", "win_advantage_low", "win_advantage_high"]]
                        for name, frame in zip(names, frames)}, names=["rules", "seat"]).reset_index()
     length = None
-    if spec.length_column:   # each rule set's length distribution on common bins (whole numbers: round widths)
-        from reports.plots import int_bins
-
+    if spec.length_column:   # each rule set's length distribution on common bins (at most 40, whole widths)
         lengths = [frame.loc[frame["seat"] == 0, spec.length_column].to_numpy(float) for frame in frames]
-        pooled = np.concatenate(lengths)
-        low, high = np.percentile(pooled, [0.5, 99.5])
-        edges = int_bins(low, high, 40)
+        low, high = np.floor(np.percentile(np.concatenate(lengths), [0.5, 99.5])) + [0, 1]
+        edges = np.arange(low, high + 1, max(1.0, np.ceil((high - low) / 40))) - 0.5
         parts = [pd.DataFrame({"rules": name, "low": edges[:-1], "high": edges[1:],
                                "share": np.histogram(np.clip(values, edges[0], edges[-1]), edges)[0] / len(values)})
                  for name, values in zip(names, lengths)]
@@ -868,17 +866,16 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
              + "; ".join(f"{g.text} ({g.meaning})" for g in plan.goals)
              + (f", subject to {', '.join(c.text for c in plan.constraints)}" if plan.constraints else "")
              + f": {state['trials']} trials in {state['round']} rounds of up to {plan.round_size}, each "
-             f"{plan.trial_deals * plan.players:,} games ({plan.trial_deals:,} deals in all {plan.players} seat "
-             f"orders, every trial on the same deals) by {who}; {state['games']:,} games searching (a trial repeating "
-             "a rule set is not played again)."]
+             f"{games_played(plan.trial_deals, plan.players)}, every trial on the same deals, by {who}; "
+             f"{state['games']:,} games searching (a trial repeating a rule set is not played again)."]
     base = state["baseline"]
     if base:
         lines.append("The default rules on the search's deals: " + "; ".join(
             f"{g.text} {_cell(*base['goals'][g.column], rate=g.rate)}" for g in plan.goals) + ".")
     if note:
         lines.append(f"Note: {note}.")
-    lines.append(f"Re-evaluated on fresh deals ({deals * plan.players:,} games each, the same deals for every rule "
-                 "set, 95% bootstrap intervals over deals, the difference from the default paired):")
+    lines.append(f"Re-evaluated on fresh deals ({games_played(deals, plan.players)} for each rule set, the same "
+                 "deals for all, 95% bootstrap intervals over deals, the difference from the default paired):")
     default = verdicts["default"]
     for name, change in zip(names[1:], changes):
         parts = []

@@ -6,7 +6,7 @@ from .options import analysis_out_options, game_argument, players_option, rules_
 
 @click.command("design")
 @game_argument
-@click.option("--vary", "-v", "vary", multiple=True, required=True, metavar="KEY=LO:HI[:int|:log]",
+@click.option("--vary", "vary", multiple=True, required=True, metavar="KEY=LO:HI[:int|:log]",
               help="A rule value to search (repeatable): a dotted key as --set names it, over a range (an integer rule "
                    "gives whole values) or choices KEY=V1|V2|... (values as TOML, e.g. arrays). `simkit rules GAME "
                    "--options` lists the keys.")
@@ -49,7 +49,8 @@ from .options import analysis_out_options, game_argument, players_option, rules_
 @workers_option
 @analysis_out_options
 def command(game, vary, goal, constraint, players, population, player_count, budget, trial_games, games, candidates,
-            sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, workers, out, overwrite):
+            sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, workers, out, overwrite,
+            verbose):
     """Search rule values for a design goal over the balance card: trials on common deals, the best candidates
     re-evaluated on fresh seeds against the default rules, their rules as TOML files for --rules.
 
@@ -59,4 +60,4 @@ def command(game, vary, goal, constraint, players, population, player_count, bud
                "population": population, "player_count": player_count, "budget": budget, "trial_games": trial_games,
                "candidates": candidates, "sampler": sampler, "round_size": round_size, "retune": retune,
                "retune_params": retune_params, "retune_budget": retune_budget if retune else None}
-    run_one(game, "design", options, seed, games, sets, rules_file, workers, out, overwrite)
+    run_one(game, "design", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

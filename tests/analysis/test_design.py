@@ -38,7 +38,7 @@ def first_seat(weight: float, players: int) -> float:
 
 def test_the_search_finds_the_known_optimum_and_separates_it_from_the_default():
     result = design("coin", vary="game.first_weight=0.25:4:log", goal="seat-balance", players="plain,plain",
-                    budget="16", trial_games=2000, games=20_000, seed=4, progress=False)
+                    budget="16", trial_games=2000, games=10_000, seed=4, progress=False)
     assert result.setup["sampler"] == "tpe"                 # one range: CMA-ES needs two
     best = result.winner
     assert best is not None, result.findings
@@ -100,7 +100,7 @@ def _completed(db: Path) -> int:
 
 
 SEARCH = dict(vary="game.first_weight=0.2:4:log", goal="seat-balance", constraint="length<=25", players="plain,plain,lucky",
-              budget="24", trial_games=1500, games=300, round_size=4, seed=5, progress=False)
+              budget="16", trial_games=1000, games=300, round_size=4, seed=5, progress=False)
 
 
 def test_a_killed_search_resumes_to_the_uninterrupted_history(tmp_path):
@@ -115,7 +115,7 @@ def test_a_killed_search_resumes_to_the_uninterrupted_history(tmp_path):
     assert process.poll() is None, "the search finished before it could be killed"
     process.send_signal(signal.SIGKILL)     # no clean-up at all
     process.wait()
-    assert 6 <= _completed(db) < 24
+    assert 6 <= _completed(db) < 16
     resumed = design("coin", storage=db, **SEARCH)
     whole = design("coin", **SEARCH)
     pd.testing.assert_frame_equal(resumed.trials, whole.trials)

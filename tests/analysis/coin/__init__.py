@@ -83,7 +83,7 @@ GAME = Game(
     name=NAME, title="Coin (test)", player_counts=(2, 3, 4), house_player_counts=(5,),
     default_lineup=("plain", "plain", "plain", "plain"), decisions={"luck": SIGNATURE},
     strategies_module=__name__, rules_path=Path(__file__).with_name("rules.toml"), prepare=prepare,
-    simulate=simulate, replay=replay, score_column="points", length_column="turns",
+    simulate=simulate, replay=replay, fuzz=lambda pick, n: {}, score_column="points", length_column="turns",
     limit_hit=lambda rows: rows["stopped"], limit_label="game.max_length reached",
 )
 
