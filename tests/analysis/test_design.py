@@ -25,10 +25,17 @@ from simkit.errors import SimkitError
 from simkit.games import get_game
 from simkit.rules import overlay_of, with_values
 
-from .coin import install
+from .coin import install, uninstall
 
 ROOT = Path(__file__).resolve().parents[2]
-install()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def coin_game():
+    """The coin game is registered only while this module's tests run: the tests over every game must not
+    collect it."""
+    yield install()
+    uninstall()
 
 
 def first_seat(weight: float, players: int) -> float:

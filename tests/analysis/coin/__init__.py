@@ -7,7 +7,8 @@ the games (with equal luck), and the seat advantage vanishes at w = 1 exactly. A
 ``length_scale * w``: a length target of 5 (scale 10) is best at w = 0.5, which conflicts with the seat
 balance's w = 1 (the Pareto front between the two is w in [0.5, 1]).
 
-``install()`` adds the game to the registry (and its strategies, ``plain`` and ``lucky``).
+``install()`` adds the game to the registry (and its strategies, ``plain`` and ``lucky``); ``uninstall()``
+takes them out again, so that the tests which run over every registered game never see this one.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from numba import types
 from simkit.errors import SimkitError
 from simkit.games import GAMES, Game, all_games
 from simkit.rules import lookup
-from simkit.strategy import Param, Strategy, register
+from simkit.strategy import _REGISTRY, Param, Strategy, register
 
 NAME = "coin"
 SIGNATURE = types.float64(types.Array(types.float64, 1, "A", readonly=True))
@@ -98,3 +99,9 @@ def install() -> Game:
         register(Strategy.build(NAME, "lucky", luck=_luck, params={"luck": Param(2.0, 0.1, 10.0)},
                                 doc="Test only: luck 2."))
     return GAME
+
+
+def uninstall() -> None:
+    """Remove the game and its strategies from the registries."""
+    GAMES.pop(NAME, None)
+    _REGISTRY.pop(NAME, None)
