@@ -29,23 +29,16 @@ import pandas as pd
 
 from ..errors import SimkitError
 
-# Fields every card has (besides every result column's mean by its own name); their meanings for errors/docs.
-FIELDS = {
-    "seat_advantage": "the largest seat advantage: max over seats of |win rate - the average seat's|",
-    "first_seat": "seat 0's win rate minus the average seat's (signed)",
-    "length": "median game length (the game's length column)",
-    "length_mean": "mean game length", "length_p10": "10th percentile of game length",
-    "length_p90": "90th percentile of game length",
-    "limit": "share of games stopped at the game's safety limit", "decisive": "1 - limit",
-    "spread": "best strategy's win rate minus the worst's",
-    "shared_win": "share of games with a shared win",
-    "players": "seats at the table", "games": "games played",
-}
-TABLES = {"win": "win rate by strategy label", "advantage": "win rate minus the average seat's, by strategy",
-          "score": "mean score by strategy", "seat": "win advantage by seat number", "mean": "mean of a result column"}
-FUNCTIONS = {"abs": np.abs, "sqrt": np.sqrt, "log": np.log, "exp": np.exp,
-             "min": lambda *a: np.minimum.reduce(np.broadcast_arrays(*a)) if len(a) > 1 else np.min(a[0]),
-             "max": lambda *a: np.maximum.reduce(np.broadcast_arrays(*a)) if len(a) > 1 else np.max(a[0])}
+def _extreme(reduce, name):
+    def extreme(*values):
+        if len(values) < 2:
+            raise SimkitError(f"{name}() needs two or more values, e.g. {name}(first_seat, 0)")
+        return reduce.reduce(np.broadcast_arrays(*values))
+    return extreme
+
+
+FUNCTIONS = {"abs": np.abs, "sqrt": np.sqrt, "log": np.log, "exp": np.exp, "min": _extreme(np.minimum, "min"),
+             "max": _extreme(np.maximum, "max")}
 NAMED_GOALS = ("seat-balance", "length=TARGET", "spread", "spread=max", "decisive", "min:EXPR", "max:EXPR")
 # fields that are win rates or shares (an expression over these alone is a rate too, shown as a percentage)
 RATE_FIELDS = {"seat_advantage", "first_seat", "limit", "decisive", "spread", "shared_win", "win", "advantage", "seat"}
@@ -318,7 +311,3 @@ def interval(values: np.ndarray) -> tuple[float, float, float]:
     low, high = np.percentile(replicates, [2.5, 97.5])
     return estimate, min(float(low), estimate), max(float(high), estimate)
 
-
-def card_fields() -> str:
-    """The fields in words, for help texts and errors."""
-    return "; ".join(f"{k}: {v}" for k, v in {**FIELDS, **{f"{k}[...]": v for k, v in TABLES.items()}}.items())
