@@ -1,4 +1,5 @@
-"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance, tune, metagame).
+"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance, tune, metagame,
+design).
 
 Plots are registered per kind of analysis with ``@analysis_plot``; each is saved beside the tables as
 PNG and SVG, and report.html is rendered from the directory's files (so ``simkit report DIR`` renders
@@ -66,6 +67,13 @@ HOW_TO_READ = {
                 "experienced players would settle on. It was found by replicator dynamics (strategies that win more "
                 "than average spread) from the uniform mix. At the equilibrium every strategy played wins about "
                 "1/players; those not played win less. Intervals come from resampling the deals.",
+    "design": "Each trial is one rule set, played by the same line-up on the same deals in every seat order as every "
+              "other trial, so trials differ by their rules rather than their luck; its goal values have 95% intervals "
+              "from resampling the deals. Because every trial saw the same deals, the best trials are partly the ones "
+              "those deals flatter: the candidates and the default rules were played again on fresh deals with more "
+              "games, and a candidate is a winner only if the paired interval of its difference from the default "
+              "excludes 0 in its favour. The cards table shows the balance card's facts of each rule set side by side; "
+              "each candidate's rules are in candidate-K.toml, ready for --rules.",
 }
 
 

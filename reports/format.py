@@ -260,7 +260,8 @@ def _player_count(setup: dict, fallback):
 
 def tested(game, kind: str, setup: dict, players=None) -> str:
     """What an analysis tested, in one line (``headline`` of its set-up): the game, level, players and
-    line-up (a tournament's pool; a parameter sweep's swept strategy), the rules that differ from the
+    line-up (a tournament's or meta-game's pool; a parameter sweep's swept strategy; a tuned strategy and
+    its field, or its copies in self-play), the rules that differ from the
     defaults; for an A/B analysis (compare, balance with a B side) B's rules and line-up where they differ;
     for a sweep the key swept and its values."""
     players = _player_count(setup, players)
@@ -271,7 +272,10 @@ def tested(game, kind: str, setup: dict, players=None) -> str:
     lineup = lineup if isinstance(lineup, list) else None
     if kind == "sweep" and setup.get("swept") == "param" and lineup:
         lineup = [f"{setup['strategy']} ({setup['key']} swept)", *lineup[1:]]
-    pool = setup.get("strategies") if kind == "tournament" else None
+    if kind == "tune" and setup.get("strategy") and isinstance(players, int):
+        tuned = f"{setup['strategy']} (tuned)"
+        lineup = [tuned, *setup["field"]] if setup.get("field") else [tuned] * players     # self-play: every seat
+    pool = setup.get("strategies") if kind in ("tournament", "metagame") else None
     line = headline(game, rules, players, lineup, pool)
     if setup.get("sets_b") or setup.get("players_b"):
         rules_b = effective_rules(game, setup.get("sets"), setup.get("rules"), setup.get("sets_b") or ())
@@ -284,6 +288,10 @@ def tested(game, kind: str, setup: dict, players=None) -> str:
             line += f"; B's line-up: {lineup_text(setup['players_b'])}"
     if kind == "sweep" and setup.get("key"):
         line += f"; swept: {setup['key']} over {', '.join(map(str, setup['values']))}"
+    if kind == "design":
+        line += f"; searched: {', '.join(setup.get('vary') or [])} for {', '.join(setup.get('goals') or [])}"
+        if setup.get("population"):
+            line += "; population " + ", ".join(f"{label} {share:.0%}" for label, share in setup["population"])
     return line
 
 

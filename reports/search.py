@@ -1,13 +1,17 @@
 """Report plots of the searches: tuning (trace, parameter effects, best vs start), the meta-game (equilibrium
-mix, dynamics on the simplex) and re-tuned comparisons. Registered with ``reports.analysis.analysis_plot``."""
+mix, dynamics on the simplex), re-tuned comparisons and the rule search (trace or Pareto front, effects,
+candidates against the default rules, their seat advantages and game lengths). Registered with
+``reports.analysis.analysis_plot``."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
 from simkit.analysis.metagame import SymmetricGame, profiles
+from simkit.games import get_game
 
 from .analysis import _figure, _interval_bars, analysis_plot
+from .plots import legend_outside, percent_axis
 
 STAGE_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"]
 
@@ -172,5 +176,174 @@ def compare_retuned(result):
     _interval_bars(axes[0, 1], retuned.index, retuned["win_diff"] * 100, retuned["win_low"] * 100,
                    retuned["win_high"] * 100, "#DD8452")
     axes[0, 1].set_xlabel("re-tuned under each rule set: B - A (points)")
+    fig.tight_layout()
+    return fig
+
+
+# -- design: the rule search -------------------------------------------------------------------------------------
+def _goal_axis(ax, column: str, axis: str = "y") -> None:
+    """Goals that are win rates or shares read as percentages."""
+    if "win" in column.split("_") or "share" in column.split("_"):
+        percent_axis(ax, axis)
+
+
+def _spans(value, low, high):
+    """Error bar lengths below and above an estimate (none where the interval misses it or is unknown)."""
+    value, low, high = (np.atleast_1d(np.asarray(v, float)) for v in (value, low, high))
+    return [np.nan_to_num(np.maximum(value - low, 0)), np.nan_to_num(np.maximum(high - value, 0))]
+
+
+@analysis_plot("design", "trace", "Optimisation trace: each trial's goal with its 95% interval, the best so far, and "
+                                  "the default rules on the same deals (dashed)")
+def design_trace(result):
+    trials = result.tables["trials"]
+    columns, directions = result.setup["goal_columns"], result.setup["directions"]
+    if len(columns) != 1 or trials.empty or columns[0] not in trials:
+        return None
+    column, sign = columns[0], 1 if directions[0] == "minimize" else -1
+    rows = trials.dropna(subset=[column])
+    fig, axes = _figure(1, 1, 3.8)
+    ax = axes[0, 0]
+    feasible = rows["feasible"].to_numpy(bool) if "feasible" in rows else np.ones(len(rows), bool)
+    for mask, colour, label in ((feasible, "#4C72B0", "trial"), (~feasible, "#BBBBBB", "trial breaking a constraint")):
+        part = rows[mask]
+        if len(part):
+            ax.errorbar(part["trial"], part[column], yerr=_spans(part[column], part[f"{column}_low"],
+                                                                 part[f"{column}_high"]),
+                        fmt="o", markersize=3, color=colour, ecolor=colour, alpha=0.6, linewidth=0.8, label=label)
+    best = (sign * rows[column].where(feasible, np.nan)).cummin() * sign
+    ax.step(rows["trial"], best, where="post", color="black", linewidth=1.6, label="best so far")
+    baseline = (result.setup.get("baseline") or {}).get("goals", {}).get(column)
+    if baseline:
+        ax.axhline(baseline[0], color="#C44E52", linestyle="--", linewidth=1.2, label="default rules")
+    ax.set_xlabel("trial (in the order asked)")
+    ax.set_ylabel(result.setup["goals"][0])
+    _goal_axis(ax, column)
+    ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("design", "front", "Pareto front of the trials (first two goals; arrows point to better) with the "
+                                  "re-evaluated candidates and the default rules (95% intervals)")
+def design_front(result):
+    trials = result.tables["trials"]
+    columns, goals = result.setup["goal_columns"], result.setup["goals"]
+    if len(columns) < 2 or trials.empty:
+        return None
+    x, y = columns[:2]
+    fig, axes = _figure(1, 1, 4.6)
+    ax = axes[0, 0]
+    front = trials["pareto"].to_numpy(bool) if "pareto" in trials else np.zeros(len(trials), bool)
+    ax.scatter(trials[x], trials[y], s=12, color="#BBBBBB", label="trials")
+    ordered = trials[front].sort_values(x)
+    ax.plot(ordered[x], ordered[y], "o-", color="#4C72B0", markersize=4, linewidth=1, label="Pareto front (search deals)")
+    validation = result.tables["validation"]
+    for name, rows in validation[validation["role"] == "goal"].groupby("rules", sort=False):
+        rows = rows.set_index("measure")
+        if goals[0] not in rows.index or goals[1] not in rows.index:
+            continue
+        px, py = rows.loc[goals[0]], rows.loc[goals[1]]
+        colour = "#C44E52" if name == "default" else "#DD8452"
+        ax.errorbar(px["value"], py["value"], xerr=_spans(*px[["value", "value_low", "value_high"]]),
+                    yerr=_spans(*py[["value", "value_low", "value_high"]]), fmt="s" if name == "default" else "D",
+                    color=colour, markersize=6, capsize=3)
+        ax.annotate(name, (px["value"], py["value"]), textcoords="offset points", xytext=(5, 5), fontsize=7)
+    ax.set_xlabel(f"{goals[0]} ({'lower' if result.setup['directions'][0] == 'minimize' else 'higher'} is better)")
+    ax.set_ylabel(f"{goals[1]} ({'lower' if result.setup['directions'][1] == 'minimize' else 'higher'} is better)")
+    _goal_axis(ax, x, "x")
+    _goal_axis(ax, y, "y")
+    ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("design", "effects", "Each goal against each varied rule value, over the trials (colour: trial order)")
+def design_effects(result):
+    trials = result.tables["trials"]
+    names = [text.split("=", 1)[0] for text in result.setup["vary"]]
+    columns = result.setup["goal_columns"]
+    if trials.empty:
+        return None
+    fig, axes = _figure(len(columns), len(names), 2.8 * len(columns))
+    fig.set_layout_engine("constrained")
+    for i, column in enumerate(columns):
+        for j, name in enumerate(names):
+            ax = axes[i, j]
+            values = trials[name]
+            numeric = pd.api.types.is_numeric_dtype(values)
+            positions = values if numeric else pd.Categorical(values.astype(str)).codes
+            ax.scatter(positions, trials[column], c=np.arange(len(trials)), cmap="viridis", s=10, alpha=0.7)
+            if not numeric:
+                categories = pd.Categorical(values.astype(str)).categories
+                ax.set_xticks(range(len(categories)), categories, rotation=30, ha="right", fontsize=7)
+            if i == len(columns) - 1:
+                ax.set_xlabel(name + (" (log)" if ":log" in result.setup["vary"][j] else ""))
+            if ":log" in result.setup["vary"][j] and numeric:
+                ax.set_xscale("log")
+            if j == 0:
+                ax.set_ylabel(result.setup["goals"][i])
+            _goal_axis(ax, column)
+    return fig
+
+
+@analysis_plot("design", "candidates", "Re-evaluated on fresh deals: each candidate's goal minus the default's "
+                                       "(95% paired intervals)")
+def design_candidates(result):
+    validation = result.tables["validation"]
+    goals = validation[(validation["role"] == "goal") & (validation["rules"] != "default")]
+    if goals.empty:
+        return None
+    measures = list(dict.fromkeys(goals["measure"]))
+    fig, axes = _figure(1, len(measures), 1.4 + 0.5 * goals["rules"].nunique())
+    for ax, measure, column in zip(axes[0], measures, result.setup["goal_columns"]):
+        rows = goals[goals["measure"] == measure]
+        _interval_bars(ax, rows["rules"], rows["diff"], rows["diff_low"], rows["diff_high"], "#DD8452")
+        ax.set_xlabel(f"{measure}: candidate - default")
+        _goal_axis(ax, column, "x")
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("design", "seats", "The balance card's seat advantage of each rule set (95% intervals over deals)")
+def design_seats(result):
+    table = result.tables["card_seats"]
+    names = list(dict.fromkeys(table["rules"]))
+    seats = sorted(table["seat"].unique())
+    fig, axes = _figure(1, 1, 1.4 + 0.35 * len(names) * len(seats))
+    ax = axes[0, 0]
+    height = 0.8 / len(names)
+    for k, name in enumerate(names):
+        rows = table[table["rules"] == name].set_index("seat").loc[seats]
+        y = np.arange(len(seats)) + k * height
+        ax.barh(y, rows["win_advantage"], height=height, color=STAGE_COLOURS[k % 6], alpha=0.85, label=name)
+        ax.errorbar(rows["win_advantage"], y, xerr=[rows["win_advantage"] - rows["win_advantage_low"],
+                                                   rows["win_advantage_high"] - rows["win_advantage"]],
+                    fmt="none", ecolor="black", capsize=2, linewidth=0.8)
+    ax.set_yticks(np.arange(len(seats)) + 0.4 - height / 2, [f"seat {s}" for s in seats])
+    ax.invert_yaxis()
+    ax.axvline(0, color="grey", linewidth=1)
+    ax.set_xlabel("win rate minus the average seat's")
+    percent_axis(ax, "x")
+    legend_outside(ax)
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("design", "length", "Game length of each rule set (the shortest and longest 0.5% in the end bins)")
+def design_length(result):
+    if "card_length" not in result.tables:
+        return None
+    table = result.tables["card_length"]
+    fig, axes = _figure(1, 1, 3.4)
+    ax = axes[0, 0]
+    for k, (name, rows) in enumerate(table.groupby("rules", sort=False)):
+        edges = np.append(rows["low"].to_numpy(), rows["high"].to_numpy()[-1])
+        ax.stairs(rows["share"].to_numpy(), edges, color=STAGE_COLOURS[k % 6], linewidth=1.8 if name == "default" else 1.2,
+                  linestyle="--" if name == "default" else "-", label=name)
+    ax.set_xlabel(get_game(result.game).length_column or "length")
+    ax.set_ylabel("share of games")
+    percent_axis(ax)
+    legend_outside(ax)
     fig.tight_layout()
     return fig

@@ -69,6 +69,15 @@ PAGES = [
     Page("metagame", (("metagame", "wheedle", "--strategies", "hair-trigger,threshold,blocker", "--players", "3",
                        "--games", "120", "--bootstrap", "5", "-w", "1", "--out", "{out}"),),
          ("Wheedle", "3 players", "a house-rule player count")),
+    # the rule search: one goal (trace), and two goals (Pareto front) in money tables of the US game
+    Page("design", (("design", "wheedle", "--vary", "scoring.stop_bonus=0:10", "--goal", "seat-balance", "--budget", "6",
+                     "--trial-games", "40", "--games", "80", "-w", "1", "--out", "{out}"),),
+         ("Wheedle", "4 players", "default rules", "searched: scoring.stop_bonus=0:10:int for seat-balance")),
+    Page("design-pareto", (("design", "wheeler-dealer-us", "--vary", "commodity.Gold.total_return=60000:200000",
+                            "--vary", "game.start_cash=50000:150000", "--goal", "min:abs(bankrupt - 0.2)",
+                            "--goal", "min:length", "--constraint", "limit<=0.05", "--budget", "6", "--round-size", "3",
+                            "--trial-games", "24", "--games", "40", "-w", "1", "--out", "{out}"),),
+         ("Wheeler-Dealer (US)", "default rules", "searched: commodity.Gold.total_return")),
 ]
 
 # Runs in the page once it has loaded: opens every collapsed section, then measures.

@@ -137,8 +137,11 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
              "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
              "games_per_side": done * len(side_a), "deals": done, "rotate_seats": rotate_seats,
              "until_decided": until_decided, "target": target, "alpha": alpha}
+    labels_a, labels_b = setup["players_a"], setup["players_b"]
+    # same line-up, no rotation, one strategy per seat: the seat table repeats the strategy table
+    repeats = not rotate_seats and labels_a == labels_b and len(set(labels_a)) == len(labels_a)
     result = Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup,
-                      players=n)
+                      players=n, details=("seat",) if repeats else ())
     if retune is not None:
         from .retune import add_retuned
 

@@ -1,5 +1,5 @@
 """Experiments: a TOML file naming the game, its rules and house rules, and one or more analyses
-(compare, tournament, sweep, balance, tune, metagame) with their line-ups, games and seed. ``run_experiment`` runs it
+(compare, tournament, sweep, balance, tune, metagame, design) with their line-ups, games and seed. ``run_experiment`` runs it
 reproducibly and writes a results directory (tables, plots, report.html, the experiment file itself).
 
 Every key of an ``[[analysis]]`` table is a keyword argument of the analysis function of that kind
@@ -27,9 +27,10 @@ from .result import Analysis
 from .sweep import sweep
 from .tournament import tournament
 from .tune import tune
+from .design import design
 
 KINDS = {"compare": compare, "tournament": tournament, "sweep": sweep, "balance": balance, "tune": tune,
-         "metagame": metagame}
+         "metagame": metagame, "design": design}
 SHARED = ("seed", "games", "sets", "rules")          # top-level defaults passed to every analysis
 TOP_LEVEL = ("title", "question", "game", *SHARED, "analysis")
 # given by the experiment or the command line, not by the file (storage: where a search keeps its state)
@@ -37,6 +38,7 @@ NOT_IN_FILES = ("game", "workers", "storage", "study_name", "progress")
 STATE_FILE = "study.db"   # searches' Optuna storage: beside the results while running, inside them when done
 # what the quick check of every analysis changes besides the games, so that it takes seconds
 QUICK = {"compare": {"until_decided": False, "retune_budget": "1"}, "tune": {"budget": "1", "stages": 1},
+         "design": {"budget": "1", "candidates": 1, "retune_budget": "1"},
          "metagame": {"bootstrap": 2}}
 
 
@@ -130,8 +132,9 @@ def run_analyses(experiment: Experiment, games: int | None = None, workers: int 
     with progress.games(0, enabled=False):      # quick checks: no bar
         for kind, _, kwargs in calls:
             check = {**kwargs, "games": quick, **{k: v for k, v in QUICK.get(kind, {}).items() if _takes(kind, k)}}
-            if kind == "tune":
-                check["trial_games"] = check["max_trial_games"] = quick
+            for key in ("trial_games", "max_trial_games"):
+                if _takes(kind, key):
+                    check[key] = quick
             if _takes(kind, "progress"):
                 check["progress"] = False
             KINDS[kind](experiment.game, **check, workers=1)

@@ -16,19 +16,10 @@ from ..errors import SimkitError
 from ..games import get_game
 from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis, games_played
+from .search import parse_number
 from .stats import block_means, paired, rate_means
 
 MAX_POINTS = 200
-
-
-def _number(text: str, where: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise SimkitError(f"{where}: {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise SimkitError(f"{where}: {text!r} is not a finite number")
-    return value
 
 
 def parse_grid(text: str, option: str) -> tuple[str, list]:
@@ -39,7 +30,7 @@ def parse_grid(text: str, option: str) -> tuple[str, list]:
     if not sep or not key or not spec:
         raise SimkitError(f"{option} {text!r}: expected KEY=START:STOP:STEP or KEY=V1|V2|...")
     if "|" not in spec and spec.count(":") == 2 and not spec.startswith("["):
-        start, stop, step = (_number(part, f"{option} {text}") for part in spec.split(":"))
+        start, stop, step = (parse_number(part, f"{option} {text}") for part in spec.split(":"))
         if step <= 0 or stop < start:
             raise SimkitError(f"{option} {text!r}: needs START <= STOP and a positive STEP")
         count = math.floor((stop - start) / step + 1e-9) + 1

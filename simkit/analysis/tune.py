@@ -28,75 +28,31 @@ from __future__ import annotations
 
 import json
 import math
-import re
-import sys
 import time
-import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .. import progress as progress_bars
 from ..errors import SimkitError
 from ..games import get_game
-from ..runner import RunInterrupted, make_batch
+from ..runner import make_batch
 from ..strategy import Seat, Strategy, parse_lineup, parse_seat
 from .compare import paired_tables
 from .play import Job, play_jobs
 from .play import block_outcomes, deals_for, rotate
-from .result import Analysis
+from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, format_number,
+                     make_sampler, open_storage, open_study, parse_budget, parse_number, parse_range, searching, tell)
 from .stats import block_means, paired, z_for
-from .sweep import _number
 
 SAMPLERS = ("auto", "cmaes", "tpe", "random")
 OBJECTIVES = ("win", "score")
-SCALE_SUFFIXES = {"": "float", "log": "log", "int": "int", "int:log": "int-log"}
-UNITS = {"t": "trials", "trial": "trials", "trials": "trials", "g": "games", "game": "games", "games": "games",
-         "m": "minutes", "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes"}
 TPE_ROUND = 8          # trials asked at once by TPE (CMA-ES asks one population)
 FINALISTS = 4          # trials that race on fresh seeds at the end of a stage (besides the incumbent)
 PROMOTE_ALPHA = 0.2    # a trial replaces the incumbent when its paired difference is significant at this level,
                        # Bonferroni-corrected for the trials of the round
 GROW_SNR = 2.0         # grow the games per trial when the trials' spread is under this many s.e.
-
-
-@dataclass(frozen=True)
-class Dimension:
-    """One tuned parameter: its range and scale (float, log, int, int-log: whole numbers on a log scale, or
-    choice)."""
-
-    name: str
-    low: float
-    high: float
-    scale: str = "float"
-    choices: tuple = ()
-
-    @property
-    def continuous(self) -> bool:
-        return self.scale in ("float", "log")
-
-    @property
-    def log(self) -> bool:
-        return self.scale in ("log", "int-log")
-
-    def text(self) -> str:
-        if self.scale == "choice":
-            return f"{self.name}=" + "|".join(_num(c) for c in self.choices)
-        return f"{self.name}={_num(self.low)}:{_num(self.high)}" + {"float": "", "log": ":log", "int": ":int",
-                                                                       "int-log": ":int:log"}[self.scale]
-
-    def clip(self, value: float) -> float:
-        if self.scale == "choice":
-            return value if value in self.choices else self.choices[0]
-        value = min(max(float(value), self.low), self.high)
-        return int(round(value)) if self.scale in ("int", "int-log") else value
-
-
-def _num(value) -> str:
-    value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
 
 
 def parse_space(text, strategy: Strategy) -> list[Dimension]:
@@ -106,40 +62,20 @@ def parse_space(text, strategy: Strategy) -> list[Dimension]:
     if not items:
         raise SimkitError("--params is empty; give KEY=LO:HI[:log|int],... for the parameters to tune")
     dims = []
-    for item in items:
-        key, sep, spec = str(item).partition("=")
-        key, spec = key.strip(), spec.strip()
-        where = f"--params {item}"
-        if not sep or not key or not spec:
-            raise SimkitError(f"{where}: expected KEY=LO:HI[:log|int] or KEY=V1|V2|...")
+    for key, spec, where in assignments(items, "--params", "KEY=LO:HI[:log|int] or KEY=V1|V2|..."):
         if key not in strategy.params:
             raise SimkitError(f"{where}: strategy {strategy.name} has no parameter {key!r}; its parameters: "
                               f"{', '.join(strategy.params) or 'none'}")
-        if any(d.name == key for d in dims):
-            raise SimkitError(f"{where}: {key} is given twice")
         declared = strategy.declared.get(key)
         whole = declared is not None and declared.kind in ("int", "bool", "choice")
         if "|" in spec:
-            choices = tuple(sorted({_number(v.strip(), where) for v in spec.split("|")}))
+            choices = tuple(sorted({parse_number(v.strip(), where) for v in spec.split("|")}))
             if len(choices) < 2:
                 raise SimkitError(f"{where}: a choice needs at least two different values")
             choices = tuple(int(c) if c.is_integer() else c for c in choices)
             dim = Dimension(key, float(min(choices)), float(max(choices)), "choice", choices)
         else:
-            low_text, _, rest = spec.partition(":")
-            high_text, _, suffix = rest.partition(":")
-            if not rest or suffix not in SCALE_SUFFIXES:
-                raise SimkitError(f"{where}: expected KEY=LO:HI, KEY=LO:HI:log, KEY=LO:HI:int or KEY=LO:HI:int:log")
-            low, high = _number(low_text, where), _number(high_text, where)
-            scale = SCALE_SUFFIXES[suffix]
-            if whole and scale in ("float", "log"):     # a whole-number parameter stays whole (log: on a log scale)
-                scale = "int" if scale == "float" else "int-log"
-            if not low < high:
-                raise SimkitError(f"{where}: empty range; needs LO < HI")
-            if scale in ("log", "int-log") and low <= 0:
-                raise SimkitError(f"{where}: a log range needs LO > 0")
-            if scale in ("int", "int-log") and not (low.is_integer() and high.is_integer()):
-                raise SimkitError(f"{where}: {key} takes whole numbers; give whole LO and HI")
+            low, high, scale = parse_range(spec, where, whole=whole, what=key)
             dim = Dimension(key, low, high, scale)
         if declared is not None and not (declared.low <= dim.low and dim.high <= declared.high):
             raise SimkitError(f"{where}: outside {key}'s declared range ({declared.describe()})")
@@ -164,50 +100,6 @@ def declared_space(strategy: Strategy) -> list[Dimension]:
         raise SimkitError(f"strategy {strategy.name} declares no parameter ranges to tune; give --params "
                           f"KEY=LO:HI[:log|int],... (its parameters: {', '.join(strategy.params) or 'none'})")
     return dims
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How much search: a number of trials, of games (played by the search, besides the final race and
-    validation) or of minutes."""
-
-    amount: float
-    unit: str
-
-    def share(self, parts: int, index: int) -> "Budget":
-        """The budget of stage ``index`` of ``parts`` (an even split, the last takes what rounding leaves)."""
-        if self.unit == "minutes":
-            return Budget(self.amount / parts, self.unit)
-        each = int(self.amount) // parts
-        return Budget(each + (int(self.amount) - each * parts if index == parts - 1 else 0), self.unit)
-
-    def text(self) -> str:
-        return f"{_num(self.amount)} {self.unit}"
-
-
-def parse_budget(text) -> Budget:
-    """``200`` or ``200 trials``, ``500000 games`` (or ``500000g``), ``10 minutes`` (or ``10m``)."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d*)?(?:e\d+)?)\s*([a-z]*)\s*", str(text).lower())
-    if not match or (match.group(2) and match.group(2) not in UNITS):
-        raise SimkitError(f"--budget {text!r}: expected a number of trials (200), games (500000 games) or minutes "
-                          "(10 minutes)")
-    unit = UNITS.get(match.group(2), "trials")
-    amount = float(match.group(1))
-    if unit != "minutes":
-        if not amount.is_integer():
-            raise SimkitError(f"--budget {text!r}: {unit} are whole numbers")
-        amount = int(amount)
-    if amount <= 0:
-        raise SimkitError(f"--budget {text!r}: must be positive")
-    return Budget(amount, unit)
-
-
-def _derived_seed(seed: int, *path) -> int:
-    """A seed for one purpose (search, race, validation, a sampler), independent of the others."""
-    words = [int(seed) & 0xFFFFFFFF, int(seed) >> 32]
-    for part in path:
-        words += [int(part)] if isinstance(part, (int, np.integer)) else list(str(part).encode())
-    return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0])
 
 
 def spec_of(seat: Seat) -> str:
@@ -265,30 +157,8 @@ def _config(setup: _Setup, stage: int, rules: dict) -> dict:
     }, default=str))
 
 
-def _make_sampler(setup: _Setup, seed: int):
-    import optuna
-
-    if setup.sampler == "cmaes":
-        # CMA-ES starts from the middle of the ranges (Optuna deprecated x0 in 4.9); the start stays the
-        # incumbent, played every round, until a trial beats it
-        return optuna.samplers.CmaEsSampler(popsize=setup.round_size, seed=seed,
-                                            independent_sampler=optuna.samplers.RandomSampler(seed=seed))
-    if setup.sampler == "tpe":
-        return optuna.samplers.TPESampler(seed=seed, constant_liar=True, multivariate=True)
-    return optuna.samplers.RandomSampler(seed=seed)
-
-
-def _open_study(storage, name: str, config: dict, setup: _Setup, first: dict):
-    import optuna
-
-    study = optuna.create_study(storage=storage, study_name=name, direction="maximize", load_if_exists=True)
-    recorded = study.user_attrs.get("config")
-    if recorded is None:
-        study.set_user_attr("config", config)
-    elif recorded != config:
-        key = next(k for k in config if recorded.get(k) != config[k])
-        raise SimkitError(f"the tuning storage holds a run ({name}) whose {key} differs; run its own command again to "
-                          "continue it, or use --overwrite to discard it")
+def _open_study(store, name: str, config: dict, setup: _Setup, first: dict):
+    study = open_study(store, name, config, ["maximize"], "tuning")
     if "state" not in study.user_attrs and not study.trials and setup.sampler != "cmaes":
         study.enqueue_trial(first)   # TPE and random search try the stage's start first (CMA-ES: the middle)
     return study
@@ -304,63 +174,22 @@ class _Stage:
             "trials": 0, "incumbent": {"values": first, "sum": 0.0, "deals": 0}, "rounds": [],
             "done": False}
 
-    # -- budget -------------------------------------------------------------------------------------------
-    def _round_size(self) -> int:
-        state, setup, budget = self.state, self.setup, self.budget
-        if budget.unit == "trials":
-            return max(0, min(setup.round_size, int(budget.amount) - state["trials"]))
-        if budget.unit == "games":
-            per_trial = state["deals"] * setup.players
-            return max(0, min(setup.round_size, (int(budget.amount) - state["games"]) // per_trial - 1))
-        return setup.round_size if state["seconds"] < budget.amount * 60 else 0
-
-    # -- one round ----------------------------------------------------------------------------------------
-    def _reseed(self, number: int) -> None:
+    def _sampler(self, number: int):
         """The sampler for trial ``number``: seeded by (seed, stage, number), so asking it again after a kill
         gives the same parameters."""
-        seed = _derived_seed(self.setup.seed, "sampler", self.stage, number) % 2 ** 32   # what the samplers take
-        self.study.sampler = _make_sampler(self.setup, seed)
-
-    def _suggest(self, trial) -> None:
-        for dim in self.setup.dims:
-            if dim.scale == "choice":
-                trial.suggest_categorical(dim.name, list(dim.choices))
-            elif dim.scale in ("int", "int-log"):
-                trial.suggest_int(dim.name, int(dim.low), int(dim.high), log=dim.log)
-            else:
-                trial.suggest_float(dim.name, dim.low, dim.high, log=dim.scale == "log")
-
-    def _ask(self, count: int) -> list[int]:
-        """The trial numbers of this round: those already asked (a round cut short by a kill), completed if the
-        kill came in the middle of an ask, then new ones."""
-        import optuna
-
-        states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.RUNNING)
-        asked = []
-        for frozen in self.study.get_trials(deepcopy=False):
-            if frozen.number < self.state["first_trial"] or frozen.state not in states:
-                continue
-            if set(frozen.params) != {d.name for d in self.setup.dims}:
-                self._reseed(frozen.number)     # the same sampler draws the same values as before the kill
-                self._suggest(optuna.trial.Trial(self.study, frozen._trial_id))
-            asked.append(frozen.number)
-        while len(asked) < count:
-            self._reseed(len(self.study.get_trials(deepcopy=False)))
-            trial = self.study.ask()
-            self._suggest(trial)
-            asked.append(trial.number)
-        return asked[:count]
+        return make_sampler(self.setup.sampler, derived_seed(self.setup.seed, "sampler", self.stage, number),
+                            self.setup.round_size)
 
     def run_round(self) -> bool:
-        count = self._round_size()
+        count = self.budget.round_size(self.state, self.setup.round_size, self.state["deals"] * self.setup.players, 1)
         if count == 0:
             return False
         started = time.perf_counter()
         setup, state = self.setup, self.state
-        numbers = self._ask(count)
+        numbers = ask(self.study, state["first_trial"], count, setup.dims, self._sampler)
         frozen = {t.number: t for t in self.study.get_trials(deepcopy=False)}
         values = [frozen[n].params for n in numbers]
-        seed = _derived_seed(setup.seed, "search", self.stage)
+        seed = derived_seed(setup.seed, "search", self.stage)
         first, deals = state["first_game"], state["deals"]
         incumbent = state["incumbent"]
         jobs = [Job(setup.rotations(setup.lineup(setup.seat(v), self.field), seed), first, deals)
@@ -379,7 +208,7 @@ class _Stage:
         for row in rows:
             attrs = {"stage": self.stage + 1, "round": state["round"], "first_game": first, "deals": deals,
                      "raw": row["raw"], "diff_vs_incumbent": row["diff"], "diff_se": row["se"]}
-            self._tell(row["number"], row["value"], attrs)
+            tell(self.study, row["number"], row["value"], attrs)
         best = max(rows, key=lambda r: r["diff"])
         promoted = best["diff"] > 0 and best["diff"] > z_for(2 * PROMOTE_ALPHA / len(rows)) * best["se"]
         spread = float(np.std([r["diff"] for r in rows], ddof=1)) if len(rows) >= 3 else math.inf
@@ -404,22 +233,10 @@ class _Stage:
         self._progress(len(rows), games, time.perf_counter() - started)
         return True
 
-    def _tell(self, number: int, value: float, attrs: dict) -> None:
-        import optuna
-
-        trial = self.study.get_trials(deepcopy=False)[number]
-        self.study._storage.set_trial_user_attr(trial._trial_id, "simkit", attrs)   # one write, not one per key
-        if trial.state != optuna.trial.TrialState.COMPLETE:
-            self.study.tell(number, value)
-
     def _progress(self, trials: int, games: int, seconds: float) -> None:
-        if self.bar is None:
-            return
-        unit = self.budget.unit
-        self.bar.update(trials if unit == "trials" else games if unit == "games" else seconds / 60)
         inc = self.state["incumbent"]
-        self.bar.set_postfix_str(f"stage {self.stage + 1} best {self.setup.seat(inc['values']).label} "
-                                 f"({inc['sum'] / max(inc['deals'], 1):.3f})", refresh=False)
+        self.bar.advance(trials, games, seconds, f"stage {self.stage + 1} best {self.setup.seat(inc['values']).label} "
+                                                 f"({inc['sum'] / max(inc['deals'], 1):.3f})")
 
     # -- end of the stage ---------------------------------------------------------------------------------
     def finish(self) -> dict:
@@ -437,7 +254,7 @@ class _Stage:
                 break
             candidates.setdefault(setup.seat(trial.params).label, (trial.params, f"trial {trial.number}"))
         deals = max(2 * state["deals"], setup.trial_deals)
-        seed = _derived_seed(setup.seed, "race", self.stage)
+        seed = derived_seed(setup.seed, "race", self.stage)
         labels = list(candidates)
         frames = play_jobs([Job(setup.rotations(setup.lineup(setup.seat(candidates[label][0]), self.field), seed), 0,
                                deals) for label in labels], setup.workers)
@@ -453,7 +270,7 @@ class _Stage:
         return state
 
 
-class TuneResult(Analysis):
+class TuneResult(SearchResult):
     """A tuning analysis: tables ``best`` (per tuned parameter: start and best value, range), ``trials``
     (every trial), ``rounds``, ``selection`` (the final race), ``validation`` (best vs start, paired) and,
     against a field, ``exploitability``."""
@@ -467,14 +284,6 @@ class TuneResult(Analysis):
     def best_spec(self) -> str:
         """The best as a line-up entry, e.g. ``threshold:points=27:patience=12``."""
         return self.setup["best_spec"]
-
-    @property
-    def trials(self) -> pd.DataFrame:
-        return self.tables["trials"]
-
-    @property
-    def validation(self) -> pd.DataFrame:
-        return self.tables["validation"]
 
 
 def _stage_names(study_name: str, stages: int, self_play: bool) -> list[str]:
@@ -496,8 +305,6 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
     doubling as the search narrows up to max_trial_games. games: games per side of the validation of the best
     against the start on fresh seeds. storage: an SQLite file (or Optuna storage URL) that makes the run
     resumable; study_name names it inside. Returns a TuneResult (an Analysis of kind ``tune``)."""
-    import optuna
-
     spec = get_game(game)
     start = parse_seat(spec.name, strategy) if isinstance(strategy, str) else parse_lineup(spec.name, [strategy])[0]
     family = start.strategy
@@ -539,34 +346,10 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
         raise SimkitError(f"--budget {budget.text()}: not enough for one trial per stage (a trial and the incumbent "
                           f"play {2 * trial_deals * n:,} games); give more games or fewer --trial-games")
 
-    optuna.logging.set_verbosity(optuna.logging.ERROR)
-    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    if storage is None:
-        store = optuna.storages.InMemoryStorage()
-    elif isinstance(storage, (str, Path)) and "://" not in str(storage):
-        store = _sqlite_storage(Path(storage))
-    else:
-        store = storage
-    show = progress_bars.shown() if progress is None else progress
-    bar = None
-    if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=budget.amount, unit=" " + budget.unit, file=sys.stderr, dynamic_ncols=True,
-                   bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f}{unit} [{elapsed}<{remaining}{postfix}]")
-    try:
-        with progress_bars.games(0, enabled=False):   # the search's own bar, not one per round's games
-            return _search(setup, store, study_name, stage_count, self_play, budget, bar, games, rules, sets)
-    except KeyboardInterrupt:
-        if isinstance(store, optuna.storages.InMemoryStorage):
-            raise
-        raise RunInterrupted(f"interrupted; the search so far is kept in {storage}: run the same command again to "
-                             "continue it") from None
-    finally:
-        if bar is not None:
-            bar.close()
-        if hasattr(store, "engine"):
-            store.engine.dispose()    # close the file, so that it can be copied into the results
+    store = open_storage(storage)
+    bar = Progress(budget, progress)
+    with searching(store, storage, bar):
+        return _search(setup, store, study_name, stage_count, self_play, budget, bar, games, rules, sets)
 
 
 def _search(setup: _Setup, store, study_name, stage_count, self_play, budget, bar, games, rules, sets) -> TuneResult:
@@ -578,41 +361,15 @@ def _search(setup: _Setup, store, study_name, stage_count, self_play, budget, ba
         # the first incumbent: the start, or in self-play the previous stage's best (which its copies play)
         study = _open_study(store, name, _config(setup, s, setup.base.rules), setup, best_values)
         stage = _Stage(setup, s, opponents, study, budget.share(stage_count, s), bar, best_values)
-        if bar is not None:
-            done = stage.state
-            bar.update(done["trials"] if budget.unit == "trials" else done["games"] if budget.unit == "games"
-                       else done["seconds"] / 60)
+        bar.advance(stage.state["trials"], stage.state["games"], stage.state["seconds"])
         while stage.run_round():
             pass
         state = stage.finish()
         best_values = state["best"]
         stage_states.append((state, opponents))
         studies.append(study)
-    if bar is not None:
-        bar.close()
+    bar.close()
     return _report(setup, stage_states, studies, budget, games, rules, sets, study_name)
-
-
-def _sqlite_storage(path: Path):
-    """Optuna's storage in an SQLite file, in write-ahead-log mode without a disk flush per commit: a killed
-    process loses nothing committed (the operating system still writes it), and a commit costs microseconds
-    instead of a flush (measured at 17 ms each on a busy disk, a few hundred per run)."""
-    import sqlite3
-
-    import optuna
-    from sqlalchemy import event
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with sqlite3.connect(path) as connection:
-        connection.execute("PRAGMA journal_mode=WAL")    # kept by the file
-    store = optuna.storages.RDBStorage(f"sqlite:///{path.resolve()}", engine_kwargs={"connect_args": {"timeout": 60}})
-
-    def relaxed(connection, _):
-        connection.execute("PRAGMA synchronous=NORMAL")
-
-    event.listen(store.engine, "connect", relaxed)
-    store.engine.dispose()    # connections opened from now on are relaxed
-    return store
 
 
 def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, rules, sets, study_name) -> TuneResult:
@@ -621,7 +378,7 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     best = setup.seat(best_values)
     n = setup.players
     deals = deals_for(games, n, True)
-    seed = _derived_seed(setup.seed, "validation")
+    seed = derived_seed(setup.seed, "validation")
     start = setup.start
     if setup.field is not None:
         settings = [("against the field", setup.field, setup.field)]
@@ -688,6 +445,11 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
                             f"[{row['best_win_diff_low']:+.2%}, {row['best_win_diff_high']:+.2%}]): {verdict} (the start's "
                             f"margin was {row['start_win_diff']:+.2%} [{row['start_win_diff_low']:+.2%}, "
                             f"{row['start_win_diff_high']:+.2%}]).")
+    if (validation["win_high"] < 0).any():
+        # the race picked a finalist by luck: its games could not tell such close trials apart
+        findings.append(f"Keep the start: the validation says the best found is worse than {start.label}; the final "
+                        f"race ({_race_games(stage_states):,} games per finalist) could not tell the finalists apart. "
+                        "More games per trial (--trial-games, --max-trial-games) separate them better.")
     findings.append(f"Use it: --players {spec_of(best)},... (best.txt and best.toml in the results directory).")
     best_toml = _best_toml(setup, best, best_values)
     setup_record = {"game": setup.game, "strategy": start.label, "family": start.strategy.name,
@@ -710,6 +472,10 @@ def _rounded(setup: _Setup, values: dict) -> dict:
     return {k: float(f"{v:.4g}") if dims[k].continuous else v for k, v in values.items()}
 
 
+def _race_games(stage_states) -> int:
+    return next(r["games"] for r in stage_states[-1][0]["selection"])
+
+
 def _race_line(selection: list[dict], objective: str) -> str:
     chosen = next(r for r in selection if r["chosen"])
     form = "{:.2%}" if objective == "win" else "{:.4g}"
@@ -722,7 +488,8 @@ def _best_table(setup: _Setup, best_values: dict) -> pd.DataFrame:
     start = setup.start_values()
     # the range as text: two numeric columns after "best" would read as its interval in a report
     rows = [{"parameter": d.name, "start": float(setup.start.values[d.name]), "best": float(best_values[d.name]),
-             "range": "|".join(map(_num, d.choices)) if d.scale == "choice" else f"{_num(d.low)}..{_num(d.high)}", "scale": d.scale, "start_in_range": float(start[d.name])}
+             "range": "|".join(map(format_number, d.choices)) if d.scale == "choice" else
+             f"{format_number(d.low)}..{format_number(d.high)}", "scale": d.scale, "start_in_range": float(start[d.name])}
             for d in setup.dims]
     return pd.DataFrame(rows).set_index("parameter")
 

@@ -255,3 +255,25 @@ def test_summary_findings_pair_the_best_strategy_with_the_next(run_with_change):
     printed = invoke("summary", out)
     assert re.search(r"^- Highest win rate: \S+ \d+\.\d% \[.*\] \(a seat at random wins 25.0%\); next \S+ .*: \S+ leads by [-+]\d+\.\d points "
                      r"\[.*\], paired over the same games \(.*\)\.$", printed, re.M), printed
+
+
+def test_compare_does_not_print_a_seat_table_that_repeats_the_strategy_table():
+    same = invoke("compare", "dweebies", "--set-b", "game.min_line=3", "--games", 20, "-w", 1)
+    assert "[strategy]" in same and "[seat]" not in same and "Not shown: seat (4 rows)" in same
+    swapped = invoke("compare", "dweebies", "--players-b", "random,greedy-defensive,line-shortener,pair-keeper",
+                     "--games", 20, "-w", 1)
+    assert "[seat]" in swapped and "[swapped]" in swapped
+
+
+def test_tune_and_metagame_headlines_name_the_tuned_seat_and_the_pool():
+    from reports.format import tested
+    from simkit.games import get_game
+
+    wheedle = get_game("wheedle")
+    field = {"strategy": "threshold", "field": ["hair-trigger", "patient", "blocker"], "players": 4, "sets": []}
+    assert tested(wheedle, "tune", field) == \
+        "Wheedle, 4 players (threshold (tuned), hair-trigger, patient, blocker), default rules (official)"
+    assert tested(wheedle, "tune", {**field, "field": None, "sets": ["scoring.false_stop=-10"]}) == \
+        f"Wheedle, 4 players (threshold (tuned) in every seat), rules changed: {CHANGE}"
+    assert tested(wheedle, "metagame", {"strategies": ["a", "b", "c"], "players": 4}) == \
+        "Wheedle, 4 players drawn from 3 strategies (a, b, c), default rules (official)"

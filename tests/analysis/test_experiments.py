@@ -15,7 +15,8 @@ SHIPPED = sorted(Path(__file__).resolve().parents[2].joinpath("experiments").glo
 def test_experiments_are_shipped_for_every_study_asked_for():
     assert {p.stem for p in SHIPPED} >= {"wheedle-stopping-rules", "us-investing-and-poaching", "wheedle-false-stop",
                                          "dweebies-deck-splits", "us-last-player-standing",
-                                         "uk-set-multiples"}
+                                         "uk-set-multiples", "design-dweebies-deck-split", "design-uk-level-targets",
+                                         "design-us-gold-bankruptcy", "design-wheedle-false-stop"}
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
@@ -29,7 +30,7 @@ def test_shipped_experiment_files_round_trip(path, tmp_path):
 
 def test_analysis_keys_come_from_the_library():
     assert "param" in analysis_keys("sweep") and "workers" not in analysis_keys("sweep")
-    assert set(KINDS) == {"compare", "tournament", "sweep", "balance", "tune", "metagame"}
+    assert set(KINDS) == {"compare", "tournament", "sweep", "balance", "tune", "metagame", "design"}
     assert "storage" not in analysis_keys("tune") and "budget" in analysis_keys("tune")
     assert {"retune", "retune_params", "retune_budget"} <= set(analysis_keys("compare"))
 
