@@ -2,7 +2,8 @@
 
 Every engine has a checking mode (``simulate(..., check=True)``) that asserts its conservation laws
 during play (cards and money neither appear nor vanish). A *case* here is one random draw of a valid
-house-rule overlay, a player count and a line-up of registered strategies; ``play_case`` plays a few
+house-rule overlay, a player count and a line-up of registered strategies (each at its quick settings,
+``Strategy.quick``: a search player at a small budget); ``play_case`` plays a few
 games of it in checking mode. Each game declares its drawer of rule overlays (``Game.fuzz``), written once
 against a small ``pick`` interface (``integer(low, high)``, ``boolean()``, ``choice(values)``), so the
 property tests draw through hypothesis (shrinking a failure to a small case) and ``simkit fuzz`` draws
@@ -21,7 +22,7 @@ from . import progress
 from .games import get_game
 from .pool import Chunk, play_chunks
 from .runner import make_batch
-from .strategy import registered
+from .strategy import Seat, registered
 
 
 class NumpyPick:
@@ -56,7 +57,9 @@ def draw_case(game: str, pick) -> Case:
     """A random valid case: player count (house counts too), rule overlay and line-up of registered strategies."""
     spec = get_game(game)
     n = pick.choice(list(spec.all_player_counts))
-    names = sorted(registered(game))
+    shipped = registered(game)
+    # each strategy at its quick settings (a search player at a small budget), so a campaign stays fast
+    names = [Seat(shipped[name], shipped[name].quick).label for name in sorted(shipped)]
     return Case(game, spec.fuzz(pick, n), tuple(pick.choice(names) for _ in range(n)))
 
 

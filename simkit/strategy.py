@@ -179,6 +179,7 @@ class Strategy:
     params: dict = field(default_factory=dict)      # name -> default value (float), in vector order
     doc: str = ""
     declared: dict = field(default_factory=dict)    # name -> Param (range, kind, meaning)
+    quick: dict = field(default_factory=dict)       # name -> value for quick runs (fuzzing): a search's small budget
     # Every Strategy of a process is numbered as it is made: worker processes forked later know it by number
     # (simkit.pool sends line-ups that way), and a pool forked earlier knows it is new to them.
     serial: int = field(init=False, compare=False, repr=False)
@@ -190,7 +191,7 @@ class Strategy:
 
     @classmethod
     def build(cls, game: str, name: str, *, base: "Strategy | None" = None, params: dict | None = None,
-              doc: str = "", **decisions) -> "Strategy":
+              doc: str = "", quick: dict | None = None, **decisions) -> "Strategy":
         from .games import get_game
 
         spec = get_game(game)
@@ -216,7 +217,12 @@ class Strategy:
                 compiled[point] = func if (base and func is base.decisions.get(point)) else _compile(func, signature)
             except ValueError as exc:
                 raise DecisionError(name, point, str(exc)) from exc.__cause__
-        return cls(game, name, compiled, merged_params, doc or (base.doc if base else ""), declared)
+        quick = dict(base.quick if base and quick is None else quick or {})
+        for key, value in quick.items():
+            if key not in declared:
+                raise SimkitError(f"strategy {name}: quick setting for unknown parameter {key!r}")
+            quick[key] = declared[key].check(name, key, value)
+        return cls(game, name, compiled, merged_params, doc or (base.doc if base else ""), declared, quick)
 
     @property
     def module(self) -> str:

@@ -565,7 +565,7 @@ _ROLLOUT_PARAMS = {
 }
 
 rollout = register(Strategy.build(
-    "dweebies", "rollout", place=rollout_place, params=_ROLLOUT_PARAMS,
+    "dweebies", "rollout", place=rollout_place, params=_ROLLOUT_PARAMS, quick={"samples": 2},
     doc="Search: plays every candidate move on `samples` determinisations of the unseen cards, then `depth` more "
         "turns of the default policy for every seat; plays the move with the best mean margin (own cards "
         "collected minus the others', as margin says)."))

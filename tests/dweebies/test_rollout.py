@@ -229,3 +229,16 @@ def test_rollout_finds_the_move_that_turns_a_threat_away(pile, hand_sizes):
     greedy = {decide("greedy", table, "PQ", players=2, pile=pile, hand_sizes=hand_sizes, copies=copies,
                      seed=seed)[0] for seed in range(10)}
     assert len(greedy) > 3               # with nothing to collect, greedy plays anywhere
+
+
+def test_fuzz_campaigns_play_the_rollout_at_its_quick_budget():
+    from simkit.errors import SimkitError
+    from simkit.fuzz import NumpyPick, draw_case
+    from simkit.strategy import Strategy
+
+    drawn = {name for case in range(100) for name in draw_case("dweebies", NumpyPick(0, case)).players}
+    assert "rollout:samples=2" in drawn and "rollout" not in drawn and "greedy" in drawn
+    with pytest.raises(SimkitError, match="quick setting for unknown parameter 'budget'"):
+        Strategy.build("dweebies", "mine", base=shipped.rollout, quick={"budget": 2})
+    with pytest.raises(SimkitError, match="samples=0 is not allowed"):
+        Strategy.build("dweebies", "mine", base=shipped.rollout, quick={"samples": 0})
