@@ -107,12 +107,12 @@ def load_experiment(path: str | Path) -> Experiment:
 
 
 def run_analyses(experiment: Experiment, games: int | None = None, workers: int = 1) -> list[Analysis]:
-    """Run every analysis of the experiment in order and return them. Every analysis is first run on a
-    handful of games, so a bad line-up or rule anywhere in the file fails before the long runs start."""
+    """Run every analysis of the experiment in order and return them. With several, every analysis is first
+    run on a handful of games, so a bad line-up or rule anywhere in the file fails before the long runs start."""
     calls = experiment.calls(games)
     quick = 2 * max(get_game(experiment.game).all_player_counts)
-    with progress.games(0, enabled=False):      # quick checks: no bar
-        for kind, _, kwargs in calls:
+    with progress.games(0, enabled=False):      # quick checks (no bar); a single analysis fails as soon by itself
+        for kind, _, kwargs in calls if len(calls) > 1 else ():
             check = {**kwargs, "games": quick}
             if kind == "compare":
                 check["until_decided"] = False
