@@ -7,6 +7,7 @@ import pytest
 
 from simkit import progress
 from simkit.cli import main
+from simkit.rules import read_toml
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = {
@@ -23,7 +24,7 @@ COMMANDS = {
     "fuzz": ["fuzz", "dweebies", "--games", "20", "--games-per-case", "5"],
 }
 # A bar's state: "<label>: 100%|...| 300/300 [00:01<00:00, 245 games/s]" (tqdm redraws it after each \r).
-STATE = re.compile(r"(?:^|\r)(?:([^\r:]*): )?\s*(\d+)%\|[^|]*\| ([\d.]+k?)/([\d.]+k?) \[[^\]]*games/s\]")
+STATE = re.compile(r"(?:^|\r)(?:([^\r]*?): )?\s*(\d+)%\|[^|]*\| ([\d.]+k?)/([\d.]+k?) \[[^\]]*games/s\]")
 
 
 def bars(err: str) -> list[tuple[str, str, str]]:
@@ -51,7 +52,8 @@ def test_a_command_that_simulates_shows_one_bar_that_reaches_its_total(command, 
     for name, done, total in shown:
         assert done == total, (name, done, total)
     if command == "experiment run":
-        assert [name for name, _, _ in shown] == ["1/3 Default vs -10", "2/3 Default rules", "3/3 False stop -10"]
+        names = [analysis["name"] for analysis in read_toml(COMMANDS[command][2])["analysis"]]
+        assert [name for name, _, _ in shown] == [f"{k}/{len(names)} {name}" for k, name in enumerate(names, 1)]
     else:
         assert len(shown) == 1
 

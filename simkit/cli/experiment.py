@@ -20,11 +20,17 @@ def command():
 @workers_option
 @quiet_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing results directory.")
-def run(file, out, games, workers, overwrite):
+@click.option("--verbose", "-v", is_flag=True, help="Also print every analysis's tables (they are always in the "
+                                                    "results directory).")
+def run(file, out, games, workers, overwrite, verbose):
     """Run every analysis of FILE and write tables, plots (PNG, SVG) and report.html."""
     experiment = load_experiment(file)
     out = out or str(Path("runs") / Path(file).stem)
     results = run_experiment(experiment, out, games, workers or os.cpu_count() or 1, overwrite)
+    from reports.analysis import experiment_headline
+
+    click.echo(experiment_headline(experiment, [{"kind": r.kind, "setup": r.setup, "players": r.players}
+                                                for r in results]))
     for result in results:
-        click.echo("\n".join([result.title, *("  " + line for line in result.findings)]))
-    click.echo(f"results and report written to {out} (open {out}/report.html)")
+        click.echo("\n" + result.text(verbose, tables=verbose))
+    click.echo(f"\nresults and report written to {out} (open {out}/report.html)")

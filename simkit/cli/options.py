@@ -64,6 +64,9 @@ def rotate_option(func):
 
 def analysis_out_options(func):
     func = quiet_option(func)
+    func = click.option("--verbose", "-v", is_flag=True,
+                        help="Also print the long tables (e.g. the whole game-length distribution); without it they "
+                             "are only written by --out.")(func)
     func = click.option("--overwrite", is_flag=True, help="Replace an existing results directory.")(func)
     return click.option("--out", "-o", type=click.Path(), default=None,
                         help="Also write a results directory: tables (CSV, Parquet), plots (PNG, SVG), report.html and "

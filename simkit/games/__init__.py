@@ -1,5 +1,5 @@
 """The game registry. Each game is one sub-package here defining ``GAME``; discovery is automatic,
-so a fifth game is one new folder (engine, rules.toml, columns) plus one strategies module."""
+so a fifth game is one new folder (engine, rules.toml, columns, fuzz drawer) plus one strategies module."""
 from __future__ import annotations
 
 import importlib
@@ -28,6 +28,7 @@ class Game:
     prepare: Callable                       # (rules dict, n_players) -> compiled rules; raises SimkitError
     simulate: Callable                      # (prepared, seats, seed, first_game, n_games, check) -> columns
     replay: Callable                        # (prepared, seats, seed, game) -> readable text
+    fuzz: Callable                          # (pick, n_players) -> a random valid rule overlay (simkit.fuzz)
     score_column: str
     facts: dict = field(default_factory=dict)   # result column -> meaning (documented by `simkit games`)
     levels: tuple[int, ...] = ()

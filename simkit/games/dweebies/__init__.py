@@ -137,6 +137,21 @@ def replay(prepared: DweebiesRules, seats, seed: int, game: int) -> str:
     return format_replay(prepared, seats, seed, game, out)
 
 
+def fuzz_rules(pick, n: int) -> dict:
+    """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz: integer, boolean,
+    choice); ``simkit fuzz`` and the property tests play it in checking mode."""
+    if pick.boolean():   # a split of the published deck: n1+n2+n3+n4 = 27 Dweebies, 54 cards
+        n4 = pick.integer(0, 9)
+        n3 = pick.integer(0, (27 - 3 * n4) // 2)
+        deck, cards = {"copies_split": [n3 + 2 * n4, 27 - 2 * n3 - 3 * n4, n3, n4]}, 54
+    else:                # any deck
+        copies = [pick.integer(1, 5) for _ in range(pick.integer(n, 40))]   # at least a card a player
+        deck, cards = {"copies": copies}, sum(copies)
+    return {"deck": deck, "game": {"hand_size": pick.integer(1, min(20, max(1, cards // n))),
+                                   "min_line": pick.integer(2, 3), "collect": pick.choice(["must", "may"]),
+                                   "split_rule": pick.choice(["shortest_link", "free"])}}
+
+
 GAME = Game(
     name="dweebies",
     title="Dweebies",
@@ -147,6 +162,7 @@ GAME = Game(
     strategies_module="strategies.dweebies",
     rules_path=Path(__file__).with_name("rules.toml"),
     prepare=prepare,
+    fuzz=fuzz_rules,
     simulate=simulate,
     replay=replay,
     score_column="collected",

@@ -179,6 +179,43 @@ def replay(prepared: WheedleRules, seats, seed: int, game: int) -> str:
     return format_replay(prepared, seats, seed, game, out)
 
 
+def fuzz_rules(pick, n: int) -> dict:
+    """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz: integer, boolean,
+    choice); ``simkit fuzz`` and the property tests play it in checking mode."""
+    hand = pick.integer(1, 30 if n <= 3 else 20)
+    total = hand * n + 1
+    companies = pick.integer(max(1, -(-total // 99)), min(12, total))
+    cards = _split_total(pick, total, companies, 1, 99)
+    table = "hand" if n in GAME.player_counts else "house_hand"
+    return {
+        "company": [{"name": f"C{i}", "cards": c} for i, c in enumerate(cards)],
+        "deal": {table: {str(n): hand}},
+        "scoring": {**{key: pick.integer(-20, 20) for key in ("stop_bonus", "false_stop", "all_cards", "majority",
+                                                              "bankrupt")},
+                    "false_stopper_cards": pick.choice(["none", "scored"])},   # W8
+        "options": {"gifts_allowed": pick.boolean(), "false_stop_ends_round": pick.boolean(),
+                    "bankrupt_majority_scores": pick.boolean(),
+                    "rounds": pick.choice(["players", 1, 2, 3]), "max_ticks": pick.choice([1, 5, 50, 500, 2000])},
+    }
+
+
+def _split_total(pick, total: int, parts: int, low: int, high: int) -> list[int]:
+    """``parts`` whole numbers in low..high summing to ``total`` (low*parts <= total <= high*parts)."""
+    counts = [low] * parts
+    weights = [pick.integer(1, 9) for _ in range(parts)]
+    left = total - low * parts
+    for i in range(parts):
+        counts[i] += min(high - low, left * weights[i] // sum(weights))
+    left = total - sum(counts)
+    i = 0
+    while left:
+        if counts[i % parts] < high:
+            counts[i % parts] += 1
+            left -= 1
+        i += 1
+    return counts
+
+
 GAME = Game(
     name="wheedle",
     title="Wheedle",
@@ -189,6 +226,7 @@ GAME = Game(
     strategies_module="strategies.wheedle",
     rules_path=Path(__file__).with_name("rules.toml"),
     prepare=prepare,
+    fuzz=fuzz_rules,
     simulate=simulate,
     replay=replay,
     score_column="points",

@@ -106,6 +106,27 @@ def replay(prepared: UKRules, seats, seed: int, game: int) -> str:
     return format_replay(prepared, seats, seed, game, out)
 
 
+def fuzz_rules(pick, n: int) -> dict:
+    """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz: integer, boolean,
+    choice); ``simkit fuzz`` and the property tests play it in checking mode."""
+    rule = pick.choice(["colour", "size", "size_capped"])
+    game = {"level": pick.integer(1, 3), "set_multiple_rule": rule, "start_cash": pick.choice([0, 2000, 8250, 50_000]),
+            "turn_limit": pick.choice([1, 10, 100, 400]), "min_set": 3,
+            "buy_from_player_multiple": pick.integer(0, 5),
+            # 0 included: a free raid once let one turn bankrupt the last two players (found here: seed 2026, case 57)
+            "at_risk_buy_multiple": pick.integer(0, 5),
+            "blue_outer_bonus": pick.choice([0, 5000, 20_000]), "borrow_on_sale": pick.boolean()}
+    for key in ("at_risk_loan_fraction", "at_risk_interest", "handlers_charge"):
+        game[key] = pick.choice([0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0])
+    if rule == "colour":
+        game["set_multiple_colour"] = {c: pick.integer(0, 6) for c in ("red", "green", "yellow")}
+        game["set_multiple_extra_per_card"] = pick.integer(0, 3)
+    elif rule == "size":
+        game["set_multiple_size"] = {"3": pick.integer(0, 4), "4": pick.integer(0, 6), "5": pick.integer(0, 8),
+                                     "6": pick.integer(0, 10)}
+    return {"game": game}
+
+
 GAME = Game(
     name="wheeler-dealer-uk",
     title="Wheeler Dealer (UK)",
@@ -116,6 +137,7 @@ GAME = Game(
     strategies_module="strategies.wheeler_dealer_uk",
     rules_path=Path(__file__).with_name("rules.toml"),
     prepare=prepare,
+    fuzz=fuzz_rules,
     simulate=simulate,
     replay=replay,
     score_column="wealth",
