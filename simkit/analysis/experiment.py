@@ -123,14 +123,14 @@ def _takes(kind: str, key: str) -> bool:
 
 def run_analyses(experiment: Experiment, games: int | None = None, workers: int = 1,
                  storage: str | Path | None = None) -> list[Analysis]:
-    """Run every analysis of the experiment in order and return them. Every analysis is first run on a
-    handful of games, so a bad line-up or rule anywhere in the file fails before the long runs start.
+    """Run every analysis of the experiment in order and return them. With several, every analysis is first
+    run on a handful of games, so a bad line-up or rule anywhere in the file fails before the long runs start.
     storage: an SQLite file where searches (tune, compare with retune) keep their state, so that the same
     call continues an interrupted run; each analysis's studies are named after its position."""
     calls = experiment.calls(games)
     quick = 2 * max(get_game(experiment.game).all_player_counts)
-    with progress.games(0, enabled=False):      # quick checks: no bar
-        for kind, _, kwargs in calls:
+    with progress.games(0, enabled=False):      # quick checks (no bar); a single analysis fails as soon by itself
+        for kind, _, kwargs in calls if len(calls) > 1 else ():
             check = {**kwargs, "games": quick, **{k: v for k, v in QUICK.get(kind, {}).items() if _takes(kind, k)}}
             for key in ("trial_games", "max_trial_games"):
                 if _takes(kind, key):

@@ -83,11 +83,11 @@ def play_jobs(jobs: list[Job], workers: int = 1) -> list[pd.DataFrame]:
             columns = None if job.keep == "all" else tuple(dict.fromkeys([*CORE, batch.game.score_column]))
             chunks += [Chunk(batch, job.first_game + first, n, (j, r, index), columns)
                        for index, first, n in chunk_ranges(job.games, size)]
-    parts = {}      # (job, rotation) -> {chunk index: rows}
+    parts = {}      # (job, rotation) -> {chunk index: columns}
 
     def sink(chunk, columns):
         j, r, index = chunk.key
-        parts.setdefault((j, r), {})[index] = pd.DataFrame({k: v for k, v in columns.items() if not k.startswith("_")})
+        parts.setdefault((j, r), {})[index] = {k: v for k, v in columns.items() if not k.startswith("_")}
 
     with progress.games(total) as bar:
         play_chunks(chunks, sink, workers, bar=bar)
@@ -95,21 +95,20 @@ def play_jobs(jobs: list[Job], workers: int = 1) -> list[pd.DataFrame]:
 
 
 def _rows(job: Job, parts: dict) -> pd.DataFrame:
-    """One job's frame from its chunks' rows (``parts``: rotation -> {chunk index: rows})."""
+    """One job's frame from its chunks' columns (``parts``: rotation -> {chunk index: columns}), built once
+    from the joined arrays (a DataFrame per chunk cost the parent more than the rest of its work)."""
     n = len(job.batches[0].seats)
-    rotated = []
+    rotations = []
     for r, batch in enumerate(job.batches):
-        labels = [seat.label for seat in batch.seats]
-        entry_of_seat = np.array(rotate(list(range(n)), r))
-        frame = pd.concat([rows for _, rows in sorted(parts[r].items())], ignore_index=True)
-        frame["score"] = frame[batch.game.score_column].astype(float)
-        frame["entry"] = entry_of_seat[frame["seat"].to_numpy()]
-        frame["strategy"] = pd.Categorical(np.array(labels)[frame["seat"].to_numpy()],
-                                           categories=list(dict.fromkeys(labels)))
-        frame["rotation"] = r
-        rotated.append(frame)
-    frame = pd.concat(rotated, ignore_index=True)
-    frame["strategy"] = frame["strategy"].astype(str)
+        chunks = [columns for _, columns in sorted(parts[r].items())]
+        joined = {name: np.concatenate([columns[name] for columns in chunks]) for name in chunks[0]}
+        seat = joined["seat"]
+        joined["score"] = joined[batch.game.score_column].astype(float)
+        joined["entry"] = np.array(rotate(list(range(n)), r))[seat]
+        joined["strategy"] = np.array([s.label for s in batch.seats], dtype=object)[seat]
+        joined["rotation"] = np.full(seat.size, r, dtype=np.int64)
+        rotations.append(joined)
+    frame = pd.DataFrame({name: np.concatenate([joined[name] for joined in rotations]) for name in rotations[0]})
     frame["win"] = frame["winner"].astype(float)
     return frame
 

@@ -56,10 +56,11 @@ def pairwise_by_block(frame: pd.DataFrame, names: list[str]) -> np.ndarray:
     return wins
 
 
-def head_to_head_intervals(frame, labels) -> pd.DataFrame:
+def head_to_head_intervals(frame, labels, wins: np.ndarray | None = None) -> pd.DataFrame:
     """Per ordered pair of strategies, the share of shared games the first finished ahead (ties half), as
-    a mean over blocks with its 95% interval (columns ahead, low, high; index strategy, opponent)."""
-    wins = pairwise_by_block(frame, labels)
+    a mean over blocks with its 95% interval (columns ahead, low, high; index strategy, opponent).
+    ``wins``: ``pairwise_by_block(frame, labels)`` if the caller has it already."""
+    wins = pairwise_by_block(frame, labels) if wins is None else wins
     rows = []
     for i, row in enumerate(labels):
         for j, column in enumerate(labels):
@@ -107,7 +108,7 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     with np.errstate(invalid="ignore"):
         head = pd.DataFrame(totals / (totals + totals.T), index=pd.Index(names, name="ahead of ->"), columns=names)
     seat_counts = frame.groupby(["strategy", "seat"]).size().unstack("seat").reindex(names)
-    tables = {"standings": standings, "head_to_head": head, "head_to_head_intervals": head_to_head_intervals(frame, names),
+    tables = {"standings": standings, "head_to_head": head, "head_to_head_intervals": head_to_head_intervals(frame, names, wins),
               "seat_counts": seat_counts}
     best = standings.index[0]
     findings = [

@@ -3,12 +3,12 @@ import json
 import click
 
 from ..bench import format_benchmark, format_overhead, format_table, overhead, run_benchmark
-from ..games import all_games
+from ..games import game_names
 from .options import rules_options, workers_option
 
 
 @click.command("bench")
-@click.argument("game", type=click.Choice(list(all_games())), metavar="[GAME]", required=False)
+@click.argument("game", type=click.Choice(game_names()), metavar="[GAME]", required=False)
 @click.option("--all", "every", is_flag=True, help="Every registered game, as one table (with peak memory).")
 @click.option("--games", "-n", type=click.IntRange(1), default=None,
               help="Games per measurement (default 20,000), per batch with --overhead (default 1,000), or with "
@@ -56,7 +56,7 @@ def command(game, every, games, repeat, memory, overhead_, batches, workers, das
         if rules_file or sets:
             raise click.UsageError("--rules and --set are for one GAME, not --all")
         results = [run_benchmark(name, games, repeat, memory=True, memory_scale=10 if memory else None)
-                   for name in all_games()]
+                   for name in game_names()]
         click.echo(json.dumps(results, indent=2) if as_json else format_table(results))
         return
     result = run_benchmark(game, games, repeat, memory=memory, rules_file=rules_file, sets=sets, dask=dask)

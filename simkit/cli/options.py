@@ -4,11 +4,11 @@ from __future__ import annotations
 import click
 
 from .. import progress
-from ..games import all_games
+from ..games import game_names
 
 
 def game_argument(func):
-    return click.argument("game", type=click.Choice(list(all_games())), metavar="GAME")(func)
+    return click.argument("game", type=click.Choice(game_names()), metavar="GAME")(func)
 
 
 def players_option(func):

@@ -90,27 +90,37 @@ class Game:
                               + f", not {n_players}")
 
 
-def _discover() -> dict[str, Game]:
-    games = {}
-    for info in pkgutil.iter_modules(__path__):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        game = getattr(module, "GAME", None)
-        if isinstance(game, Game):
-            games[game.name] = game
-    return games
+def _folders() -> dict[str, str]:
+    """Game name -> its sub-package, found without importing any (a game's name is its folder's, with
+    hyphens for underscores): a command that plays one game loads one engine."""
+    return {info.name.replace("_", "-"): info.name for info in pkgutil.iter_modules(__path__) if info.ispkg}
 
 
 GAMES: dict[str, Game] = {}
 
 
+def game_names() -> list[str]:
+    """The registered games' names, without loading their engines (command-line choices)."""
+    return list(_folders())
+
+
+def _load(name: str, folder: str) -> Game:
+    game = getattr(importlib.import_module(f"{__name__}.{folder}"), "GAME", None)
+    if not isinstance(game, Game) or game.name != name:
+        raise RuntimeError(f"simkit/games/{folder} must define GAME = Game(name={name!r}, ...)")
+    return game
+
+
 def all_games() -> dict[str, Game]:
-    if not GAMES:
-        GAMES.update(_discover())
-    return GAMES
+    """Every registered game by name (loads every engine; ``game_names`` does not)."""
+    return {name: get_game(name) for name in game_names()}
 
 
 def get_game(name: str) -> Game:
-    games = all_games()
-    if name not in games:
-        raise SimkitError(f"unknown game {name!r}; available: {', '.join(games)}")
-    return games[name]
+    """The game called ``name`` (loading its engine, once)."""
+    if name not in GAMES:
+        folders = _folders()
+        if name not in folders:
+            raise SimkitError(f"unknown game {name!r}; available: {', '.join(folders)}")
+        GAMES[name] = _load(name, folders[name])
+    return GAMES[name]
