@@ -10,7 +10,6 @@ through numpy for campaigns of millions of games.
 """
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 import traceback
@@ -18,7 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import progress
 from .games import get_game
+from .pool import Chunk, play_chunks
 from .runner import make_batch
 from .strategy import registered
 
@@ -64,46 +65,51 @@ def play_case(case: Case, games: int, seed: int) -> None:
     make_batch(case.game, games, list(case.players), seed, rules=case.rules).play(0, games, check=True)
 
 
-_CAMPAIGN: tuple | None = None   # (game, seed, games per case), inherited by forked workers
+ROUND_PER_WORKER = 64    # cases drawn at a time per worker: drawing them all first would keep the workers waiting
 
 
-def _run_case(index: int):
-    game, seed, per_case = _CAMPAIGN
-    case = draw_case(game, NumpyPick(seed, index))
-    try:
-        play_case(case, per_case, seed + index)
-    except Exception as exc:   # a violation or a crash: report the case, keep going
-        return index, case.command(per_case, seed + index), "".join(traceback.format_exception_only(exc)).strip()
-    return index, None, None
+def _failure(case: Case, index: int, per_case: int, seed: int, exc: BaseException) -> dict:
+    return {"case": index, "replay": case.command(per_case, seed + index),
+            "error": "".join(traceback.format_exception_only(exc)).strip()}
 
 
 def campaign(game: str, games: int, per_case: int = 200, workers: int = 1, seed: int = 0, out=sys.stderr) -> dict:
     """Play ``games`` fuzzed games of one game in checking mode (cases of ``per_case`` games each, the case
-    index seeding both the draw and the games); returns counts and the failing cases."""
-    global _CAMPAIGN
+    index seeding both the draw and the games) on the process's pool (simkit.pool); returns counts and
+    the failing cases. A case that raises (a broken conservation law, a rule the engine refuses) or kills
+    its worker (a crash) is printed to ``out`` with the Python that replays it, and the campaign goes on.
+    Progress: the command's bar (simkit.progress) where one is drawn, else a line to ``out`` every 5%."""
     cases = -(-games // per_case)
-    _CAMPAIGN = (game, seed, per_case)
     started = time.perf_counter()
     failures = []
-    _run_case(0)   # compile (or load) the engine before forking
-    try:
-        if workers == 1:
-            results = map(_run_case, range(cases))
-            pool = None
-        else:
-            pool = multiprocessing.get_context("fork").Pool(workers)
-            results = pool.imap_unordered(_run_case, range(cases), chunksize=4)
-        for done, (index, command, error) in enumerate(results, 1):
-            if command:
-                failures.append({"case": index, "replay": command, "error": error})
-                print(f"VIOLATION case {index}: {error}\n  {command}", file=out)
-            if done % max(1, cases // 20) == 0:
-                print(f"  {game}: {done * per_case:,} games, {len(failures)} violations, "
-                      f"{time.perf_counter() - started:.0f} s", file=out, flush=True)
-        if pool:
-            pool.close()
-            pool.join()
-    finally:
-        _CAMPAIGN = None
+    done = [0]
+
+    def played(chunk, columns):
+        done[0] += 1
+        if not bar.drawn and done[0] % max(1, cases // 20) == 0:
+            print(f"  {game}: {done[0] * per_case:,} games, {len(failures)} violations, "
+                  f"{time.perf_counter() - started:.0f} s", file=out, flush=True)
+
+    def failed(chunk, exc):
+        index, case = chunk.key
+        failures.append(_failure(case, index, per_case, seed, exc))
+        print(f"VIOLATION case {index}: {failures[-1]['error']}\n  {failures[-1]['replay']}", file=out, flush=True)
+        played(chunk, None)
+
+    with progress.games(cases * per_case) as bar:
+        step = ROUND_PER_WORKER * workers
+        for first in range(0, cases, step):
+            chunks = []
+            for index in range(first, min(cases, first + step)):
+                case = draw_case(game, NumpyPick(seed, index))
+                try:
+                    batch = make_batch(case.game, per_case, list(case.players), seed + index, rules=case.rules)
+                except Exception as exc:    # a drawn case that the rules refuse is a finding too
+                    failed(Chunk(None, 0, per_case, (index, case)), exc)
+                    bar.update(per_case)
+                    continue
+                chunks.append(Chunk(batch, 0, per_case, (index, case), columns=()))     # only errors come back
+            play_chunks(chunks, played, workers, check=True, bar=bar, failed=failed)
     return {"game": game, "games": cases * per_case, "cases": cases, "games_per_case": per_case, "seed": seed,
-            "violations": len(failures), "failures": failures, "seconds": round(time.perf_counter() - started, 1)}
+            "violations": len(failures), "failures": sorted(failures, key=lambda f: f["case"]),
+            "seconds": round(time.perf_counter() - started, 1)}

@@ -83,3 +83,22 @@ else:
                 context.nrt.incref(builder, signature.args[0], args[0])
             return args[0]
         return array.copy(readonly=True, layout="A")(array), codegen
+
+
+def function_from_addresses(signature):
+    """An intrinsic ``(wrapper, object, jit) -> function``: a first-class function of ``signature`` rebuilt from
+    its three addresses (numba.experimental.function_type's model: the cfunc wrapper, the Python object,
+    the body in Numba's calling convention; ``_get_wrapper_address``/``id``/``_get_jit_address``). Lets
+    compiled code call a function it finds in an array, where a typed list would cost a reference count."""
+    function_type = types.FunctionType(signature)
+
+    @intrinsic
+    def from_addresses(typingctx, wrapper, obj, jit):
+        def codegen(context, builder, sig, args):
+            function = cgutils.create_struct_proxy(function_type)(context, builder)
+            function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
+            function.py_addr = builder.inttoptr(args[1], cgutils.voidptr_t)
+            function.jit_addr = builder.inttoptr(args[2], cgutils.voidptr_t)
+            return function._getvalue()
+        return function_type(types.int64, types.int64, types.int64), codegen
+    return from_addresses

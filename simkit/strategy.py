@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import itertools
 import linecache
 import math
 import re
 import sys
 import traceback
+import weakref
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,6 +30,9 @@ from .errors import SimkitError
 
 MAX_PARAMS = 16
 _REGISTRY: dict[str, dict[str, "Strategy"]] = {}
+_SERIALS = itertools.count(1)
+_BY_SERIAL: "weakref.WeakValueDictionary[int, Strategy]" = weakref.WeakValueDictionary()
+_newest = [0]
 
 
 class DecisionError(SimkitError):
@@ -174,6 +179,14 @@ class Strategy:
     params: dict = field(default_factory=dict)      # name -> default value (float), in vector order
     doc: str = ""
     declared: dict = field(default_factory=dict)    # name -> Param (range, kind, meaning)
+    # Every Strategy of a process is numbered as it is made: worker processes forked later know it by number
+    # (simkit.pool sends line-ups that way), and a pool forked earlier knows it is new to them.
+    serial: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "serial", next(_SERIALS))
+        _BY_SERIAL[self.serial] = self
+        _newest[0] = self.serial
 
     @classmethod
     def build(cls, game: str, name: str, *, base: "Strategy | None" = None, params: dict | None = None,
@@ -220,6 +233,16 @@ class Strategy:
         vector = np.zeros(MAX_PARAMS)
         vector[: len(values)] = list(values.values())
         return vector
+
+
+def by_serial(serial: int) -> Strategy:
+    """The strategy numbered ``serial`` in this process (or, in a forked worker, in its parent at fork)."""
+    return _BY_SERIAL[serial]
+
+
+def newest_serial() -> int:
+    """The number of the newest strategy made so far (0: none)."""
+    return _newest[0]
 
 
 def register(strategy: Strategy) -> Strategy:

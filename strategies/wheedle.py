@@ -4,15 +4,19 @@
 stopping rules; the other names are its presets. ``random`` is the W7 baseline. Every parameter is
 declared with its range, kind and meaning (``simkit strategies wheedle`` prints them).
 """
+import math
+
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from simkit import rng
-from simkit.games.wheedle.view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, ASKED, MAX_COMPANIES, NET, OFFER,
+from simkit.games.wheedle.view import (ACCEPT_SIGNATURE, ACT_SIGNATURE, A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT,
+                                       ASKED, MAX_COMPANIES, NET, OFFER,
                                        OFFER_FROM, OFFERED, PASS, PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES,
                                        PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAX_TICKS,
                                        PUB_MY_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_SEAT, PUB_TICK, STOP,
-                                       SWAP, is_qualified, points_if_stopped)
+                                       SWAP, is_qualified, stop_points)
+from simkit.numba_tools import readonly_array
 from simkit.strategy import Param, Strategy, preset, register
 
 # parameter order (the Strategy's params dict preserves it)
@@ -24,9 +28,22 @@ STOP_QUALIFIED, STOP_THRESHOLD, STOP_PATIENCE, STOP_NEVER, STOP_BLUFF = 0, 1, 2,
 # memory layout: a few floats of state, then per-company scratch rows (no allocation per decision)
 M_ROUND, M_DROPPED, M_DROPPED_UNTIL, M_BEST, M_BEST_TICK, M_TARGETS_FOR, M_ADOPTED, M_ADOPTED_UNTIL = range(8)
 KEYS, WANTED, JUNK, NEEDY = (8 + i * MAX_COMPANIES for i in range(4))
+assert MAX_COMPANIES <= 32   # choose_targets ranks companies by key * 32 + company
+
+# The helpers and decisions are compiled once each, for one explicit signature (called with literal constants
+# such as NEEDY, Numba would compile a specialisation per value), and without reference counting (_nrt=False;
+# nothing here allocates): with it, every array argument costs a call into the runtime and back. Strategy.build
+# keeps the decisions as compiled here, so the engine calls them directly.
+I, F, B = types.int64, types.float64, types.boolean
+SHOWN, SEEN, PARAMS = readonly_array(I, 1), readonly_array(I, 3), readonly_array(F, 1)
+MEMORY, STATE, ANSWER = types.Array(F, 1, "A"), types.Array(types.uint64, 1, "A"), types.Array(I, 1, "A")
 
 
-@njit(cache=True)
+def _typed(signature):
+    return njit(signature, cache=True, _nrt=False)
+
+
+@_typed(types.void(SHOWN, MEMORY))
 def _reset_round(public, memory):
     if memory[M_ROUND] != public[PUB_ROUND] + 1:
         memory[M_ROUND] = public[PUB_ROUND] + 1
@@ -42,7 +59,7 @@ def _reset_round(public, memory):
         memory[M_ADOPTED] = -1
 
 
-@njit(cache=True)
+@_typed(types.void(SHOWN, SHOWN, SEEN, PARAMS, MEMORY))
 def choose_targets(hand, public, seen, params, memory):
     """Mark the companies to collect in memory[WANTED + c]: keep every majority held, then add companies
     by the target rule while the hand can hold their majorities. The centre's company may be a target:
@@ -75,16 +92,20 @@ def choose_targets(hand, public, seen, params, memory):
             key -= 1e6  # a majority already held is always kept
         if c == memory[M_ADOPTED]:
             key -= 2e6
-        memory[KEYS + c] = key
+        # the companies in ascending order of key, a tie to the lower index: keys are whole numbers, so
+        # key * 32 + c (c < MAX_COMPANIES <= 32) sorts both at once; insertion sort, in the KEYS row
+        ranked = key * 32.0 + c
+        i = c
+        while i > 0 and memory[KEYS + i - 1] > ranked:
+            memory[KEYS + i] = memory[KEYS + i - 1]
+            i -= 1
+        memory[KEYS + i] = ranked
         memory[WANTED + c] = 0.0
     capacity = max(public[PUB_HAND_SIZE], hand.sum())
     used = 0
-    for _ in range(n):  # selection by ascending key; n is small, so no sort buffer is needed
-        best = -1
-        for c in range(n):
-            if memory[KEYS + c] < 1e300 and (best < 0 or memory[KEYS + c] < memory[KEYS + best]):
-                best = c
-        memory[KEYS + best] = 1e300
+    for i in range(n):
+        ranked = memory[KEYS + i]
+        best = int(ranked - 32.0 * math.floor(ranked / 32.0))
         if best == memory[M_DROPPED]:
             continue
         cost = max(hand[best], public[PUB_HEADER + best] // 2 + 1)
@@ -93,29 +114,32 @@ def choose_targets(hand, public, seen, params, memory):
             used += cost
 
 
-@njit(cache=True)
+@_typed(B(SHOWN, SHOWN, PARAMS, MEMORY))
 def _wants_to_stop(hand, public, params, memory):
-    tick = public[PUB_TICK]
-    score = points_if_stopped(hand, public)
-    if score > memory[M_BEST]:
-        memory[M_BEST] = score
-        memory[M_BEST_TICK] = tick
     rule = int(params[P_STOP_RULE])
-    qualified = is_qualified(hand, public)
     if rule == STOP_NEVER:
         return False
+    tick = public[PUB_TICK]
+    qualified = is_qualified(hand, public)
+    # the score of a stop now is worked out only for the rules that read it (the best so far: patience alone)
+    if rule == STOP_PATIENCE:
+        score = stop_points(hand, public, qualified)
+        if score > memory[M_BEST]:
+            memory[M_BEST] = score
+            memory[M_BEST_TICK] = tick
     if not qualified:
-        return rule == STOP_BLUFF and tick >= params[P_BLUFF_AFTER] and score >= params[P_BLUFF_POINTS]
+        return rule == STOP_BLUFF and tick >= params[P_BLUFF_AFTER] and \
+            stop_points(hand, public, False) >= params[P_BLUFF_POINTS]
     if tick >= public[PUB_MAX_TICKS] - 4 * public[PUB_PLAYERS]:
         return True  # a qualified hand stops before the round would end as a stalemate
     if rule == STOP_THRESHOLD:
-        return score >= params[P_POINTS]
+        return stop_points(hand, public, True) >= params[P_POINTS]
     if rule == STOP_PATIENCE:
         return tick - memory[M_BEST_TICK] >= params[P_PATIENCE]
     return True
 
 
-@njit(cache=True)
+@_typed(I(STATE, MEMORY, I, I))
 def _pick(state, memory, row, n):
     """A uniformly random company whose flag memory[row + c] is set, or -1."""
     count = 0
@@ -132,7 +156,7 @@ def _pick(state, memory, row, n):
     return -1
 
 
-@njit(cache=True)
+@_typed(ACT_SIGNATURE)
 def collector_act(hand, public, seen, params, memory, state, action):
     _reset_round(public, memory)
     if public[PUB_CAN_STOP] and _wants_to_stop(hand, public, params, memory):
@@ -224,7 +248,7 @@ def collector_act(hand, public, seen, params, memory, state, action):
     return PASS
 
 
-@njit(cache=True)
+@_typed(F(SHOWN, SHOWN, SEEN, I, I, I))
 def rival_holding_after(hand, public, seen, rival, company, m):
     """Estimate, from public information only, how many cards of ``company`` a rival would hold after
     receiving ``m`` more: its hand is what it was dealt plus its public net flow (cards travel face up),
@@ -240,7 +264,7 @@ def rival_holding_after(hand, public, seen, rival, company, m):
     return max(dealt + seen[NET, rival, company], 0.0) + m
 
 
-@njit(cache=True)
+@_typed(ACCEPT_SIGNATURE)
 def collector_accept(hand, public, seen, offer, params, memory, state):
     _reset_round(public, memory)
     choose_targets(hand, public, seen, params, memory)
@@ -257,7 +281,7 @@ def collector_accept(hand, public, seen, offer, params, memory, state):
     return k > 0 or m > 0
 
 
-@njit(cache=True)
+@_typed(I(SHOWN, SHOWN, I, ANSWER))
 def _random_legal(hand, public, target, action):
     """Walk the distinct legal actions of W7 in a fixed order; return their count, and when
     ``target`` >= 0 write the target-th one into ``action`` and return its type."""
@@ -294,13 +318,13 @@ def _random_legal(hand, public, target, action):
     return i + 1
 
 
-@njit(cache=True)
+@_typed(ACT_SIGNATURE)
 def random_act(hand, public, seen, params, memory, state, action):
     count = _random_legal(hand, public, -1, action)
     return _random_legal(hand, public, rng.below(state, count), action)
 
 
-@njit(cache=True)
+@_typed(ACCEPT_SIGNATURE)
 def random_accept(hand, public, seen, offer, params, memory, state):
     return rng.uniform(state) < params[0]
 
@@ -353,6 +377,13 @@ small_first = preset(collector, "small-first", "Collector that targets the small
                       targets=TARGET_SMALL_FIRST)
 contrarian = preset(collector, "contrarian", "Collector that targets the companies fewest rivals are asking for.",
                      targets=TARGET_UNCONTESTED)
+# found by experiments/wheedle-tuned.toml (its third search: a best response to a table of patient players);
+# docs/tuning.md has the searches, the two that found nothing better than patient, and the validation
+tuned = preset(collector, "tuned", "Patient tuned by search (experiments/wheedle-tuned.toml) as a best response to "
+                                   "three patient players: stops after 11 ticks without improvement, offers up to 6 "
+                                   "cards, revises targets after 16 untaken offers, refuses deals that hand a rival a "
+                                   "majority.",
+                stop=STOP_PATIENCE, points=33, patience=11, offer_size=6, revise_after=16, protect=1)
 random = register(Strategy.build(
     "wheedle", "random", act=random_act, accept=random_accept,
     params={"accept": Param(0.5, 0.0, 1.0, doc="chance of accepting an offer it can fill")},

@@ -97,7 +97,8 @@ def test_games_lists_every_game():
 def test_summary_text(run_dir):
     result = invoke("summary", run_dir)
     assert result.exit_code == 0
-    assert "Wheedle: 200 games, seed 3, 4 players" in result.output
+    assert result.output.startswith("Wheedle, 4 players (hair-trigger, threshold, patient, blocker), default rules")
+    assert "- 200 games, seed 3;" in result.output
     for label in ("hair-trigger", "threshold", "patient", "blocker"):
         assert label in result.output
     assert "by strategy" in result.output and "by seat" in result.output

@@ -39,3 +39,10 @@ poacher = preset(investor, "poacher", "Keeps cash to poach: buys and bids only w
 dealer = preset(investor, "dealer", "Deals hard: offers 2.5 x cost or swaps for the pieces its blocks miss, sells "
                  "anything (even a rival's last piece) for 1.5 x its worth.",
                  premium=2.5, swaps=1, sell_premium=1.5, protect=0, block_weight=1.2)
+# found by experiments/us-tuned.toml (a search from builder against kelly, copper-only and poacher): see
+# docs/tuning.md for the search and its validation on fresh seeds
+tuned = preset(investor, "tuned", "Builder tuned by search (experiments/us-tuned.toml) as a best response to kelly, "
+                "copper-only and poacher: almost no cash reserve ($269, not $20,000), bids 59% of worth (not 100%), "
+                "poaches below 1.18 x worth.",
+                fraction=0.2289, reserve=269, block_weight=1.643, block_buy=1, bid_fraction=0.5884,
+                borrow_rule=BORROW_BLOCKS, repay_first=1, poach_ratio=1.18, premium=1.645, sell_premium=2.262, protect=1)

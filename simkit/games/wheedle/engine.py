@@ -38,7 +38,7 @@ EVENT_FIELDS = 10
 (E_PASS, E_OFFER_TAKEN, E_OFFER_UNTAKEN, E_SWAP, E_GOOD_STOP, E_FALSE_STOP, E_ILLEGAL, E_STALEMATE) = range(8)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _check_cards(hands, centre, counts, n_players):
     for c in range(counts.size):
         total = 1 if centre == c else 0
@@ -50,7 +50,7 @@ def _check_cards(hands, centre, counts, n_players):
             raise AssertionError("wheedle: cards not conserved (61 = hands + centre)")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal(deck, deal_rng, hands, n_players, dealer, hand_size):
     """W2: the dealer draws the centre card first, then deals one card at a time from the dealer's left."""
     rng.shuffle(deal_rng, deck)
@@ -60,7 +60,7 @@ def _deal(deck, deal_rng, hands, n_players, dealer, hand_size):
     return deck[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fill_static_public(public, seat, n_players, dealer, rnd, rounds, hand_size, counts, rules, totals):
     public[PUB_SEAT] = seat
     public[PUB_DEALER] = dealer
@@ -85,10 +85,11 @@ def _fill_static_public(public, seat, n_players, dealer, rnd, rounds, hand_size,
         public[PUB_HEADER + counts.size + p] = totals[p]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _view(seat, hands, hand_view, public, tick, centre, can_stop, streak, my_streak):
     """The only way hidden state reaches a strategy: its own hand, copied, and public fields."""
-    hand_view[:] = hands[seat]
+    for c in range(hand_view.size):     # an element loop: an array assignment would need the runtime
+        hand_view[c] = hands[seat, c]
     public[PUB_TICK] = tick
     public[PUB_CENTRE] = centre
     public[PUB_CAN_STOP] = can_stop
@@ -96,7 +97,7 @@ def _view(seat, hands, hand_view, public, tick, centre, can_stop, streak, my_str
     public[PUB_MY_NO_TAKER_STREAK] = my_streak
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _qualified(hand, counts):
     for c in range(counts.size):
         if hand[c] > 0 and 2 * hand[c] <= counts[c]:
@@ -104,7 +105,7 @@ def _qualified(hand, counts):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _offer_is_legal(action, hand, n_companies, gifts_allowed):
     """Every entry of an offer answer is checked before the engine uses any of it: company entries are
     -1 or a company (and a real company when its count is positive), counts lie in 0..MAX_OFFER_COUNT,
@@ -125,7 +126,16 @@ def _offer_is_legal(action, hand, n_companies, gifts_allowed):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _trace_hands(trace, hands, centre):
+    """trace[seat, company] = hands; the last row's first entry is the centre card."""
+    for p in range(hands.shape[0]):
+        for c in range(hands.shape[1]):
+            trace[p, c] = hands[p, c]
+    trace[hands.shape[0], 0] = centre
+
+
+@njit(cache=True, _nrt=False)
 def _log(events, count, game, rnd, tick, kind, seat, give, k, want, m, other):
     i = count[0]
     if i < events.shape[0]:
@@ -142,34 +152,32 @@ def _log(events, count, game, rnd, tick, kind, seat, give, k, want, m, other):
     count[0] = i + 1
 
 
-@njit(cache=True)
+def _work_arrays(n_players, counts):
+    """The kernel's working state, allocated by its caller: the kernel allocates nothing, so it is compiled
+    without reference counting (every array view it makes or hands a strategy would otherwise cost an atomic
+    increment and decrement), and arrays from the caller reach the strategies uncounted."""
+    n_companies = counts.size
+    int_arrays = [np.zeros(shape, np.int64) for shape in (
+        counts.sum(), (n_players, n_companies), n_companies, (n_players, public_length(n_companies, n_players)),
+        (3, n_players, n_companies), ACTION_SIZE, ACTION_SIZE, n_players - 1, n_players, n_players, n_players,
+        n_players)]
+    return (*int_arrays, np.zeros((n_players, MEMORY_SIZE)), np.zeros(4, np.uint64), np.zeros(4, np.uint64),
+            np.zeros((n_players, 4), np.uint64))
+
+
+@njit(cache=True, _nrt=False)
 def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
           out_points, out_round_points, out_seat_stats, out_round_ticks, out_round_stopper, out_winner,
-          events, event_count, trace):
+          events, event_count, trace, work):
     n_companies = counts.size
-    total_cards = counts.sum()
     hand_size = rules[R_HAND]
     rounds = rules[R_ROUNDS]
     max_ticks = rules[R_MAX_TICKS]
     gifts_allowed = rules[R_GIFTS] != 0
     false_stop_ends = rules[R_FALSE_STOP_ENDS_ROUND] != 0
 
-    deck = np.empty(total_cards, np.int64)
-    hands = np.zeros((n_players, n_companies), np.int64)
-    hand_view = np.zeros(n_companies, np.int64)
-    public = np.zeros((n_players, public_length(n_companies, n_players)), np.int64)
-    seen = np.zeros((3, n_players, n_companies), np.int64)
-    memory = np.zeros((n_players, MEMORY_SIZE))
-    action = np.zeros(ACTION_SIZE, np.int64)
-    offer = np.zeros(ACTION_SIZE, np.int64)
-    deal_rng = np.zeros(4, np.uint64)
-    turn_rng = np.zeros(4, np.uint64)
-    strategy_rng = np.zeros((n_players, 4), np.uint64)
-    order = np.zeros(n_players - 1, np.int64)
-    totals = np.zeros(n_players, np.int64)
-    round_points = np.zeros(n_players, np.int64)
-    can_stop = np.zeros(n_players, np.int64)
-    my_streak = np.zeros(n_players, np.int64)
+    (deck, hands, hand_view, public, seen, action, offer, order, totals, round_points, can_stop, my_streak, memory,
+     deal_rng, turn_rng, strategy_rng) = work
 
     for g in range(n_games):
         game = first_game + g
@@ -189,9 +197,7 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
             dealer = rnd % n_players
             centre = _deal(deck, deal_rng, hands, n_players, dealer, hand_size)
             if record:
-                for p in range(n_players):
-                    trace[g, rnd, 0, p, :n_companies] = hands[p]
-                trace[g, rnd, 0, n_players, 0] = centre
+                _trace_hands(trace[g, rnd, 0], hands, centre)
             for p in range(n_players):
                 _fill_static_public(public[p], p, n_players, dealer, rnd, rounds, hand_size, counts, rules, totals)
             seen[:, :, :] = 0
@@ -335,11 +341,11 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
             out_round_ticks[g, rnd] = tick
             out_round_stopper[g, rnd] = stopper
             if record:
-                for p in range(n_players):
-                    trace[g, rnd, 1, p, :n_companies] = hands[p]
-                trace[g, rnd, 1, n_players, 0] = centre
+                _trace_hands(trace[g, rnd, 1], hands, centre)
 
-        best = totals.max()
+        best = totals[0]
+        for p in range(1, n_players):
+            best = max(best, totals[p])
         for p in range(n_players):
             out_points[g, p] = totals[p]
             out_winner[g, p] = totals[p] == best
@@ -371,7 +377,7 @@ def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, 
     trace = np.zeros((n_games if record else 0, rounds, 2, n_players + 1, counts.size), np.int64)
     _play(np.uint64(seed), first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
           out["points"], out["round_points"], out["seat_stats"], out["round_ticks"], out["round_stopper"],
-          out["winner"], events, event_count, trace)
+          out["winner"], events, event_count, trace, _work_arrays(n_players, counts))
     out["events"] = events[: min(event_count[0], event_capacity)]
     out["events_lost"] = max(0, int(event_count[0]) - event_capacity)
     out["trace"] = trace

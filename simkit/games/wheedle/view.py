@@ -52,30 +52,39 @@ ACT_SIGNATURE = types.int64(_shown, _shown, _shown_seen, _params, _memory, _rng_
 ACCEPT_SIGNATURE = types.boolean(_shown, _shown, _shown_seen, _shown, _params, _memory, _rng_t)
 DECISIONS = {"act": ACT_SIGNATURE, "accept": ACCEPT_SIGNATURE}
 
+# The helpers below serve the engine and every strategy: each is compiled once, for the read-only arrays a
+# strategy is shown, and without reference counting (they allocate nothing; with it, each array argument
+# costs a call into the runtime and back). A writable array converts to a read-only one where they are called.
+_I, _B = types.int64, types.boolean
+
+
+def _helper(signature):
+    return njit(signature, cache=True, _nrt=False)
+
 
 @njit(cache=True)
 def public_length(companies, players):
     return PUB_HEADER + companies + players
 
 
-@njit(cache=True)
+@_helper(_I(_shown, _I))
 def company_cards(public, company):
     """Printed number of cards of a company."""
     return public[PUB_HEADER + company]
 
 
-@njit(cache=True)
+@_helper(_I(_shown, _I))
 def score_so_far(public, seat):
     """A seat's total points from earlier rounds of this game."""
     return public[PUB_HEADER + public[PUB_COMPANIES] + seat]
 
 
-@njit(cache=True)
+@_helper(_B(_I, _I))
 def has_majority(held, cards):
     return 2 * held > cards
 
 
-@njit(cache=True)
+@_helper(_B(_shown, _shown))
 def is_qualified(hand, public):
     """True if the hand shows a majority in every company held (an empty hand qualifies)."""
     for c in range(hand.size):
@@ -84,7 +93,7 @@ def is_qualified(hand, public):
     return True
 
 
-@njit(cache=True)
+@_helper(_I(_shown, _I, _shown, _I, _I, _I, _B))
 def card_points(hand, centre, counts, all_points, majority_points, bankrupt_points, bankrupt_majority_scores):
     """Per-card points of one hand with ``centre`` the bankrupt company (the one scoring rule of engine, score_round and strategies; W6)."""
     points = 0
@@ -101,22 +110,20 @@ def card_points(hand, centre, counts, all_points, majority_points, bankrupt_poin
     return points
 
 
-@njit(cache=True)
+@_helper(_I(_shown, _I, _I))
 def false_stopper_card_points(hand, centre, bankrupt_points):
     """W8 ("none"): a round-ending false stopper's cards earn nothing, but its cards of the bankrupt
     company still cost ``bankrupt_points`` each (a deduction is not an earning)."""
     return bankrupt_points * hand[centre] if 0 <= centre < hand.size else 0
 
 
-@njit(cache=True)
-def points_if_stopped(hand, public):
-    """The round score this hand would get if its holder stopped now: card points plus the stop bonus, or
-    for an unqualified hand the false-stop penalty plus what W8 leaves its cards (nothing but the bankrupt
-    company's cost under ``scoring.false_stopper_cards = "none"``, when the false stop ends the round)."""
+@_helper(_I(_shown, _shown, _B))
+def stop_points(hand, public, qualified):
+    """points_if_stopped (below) for a hand already known to be ``qualified`` (is_qualified) or not."""
     companies = public[PUB_COMPANIES]
     counts = public[PUB_HEADER:PUB_HEADER + companies]
     centre = public[PUB_CENTRE]
-    if is_qualified(hand, public):
+    if qualified:
         return card_points(hand, centre, counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
                            public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0) + public[PUB_STOP_BONUS]
     if public[PUB_FALSE_STOP_ENDS_ROUND] != 0 and public[PUB_FALSE_STOPPER_CARDS_SCORED] == 0:
@@ -125,3 +132,11 @@ def points_if_stopped(hand, public):
         points = card_points(hand, centre, counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
                              public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0)
     return points + public[PUB_FALSE_STOP]
+
+
+@_helper(_I(_shown, _shown))
+def points_if_stopped(hand, public):
+    """The round score this hand would get if its holder stopped now: card points plus the stop bonus, or
+    for an unqualified hand the false-stop penalty plus what W8 leaves its cards (nothing but the bankrupt
+    company's cost under ``scoring.false_stopper_cards = "none"``, when the false stop ends the round)."""
+    return stop_points(hand, public, is_qualified(hand, public))
