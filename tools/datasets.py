@@ -94,7 +94,7 @@ def main(argv=None) -> int:
             saved = dict(np.load(path))
             games = len(np.unique(saved["game"]))
             columns, texts = _play(game_name, lineup, sets, check, replays, games)
-            bad = sorted(set(saved) ^ set(columns))
+            bad = sorted(set(saved) ^ set(columns)) or ([] if list(saved) == list(columns) else ["column order"])
             bad += [k for k in sorted(set(saved) & set(columns))
                     if saved[k].dtype != columns[k].dtype or not np.array_equal(saved[k], columns[k])]
             for g, text in texts.items():

@@ -15,6 +15,7 @@ from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_D
                                                  PUB_HOLDINGS_VERSION, PUB_PROPERTIES, PUB_SEAT, P_SQUARE,
                                                  RAISE_GIVE_UP, S_CASH, S_ON_SCHOOL, S_POSITION, debt_slot, owner,
                                                  owner_slot, seat_slot)
+from simkit.numba_tools import EV_KIND
 from simkit.strategy import Strategy, parse_lineup, registered
 
 GAME = get_game("wheeler-dealer-us")
@@ -201,7 +202,7 @@ class Table:
 
     def log(self, kind=None):
         rows = self.events[: self.event_count[0]]
-        return [tuple(int(v) for v in row) for row in rows if kind is None or row[2] == kind]
+        return [tuple(int(v) for v in row) for row in rows if kind is None or row[EV_KIND] == kind]
 
     def replay(self) -> list[str]:
         """The replay text of the events logged so far (simkit replay's formatter), one line each."""

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...columns import ResultColumns
 from ...errors import SimkitError
 from ...rules import lookup, require_int, require_str
 from .. import Game
@@ -112,19 +113,13 @@ def simulate(prepared: DweebiesRules, seats, seed: int, first_game: int, n_games
     places, params = _kernel_inputs(seats)
     out = engine.play_batch(seed, first_game, n_games, prepared.copies, prepared.vector, places, params,
                             check=check)
-    n = prepared.n_players
-    rows = n_games * n
-    columns = {
-        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), n_games),
-    }
-    for i, name in enumerate(engine.SEAT_STATS):
-        columns[name] = out["stats"][:, :, i].reshape(rows).astype(np.int16)
-    columns["winner"] = out["winner"].reshape(rows)
-    for i, name in enumerate(engine.GAME_STATS):  # per-game facts, repeated on each of the game's rows
-        columns[name] = np.repeat(out["game"][:, i].astype(np.int16), n)
-    columns["_totals"] = {"collection_sizes": out["sizes"]}
-    return columns
+    columns = ResultColumns(first_game, n_games, prepared.n_players)
+    columns.seat_counters(engine.SEAT_STATS, out["stats"], np.int16)
+    columns.per_seat("winner", out["winner"])
+    for i, name in enumerate(engine.GAME_STATS):
+        columns.per_game(name, out["game"][:, i], np.int16)
+    columns.totals(collection_sizes=out["sizes"])
+    return columns.columns
 
 
 def replay(prepared: DweebiesRules, seats, seed: int, game: int) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from ... import rng
-from ...numba_tools import readonly
+from ...numba_tools import EVENT_FIELDS, append_event, readonly
 from .table import EMPTY, grid_side, legal_cells, play_card
 from .view import (COLLECT_MUST, MEMORY_SIZE, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_GROUPS,
                    PUB_HAND_SIZE, PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_LINK, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE,
@@ -30,25 +30,16 @@ SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected
 G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(5)
 GAME_STATS = ("turns", "splits", "left_on_table", "restarts", "most_groups")
 
-# event log (replay): one row per happening
-EV_TURN, EV_SEAT, EV_KIND, EV_DWEEBIE, EV_CELL, EV_A, EV_B = range(7)
-EVENT_FIELDS = 7
+# event log (replay, numba_tools.append_event): one row per happening: turn, seat, kind, the Dweebie, the cell,
+# two more arguments
+EV_TURN, EV_SEAT, EV_KIND, EV_DWEEBIE, EV_CELL, EV_A, EV_B = range(EVENT_FIELDS)
 (E_DEAL, E_PLACE, E_ILLEGAL, E_COLLECT, E_SPLIT, E_LINK_CELL, E_RECONNECT, E_DRAW, E_EMPTIED, E_DECLINE,
  E_STILL_SPLIT) = range(11)
 
 
 @njit(cache=True)
 def _log(events, count, turn, seat, kind, dweebie, cell, a, b):
-    i = count[0]
-    if i < events.shape[0]:
-        events[i, EV_TURN] = turn
-        events[i, EV_SEAT] = seat
-        events[i, EV_KIND] = kind
-        events[i, EV_DWEEBIE] = dweebie
-        events[i, EV_CELL] = cell
-        events[i, EV_A] = a
-        events[i, EV_B] = b
-    count[0] = i + 1
+    count[0] = append_event(events, count[0], turn, seat, kind, dweebie, cell, a, b)
 
 
 @njit(cache=True)

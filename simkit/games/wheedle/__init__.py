@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...columns import ResultColumns
 from ...errors import SimkitError
 from ...rules import lookup, require_bool, require_int, require_str
 from .. import Game
@@ -97,28 +98,21 @@ def simulate(prepared: WheedleRules, seats, seed: int, first_game: int, n_games:
     acts, accepts, params = _kernel_inputs(seats)
     out = engine.play_batch(seed, first_game, n_games, prepared.counts, prepared.vector, acts, accepts, params,
                             check=check, record=record)
-    n_players = prepared.n_players
-    rows = n_games * n_players
-    columns = {
-        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n_players),
-        "seat": np.tile(np.arange(n_players, dtype=np.int8), n_games),
-        "points": out["points"].reshape(rows).astype(np.int32),
-        "winner": out["winner"].reshape(rows),
-    }
+    columns = ResultColumns(first_game, n_games, prepared.n_players)
+    columns.per_seat("points", out["points"], np.int32)
+    columns.per_seat("winner", out["winner"])
     for r in range(prepared.rounds):
-        columns[f"points_r{r + 1}"] = out["round_points"][:, :, r].reshape(rows).astype(np.int32)
-    for i, name in enumerate(engine.SEAT_STATS):
-        columns[name] = out["seat_stats"][:, :, i].reshape(rows).astype(np.int32)
+        columns.per_seat(f"points_r{r + 1}", out["round_points"][:, :, r], np.int32)
+    columns.seat_counters(engine.SEAT_STATS, out["seat_stats"], np.int32)
     # per-game facts, repeated on each of the game's rows
-    per_game = {"ticks": out["round_ticks"].sum(axis=1), "stalemates": (out["round_stopper"] < 0).sum(axis=1)}
+    columns.per_game("ticks", out["round_ticks"].sum(axis=1), np.int32)
+    columns.per_game("stalemates", (out["round_stopper"] < 0).sum(axis=1), np.int32)
     for r in range(prepared.rounds):
-        per_game[f"ticks_r{r + 1}"] = out["round_ticks"][:, r]
-        per_game[f"stopper_r{r + 1}"] = out["round_stopper"][:, r]
-    for name, values in per_game.items():
-        columns[name] = np.repeat(values.astype(np.int32), n_players)
+        columns.per_game(f"ticks_r{r + 1}", out["round_ticks"][:, r], np.int32)
+        columns.per_game(f"stopper_r{r + 1}", out["round_stopper"][:, r], np.int32)
     if record:
-        columns["_trace"] = out["trace"]
-    return columns
+        columns.columns["_trace"] = out["trace"]
+    return columns.columns
 
 
 def score_round(hands, centre, stopper=None, rules=None):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...columns import ResultColumns
 from ...errors import SimkitError
 from .. import Game
 from . import engine
@@ -34,29 +35,22 @@ def _kernel_inputs(seats):
 def simulate(prepared: USRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
     out = engine.play_batch(seed, first_game, n_games, prepared, *_kernel_inputs(seats), check=check)
-    n = prepared.n_players
-    rows = n_games * n
-    columns = {
-        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), n_games),
-    }
+    columns = ResultColumns(first_game, n_games, prepared.n_players)
     for name in ("net_worth", "cash"):
-        columns[name] = out[name].reshape(rows)
+        columns.per_seat(name, out[name])
     for name in ("properties", "blocks", "debt_ridden"):
-        columns[name] = out[name].reshape(rows).astype(np.int16)
-    columns["bankrupt"] = out["bankrupt"].reshape(rows)
-    columns["winner"] = out["winner"].reshape(rows)
-    for i, name in enumerate(SEAT_STATS):
-        values = out["stats"][:, :, i].reshape(rows)
-        columns[name] = values if name in ("rent_paid", "rent_received", "exchange_profit") else values.astype(np.int32)
+        columns.per_seat(name, out[name], np.int16)
+    columns.per_seat("bankrupt", out["bankrupt"])
+    columns.per_seat("winner", out["winner"])
+    columns.seat_counters(SEAT_STATS, out["stats"], np.int32, keep=("rent_paid", "rent_received", "exchange_profit"))
     for i, name in enumerate(prepared.commodities):
         key = _column_key(name)
-        columns[f"invest_{key}"] = out["invest"][:, :, i].reshape(rows).astype(np.int16)
-        columns[f"won_{key}"] = out["won"][:, :, i].reshape(rows).astype(np.int16)
-    columns["turns"] = np.repeat(out["turns"].astype(np.int32), n)
-    columns["end"] = np.repeat(out["end"].astype(np.int8), n)
-    columns["_totals"] = {"landings": out["landings"]}
-    return columns
+        columns.per_seat(f"invest_{key}", out["invest"][:, :, i], np.int16)
+        columns.per_seat(f"won_{key}", out["won"][:, :, i], np.int16)
+    columns.per_game("turns", out["turns"], np.int32)
+    columns.per_game("end", out["end"], np.int8)
+    columns.totals(landings=out["landings"])
+    return columns.columns
 
 
 def _column_key(name: str) -> str:

@@ -13,7 +13,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from ... import rng
-from ...numba_tools import readonly
+from ...numba_tools import EVENT_FIELDS, append_event, readonly
 from ...strategy import MAX_PARAMS
 from .rules import RULE_SIZE
 from .view import (DECISION_NAMES, DECISION_SIGNATURE, K_KIND, MAX_BLOCK, MAX_SEATS, MEMORY_SIZE, OUT_SIZE,
@@ -34,8 +34,7 @@ SEAT_STATS = ("bought", "auctions_won", "declined_then_won", "poaches", "poached
 N_STATS = len(SEAT_STATS)
 END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 
-# event log for replays: [turn, seat, kind, a, b, c, d]
-EVENT_FIELDS = 7
+# event log for replays (numba_tools.append_event): [turn, seat, kind, a, b, c, d]
 (E_TURN, E_MISSED, E_INVEST, E_MOVE, E_DOUBLES, E_BUY, E_AUCTION, E_NO_BID, E_RENT, E_OWN_INCOME, E_POACH, E_PARK,
  E_CITY_HALL, E_SCHOOL, E_CARD, E_BORROW, E_REPAY, E_DEAL, E_SALE, E_BANKRUPT, E_BUMP, E_AUDIT, E_BAMBOOZLE,
  E_MOVED, E_EXTRA_TURN, E_PAY, E_COLLECT, E_END, E_ILLEGAL, E_CARD_SAVED, E_CARD_USED, E_MASTER_KEY,
@@ -304,18 +303,11 @@ def _typed(ret, *args):
 
 @_inline
 def _log(ctx, seat, kind, a, b, c, d):
-    state, events = _state(ctx), _events(ctx)
+    """An event (E_*) of the game turn being played, when recording (numba_tools.append_event)."""
+    state = _state(ctx)
     if state[ST_MODE] & MODE_RECORD:
-        i = state[ST_EVENT_COUNT]
-        if i < events.shape[0]:
-            events[i, 0] = _public(ctx)[PUB_TURN]
-            events[i, 1] = seat
-            events[i, 2] = kind
-            events[i, 3] = a
-            events[i, 4] = b
-            events[i, 5] = c
-            events[i, 6] = d
-        state[ST_EVENT_COUNT] = i + 1
+        state[ST_EVENT_COUNT] = append_event(_events(ctx), state[ST_EVENT_COUNT], _public(ctx)[PUB_TURN], seat,
+                                             kind, a, b, c, d)
 
 
 @_inline
