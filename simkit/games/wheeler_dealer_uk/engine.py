@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit, types
 
 from ... import rng
+from ...columns import logged_events
 from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
                             kernel_context, readonly, store_addresses, unmanaged, vector_at)
 from ...strategy import MAX_PARAMS
@@ -957,8 +958,6 @@ def play_batch(seed, first_game, n_games, prepared, functions, params, check=Fal
           n_games, check, out["wealth"], out["cash"], out["cards"], out["bankrupt"], out["winner"], out["stats"],
           out["rounds"], out["end"], out["first_inner"])
     parts = state_parts(arrays)
-    logged = int(parts.event_count[0])
     out["set_sizes"] = parts.set_sizes.copy()
-    out["events"] = parts.events[:min(logged, event_capacity)].copy()
-    out["events_lost"] = max(0, logged - event_capacity)
+    out.update(logged_events(parts.events, parts.event_count[0]))
     return out
