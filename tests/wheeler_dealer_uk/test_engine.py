@@ -1,6 +1,10 @@
 """Whole Wheeler Dealer (UK) games: conservation of cards and credits in checking mode, the end of a game
 (K4), start positions (K7), results, illegal answers, the replay."""
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +13,7 @@ import pytest
 from simkit.games.wheeler_dealer_uk import engine as E
 from simkit.games.wheeler_dealer_uk.view import DEAL_RAID, DECISION_NAMES, MAX_SEATS, pack_deal, total_wealth
 from simkit.numba_tools import EV_A, EV_B, EV_C, EV_KIND, EV_SEAT, EV_TIME
+from simkit.runner import make_batch
 from simkit.strategy import kernel_inputs, parse_lineup, registered
 
 from .harness import GAME, Position
@@ -234,3 +239,16 @@ def test_golden_replay_level_2():
     change of behaviour (and read the difference)."""
     seats = parse_lineup(GAME.name, list(GAME.default_lineup))
     assert_golden(GOLDEN, GAME.replay(GAME.prepare(GAME.rules(sets=["game.level=2"]), 4), seats, 1, 136))
+
+
+def test_interpreter_plays_the_same_games():
+    # `simkit bench` times the engine with NUMBA_DISABLE_JIT, where numba_tools' engine context finds the
+    # arrays and decision functions by their addresses in Python: that must play exactly the compiled games
+    script = ("import json; from simkit.runner import make_batch; print(json.dumps(make_batch("
+              "'wheeler-dealer-uk', 2, None, 12345).play(3, 2, True)['wealth'].tolist()))")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300,
+                          env=dict(os.environ, NUMBA_DISABLE_JIT="1"))
+    assert done.returncode == 0, done.stderr
+    compiled = make_batch("wheeler-dealer-uk", 2, None, 12345).play(3, 2, True)["wealth"].tolist()
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == compiled
