@@ -38,3 +38,10 @@ class ResultColumns:
     def totals(self, **totals) -> None:
         """Arrays the runner sums over the whole run (simkit.totals), not written as columns."""
         self.columns["_totals"] = totals
+
+
+def logged_events(events: np.ndarray, count) -> dict:
+    """A kernel's event log (numba_tools.append_event) for a replay: the rows written, as a copy, and how many
+    events the log's capacity lost."""
+    count = int(count)
+    return {"events": events[:min(count, len(events))].copy(), "events_lost": max(0, count - len(events))}

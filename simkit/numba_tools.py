@@ -1,9 +1,13 @@
-"""Small Numba tools the engines share."""
+"""Small Numba tools the engines share: uncounted and read-only views, the event log's writer, and the engine
+context (one int64 vector that finds a batch's arrays and decision functions by their addresses)."""
+import functools
+
 import numba
+import numpy as np
 from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from numba.typed import List
+from numba.np.arrayobj import make_array, populate_array
 
 
 @intrinsic
@@ -25,17 +29,6 @@ else:
         work on uncounted views (measured in the US engine: a logging call 38 ns -> 2 ns). Only for arrays
         that outlive the kernel call."""
         return carray(_voidptr(array.ctypes.data), array.shape, array.dtype)
-
-
-@njit(cache=True)
-def function_list(functions):
-    """A typed list of first-class functions from a tuple of them (all of one signature). One pointer to pass
-    around instead of a tuple that helpers would receive by value; built in a cached function because
-    typed-list operations called from Python compile on every start."""
-    result = List()
-    for i in range(len(functions)):
-        result.append(functions[i])
-    return result
 
 
 # The event log an engine keeps for replays: a fixed-capacity int64 array [capacity, EVENT_FIELDS], one row an
@@ -85,11 +78,116 @@ else:
         return array.copy(readonly=True, layout="A")(array), codegen
 
 
+# ---- the engine context: one int64 vector through which a kernel's helpers find every array of a batch --------
+# An engine keeps a batch in a few arrays: its private int64 ``state`` vector, and others (rule tables, the
+# strategies' floats, random streams, the event log, the table of decision functions). Its helpers all take
+# ``ctx``, which is the state vector alone: ``make_context`` stores the other arrays' addresses in state fields
+# (store_addresses), and each helper rebuilds the array it needs as an uncounted view (array_at, view).
+# A helper call then passes one array (7 words) rather than a tuple of six (50 words, and a reference count
+# each): about 15 ns a call in the US engine. Decision functions are found the same way: a row of three
+# addresses each (function_addresses), made a first-class function again where it is called
+# (function_from_addresses), not a typed list, whose reference count and item lookup cost about 20 ns a decision.
+# The caller keeps every array alive while the kernel runs. The interpreter (NUMBA_DISABLE_JIT, which
+# ``simkit bench`` times) looks the arrays and functions up by those addresses instead.
+_BY_ADDRESS: dict = {}   # the interpreter: address -> array or function
+
+
+if numba.config.DISABLE_JIT:
+    def array_at(address, rows, columns, dtype):
+        return _BY_ADDRESS[address]
+
+    def vector_at(address, length, dtype):
+        return _BY_ADDRESS[address]
+
+    def view(array, start, length):
+        return array[start:start + length]
+else:
+    def _array_at(context, builder, array_type, address, shape):
+        item = context.get_data_type(array_type.dtype)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
+        strides = [itemsize]
+        for extent in reversed(shape[1:]):
+            strides.insert(0, builder.mul(extent, strides[0]))
+        array = make_array(array_type)(context, builder)
+        populate_array(array, data=builder.inttoptr(address, item.as_pointer()),
+                       shape=cgutils.pack_array(builder, shape), strides=cgutils.pack_array(builder, strides),
+                       itemsize=itemsize, meminfo=None)
+        return array._getvalue()
+
+    @intrinsic
+    def array_at(typingctx, address, rows, columns, dtype):
+        """The C-ordered rows x columns array of ``dtype`` at an integer address (store_addresses), without a
+        reference count (numba.carray, an overload, cannot return an array it made in code compiled without one)."""
+        array_type = types.Array(dtype.dtype, 2, "C")
+
+        def codegen(context, builder, signature, args):
+            return _array_at(context, builder, array_type, args[0], [args[1], args[2]])
+        return array_type(types.int64, types.int64, types.int64, dtype), codegen
+
+    @intrinsic
+    def vector_at(typingctx, address, length, dtype):
+        """The vector of ``length`` items of ``dtype`` at an integer address, as array_at."""
+        array_type = types.Array(dtype.dtype, 1, "C")
+
+        def codegen(context, builder, signature, args):
+            return _array_at(context, builder, array_type, args[0], [args[1]])
+        return array_type(types.int64, types.int64, dtype), codegen
+
+    @intrinsic
+    def view(typingctx, array, start, length):
+        """array[start:start + length] for a 1-d C array, without a reference count and without the slice's
+        clamping of its bounds (an engine's parts of its state are in range by construction)."""
+        def codegen(context, builder, signature, args):
+            source = make_array(array)(context, builder, value=args[0])
+            itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(array.dtype)))
+            result = make_array(array)(context, builder)
+            populate_array(result, data=builder.gep(source.data, [args[1]]),
+                           shape=cgutils.pack_array(builder, [args[2]]), strides=cgutils.pack_array(builder, [itemsize]),
+                           itemsize=itemsize, meminfo=None)
+            return result._getvalue()
+        return array(array, types.intp, types.intp), codegen
+
+
+def kernel_context(arrays):
+    """What an engine's helpers take, ``ctx``, for the arrays of its make_context: the state vector, first."""
+    return arrays[0]
+
+
+def store_addresses(state, fields, arrays) -> None:
+    """Write each array's address into ``state[field]`` (array_at finds it there). Each array must be
+    C-contiguous and kept alive by the caller while a kernel runs on ``state``."""
+    for field, array in zip(fields, arrays):
+        if not array.flags.c_contiguous:
+            raise ValueError("store_addresses: the array must be C-contiguous")
+        address = array.ctypes.data
+        if numba.config.DISABLE_JIT:
+            _BY_ADDRESS[address] = array
+        state[field] = address
+
+
+@functools.lru_cache(maxsize=64)
+def function_addresses(signature, functions) -> np.ndarray:
+    """The [function, 3] int64 table of a tuple of compiled functions of ``signature``: the three addresses
+    of each (numba.experimental.function_type's model: the cfunc wrapper, the Python object, the body in
+    Numba's calling convention), which function_from_addresses turns back into a function. Kept per tuple
+    (looking the addresses up took about 2 ms a chunk); the cache holds the functions, and so keeps them
+    alive while any kernel runs on their table."""
+    if numba.config.DISABLE_JIT:
+        for function in functions:
+            _BY_ADDRESS[id(function)] = function
+        return np.array([[0, id(function), 0] for function in functions], np.int64).reshape(len(functions), 3)
+    from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
+
+    return np.array([[_get_wrapper_address(f, signature), id(f), _get_jit_address(f, signature)] for f in functions],
+                    np.int64).reshape(len(functions), 3)
+
+
 def function_from_addresses(signature):
     """An intrinsic ``(wrapper, object, jit) -> function``: a first-class function of ``signature`` rebuilt from
-    its three addresses (numba.experimental.function_type's model: the cfunc wrapper, the Python object,
-    the body in Numba's calling convention; ``_get_wrapper_address``/``id``/``_get_jit_address``). Lets
-    compiled code call a function it finds in an array, where a typed list would cost a reference count."""
+    its three addresses (a row of function_addresses). Lets compiled code call a function it finds in an
+    array, where a typed list would cost a reference count."""
+    if numba.config.DISABLE_JIT:
+        return lambda wrapper, obj, jit: _BY_ADDRESS[obj]
     function_type = types.FunctionType(signature)
 
     @intrinsic

@@ -419,3 +419,14 @@ def parse_lineup(game: str, players) -> list[Seat]:
         else:
             seats.append(parse_seat(game, str(item)))
     return seats
+
+
+def kernel_inputs(seats, decision_names, max_seats: int):
+    """What a game's ``engine.play_batch`` takes from a line-up: each seat's decision functions (a tuple per
+    seat, in ``decision_names`` order) and the seats' parameters, one row each of a [max_seats, MAX_PARAMS]
+    array (rows past the last seat zero)."""
+    functions = tuple(tuple(seat.strategy.decisions[name] for name in decision_names) for seat in seats)
+    params = np.zeros((max_seats, seats[0].vector().size))
+    for i, seat in enumerate(seats):
+        params[i] = seat.vector()
+    return functions, params

@@ -31,9 +31,26 @@ CASES = {
          ("game.deals_per_turn=4", "game.auction_increment=1")],
         (0, 1, 7),
     ),
-    "wheeler-dealer-uk": ([None, ["random"] * 3], [()], (0, 1)),
-    "wheedle": ([None, ["random"] * 4], [()], (0, 1)),
-    "dweebies": ([None, ["random"] * 3], [()], (0, 1)),
+    "wheeler-dealer-uk": (
+        [None, ["random"] * 3, ["raider", "set-at-3", "yellow-hunter", "commander", "hold-for-5", "cautious"],
+         ["tuned", "random"]],
+        [(), ("game.borrow_on_sale=false", "game.turn_limit=50"),
+         ("game.start_cash=2000", "game.at_risk_buy_multiple=0", "game.set_multiple_rule=size")],
+        (0, 1),
+    ),
+    "wheedle": (
+        [None, ["random"] * 4, ["never-stop", "bluffer", "contrarian", "small-first", "tuned", "threshold"],
+         ["patient", "blocker"], ["hair-trigger", "threshold", "random"]],
+        [(), ("options.gifts_allowed=false", "options.false_stop_ends_round=false"),
+         ("scoring.false_stopper_cards=scored", "options.rounds=2")],
+        (0, 1),
+    ),
+    "dweebies": (
+        [None, ["random"] * 3, ["greedy", "pair-keeper"], ["line-shortener", "greedy-defensive", "random", "greedy",
+                                                          "pair-keeper", "random"]],
+        [(), ("game.collect=may", "game.split_rule=free"), ("game.min_line=3", "game.hand_size=5")],
+        (0, 1),
+    ),
 }
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_uk import _context, engine as E
+from simkit.games.wheeler_dealer_uk import engine as E
 from simkit.games.wheeler_dealer_uk.rules import COMMAND_KINDS
-from simkit.games.wheeler_dealer_uk.view import (COLOURS, DECISION_NAMES, F_BANKRUPT, F_CASH, F_CIRCLE, F_MISS,
+from simkit.games.wheeler_dealer_uk.view import (COLOURS, DECISION_NAMES, MAX_SEATS, F_BANKRUPT, F_CASH, F_CIRCLE, F_MISS,
                                                  F_POSITION, H_ACTIVE, H_COLOUR, H_COPIES, H_HELD, H_IN_PACK,
                                                  H_PACK_SIZE, H_RISK, H_SEATS, SEAT_FIELDS)
-from simkit.strategy import MAX_PARAMS, parse_lineup
+from simkit.numba_tools import EV_A, EV_KIND, EV_SEAT
+from simkit.strategy import kernel_inputs, parse_lineup
 
 from .scripted import SCRIPTED, SLOT
 
@@ -25,15 +26,17 @@ class Position:
     def __init__(self, players: int = 3, sets=(), lineup=None, cash: int = 10000):
         self.prepared = GAME.prepare(GAME.rules(sets=list(sets)), players)
         seats = parse_lineup(GAME.name, lineup or [SCRIPTED] * players)
-        self.ctx = _context(self.prepared, seats, event_capacity=10000, record=True)
-        self.table, self.misc, self.packs = self.ctx[0], self.ctx[1], self.ctx[2]
+        self.arrays = E.make_context(self.prepared, *kernel_inputs(seats, DECISION_NAMES, MAX_SEATS),
+                                     event_capacity=10000, record=True)
+        self.ctx = E.kernel_context(self.arrays)
+        self.parts = E.state_parts(self.arrays)
+        self.table, self.packs = self.parts.table, self.parts.packs
         self.names = self.prepared.commodities
         self.n = players
         self.table[H_ACTIVE] = players
         for p in range(players):
             self.set_cash(p, cash)
-        kinds = self.prepared.commands[:, 0]
-        self.misc[E.M_COMMANDS:E.M_COMMANDS + len(kinds)] = np.arange(len(kinds))
+        self.parts.command_order[:] = np.arange(len(self.parts.command_order))
 
     # ---- setting up ----
     def c(self, name: str) -> int:
@@ -60,20 +63,19 @@ class Position:
         for i, name in enumerate(names):
             self.packs[k, i] = self.c(name)
             self.table[self.table[H_IN_PACK] + self.c(name)] += 1
-        self.misc[E.M_HEADS + k] = 0
+        self.parts.heads[k] = 0
         self.table[self.table[H_PACK_SIZE] + k] = len(names)
 
     def set_commands(self, cards):
         """The Command pile from the top: (kind name, value) pairs."""
-        total = self.misc[E.M_COMMAND_CARDS]
         for i, (kind, value) in enumerate(cards):
-            self.misc[E.M_COMMANDS + total + i] = COMMAND_KINDS.index(kind)
-            self.misc[E.M_COMMANDS + 2 * total + i] = value
-            self.misc[E.M_COMMANDS + i] = i
-        self.misc[E.M_COMMAND_HEAD] = 0
+            self.parts.command_kinds[i] = COMMAND_KINDS.index(kind)
+            self.parts.command_values[i] = value
+            self.parts.command_order[i] = i
+        self.parts.command_head[0] = 0
 
     def script(self, seat, decision: str, answers):
-        memory = self.ctx[3][seat, MAX_PARAMS:]
+        memory = self.parts.memory[seat]
         base = DECISION_NAMES.index(decision) * SLOT
         memory[base] = len(answers)
         memory[base + 1] = 0
@@ -96,7 +98,7 @@ class Position:
     def pack(self, colour: str):
         k = COLOURS.index(colour)
         size = self.table[self.table[H_PACK_SIZE] + k]
-        head = self.misc[E.M_HEADS + k]
+        head = self.parts.heads[k]
         return [self.names[self.packs[k, (head + i) % self.packs.shape[1]]] for i in range(size)]
 
     def bankrupt(self, seat):
@@ -106,12 +108,19 @@ class Position:
         return self.field(seat, F_MISS)
 
     def stat(self, seat, name):
-        return int(self.misc[E.M_STATS + seat * E.N_STATS + E.SEAT_STATS.index(name)])
+        return int(self.parts.stats[seat, E.SEAT_STATS.index(name)])
 
     def events(self):
         """The event log as (name, seat, a, b, c, d) tuples."""
-        count = min(int(self.misc[E.M_EVENTS]), self.ctx[5].shape[0])
-        return [(EVENT_NAMES[int(e[2])], int(e[1]), *map(int, e[3:])) for e in self.ctx[5][:count]]
+        return [(EVENT_NAMES[int(e[EV_KIND])], int(e[EV_SEAT]), *map(int, e[EV_A:])) for e in self.logged()]
+
+    def logged(self):
+        """The event log's rows so far."""
+        return self.parts.events[:min(int(self.parts.event_count[0]), len(self.parts.events))]
+
+    def tie_breaks(self):
+        """The random stream of tie-breaks (the engine's rngs row after the dice, strategy and deal rows)."""
+        return self.parts.rngs[2 * self.n + 1]
 
     def kinds(self):
         return [e[0] for e in self.events()]
@@ -121,7 +130,8 @@ class Position:
 
     def bank_balance(self):
         """Credits the bank paid out minus what it took in (the players' cash moves by exactly this)."""
-        return int(self.misc[E.M_BANK_OUT] - self.misc[E.M_BANK_IN])
+        paid_out, taken_in = self.parts.bank
+        return int(paid_out - taken_in)
 
     def log_turn(self, seat):
         """Start a turn of ``seat`` in the event log and the table (as the engine's _turn does), without playing it."""

@@ -1,14 +1,20 @@
 """Whole Wheeler Dealer (UK) games: conservation of cards and credits in checking mode, the end of a game
 (K4), start positions (K7), results, illegal answers, the replay."""
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from simkit.games.wheeler_dealer_uk import _run, engine as E
-from simkit.games.wheeler_dealer_uk.view import DEAL_RAID, pack_deal, total_wealth
-from simkit.strategy import parse_lineup, registered
+from simkit.games.wheeler_dealer_uk import engine as E
+from simkit.games.wheeler_dealer_uk.view import DEAL_RAID, DECISION_NAMES, MAX_SEATS, pack_deal, total_wealth
+from simkit.numba_tools import EV_A, EV_B, EV_C, EV_KIND, EV_SEAT, EV_TIME
+from simkit.runner import make_batch
+from simkit.strategy import kernel_inputs, parse_lineup, registered
 
 from .harness import GAME, Position
 from .scripted import CHEAT
@@ -22,6 +28,12 @@ def play(lineup, n_games=40, seed=3, sets=(), check=True):
     seats = parse_lineup(GAME.name, lineup)
     prepared = GAME.prepare(GAME.rules(sets=list(sets)), len(seats))
     return prepared, GAME.simulate(prepared, seats, seed, 0, n_games, check=check)
+
+
+def recorded(prepared, seats, seed, game, check):
+    """One game played with its event log (engine.play_batch, as a replay plays it)."""
+    return E.play_batch(seed, game, 1, prepared, *kernel_inputs(seats, DECISION_NAMES, MAX_SEATS), check=check,
+                        record=True, event_capacity=400_000)
 
 
 def per_seat(columns, name, n):
@@ -78,19 +90,18 @@ def test_the_turn_limit_ends_games_flagged_and_the_richest_wins():
 def test_seats_start_on_outer_blue_spaces_seat_zero_first_k7():
     seats = parse_lineup(GAME.name, ["set-at-3"] * 6)
     prepared = GAME.prepare(GAME.rules(), 6)
-    events = _run(prepared, seats, 4, 0, 1, True, record=True, event_capacity=100_000)["events"]
-    turns = events[events[:, 2] == E.E_TURN]
-    assert list(turns[:6, 1]) == [0, 1, 2, 3, 4, 5]
-    assert list(turns[:6, 5]) == [0, 8, 16, 24, 0, 8]       # blue spaces of the default board, i mod 4
-    assert turns[0, 3] == 8250                                # start cash, no bonus for the start space
+    events = recorded(prepared, seats, 4, 0, True)["events"]
+    turns = events[events[:, EV_KIND] == E.E_TURN]           # a: cash, b: wealth, c: position
+    assert list(turns[:6, EV_SEAT]) == [0, 1, 2, 3, 4, 5]
+    assert list(turns[:6, EV_C]) == [0, 8, 16, 24, 0, 8]     # blue spaces of the default board, i mod 4
+    assert turns[0, EV_A] == 8250                             # start cash, no bonus for the start space
 
 
 def test_start_hands_are_four_red_and_four_green():
     t_prepared = GAME.prepare(GAME.rules(), 3)
-    out = _run(t_prepared, parse_lineup(GAME.name, ["cautious"] * 3), 2, 0, 1, True, record=True,
-               event_capacity=100_000)
-    first = out["events"][out["events"][:, 2] == E.E_TURN][0]
-    assert first[4] - first[3] in range(4 * 500 + 4 * 2000, 4 * 1000 + 4 * 10000 + 1)   # wealth - cash = 8 cards
+    out = recorded(t_prepared, parse_lineup(GAME.name, ["cautious"] * 3), 2, 0, True)
+    first = out["events"][out["events"][:, EV_KIND] == E.E_TURN][0]
+    assert first[EV_B] - first[EV_A] in range(4 * 500 + 4 * 2000, 4 * 1000 + 4 * 10000 + 1)   # wealth - cash = 8 cards
 
 
 def test_illegal_answers_are_refused_and_the_game_goes_on():
@@ -155,11 +166,11 @@ def test_bankrupt_and_inner_rounds_count_from_one_like_the_replay():
     inner_round = per_seat(columns, "inner_round", 4)
     seen = set()
     for game in range(12):
-        events = _run(prepared, seats, 8, game, 1, False, record=True, event_capacity=400_000)["events"]
+        events = recorded(prepared, seats, 8, game, False)["events"]
         for p in range(4):
             for kind, column, name in ((E.E_BANKRUPT, bankrupt_round, "bankrupt"), (E.E_ENTER, inner_round, "inner")):
-                rows = events[(events[:, 2] == kind) & (events[:, 1] == p)]
-                assert column[game, p] == (rows[0, 0] + 1 if len(rows) else -1)   # event rounds count from 0
+                rows = events[(events[:, EV_KIND] == kind) & (events[:, EV_SEAT] == p)]
+                assert column[game, p] == (rows[0, EV_TIME] + 1 if len(rows) else -1)   # event rounds count from 0
                 if len(rows):
                     seen.add(name)
         entered = inner_round[game][inner_round[game] > 0]
@@ -174,7 +185,7 @@ def hand_replay(t):
     from simkit.games.wheeler_dealer_uk.replay import format_replay
 
     n = t.n
-    out = {"events": t.ctx[5][:int(t.misc[E.M_EVENTS])], "winner": np.zeros((1, n), bool),
+    out = {"events": t.logged(), "winner": np.zeros((1, n), bool),
            "bankrupt": np.array([[t.bankrupt(p) for p in range(n)]]), "wealth": np.zeros((1, n), np.int64),
            "cash": np.array([[t.cash(p) for p in range(n)]]), "events_lost": 0}
     seats = parse_lineup(GAME.name, [CHEAT] * n)
@@ -228,3 +239,16 @@ def test_golden_replay_level_2():
     change of behaviour (and read the difference)."""
     seats = parse_lineup(GAME.name, list(GAME.default_lineup))
     assert_golden(GOLDEN, GAME.replay(GAME.prepare(GAME.rules(sets=["game.level=2"]), 4), seats, 1, 136))
+
+
+def test_interpreter_plays_the_same_games():
+    # `simkit bench` times the engine with NUMBA_DISABLE_JIT, where numba_tools' engine context finds the
+    # arrays and decision functions by their addresses in Python: that must play exactly the compiled games
+    script = ("import json; from simkit.runner import make_batch; print(json.dumps(make_batch("
+              "'wheeler-dealer-uk', 2, None, 12345).play(3, 2, True)['wealth'].tolist()))")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=root, timeout=300,
+                          env=dict(os.environ, NUMBA_DISABLE_JIT="1"))
+    assert done.returncode == 0, done.stderr
+    compiled = make_batch("wheeler-dealer-uk", 2, None, 12345).play(3, 2, True)["wealth"].tolist()
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == compiled

@@ -309,7 +309,7 @@ def test_command_discard_cheapest_skips_at_risk_cards_and_breaks_ties_at_random(
         def setup(t):
             t.give(0, "Silver")
             t.give(0, "Tin")                                   # both 10,000
-            rng.seed_stream(t.ctx[4][2 * 3 + 1], seed, 0, rng.TIE_BREAK)
+            rng.seed_stream(t.tie_breaks(), seed, 0, rng.TIE_BREAK)
         t, _, _ = command(("discard_cheapest", 0), setup=setup)
         ties.add("Silver" if t.held(0, "Silver") == 0 else "Tin")
     assert ties == {"Silver", "Tin"}
@@ -367,7 +367,7 @@ def test_command_redeem_at_risk_redeems_what_the_seat_chooses_and_forfeits_the_r
 
 def test_used_command_cards_go_to_the_bottom_of_the_pile():
     t = quiet()
-    cards = int(t.misc[E.M_COMMAND_CARDS])
+    cards = len(t.parts.command_order)
     t.set_commands([("collect", k) for k in range(cards)])
     for _ in range(cards + 2):
         E._command(t.ctx, 0)

@@ -4,108 +4,29 @@ The rules as simulated, with the decisions D1-D9 and the options that switch the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ...columns import ResultColumns
-from ...errors import SimkitError
-from ...rules import lookup, require_int, require_str
+from ...strategy import kernel_inputs
 from .. import Game
 from . import engine
-from .view import COLLECT_RULES, DECISIONS, SPLIT_RULES
-
-SPLIT_DWEEBIES, SPLIT_CARDS = 27, 54   # D1: a split of the published deck keeps both totals
-MAX_DWEEBIES, MAX_CARDS = 62, 216
-SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-
-
-@dataclass(frozen=True)
-class DweebiesRules:
-    """Rules compiled for the kernel, for one player count."""
-
-    copies: np.ndarray    # copies of each Dweebie in the deck
-    hand_size: int
-    n_players: int
-    min_line: int = 2                 # D9 game.min_line
-    collect: str = "must"             # D9 game.collect
-    split_rule: str = "shortest_link"  # D9 game.split_rule
-
-    @property
-    def names(self) -> str:
-        """One letter per Dweebie, as replays draw them."""
-        return SYMBOLS[: self.copies.size]
-
-    @property
-    def vector(self) -> np.ndarray:
-        """The rule vector the kernel reads (engine.R_* positions)."""
-        vector = np.zeros(engine.RULE_FIELDS, np.int64)
-        vector[engine.R_HAND_SIZE] = self.hand_size
-        vector[engine.R_MIN_LINE] = self.min_line
-        vector[engine.R_COLLECT] = COLLECT_RULES.index(self.collect)
-        vector[engine.R_SPLIT_RULE] = SPLIT_RULES.index(self.split_rule)
-        return vector
-
-
-def _int_list(rules: dict, key: str) -> list[int]:
-    value = lookup(rules, key)
-    if not isinstance(value, list) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
-        raise SimkitError(f"rules: {key} must be an array of integers, not {value!r}")
-    return value
-
-
-def deck_copies(rules: dict) -> np.ndarray:
-    """Copies of each Dweebie: ``deck.copies`` when given, else the ``deck.copies_split`` (D1)."""
-    custom = _int_list(rules, "deck.copies")
-    if custom:
-        if len(custom) > MAX_DWEEBIES or min(custom) < 1 or sum(custom) > MAX_CARDS:
-            raise SimkitError(f"rules: deck.copies must give 1..{MAX_DWEEBIES} Dweebies with at least one copy "
-                              f"each and {MAX_CARDS} cards at most, not {custom}")
-        return np.array(custom, np.int64)
-    split = _int_list(rules, "deck.copies_split")
-    if len(split) != 4 or min(split) < 0:
-        raise SimkitError(f"rules: deck.copies_split must be four counts >= 0 (Dweebies appearing once, twice, "
-                          f"three and four times), not {split}")
-    dweebies, cards = sum(split), sum(k * n for k, n in enumerate(split, 1))
-    if (dweebies, cards) != (SPLIT_DWEEBIES, SPLIT_CARDS):
-        raise SimkitError(f"rules: deck.copies_split = {split} makes {dweebies} Dweebies and {cards} cards; a split "
-                          f"needs n1+n2+n3+n4 = {SPLIT_DWEEBIES} and n1+2n2+3n3+4n4 = {SPLIT_CARDS} (D1), "
-                          "or give any deck as deck.copies")
-    return np.repeat(np.arange(1, 5, dtype=np.int64), split)
-
-
-def _choice(rules: dict, key: str, allowed: tuple) -> str:
-    value = require_str(rules, key)
-    if value not in allowed:
-        raise SimkitError(f"rules: {key} = {value!r}; allowed: {' | '.join(repr(a) for a in allowed)}")
-    return value
+from .rules import SYMBOLS, DweebiesRules  # noqa: F401  (SYMBOLS: the letters replays and tests draw Dweebies with)
+from .rules import prepare as _prepare
+from .view import DECISIONS
 
 
 def prepare(rules: dict, n_players: int) -> DweebiesRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
     GAME.check_player_count(n_players)
-    low = require_int(rules, "game.players_min", min(GAME.player_counts), max(GAME.player_counts))
-    high = require_int(rules, "game.players_max", low, max(GAME.player_counts))
-    if not low <= n_players <= high:
-        raise SimkitError(f"rules: game.players_min..players_max allow {low}-{high} players, not {n_players}")
-    hand_size = require_int(rules, "game.hand_size", 1, 20)
-    copies = deck_copies(rules)
-    if hand_size * n_players > copies.sum():
-        raise SimkitError(f"rules: a deck of {copies.sum()} cards cannot deal hands of {hand_size} to {n_players} "
-                          f"players; allowed: game.hand_size up to {copies.sum() // n_players}")
-    min_line = require_int(rules, "game.min_line", 2, 3)
-    collect = _choice(rules, "game.collect", COLLECT_RULES)
-    split_rule = _choice(rules, "game.split_rule", SPLIT_RULES)
-    return DweebiesRules(copies, hand_size, n_players, min_line, collect, split_rule)
+    return _prepare(rules, n_players)
 
 
 def _kernel_inputs(seats):
-    places = tuple(seat.strategy.decisions["place"] for seat in seats)
-    params = np.zeros((engine.MAX_SEATS, seats[0].vector().size))
-    for i, seat in enumerate(seats):
-        params[i] = seat.vector()
-    return places, params
+    """Each seat's place function and the seats' parameters, as engine.play_batch takes them."""
+    functions, params = kernel_inputs(seats, ("place",), engine.MAX_SEATS)
+    return tuple(place for place, in functions), params
 
 
 def simulate(prepared: DweebiesRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:

@@ -11,13 +11,14 @@ from pathlib import Path
 import numpy as np
 
 from ...columns import ResultColumns
-from ...numba_tools import EVENT_FIELDS, function_list
-from ...strategy import MAX_PARAMS
+from ...numba_tools import EV_B, EV_KIND, EV_SEAT, EV_TIME
+from ...strategy import kernel_inputs
 from .. import Game
 from . import engine
 from .rules import UKRules
 from .rules import prepare as _prepare
-from .view import COLOURS, DECISION_NAMES, DECISIONS, H_COLOUR, H_COPIES, MAX_SEATS, MAX_SET, MEMORY_SIZE
+from .view import DECISION_NAMES, DECISIONS, MAX_SEATS, MAX_SET
+
 
 def prepare(rules: dict, n_players: int) -> UKRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
@@ -25,49 +26,14 @@ def prepare(rules: dict, n_players: int) -> UKRules:
     return _prepare(rules, n_players)
 
 
-def _context(prepared: UKRules, seats, event_capacity=0, record=False):
-    n = prepared.n_players
-    fns = function_list(tuple(seats[min(seat, n - 1)].strategy.decisions[name]
-                               for name in DECISION_NAMES for seat in range(MAX_SEATS)))
-    floats = np.zeros((n, MAX_PARAMS + MEMORY_SIZE))
-    for i, seat in enumerate(seats):
-        floats[i, :MAX_PARAMS] = seat.vector()
-    commands = prepared.commands
-    misc = np.zeros(engine.M_COMMANDS + 3 * len(commands), np.int64)
-    misc[engine.M_RECORD] = record
-    misc[engine.M_COMMAND_CARDS] = len(commands)
-    misc[engine.M_PARAMS] = MAX_PARAMS
-    misc[engine.M_COMMANDS + len(commands):engine.M_COMMANDS + 2 * len(commands)] = commands[:, 0]
-    misc[engine.M_COMMANDS + 2 * len(commands):] = commands[:, 1]
-    copies = prepared.table[prepared.table[H_COPIES]:][:len(prepared.commodities)]
-    colours = prepared.table[prepared.table[H_COLOUR]:][:len(prepared.commodities)]
-    largest = max(int(copies[colours == k].sum()) for k in range(len(COLOURS)))
-    packs = np.zeros((len(COLOURS), max(1, largest)), np.int64)
-    rngs = np.zeros((2 * n + 2, 4), np.uint64)
-    events = np.zeros((event_capacity, EVENT_FIELDS), np.int64)
-    return (prepared.table.copy(), misc, packs, floats, rngs, events, fns)
-
-
-def _run(prepared: UKRules, seats, seed, first_game, n_games, check, record=False, event_capacity=0):
-    ctx = _context(prepared, seats, event_capacity, record)
-    n = prepared.n_players
-    out = {name: np.zeros((n_games, n), np.int64) for name in ("wealth", "cash", "cards")}
-    out.update(bankrupt=np.zeros((n_games, n), np.bool_), winner=np.zeros((n_games, n), np.bool_),
-               stats=np.zeros((n_games, n, engine.N_STATS), np.int64), rounds=np.zeros(n_games, np.int64),
-               end=np.zeros(n_games, np.int64), first_inner=np.zeros(n_games, np.int64))
-    engine._play(ctx, prepared.table, prepared.start_hand, prepared.start_cash, np.uint64(seed), first_game, n_games,
-                 check, out["wealth"], out["cash"], out["cards"], out["bankrupt"], out["winner"], out["stats"],
-                 out["rounds"], out["end"], out["first_inner"])
-    misc = ctx[1]
-    out["set_sizes"] = misc[engine.M_SET_SIZES:engine.M_SET_SIZES + MAX_SET + 1].copy()
-    out["events"] = ctx[5][: min(misc[engine.M_EVENTS], event_capacity)]
-    out["events_lost"] = max(0, int(misc[engine.M_EVENTS]) - event_capacity)
-    return out
+def _play(prepared: UKRules, seats, seed, first_game, n_games, check, record=False, event_capacity=0) -> dict:
+    return engine.play_batch(seed, first_game, n_games, prepared, *kernel_inputs(seats, DECISION_NAMES, MAX_SEATS),
+                             check=check, record=record, event_capacity=event_capacity)
 
 
 def simulate(prepared: UKRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
-    out = _run(prepared, seats, seed, first_game, n_games, check)
+    out = _play(prepared, seats, seed, first_game, n_games, check)
     columns = ResultColumns(first_game, n_games, prepared.n_players)
     columns.per_seat("wealth", out["wealth"])
     columns.per_seat("cash", out["cash"])
@@ -86,9 +52,9 @@ def wealth_traces(prepared: UKRules, seats, seed: int, games) -> dict:
     {game: [(rounds, wealths) per seat]} (from the replay's event log)."""
     traces = {}
     for game in games:
-        events = _run(prepared, seats, seed, game, 1, False, record=True, event_capacity=400_000)["events"]
-        turns = events[events[:, 2] == engine.E_TURN]
-        traces[game] = [(turns[turns[:, 1] == p, 0] + 1, turns[turns[:, 1] == p, 4])
+        events = _play(prepared, seats, seed, game, 1, False, record=True, event_capacity=400_000)["events"]
+        turns = events[events[:, EV_KIND] == engine.E_TURN]
+        traces[game] = [(turns[turns[:, EV_SEAT] == p, EV_TIME] + 1, turns[turns[:, EV_SEAT] == p, EV_B])
                         for p in range(prepared.n_players)]
     return traces
 
@@ -96,8 +62,7 @@ def wealth_traces(prepared: UKRules, seats, seed: int, games) -> dict:
 def replay(prepared: UKRules, seats, seed: int, game: int) -> str:
     from .replay import format_replay
 
-    capacity = 400_000
-    out = _run(prepared, seats, seed, game, 1, True, record=True, event_capacity=capacity)
+    out = _play(prepared, seats, seed, game, 1, True, record=True, event_capacity=400_000)
     return format_replay(prepared, seats, seed, game, out)
 
 

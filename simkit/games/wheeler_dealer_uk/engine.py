@@ -5,35 +5,44 @@ The table every player sees (K7) is the engine's own state, the ``table`` vector
 the order of the three packs and of the Command pile, and the random streams. Each seat rolls its own
 dice stream, so a strategy change alters other seats' dice only through what it changes on the board.
 
-ctx = (table, misc, packs, floats, rngs, events, fns): few arrays, because every helper call pays a
-reference count per array it receives.
-  misc:   int64, the engine's private fields (M_*), the query, the pack heads, the Command pile and its
-          order, and the per-seat counters of the game being played
-
 Every strategy answer is checked before use (view.py: out of range or naming a card the seat cannot use ->
 refused, counted in illegal_actions, the decision's default played); no strategy value indexes an array
 unchecked.
-  packs:  [3, cards]: each pack as a ring (head in misc, size in the table)
+
+``play_batch`` validates nothing (rules.prepare did), allocates the batch's arrays (make_context) and runs the
+private kernel ``_play``. Every helper takes ``ctx``: the engine's private int64 ``state`` vector, which finds
+the batch's other arrays by their addresses (numba_tools' engine context, as in the US engine):
+  state:  the engine's private fields (ST_*; ST_*_ADDRESS: where the other arrays are), the query, the pack
+          heads, the per-seat counters of the game being played, the sets sold by size, then the Command pile:
+          its order, the kind and the value of each card
+  table:  the public table (view.py), which strategies are shown read-only
+  packs:  [3, cards]: each pack as a ring (head in the state, size in the table)
   floats: per seat its parameters then its memory; rngs: per seat dice, per seat strategy, the deal, tie-breaks
+  events: the replay log; fns: per decision and seat, a decision function's addresses
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, types
 
 from ... import rng
-from ...numba_tools import append_event, readonly, unmanaged
+from ...columns import logged_events
+from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
+                            kernel_context, readonly, store_addresses, unmanaged, vector_at)
+from ...strategy import MAX_PARAMS
 from .rules import (C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_COLLECT, C_COLLECT_FROM_EACH, C_DISCARD_CHEAPEST,
                     C_FREE_CARD, C_MISS_TURN, C_MOVE, C_PAY, C_PAY_CASH_PERCENT, C_PAY_EACH, C_REDEEM_AT_RISK)
 from .view import (BLUE, BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PAYMENT, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
-                   BORROW_VOLUNTARY, D_ANSWER, D_BORROW, D_BUY, D_DEAL, D_ENTER, D_REDEEM, D_SELL, D_YELLOW, DEAL_BUY,
-                   DEAL_RAID, DECISION_SIGNATURE, F_BANKRUPT, F_CARD_VALUE, F_CARDS, F_CASH, F_CIRCLE, F_MISS,
-                   F_POSITION, F_RISK_CARDS, F_RISK_COST, F_SETS, H_ACTIVE, H_BLUE_BONUS, H_BORROW_ON_SALE,
-                   H_BUY_MULTIPLE, H_COLOUR, H_COMMANDS, H_COMMODITIES, H_COPIES, H_DEAL_BOUGHT, H_DEAL_USED, H_HELD,
-                   H_IN_PACK, H_INNER_ENTRY, H_INNER_OPEN, H_INNER_SPACES, H_INNER_WEALTH, H_MIN_SET, H_ON_SALE,
-                   H_OUTER_SPACES, H_PACK_SIZE, H_PLAYERS, H_RAID_MULTIPLE, H_REDEEMABLE, H_RISK, H_ROUND,
-                   H_SALE_OPEN, H_SEATS, H_TARGET, H_TURN_LIMIT, H_TURN_SEAT, INNER, MAX_SEATS, MAX_SET, OUTER,
-                   Q_COMMODITY, Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, Q_SHORT, QUERY_SIZE, REDEEM_COMMAND,
-                   SALE_LOAN, REDEEM_VOLUNTARY, SEAT_FIELDS, YELLOW, borrowable, colour, face, handlers_charge,
-                   loan_value, part_up, redeem_cost, sale_loan, set_value, space, total_wealth)
+                   BORROW_VOLUNTARY, COLOURS, DEAL_BUY, DEAL_RAID, DECISION_NAMES, DECISION_SIGNATURE, D_ANSWER,
+                   D_BORROW, D_BUY, D_DEAL, D_ENTER, D_REDEEM, D_SELL, D_YELLOW, F_BANKRUPT, F_CARDS, F_CARD_VALUE,
+                   F_CASH, F_CIRCLE, F_MISS, F_POSITION, F_RISK_CARDS, F_RISK_COST, F_SETS, H_ACTIVE, H_BLUE_BONUS,
+                   H_BORROW_ON_SALE, H_BUY_MULTIPLE, H_COLOUR, H_COMMANDS, H_COMMODITIES, H_COPIES, H_DEAL_BOUGHT,
+                   H_DEAL_USED, H_HELD, H_INNER_ENTRY, H_INNER_OPEN, H_INNER_SPACES, H_INNER_WEALTH, H_IN_PACK,
+                   H_MIN_SET, H_ON_SALE, H_OUTER_SPACES, H_PACK_SIZE, H_PLAYERS, H_RAID_MULTIPLE, H_REDEEMABLE, H_RISK,
+                   H_ROUND, H_SALE_OPEN, H_SEATS, H_TARGET, H_TURN_LIMIT, H_TURN_SEAT, INNER, MAX_SEATS, MAX_SET,
+                   MEMORY_SIZE, OUTER, QUERY_SIZE, Q_COMMODITY, Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, Q_SHORT,
+                   REDEEM_COMMAND, REDEEM_VOLUNTARY, SALE_LOAN, SEAT_FIELDS, YELLOW, borrowable, colour, face,
+                   handlers_charge, loan_value, part_up, redeem_cost, sale_loan, set_value, space, total_wealth)
 
 COMMAND_CHAIN = 16   # a Command move that lands on another Command space, and so on, stops after this many
 
@@ -48,15 +57,18 @@ N_STATS = len(SEAT_STATS)
 END_TARGET, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 LAST_ONES_OUT = -2
 
-# misc layout
-M_BANK_OUT, M_BANK_IN, M_EVENTS, M_RECORD, M_COMMAND_HEAD, M_COMMAND_CARDS, M_PARAMS, M_TURN = range(8)
-M_SALE_LOANS = 8                           # cards of the turn's seat borrowed on for a sale, not yet sold
-M_BANKRUPT_TURN = 9                        # per seat: the game turn it went bankrupt in
-M_QUERY = M_BANKRUPT_TURN + MAX_SEATS
-M_HEADS = M_QUERY + QUERY_SIZE
-M_STATS = M_HEADS + 4
-M_SET_SIZES = M_STATS + MAX_SEATS * N_STATS
-M_COMMANDS = M_SET_SIZES + MAX_SET + 1      # order of the pile, then kind and value of each card
+# state layout
+ST_BANK_OUT, ST_BANK_IN, ST_EVENT_COUNT, ST_RECORD, ST_COMMAND_HEAD, ST_COMMAND_CARDS, ST_PARAMS, ST_TURN = range(8)
+ST_SALE_LOANS = 8                           # cards of the turn's seat borrowed on for a sale, not yet sold
+(ST_TABLE_ADDRESS, ST_TABLE_LENGTH, ST_PACKS_ADDRESS, ST_PACK_CAPACITY, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS,
+ ST_EVENTS_ADDRESS, ST_EVENT_CAPACITY, ST_FNS_ADDRESS) = range(9, 18)
+ST_BANKRUPT_TURN = 18                       # per seat: the game turn it went bankrupt in
+ST_QUERY = ST_BANKRUPT_TURN + MAX_SEATS
+ST_HEADS = ST_QUERY + QUERY_SIZE
+ST_STATS = ST_HEADS + 4
+ST_SET_SIZES = ST_STATS + MAX_SEATS * N_STATS
+ST_COMMANDS = ST_SET_SIZES + MAX_SET + 1      # order of the pile, then kind and value of each card
+RNG_ROWS = 2 * MAX_SEATS + 2                # rows used: per seat dice (n), strategy (n), the deal, tie-breaks
 
 # event log for replays (numba_tools.append_event): [round, seat, kind, a, b, c, d]; seat is the one acting
 # (not always the turn's seat)
@@ -75,20 +87,59 @@ WANT_DEAL, WANT_CARD, WANT_REDEEM = 0, 1, 2
 
 I = types.int64
 _I64 = types.Array(types.int64, 1, "C")
-_I64M = types.Array(types.int64, 2, "C")
-_U64M = types.Array(types.uint64, 2, "C")
-_F64M = types.Array(types.float64, 2, "C")
-CTX = types.Tuple((_I64, _I64, _I64M, _F64M, _U64M, _I64M, types.ListType(types.FunctionType(DECISION_SIGNATURE))))
+CTX = _I64   # the state vector (numba_tools' engine context)
 
 
 def _typed(*args, restype=types.none):
     # one explicit signature per helper: called with constants (event kinds, contexts), Numba would
-    # otherwise compile a specialisation for every combination of literal values
-    return njit(restype(*args), cache=True)
+    # otherwise compile a specialisation for every combination of literal values. Without reference
+    # counting: the kernel's caller keeps every array alive, and the helpers allocate nothing
+    return njit(restype(*args), cache=True, _nrt=False)
 
 
 def _inline(func):
     return njit(inline="always", cache=True)(func)
+
+
+# ---- the context: the batch's arrays, found through the state ---------------------------------------
+_decision_function = function_from_addresses(DECISION_SIGNATURE)
+
+
+@_inline
+def _state(ctx):
+    return ctx
+
+
+@_inline
+def _table(ctx):
+    return vector_at(ctx[ST_TABLE_ADDRESS], ctx[ST_TABLE_LENGTH], np.int64)
+
+
+@_inline
+def _packs(ctx):
+    return array_at(ctx[ST_PACKS_ADDRESS], len(COLOURS), ctx[ST_PACK_CAPACITY], np.int64)
+
+
+@_inline
+def _floats(ctx):
+    return array_at(ctx[ST_FLOATS_ADDRESS], MAX_SEATS, MAX_PARAMS + MEMORY_SIZE, np.float64)
+
+
+@_inline
+def _rngs(ctx):
+    return array_at(ctx[ST_RNGS_ADDRESS], RNG_ROWS, 4, np.uint64)
+
+
+@_inline
+def _events(ctx):
+    return array_at(ctx[ST_EVENTS_ADDRESS], ctx[ST_EVENT_CAPACITY], EVENT_FIELDS, np.int64)
+
+
+@_inline
+def _decision(ctx, kind, seat):
+    fns = array_at(ctx[ST_FNS_ADDRESS], len(DECISION_NAMES) * MAX_SEATS, 3, np.int64)
+    at = kind * MAX_SEATS + seat
+    return _decision_function(fns[at, 0], fns[at, 1], fns[at, 2])
 
 
 # ---- small accessors of the table ---------------------------------------------------------------
@@ -108,8 +159,8 @@ def _risk(table, seat, c):
 
 
 @_inline
-def _stat(misc, seat, stat):
-    return M_STATS + seat * N_STATS + stat
+def _stat(state, seat, stat):
+    return ST_STATS + seat * N_STATS + stat
 
 
 @_typed(_I64, I, I, I)
@@ -135,21 +186,22 @@ def _add_at_risk(table, seat, c, cards):
 
 @_inline
 def _log(ctx, seat, kind, a, b, c, d):
-    if ctx[1][M_RECORD] != 0:
+    if _state(ctx)[ST_RECORD] != 0:
         _write_event(ctx, seat, kind, a, b, c, d)
 
 
 @_typed(CTX, I, I, I, I, I, I)
 def _write_event(ctx, seat, kind, a, b, c, d):
-    misc = ctx[1]
-    misc[M_EVENTS] = append_event(ctx[5], misc[M_EVENTS], ctx[0][H_ROUND], seat, kind, a, b, c, d)
+    state = _state(ctx)
+    state[ST_EVENT_COUNT] = append_event(_events(ctx), state[ST_EVENT_COUNT], _table(ctx)[H_ROUND], seat, kind, a, b,
+                                         c, d)
 
 
 @_typed(CTX, I, I, I, I, I, I, I, restype=I)
 def _ask(ctx, kind, seat, context, commodity, price, short, other):
     """Put a question to a seat's strategy (view.py D_*)."""
-    table, misc, floats, rngs, fns = ctx[0], ctx[1], ctx[3], ctx[4], ctx[6]
-    query = misc[M_QUERY:M_QUERY + QUERY_SIZE]
+    table, state, floats, rngs = _table(ctx), _state(ctx), _floats(ctx), _rngs(ctx)
+    query = state[ST_QUERY:ST_QUERY + QUERY_SIZE]
     query[Q_SEAT] = seat
     query[Q_KIND] = kind
     query[Q_CONTEXT] = context
@@ -157,15 +209,15 @@ def _ask(ctx, kind, seat, context, commodity, price, short, other):
     query[Q_PRICE] = price
     query[Q_SHORT] = short
     query[Q_FROM] = other
-    n_params = misc[M_PARAMS]
-    return fns[kind * MAX_SEATS + seat](readonly(table), readonly(floats[seat, :n_params]), floats[seat, n_params:],
-                                        rngs[table[H_PLAYERS] + seat], readonly(query))
+    n_params = state[ST_PARAMS]
+    return _decision(ctx, kind, seat)(readonly(table), readonly(floats[seat, :n_params]), floats[seat, n_params:],
+                                      rngs[table[H_PLAYERS] + seat], readonly(query))
 
 
 @_typed(CTX, I, I, I)
 def _illegal(ctx, seat, kind, answer):
     """An answer the engine refuses: counted, logged; the caller plays the decision's default."""
-    ctx[1][_stat(ctx[1], seat, S_ILLEGAL)] += 1
+    _state(ctx)[_stat(_state(ctx), seat, S_ILLEGAL)] += 1
     _log(ctx, seat, E_ILLEGAL, kind, answer, 0, 0)
 
 
@@ -182,10 +234,10 @@ def _ask_yes_no(ctx, kind, seat, context, commodity, price, short, other):
 # ---- packs, money -------------------------------------------------------------------------------
 @_typed(CTX, I)
 def _to_pack_bottom(ctx, c):
-    table, misc, packs = ctx[0], ctx[1], ctx[2]
+    table, state, packs = _table(ctx), _state(ctx), _packs(ctx)
     pack = colour(table, c)
     size = table[table[H_PACK_SIZE] + pack]
-    packs[pack, (misc[M_HEADS + pack] + size) % packs.shape[1]] = c
+    packs[pack, (state[ST_HEADS + pack] + size) % packs.shape[1]] = c
     table[table[H_PACK_SIZE] + pack] = size + 1
     table[table[H_IN_PACK] + c] += 1
 
@@ -193,13 +245,13 @@ def _to_pack_bottom(ctx, c):
 @_typed(CTX, I, restype=I)
 def _from_pack_top(ctx, pack):
     """The top card of a pack, taken off it; -1 if the pack is empty (K6)."""
-    table, misc, packs = ctx[0], ctx[1], ctx[2]
+    table, state, packs = _table(ctx), _state(ctx), _packs(ctx)
     size = table[table[H_PACK_SIZE] + pack]
     if size == 0:
         return -1
-    head = misc[M_HEADS + pack]
+    head = state[ST_HEADS + pack]
     c = packs[pack, head]
-    misc[M_HEADS + pack] = (head + 1) % packs.shape[1]
+    state[ST_HEADS + pack] = (head + 1) % packs.shape[1]
     table[table[H_PACK_SIZE] + pack] = size - 1
     table[table[H_IN_PACK] + c] -= 1
     return c
@@ -207,14 +259,16 @@ def _from_pack_top(ctx, pack):
 
 @_typed(CTX, I, I)
 def _from_bank(ctx, seat, amount):
-    ctx[0][_seat(ctx[0], seat, F_CASH)] += amount
-    ctx[1][M_BANK_OUT] += amount
+    table = _table(ctx)
+    table[_seat(table, seat, F_CASH)] += amount
+    _state(ctx)[ST_BANK_OUT] += amount
 
 
 @_typed(CTX, I, I)
 def _to_bank(ctx, seat, amount):
-    ctx[0][_seat(ctx[0], seat, F_CASH)] -= amount
-    ctx[1][M_BANK_IN] += amount
+    table = _table(ctx)
+    table[_seat(table, seat, F_CASH)] -= amount
+    _state(ctx)[ST_BANK_IN] += amount
 
 
 @_typed(CTX, I, I, I, types.boolean)
@@ -222,18 +276,18 @@ def _borrow(ctx, seat, c, context, for_sale):
     """K2: a loan of half face value on one clean card, which moves to the At Risk zone; or (``for_sale``, K7
     borrow_on_sale) a loan on a card of a set to be sold this turn, which stays in the hand and is repaid with
     interest from the sale."""
-    table = ctx[0]
+    table = _table(ctx)
     loan = loan_value(table, c)
     if for_sale:
         table[table[H_ON_SALE] + c] += 1
-        ctx[1][M_SALE_LOANS] += 1
+        _state(ctx)[ST_SALE_LOANS] += 1
         _from_bank(ctx, seat, loan)
         _log(ctx, seat, E_LOAN, c, loan, context, 1)
         return
     _add_clean(table, seat, c, -1)
     _add_at_risk(table, seat, c, 1)
     _from_bank(ctx, seat, loan)
-    ctx[1][_stat(ctx[1], seat, S_LOANS)] += 1
+    _state(ctx)[_stat(_state(ctx), seat, S_LOANS)] += 1
     _log(ctx, seat, E_LOAN, c, loan, context, 0)
 
 
@@ -241,7 +295,7 @@ def _borrow(ctx, seat, c, context, for_sale):
 def _unsold_to_risk(ctx, seat):
     """Cards borrowed on for a sale that the selling step did not sell go to the At Risk zone after all (the
     loan stands, as any At Risk loan)."""
-    table, misc = ctx[0], ctx[1]
+    table, state = _table(ctx), _state(ctx)
     base = table[H_ON_SALE]
     for c in range(table[H_COMMODITIES]):
         cards = table[base + c]
@@ -249,18 +303,18 @@ def _unsold_to_risk(ctx, seat):
             table[base + c] = 0
             _add_clean(table, seat, c, -cards)
             _add_at_risk(table, seat, c, cards)
-            misc[_stat(misc, seat, S_LOANS)] += cards
+            state[_stat(state, seat, S_LOANS)] += cards
             _log(ctx, seat, E_LOAN_TO_RISK, c, cards, 0, 0)
-    misc[M_SALE_LOANS] = 0
+    state[ST_SALE_LOANS] = 0
 
 
 @_typed(CTX, I, I)
 def _redeem(ctx, seat, c):
-    table = ctx[0]
+    table = _table(ctx)
     _to_bank(ctx, seat, redeem_cost(table, c))
     _add_at_risk(table, seat, c, -1)
     _add_clean(table, seat, c, 1)
-    ctx[1][_stat(ctx[1], seat, S_REDEEMED)] += 1
+    _state(ctx)[_stat(_state(ctx), seat, S_REDEEMED)] += 1
     _log(ctx, seat, E_REDEEM, c, redeem_cost(table, c), 0, 0)
 
 
@@ -270,7 +324,7 @@ def _raise(ctx, seat, need, context, commodity):
     the seat picks the cards, and whether a loan is At Risk or (K7 borrow_on_sale) on a set to be sold. For a
     payment that must be made, a seat that stops while short borrows At Risk on its cheapest clean card
     (nobody goes bankrupt holding unpledged cards). True if the cash is there."""
-    table = ctx[0]
+    table = _table(ctx)
     n = table[H_COMMODITIES]
     cash_at = _seat(table, seat, F_CASH)
     while table[cash_at] < need:
@@ -298,7 +352,7 @@ def _raise(ctx, seat, need, context, commodity):
 def _bankrupt(ctx, seat):
     """The seat leaves the game: its cards go to the bottom of their packs (loans on them, for a sale too, die
     with it), any cash left to the bank."""
-    table, misc = ctx[0], ctx[1]
+    table, state = _table(ctx), _state(ctx)
     turn_seat = seat == table[H_TURN_SEAT]
     for c in range(table[H_COMMODITIES]):
         for _ in range(table[_held(table, seat, c)] + table[_risk(table, seat, c)]):
@@ -308,13 +362,13 @@ def _bankrupt(ctx, seat):
         if turn_seat:
             table[table[H_ON_SALE] + c] = 0
     if turn_seat:
-        misc[M_SALE_LOANS] = 0
+        state[ST_SALE_LOANS] = 0
     left = table[_seat(table, seat, F_CASH)]
     _to_bank(ctx, seat, left)
     table[_seat(table, seat, F_BANKRUPT)] = 1
     table[H_ACTIVE] -= 1
-    misc[_stat(misc, seat, S_BANKRUPT_ROUND)] = table[H_ROUND] + 1
-    misc[M_BANKRUPT_TURN + seat] = misc[M_TURN]
+    state[_stat(state, seat, S_BANKRUPT_ROUND)] = table[H_ROUND] + 1
+    state[ST_BANKRUPT_TURN + seat] = state[ST_TURN]
     _log(ctx, seat, E_BANKRUPT, left, 0, 0, 0)
 
 
@@ -322,7 +376,7 @@ def _bankrupt(ctx, seat):
 def _pay_bank(ctx, seat, amount, reason, detail):
     """A payment to the bank that must be made (``reason``: PAY_*): raise money, or go bankrupt (the bank takes
     what there is)."""
-    table = ctx[0]
+    table = _table(ctx)
     if table[_seat(table, seat, F_CASH)] < amount and not _raise(ctx, seat, amount, BORROW_FOR_PAYMENT, -1):
         _bankrupt(ctx, seat)
         return
@@ -334,7 +388,7 @@ def _pay_bank(ctx, seat, amount, reason, detail):
 def _pay_players(ctx, payer, payee, amount):
     """Pay ``amount`` to one player (payee >= 0) or to each other player (payee -1). A payer still short after
     raising money is bankrupt: its cash goes to the unpaid creditors in seat order (K7)."""
-    table = ctx[0]
+    table = _table(ctx)
     n = table[H_PLAYERS]
     creditors = 0
     for q in range(n):
@@ -365,7 +419,7 @@ def _redeem_step(ctx, seat, command):
     to pay for a redeem stays At Risk, which also bounds the step. A redeem the seat cannot raise the money
     for ends the step. Under the Command card (``command``) the cards of the step left unredeemed are
     forfeit to their packs: the loan stands as paid by the card."""
-    table, misc = ctx[0], ctx[1]
+    table, state = _table(ctx), _state(ctx)
     n = table[H_COMMODITIES]
     base = table[H_REDEEMABLE]
     left = 0
@@ -393,7 +447,7 @@ def _redeem_step(ctx, seat, command):
         if command:
             for _ in range(table[base + c]):
                 _to_pack_bottom(ctx, c)
-                misc[_stat(misc, seat, S_FORFEITED)] += 1
+                state[_stat(state, seat, S_FORFEITED)] += 1
                 _log(ctx, seat, E_FORFEIT, c, 0, 0, 0)
             _add_at_risk(table, seat, c, -table[base + c])
         table[base + c] = 0
@@ -404,7 +458,7 @@ def _redeem_step(ctx, seat, command):
 def _deal(ctx, seat, answer):
     """K1: one deal before rolling: buy a clean card from a player at 3 x face (the seller may refuse) or
     raid an At Risk card at 2 x face (the owner must sell and repays its loan + 10% from the price)."""
-    table, misc = ctx[0], ctx[1]
+    table, state = _table(ctx), _state(ctx)
     if answer < 0:   # the decoding below would give a negative commodity
         _illegal(ctx, seat, D_DEAL, answer)
         return
@@ -417,7 +471,7 @@ def _deal(ctx, seat, answer):
     table[H_DEAL_USED] = 1
     price = face(table, c) * (table[H_BUY_MULTIPLE] if kind == DEAL_BUY else table[H_RAID_MULTIPLE])
     if kind == DEAL_BUY and _ask_yes_no(ctx, D_ANSWER, other, 0, c, price, 0, seat) == 0:
-        misc[_stat(misc, seat, S_OFFERS_REFUSED)] += 1
+        state[_stat(state, seat, S_OFFERS_REFUSED)] += 1
         _log(ctx, seat, E_REFUSED, other, c, price, 0)
         return
     if table[_seat(table, seat, F_CASH)] < price and not _raise(ctx, seat, price, BORROW_FOR_PURCHASE, c):
@@ -429,13 +483,13 @@ def _deal(ctx, seat, answer):
     table[H_DEAL_BOUGHT] = 1
     if kind == DEAL_BUY:
         _add_clean(table, other, c, -1)
-        misc[_stat(misc, seat, S_BOUGHT_FROM_PLAYERS)] += 1
-        misc[_stat(misc, other, S_SOLD_TO_PLAYERS)] += 1
+        state[_stat(state, seat, S_BOUGHT_FROM_PLAYERS)] += 1
+        state[_stat(state, other, S_SOLD_TO_PLAYERS)] += 1
         _log(ctx, seat, E_DEAL, other, c, price, 0)
     else:   # the card arrives clean; the owner clears the loan from the price
         _add_at_risk(table, other, c, -1)
-        misc[_stat(misc, seat, S_RAIDS)] += 1
-        misc[_stat(misc, other, S_RAIDED)] += 1
+        state[_stat(state, seat, S_RAIDS)] += 1
+        state[_stat(state, other, S_RAIDED)] += 1
         _log(ctx, seat, E_RAID, other, c, price, 0)
         _pay_bank(ctx, other, redeem_cost(table, c), PAY_RAID_LOAN, c)
 
@@ -443,7 +497,7 @@ def _deal(ctx, seat, answer):
 @_typed(CTX, I, I)
 def _turn_card(ctx, seat, pack):
     """Turn the top card of a pack: buy it at face value or pay the Handlers Charge (K6: empty pack, nothing)."""
-    table, misc = ctx[0], ctx[1]
+    table, state = _table(ctx), _state(ctx)
     c = _from_pack_top(ctx, pack)
     if c < 0:
         _log(ctx, seat, E_EMPTY_PACK, pack, 0, 0, 0)
@@ -455,12 +509,12 @@ def _turn_card(ctx, seat, pack):
         if table[_seat(table, seat, F_CASH)] >= price or _raise(ctx, seat, price, BORROW_FOR_PURCHASE, c):
             _to_bank(ctx, seat, price)
             _add_clean(table, seat, c, 1)
-            misc[_stat(misc, seat, S_SPACE_BUYS)] += 1
+            state[_stat(state, seat, S_SPACE_BUYS)] += 1
             _log(ctx, seat, E_BUY, c, price, 0, 0)
             return
         _log(ctx, seat, E_CANNOT_RAISE, c, price, WANT_CARD, -1)
     _to_pack_bottom(ctx, c)
-    misc[_stat(misc, seat, S_CHARGES)] += 1
+    state[_stat(state, seat, S_CHARGES)] += 1
     _log(ctx, seat, E_CHARGE, c, charge, 0, 0)
     _pay_bank(ctx, seat, charge, PAY_CHARGE, c)
 
@@ -468,7 +522,7 @@ def _turn_card(ctx, seat, pack):
 @_typed(CTX, I, I, restype=I)
 def _pick_card(ctx, seat, dearest):
     """The seat's cheapest (or dearest) clean card, ties at random (K7); -1 if it holds none."""
-    table, rngs = ctx[0], ctx[4]
+    table, rngs = _table(ctx), _rngs(ctx)
     best, ties = -1, 0
     for c in range(table[H_COMMODITIES]):
         if table[_held(table, seat, c)] == 0:
@@ -486,13 +540,13 @@ def _pick_card(ctx, seat, dearest):
 def _command(ctx, seat):
     """Draw a Command card and follow it (the card goes to the bottom of the pile at once). True if the
     token moved, so that it acts on its new space."""
-    table, misc = ctx[0], ctx[1]
-    cards = misc[M_COMMAND_CARDS]
-    head = misc[M_COMMAND_HEAD]
-    card = misc[M_COMMANDS + head]
-    misc[M_COMMAND_HEAD] = (head + 1) % cards
-    kind, value = misc[M_COMMANDS + cards + card], misc[M_COMMANDS + 2 * cards + card]
-    misc[_stat(misc, seat, S_COMMANDS)] += 1
+    table, state = _table(ctx), _state(ctx)
+    cards = state[ST_COMMAND_CARDS]
+    head = state[ST_COMMAND_HEAD]
+    card = state[ST_COMMANDS + head]
+    state[ST_COMMAND_HEAD] = (head + 1) % cards
+    kind, value = state[ST_COMMANDS + cards + card], state[ST_COMMANDS + 2 * cards + card]
+    state[_stat(state, seat, S_COMMANDS)] += 1
     _log(ctx, seat, E_COMMAND, kind, value, 0, 0)
     cash_at = _seat(table, seat, F_CASH)
     if kind == C_COLLECT:
@@ -511,7 +565,7 @@ def _command(ctx, seat):
         c = _from_pack_top(ctx, value)
         if c >= 0:
             _add_clean(table, seat, c, 1)
-            misc[_stat(misc, seat, S_FREE_CARDS)] += 1
+            state[_stat(state, seat, S_FREE_CARDS)] += 1
             _log(ctx, seat, E_FREE_CARD, c, 0, 0, 0)
     elif kind == C_DISCARD_CHEAPEST or kind == C_BANK_BUYS_BEST:
         c = _pick_card(ctx, seat, 1 if kind == C_BANK_BUYS_BEST else 0)
@@ -545,7 +599,7 @@ def _command(ctx, seat):
 
 @_typed(CTX, I)
 def _act_on_space(ctx, seat):
-    table = ctx[0]
+    table = _table(ctx)
     for _ in range(COMMAND_CHAIN):
         circle = table[_seat(table, seat, F_CIRCLE)]
         colour_here = space(table, circle, table[_seat(table, seat, F_POSITION)])
@@ -565,13 +619,13 @@ def _act_on_space(ctx, seat):
 
 @_typed(CTX, I)
 def _turn(ctx, seat):
-    table, misc, rngs = ctx[0], ctx[1], ctx[4]
+    table, state, rngs = _table(ctx), _state(ctx), _rngs(ctx)
     n = table[H_PLAYERS]
     commodities = table[H_COMMODITIES]
     cash_at = _seat(table, seat, F_CASH)
     table[H_TURN_SEAT] = seat
-    misc[_stat(misc, seat, S_TURNS)] += 1
-    if misc[M_RECORD] != 0:
+    state[_stat(state, seat, S_TURNS)] += 1
+    if state[ST_RECORD] != 0:
         _log(ctx, seat, E_TURN, table[cash_at], total_wealth(table, seat), table[_seat(table, seat, F_POSITION)],
              table[_seat(table, seat, F_CIRCLE)])
     if table[_seat(table, seat, F_MISS)] > 0:
@@ -606,19 +660,19 @@ def _turn(ctx, seat):
         for _ in range(cards):
             _to_pack_bottom(ctx, c)
         _from_bank(ctx, seat, value)
-        misc[_stat(misc, seat, S_SETS_SOLD)] += 1
-        misc[_stat(misc, seat, S_SET_CREDITS)] += value
-        misc[M_SET_SIZES + cards] += 1
+        state[_stat(state, seat, S_SETS_SOLD)] += 1
+        state[_stat(state, seat, S_SET_CREDITS)] += value
+        state[ST_SET_SIZES + cards] += 1
         repaid = min(cards, table[table[H_ON_SALE] + c])   # the cards borrowed on go first
         _log(ctx, seat, E_SELL, c, cards, value, repaid)
         if repaid > 0:
             table[table[H_ON_SALE] + c] -= repaid
-            misc[M_SALE_LOANS] -= repaid
-            misc[_stat(misc, seat, S_SALE_LOANS)] += repaid
+            state[ST_SALE_LOANS] -= repaid
+            state[_stat(state, seat, S_SALE_LOANS)] += repaid
             _pay_bank(ctx, seat, repaid * redeem_cost(table, c), PAY_SALE_LOANS, c)
             if table[_seat(table, seat, F_BANKRUPT)] != 0:   # a sale worth less than its loans (house multiples)
                 return
-    if misc[M_SALE_LOANS] > 0:
+    if state[ST_SALE_LOANS] > 0:
         _unsold_to_risk(ctx, seat)
     while table[_seat(table, seat, F_CARDS)] > 0:
         c = _ask(ctx, D_BORROW, seat, BORROW_VOLUNTARY, -1, 0, 0, -1)
@@ -636,7 +690,7 @@ def _turn(ctx, seat):
             table[_seat(table, seat, F_CIRCLE)] = INNER
             table[_seat(table, seat, F_POSITION)] = table[H_INNER_ENTRY]
             table[H_INNER_OPEN] = 1
-            misc[_stat(misc, seat, S_INNER_ROUND)] = table[H_ROUND] + 1
+            state[_stat(state, seat, S_INNER_ROUND)] = table[H_ROUND] + 1
             _log(ctx, seat, E_ENTER, 0, 0, 0, 0)
     # 3. roll and move
     dice = rngs[seat]
@@ -651,10 +705,10 @@ def _turn(ctx, seat):
     _act_on_space(ctx, seat)
 
 
-@_typed(CTX, I, I)
+@njit(types.none(CTX, I, I), cache=True)   # counted: it allocates
 def _check(ctx, start_cash, n_players):
     """Checking mode: cards and credits conserved, the table consistent with itself."""
-    table, misc, packs = ctx[0], ctx[1], ctx[2]
+    table, state, packs = _table(ctx), _state(ctx), _packs(ctx)
     cash = 0
     for p in range(n_players):
         if table[_seat(table, p, F_CASH)] < 0:
@@ -679,15 +733,15 @@ def _check(ctx, start_cash, n_players):
     for c in range(table[H_COMMODITIES]):
         if table[table[H_ON_SALE] + c] != 0 or table[table[H_REDEEMABLE] + c] != 0:
             raise AssertionError("wheeler-dealer-uk: a loan on a set to be sold or a redeem step outlived its turn")
-    if misc[M_SALE_LOANS] != 0:
+    if state[ST_SALE_LOANS] != 0:
         raise AssertionError("wheeler-dealer-uk: a loan on a set to be sold outlived its turn")
-    if cash != start_cash * n_players + misc[M_BANK_OUT] - misc[M_BANK_IN]:
+    if cash != start_cash * n_players + state[ST_BANK_OUT] - state[ST_BANK_IN]:
         raise AssertionError("wheeler-dealer-uk: credits not conserved against the bank")
     counted = np.zeros(table[H_COMMODITIES], np.int64)
     for pack in range(3):
         size = table[table[H_PACK_SIZE] + pack]
         for k in range(size):
-            c = packs[pack, (misc[M_HEADS + pack] + k) % packs.shape[1]]
+            c = packs[pack, (state[ST_HEADS + pack] + k) % packs.shape[1]]
             if colour(table, c) != pack:
                 raise AssertionError("wheeler-dealer-uk: a card is in the wrong pack")
             counted[c] += 1
@@ -702,28 +756,27 @@ def _check(ctx, start_cash, n_players):
 @njit(cache=True)
 def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, check, out_wealth, out_cash,
           out_cards, out_bankrupt, out_winner, out_stats, out_rounds, out_end, out_first_inner):
-    ctx = (unmanaged(ctx[0]), unmanaged(ctx[1]), unmanaged(ctx[2]), unmanaged(ctx[3]), unmanaged(ctx[4]),
-           unmanaged(ctx[5]), ctx[6])
-    table, misc, packs, floats, rngs = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
+    ctx = unmanaged(ctx)
+    table, state, packs, floats, rngs = _table(ctx), _state(ctx), _packs(ctx), _floats(ctx), _rngs(ctx)
     n = template[H_PLAYERS]
     commodities = template[H_COMMODITIES]
-    n_params = misc[M_PARAMS]
-    commands = misc[M_COMMAND_CARDS]
+    n_params = state[ST_PARAMS]
+    commands = state[ST_COMMAND_CARDS]
     deck = np.empty(packs.shape[1], np.int64)
     for g in range(n_games):
         game = first_game + g
         table[:] = template
-        misc[M_BANK_OUT] = 0
-        misc[M_BANK_IN] = 0
-        misc[M_TURN] = 0
-        misc[M_SALE_LOANS] = 0
-        misc[M_STATS:M_STATS + MAX_SEATS * N_STATS] = 0
+        state[ST_BANK_OUT] = 0
+        state[ST_BANK_IN] = 0
+        state[ST_TURN] = 0
+        state[ST_SALE_LOANS] = 0
+        state[ST_STATS:ST_STATS + MAX_SEATS * N_STATS] = 0
         for p in range(n):
             rng.seed_stream(rngs[p], seed, game, rng.DICE + p)
             rng.seed_stream(rngs[n + p], seed, game, rng.STRATEGY + p)
             floats[p, n_params:] = 0.0
-            misc[_stat(misc, p, S_BANKRUPT_ROUND)] = -1
-            misc[_stat(misc, p, S_INNER_ROUND)] = -1
+            state[_stat(state, p, S_BANKRUPT_ROUND)] = -1
+            state[_stat(state, p, S_INNER_ROUND)] = -1
         deal_rng = rngs[2 * n]
         rng.seed_stream(deal_rng, seed, game, rng.DEAL)
         rng.seed_stream(rngs[2 * n + 1], seed, game, rng.TIE_BREAK)
@@ -737,7 +790,7 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
                         size += 1
             rng.shuffle(deal_rng, deck[:size])
             packs[pack, :size] = deck[:size]
-            misc[M_HEADS + pack] = 0
+            state[ST_HEADS + pack] = 0
             table[table[H_PACK_SIZE] + pack] = size
             for k in range(size):
                 table[table[H_IN_PACK] + deck[k]] += 1
@@ -745,11 +798,11 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
                 for p in range(n):
                     c = _from_pack_top(ctx, pack)
                     _add_clean(table, p, c, 1)
-        order = misc[M_COMMANDS:M_COMMANDS + commands]
+        order = state[ST_COMMANDS:ST_COMMANDS + commands]
         for k in range(commands):
             order[k] = k
         rng.shuffle(deal_rng, order)
-        misc[M_COMMAND_HEAD] = 0
+        state[ST_COMMAND_HEAD] = 0
         table[H_COMMANDS] = commands
         # K7: seat i starts on outer blue space i mod (blue spaces), seat 0 first
         blues = 0
@@ -784,7 +837,7 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
                     if table[_seat(table, p, F_BANKRUPT)] == 0:
                         winner = p
                 break
-            misc[M_TURN] += 1
+            state[ST_TURN] += 1
             while True:
                 seat += 1
                 if seat == n:
@@ -802,10 +855,10 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
             if not out_bankrupt[g, p]:
                 best = max(best, out_wealth[g, p])
             for s in range(N_STATS):
-                out_stats[g, p, s] = misc[_stat(misc, p, s)]
+                out_stats[g, p, s] = state[_stat(state, p, s)]
         for p in range(n):   # K4: the first to the target, the last one left, or the richest at the turn limit
             if winner == LAST_ONES_OUT:
-                out_winner[g, p] = out_bankrupt[g, p] and misc[M_BANKRUPT_TURN + p] == misc[M_TURN]
+                out_winner[g, p] = out_bankrupt[g, p] and state[ST_BANKRUPT_TURN + p] == state[ST_TURN]
             elif winner >= 0:
                 out_winner[g, p] = p == winner
             else:
@@ -814,7 +867,97 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
         out_end[g] = end
         first = -1
         for p in range(n):
-            inner = misc[_stat(misc, p, S_INNER_ROUND)]
+            inner = state[_stat(state, p, S_INNER_ROUND)]
             if inner >= 0 and (first < 0 or inner < first):
                 first = inner
         out_first_inner[g] = first
+
+
+# ---- a batch's arrays, and the batch -------------------------------------------------------------------
+
+
+def make_context(prepared, functions, params, event_capacity=0, record=False):
+    """Allocate the arrays of one batch, ``(state, table, packs, floats, rngs, events, fns)``, for compiled rules
+    (rules.UKRules), the decision functions of each seat (``functions[seat]``, in DECISION_NAMES order) and the
+    seats' parameters (``params[seat]``). The caller keeps the arrays alive while the engine runs on
+    ``kernel_context(arrays)``; ``_play`` sets up each game in them."""
+    n, commands = prepared.n_players, prepared.commands
+    cards = len(commands)
+    state = np.zeros(ST_COMMANDS + 3 * cards, np.int64)
+    state[ST_RECORD] = record
+    state[ST_COMMAND_CARDS] = cards
+    state[ST_PARAMS] = MAX_PARAMS
+    state[ST_COMMANDS + cards:ST_COMMANDS + 2 * cards] = commands[:, 0]
+    state[ST_COMMANDS + 2 * cards:] = commands[:, 1]
+    table = prepared.table.copy()
+    copies = table[table[H_COPIES]:][:len(prepared.commodities)]
+    colours = table[table[H_COLOUR]:][:len(prepared.commodities)]
+    largest = max(int(copies[colours == k].sum()) for k in range(len(COLOURS)))
+    packs = np.zeros((len(COLOURS), max(1, largest)), np.int64)
+    floats = np.zeros((MAX_SEATS, MAX_PARAMS + MEMORY_SIZE))
+    floats[:, :params.shape[1]] = params
+    fns = function_addresses(DECISION_SIGNATURE, tuple(functions[min(seat, n - 1)][decision]
+                                                       for decision in range(len(DECISION_NAMES))
+                                                       for seat in range(MAX_SEATS)))
+    arrays = (state, table, packs, floats, np.zeros((RNG_ROWS, 4), np.uint64),
+              np.zeros((event_capacity, EVENT_FIELDS), np.int64), fns)
+    store_addresses(state, (ST_TABLE_ADDRESS, ST_PACKS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS,
+                            ST_FNS_ADDRESS), arrays[1:])
+    state[ST_TABLE_LENGTH] = table.size
+    state[ST_PACK_CAPACITY] = packs.shape[1]
+    state[ST_EVENT_CAPACITY] = event_capacity
+    return arrays
+
+
+class StateParts(NamedTuple):
+    """Named views of a batch's arrays (make_context): the places the kernel reads and writes, for Python
+    (the result columns, and tests that set up a position by hand)."""
+
+    table: np.ndarray           # view.py's public table
+    packs: np.ndarray           # [pack, capacity]: each pack as a ring from its head
+    heads: np.ndarray           # per pack: where its top card is in packs
+    command_order: np.ndarray   # the Command pile: card indices, the next one at command_head
+    command_head: np.ndarray    # [1]
+    command_kinds: np.ndarray   # per Command card: its kind (rules.C_*)
+    command_values: np.ndarray  # and its value
+    stats: np.ndarray           # [seat, SEAT_STATS]
+    set_sizes: np.ndarray       # sets sold by number of cards, summed over the batch
+    bank: np.ndarray            # [2]: what the bank paid out, what it took in, this game
+    event_count: np.ndarray     # [1]: events logged (beyond the log's capacity too)
+    events: np.ndarray          # [capacity, EVENT_FIELDS]
+    params: np.ndarray          # [seat, MAX_PARAMS]: each strategy's parameters
+    memory: np.ndarray          # [seat, MEMORY_SIZE]: each strategy's memory
+    rngs: np.ndarray            # [RNG_ROWS, 4]: per seat dice, per seat strategy, the deal, tie-breaks
+
+
+def state_parts(arrays) -> StateParts:
+    state, floats = arrays[0], arrays[3]
+    cards = int(state[ST_COMMAND_CARDS])
+    return StateParts(
+        table=arrays[1], packs=arrays[2], heads=state[ST_HEADS:ST_HEADS + len(COLOURS)],
+        command_order=state[ST_COMMANDS:ST_COMMANDS + cards], command_head=state[ST_COMMAND_HEAD:ST_COMMAND_HEAD + 1],
+        command_kinds=state[ST_COMMANDS + cards:ST_COMMANDS + 2 * cards],
+        command_values=state[ST_COMMANDS + 2 * cards:ST_COMMANDS + 3 * cards],
+        stats=state[ST_STATS:ST_STATS + MAX_SEATS * N_STATS].reshape(MAX_SEATS, N_STATS),
+        set_sizes=state[ST_SET_SIZES:ST_SET_SIZES + MAX_SET + 1], bank=state[ST_BANK_OUT:ST_BANK_IN + 1],
+        event_count=state[ST_EVENT_COUNT:ST_EVENT_COUNT + 1], events=arrays[5],
+        params=floats[:, :MAX_PARAMS], memory=floats[:, MAX_PARAMS:], rngs=arrays[4])
+
+
+def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
+    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``, for compiled rules
+    (rules.UKRules), each seat's decision functions (``functions[seat]``, in DECISION_NAMES order) and
+    parameters (``params[seat]``). Validates nothing. ``record``: log events (at most ``event_capacity``)."""
+    arrays = make_context(prepared, functions, params, event_capacity, record)
+    n = prepared.n_players
+    out = {name: np.zeros((n_games, n), np.int64) for name in ("wealth", "cash", "cards")}
+    out.update(bankrupt=np.zeros((n_games, n), np.bool_), winner=np.zeros((n_games, n), np.bool_),
+               stats=np.zeros((n_games, n, N_STATS), np.int64), rounds=np.zeros(n_games, np.int64),
+               end=np.zeros(n_games, np.int64), first_inner=np.zeros(n_games, np.int64))
+    _play(kernel_context(arrays), prepared.table, prepared.start_hand, prepared.start_cash, np.uint64(seed), first_game,
+          n_games, check, out["wealth"], out["cash"], out["cards"], out["bankrupt"], out["winner"], out["stats"],
+          out["rounds"], out["end"], out["first_inner"])
+    parts = state_parts(arrays)
+    out["set_sizes"] = parts.set_sizes.copy()
+    out.update(logged_events(parts.events, parts.event_count[0]))
+    return out

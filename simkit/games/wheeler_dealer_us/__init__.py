@@ -8,6 +8,7 @@ import numpy as np
 
 from ...columns import ResultColumns
 from ...errors import SimkitError
+from ...strategy import kernel_inputs
 from .. import Game
 from . import engine
 from .state import SEAT_STATS
@@ -25,11 +26,7 @@ def prepare(rules: dict, n_players: int) -> USRules:
 
 def _kernel_inputs(seats):
     """Each seat's decision functions (in DECISION_NAMES order) and parameters, as engine.play_batch takes them."""
-    functions = tuple(tuple(seat.strategy.decisions[name] for name in DECISION_NAMES) for seat in seats)
-    params = np.zeros((MAX_SEATS, seats[0].vector().size))
-    for i, seat in enumerate(seats):
-        params[i] = seat.vector()
-    return functions, params
+    return kernel_inputs(seats, DECISION_NAMES, MAX_SEATS)
 
 
 def simulate(prepared: USRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:

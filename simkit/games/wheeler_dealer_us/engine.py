@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit, types
 
 from ... import rng
+from ...columns import logged_events
 from ...numba_tools import unmanaged as _unmanaged
 from ...strategy import MAX_PARAMS
 from .rules import (R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_BAMBOOZLE_CASH, R_CITY_HALL_PERCENT,
@@ -433,8 +434,6 @@ def play_batch(seed, first_game, n_games, prepared, functions, params, check=Fal
           out["cash"], out["properties"], out["blocks"], out["debt_ridden"], out["bankrupt"], out["winner"],
           out["stats"], out["invest"], out["won"], out["turns"], out["end"])
     parts = state_parts(arrays)
-    logged = int(parts.event_count[0])
     out["landings"] = parts.landings.copy()
-    out["events"] = parts.events[:min(logged, event_capacity)].copy()
-    out["events_lost"] = max(0, logged - event_capacity)
+    out.update(logged_events(parts.events, parts.event_count[0]))
     return out

@@ -2,18 +2,14 @@
 batch's arrays (make_context, named for Python by state_parts), the context the engine's helpers take, the
 per-seat counters and the event log, asking a strategy (_decide), the dice, and every change of cash and
 titles (so that the holdings versions strategies read stay right)."""
-import functools
 from typing import NamedTuple
 
-import numba
 import numpy as np
 from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
 
 from ... import rng
-from ...numba_tools import EVENT_FIELDS, append_event, readonly
+from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
+                            kernel_context, readonly, store_addresses, view)
 from ...strategy import MAX_PARAMS
 from .rules import RULE_SIZE
 from .view import (DECISION_NAMES, DECISION_SIGNATURE, K_KIND, MAX_BLOCK, MAX_SEATS, MEMORY_SIZE, OUT_SIZE,
@@ -52,26 +48,20 @@ I = types.int64
 B = types.boolean
 none = types.none
 _I64 = types.Array(types.int64, 1, "C")
-_I64M = types.Array(types.int64, 2, "C")
-_U64M = types.Array(types.uint64, 2, "C")
-_F64M = types.Array(types.float64, 2, "C")
 # A batch's arrays (make_context): (state, table, fns, floats, rngs, events).
 #   state:  int64, the engine's private fields (ST_*), then the public table (view.py), then the deck,
 #           the landings per square, Exchange investments and wins per seat and commodity, a scratch
 #           flag per property and per card type (_tried), the properties of each block (block_members);
 #           make_context writes where each of these regions starts into the ST_*_AT fields, the one place
 #           the layout is computed (the kernel and state_parts read them)
-#   table:  the rule data (view.py); fns: per decision and seat, the three addresses of a first-class
-#           function (see _decision_function), not a typed list, whose reference count and item lookup
-#           cost about 20 ns a decision
+#   table:  the rule data (view.py); fns: per decision and seat, the addresses of a first-class function
+#           (numba_tools.function_addresses)
 #   floats: per seat, the strategy's parameters then its memory; rngs: per seat dice, per seat strategy,
 #           tie-breaks, the deck; events: the replay log
-# Every engine helper takes ``ctx``: under the JIT the state alone, which holds the other arrays' addresses
-# (ST_*_ADDRESS), so a helper call passes one array (7 words) rather than six (50: about 15 ns a call).
+# Every engine helper takes ``ctx``, the state alone, which holds the other arrays' addresses (ST_*_ADDRESS):
+# numba_tools' engine context, the one the UK engine uses too.
 # The helpers are compiled without reference counting: the kernel's caller keeps every array alive and
 # the engine allocates nothing, and with it each array cost a runtime call in and out of every helper.
-# The interpreter (NUMBA_DISABLE_JIT) passes the tuple of arrays instead.
-_FUNCTION = types.FunctionType(DECISION_SIGNATURE)
 CTX = _I64
 ST_BANK, ST_EVENT_COUNT, ST_MODE, ST_PUBLIC_LEN, ST_DECK_SIZE = range(5)
 (ST_TABLE_ADDRESS, ST_TABLE_ROWS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS,
@@ -93,129 +83,47 @@ RNG_ROWS = 4 * MAX_SEATS + 2
 
 
 _inline = njit(inline="always", cache=True)
+_decision_function = function_from_addresses(DECISION_SIGNATURE)
 
 
-@intrinsic
-def _matrix(typingctx, address, rows, columns, dtype):
-    """A C-ordered rows x columns view of the memory at an integer address, without a reference count
-    (numba.carray, an overload, cannot return an array it made in code compiled without one)."""
-    array_type = types.Array(dtype.dtype, 2, "C")
-
-    def codegen(context, builder, signature, args):
-        item = context.get_data_type(array_type.dtype)
-        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
-        array = make_array(array_type)(context, builder)
-        populate_array(array, data=builder.inttoptr(args[0], item.as_pointer()),
-                       shape=cgutils.pack_array(builder, [args[1], args[2]]),
-                       strides=cgutils.pack_array(builder, [builder.mul(args[2], itemsize), itemsize]),
-                       itemsize=itemsize, meminfo=None)
-        return array._getvalue()
-    return array_type(types.int64, types.int64, types.int64, dtype), codegen
+@_inline
+def _state(ctx):
+    return ctx
 
 
-@intrinsic
-def _view(typingctx, array, start, length):
-    """array[start:start + length] for a 1-d C array, without a reference count and without the slice's
-    clamping of its bounds (the engine's parts of its state are in range by construction)."""
-    def codegen(context, builder, signature, args):
-        source = make_array(array)(context, builder, value=args[0])
-        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(array.dtype)))
-        view = make_array(array)(context, builder)
-        populate_array(view, data=builder.gep(source.data, [args[1]]), shape=cgutils.pack_array(builder, [args[2]]),
-                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize, meminfo=None)
-        return view._getvalue()
-    return array(array, types.intp, types.intp), codegen
+@_inline
+def _table(ctx):
+    return array_at(ctx[ST_TABLE_ADDRESS], ctx[ST_TABLE_ROWS], TABLE_COLUMNS, np.int64)
 
 
-@intrinsic
-def _decision_function(typingctx, c_addr, py_addr, jit_addr):
-    """A first-class decision function from its three addresses (numba.experimental.function_type's
-    FunctionModel: cfunc wrapper, Python object, Numba-convention body)."""
-    def codegen(context, builder, signature, args):
-        function = cgutils.create_struct_proxy(_FUNCTION)(context, builder)
-        function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
-        function.py_addr = builder.inttoptr(args[1], cgutils.voidptr_t)
-        function.jit_addr = builder.inttoptr(args[2], cgutils.voidptr_t)
-        return function._getvalue()
-    return _FUNCTION(types.int64, types.int64, types.int64), codegen
+@_inline
+def _fns(ctx):
+    return array_at(ctx[ST_FNS_ADDRESS], len(DECISION_NAMES) * MAX_SEATS, 3, np.int64)
 
 
-@functools.lru_cache(maxsize=64)
-def function_addresses(functions):
-    """The fns table (see CTX) for a tuple of compiled decision functions; the interpreter takes the
-    functions themselves. Kept per line-up (looking the addresses up took about 2 ms a chunk); the cache
-    holds the functions, and so keeps them alive while any kernel runs on their table."""
-    if numba.config.DISABLE_JIT:
-        return list(functions)
-    from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
-
-    return np.array([[_get_wrapper_address(f, DECISION_SIGNATURE), id(f), _get_jit_address(f, DECISION_SIGNATURE)]
-                     for f in functions], np.int64)
+@_inline
+def _floats(ctx):
+    return array_at(ctx[ST_FLOATS_ADDRESS], MAX_SEATS, MAX_PARAMS + MEMORY_SIZE, np.float64)
 
 
-if numba.config.DISABLE_JIT:  # the interpreter keeps the arrays (benchmarks compare against it)
-    def kernel_context(arrays):
-        return arrays
+@_inline
+def _rngs(ctx):
+    return array_at(ctx[ST_RNGS_ADDRESS], RNG_ROWS, 4, np.uint64)
 
-    def _state(ctx):
-        return ctx[0]
 
-    def _table(ctx):
-        return ctx[1]
+@_inline
+def _events(ctx):
+    return array_at(ctx[ST_EVENTS_ADDRESS], ctx[ST_EVENT_CAPACITY], EVENT_FIELDS, np.int64)
 
-    def _fns(ctx):
-        return ctx[2]
 
-    def _floats(ctx):
-        return ctx[3]
+@_inline
+def _decision_at(fns, index):
+    return _decision_function(fns[index, 0], fns[index, 1], fns[index, 2])
 
-    def _rngs(ctx):
-        return ctx[4]
 
-    def _events(ctx):
-        return ctx[5]
-
-    def _decision_at(fns, index):
-        return fns[index]
-
-    def _part(array, start, length):
-        return array[start:start + length]
-else:
-    def kernel_context(arrays):
-        """What the engine's helpers take (see CTX), for the arrays of make_context."""
-        return arrays[0]
-
-    @_inline
-    def _state(ctx):
-        return ctx
-
-    @_inline
-    def _table(ctx):
-        return _matrix(ctx[ST_TABLE_ADDRESS], ctx[ST_TABLE_ROWS], TABLE_COLUMNS, np.int64)
-
-    @_inline
-    def _fns(ctx):
-        return _matrix(ctx[ST_FNS_ADDRESS], len(DECISION_NAMES) * MAX_SEATS, 3, np.int64)
-
-    @_inline
-    def _floats(ctx):
-        return _matrix(ctx[ST_FLOATS_ADDRESS], MAX_SEATS, MAX_PARAMS + MEMORY_SIZE, np.float64)
-
-    @_inline
-    def _rngs(ctx):
-        return _matrix(ctx[ST_RNGS_ADDRESS], RNG_ROWS, 4, np.uint64)
-
-    @_inline
-    def _events(ctx):
-        return _matrix(ctx[ST_EVENTS_ADDRESS], ctx[ST_EVENT_CAPACITY], EVENT_FIELDS, np.int64)
-
-    @_inline
-    def _decision_at(fns, index):
-        return _decision_function(fns[index, 0], fns[index, 1], fns[index, 2])
-
-    @_inline
-    def _part(array, start, length):
-        return _view(array, start, length)
+@_inline
+def _part(array, start, length):
+    return view(array, start, length)
 
 
 @_inline
@@ -437,16 +345,15 @@ def make_context(prepared, functions, params, event_capacity=0, record=False):
     public[PUB_SQUARES] = n_squares
     state[regions[ST_MEMBERS_AT]:] = block_members(table, n_props, n_blocks)
     n_players = len(functions)
-    fns = function_addresses(tuple(functions[min(seat, n_players - 1)][decision]
-                                   for decision in range(len(DECISION_NAMES)) for seat in range(MAX_SEATS)))
+    fns = function_addresses(DECISION_SIGNATURE, tuple(functions[min(seat, n_players - 1)][decision]
+                                                       for decision in range(len(DECISION_NAMES))
+                                                       for seat in range(MAX_SEATS)))
     floats = np.zeros((MAX_SEATS, MAX_PARAMS + MEMORY_SIZE))
     floats[:, :params.shape[1]] = params
     arrays = (state, np.ascontiguousarray(table), fns, floats, np.zeros((RNG_ROWS, 4), np.uint64),
               np.zeros((event_capacity, EVENT_FIELDS), np.int64))
-    if not numba.config.DISABLE_JIT:
-        slots = (ST_TABLE_ADDRESS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS)
-        for slot, array in zip(slots, arrays[1:]):
-            state[slot] = array.ctypes.data
+    store_addresses(state, (ST_TABLE_ADDRESS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS),
+                    arrays[1:])
     state[ST_TABLE_ROWS] = table.shape[0]
     state[ST_EVENT_CAPACITY] = event_capacity
     return arrays
