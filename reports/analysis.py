@@ -1,4 +1,5 @@
-"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance).
+"""Results directories and HTML reports for analyses (compare, tournament, sweep, balance, tune, metagame,
+design).
 
 Plots are registered per kind of analysis with ``@analysis_plot``; each is saved beside the tables as
 PNG and SVG, and report.html is rendered from the directory's files (so ``simkit report DIR`` renders
@@ -10,6 +11,7 @@ import base64
 import io
 import json
 import platform
+import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -28,7 +30,7 @@ from simkit.games import get_game  # noqa: E402
 from simkit.runner import MANIFEST, staged  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
-from .format import headline, money_columns, rule_changes_text, table_html  # noqa: E402
+from .format import flat_table, money_columns, setup_table_html, table_html, tested  # noqa: E402
 from .plots import hist_with_overflow, legend_outside, money_axis, percent_axis  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
@@ -50,7 +52,28 @@ HOW_TO_READ = {
              "told apart from the best with these games.",
     "balance": "The line-up was played in every seat order on the same deals, so seat effects and strategy effects "
                "separate. A fair game gives every seat the same win rate; a game that is decided early gives the "
-               "half-time leader most wins; a dominant strategy beats every other head to head.",
+               "half-time leader most wins; a dominant strategy beats every other head to head. An A/B card "
+               "(--set-b, --players-b) plays both sides on the same deals and gives each change B - A with its "
+               "interval: a seat's advantage, the strategy spread (the best strategy's win rate minus the worst's: "
+               "how much the choice of strategy matters), win rates and game length.",
+    "tune": "The search asked several trials at a time and played them, with the incumbent (the best so far), on the same "
+            "deals in every seat order; a trial's value is the incumbent's running mean plus the trial's paired "
+            "difference from it on those deals. Values are noisy estimates: the best few trials raced again on fresh "
+            "seeds, and the winner was compared with the starting values on fresh seeds once more. Only that last, "
+            "paired interval says whether tuning helped; a best response 'beats' a field strategy when its win rate "
+            "minus that strategy's, in the same games, has an interval above 0.",
+    "metagame": "Every multiset of the strategies was played in every seat order on the same deals. If each player picks "
+                "a strategy at random from a mix, a mix where no one gains by switching is an equilibrium: the mix "
+                "experienced players would settle on. It was found by replicator dynamics (strategies that win more "
+                "than average spread) from the uniform mix. At the equilibrium every strategy played wins about "
+                "1/players; those not played win less. Intervals come from resampling the deals.",
+    "design": "Each trial is one rule set, played by the same line-up on the same deals in every seat order as every "
+              "other trial, so trials differ by their rules rather than their luck; its goal values have 95% intervals "
+              "from resampling the deals. Because every trial saw the same deals, the best trials are partly the ones "
+              "those deals flatter: the candidates and the default rules were played again on fresh deals with more "
+              "games, and a candidate is a winner only if the paired interval of its difference from the default "
+              "excludes 0 in its favour. The cards table shows the balance card's facts of each rule set side by side; "
+              "each candidate's rules are in candidate-K.toml, ready for --rules.",
 }
 
 
@@ -206,6 +229,8 @@ def sweep_curve(result):
 
 @analysis_plot("balance", "seats", "Seat advantage: win rate minus the average seat's (95% intervals over deals)")
 def balance_seats(result):
+    if "seat_advantage_a" in result.tables:     # an A/B card: both sides, as compare draws them
+        return _seat_bars([("A: ", result.tables["seat_advantage_a"]), ("B: ", result.tables["seat_advantage_b"])])
     return _seat_bars([("", result.tables["seats"])])
 
 
@@ -214,12 +239,14 @@ def balance_length(result):
     if "length" not in result.tables:
         return None
     table = result.tables["length"]
-    values, shares = table.index.to_numpy(float), table["share"].to_numpy()
-    fig, axes = _figure()
-    ax = axes[0, 0]
-    hist_with_overflow(ax, values, weights=shares, max_bins=80)
-    ax.set_xlabel(str(table.index.name))
-    ax.set_ylabel("share of games")
+    sides = [("", "share")] if "share" in table.columns else [("A: ", "share_a"), ("B: ", "share_b")]
+    fig, axes = _figure(1, len(sides))
+    for ax, (label, column) in zip(axes[0], sides):
+        shares = table[column].to_numpy()
+        values = table.index.to_numpy(float)
+        hist_with_overflow(ax, values[shares > 0], weights=shares[shares > 0], max_bins=80)
+        ax.set_xlabel(f"{label}{table.index.name}")
+        ax.set_ylabel("share of games")
     fig.tight_layout()
     return fig
 
@@ -227,6 +254,8 @@ def balance_length(result):
 @analysis_plot("balance", "head_to_head", "Head to head within the line-up: share of games the row finished ahead "
                                           "(95% intervals over deals; white = an even match)")
 def balance_matrix(result):
+    if "head_to_head" not in result.tables or not len(result.tables["head_to_head"]):
+        return None
     return _heat_map(result.tables["head_to_head"])
 
 
@@ -240,59 +269,11 @@ def figures(result):
     return drawn
 
 
-def _flat(table: pd.DataFrame) -> pd.DataFrame:
-    table = table.reset_index() if any(name is not None for name in table.index.names) else table.reset_index(drop=True)
-    table.columns = [str(c) for c in table.columns]
-    return table
-
-
-def _effective(game, sets, rules, extra=()):
-    """The effective rules of an analysis from its recorded set-up (a rules file that has gone since gives
-    None: the report then lists the --set strings as given)."""
-    from simkit.errors import SimkitError
-
-    rules_file, overrides = (rules, None) if isinstance(rules, str) else (None, rules or None)
-    try:
-        return game.rules(rules_file, [*(sets or []), *extra], overrides)
-    except SimkitError:
-        return None
-
-
-def _players(setup: dict, fallback):
-    for key in ("players", "players_a"):
-        value = setup.get(key)
-        if isinstance(value, list):
-            return len(value)
-        if isinstance(value, int):
-            return value
-    return fallback
-
-
-def tested(game, kind: str, setup: dict, players=None) -> str:
-    """What an analysis tested, in one line: the game, level, players and the rules that differ from the
-    defaults (for compare, A's and B's; for a rule sweep, the key swept)."""
-    players = _players(setup, players)
-    rules = _effective(game, setup.get("sets"), setup.get("rules"))
-    if rules is None:
-        return f"{game.title}, {players} players, rules: {', '.join(setup.get('sets') or []) or 'from a file'}"
-    line = headline(game, rules, players)
-    if kind == "compare":
-        rules_b = _effective(game, setup.get("sets"), setup.get("rules"), setup.get("sets_b") or ())
-        changes_a = game.rule_changes(rules)
-        changes_b = game.rule_changes(rules_b) if rules_b is not None else []
-        if rules_b is not None and changes_b != changes_a:
-            line += f"; B: {rule_changes_text(changes_b)}"
-        if setup.get("players_b") and setup.get("players_b") != setup.get("players_a"):
-            line += f"; line-up A {', '.join(setup['players_a'])} against B {', '.join(setup['players_b'])}"
-    if kind == "sweep" and setup.get("swept") == "rule":
-        line += f"; swept: {setup['key']} over {', '.join(map(str, setup['values']))}"
-    return line
-
-
-def write_results(out, experiment, results, extra: dict) -> Path:
+def write_results(out, experiment, results, extra: dict, attachments: dict | None = None) -> Path:
     """Write the results directory of an experiment's analyses (built under a temporary name and renamed
     into place when complete, like a run directory), then its report.html, rendered from those files by
-    ``render_results`` exactly as ``simkit report`` renders it again later."""
+    ``render_results`` exactly as ``simkit report`` renders it again later. attachments: name -> path of
+    files copied in as they are (e.g. the searches' Optuna storage)."""
     out = Path(out).resolve()
     with staged(out) as staging:
         entries = []
@@ -300,9 +281,11 @@ def write_results(out, experiment, results, extra: dict) -> Path:
             folder = staging / f"{number:02d}-{result.kind}"
             folder.mkdir()
             for name, table in result.tables.items():
-                _flat(table).to_csv(folder / f"{name}.csv", index=False)
-                _flat(table).to_parquet(folder / f"{name}.parquet", index=False)
-            (folder / "findings.txt").write_text("\n".join(result.findings) + "\n")
+                flat_table(table).to_csv(folder / f"{name}.csv", index=False)
+                flat_table(table).to_parquet(folder / f"{name}.parquet", index=False)
+            for name, text in result.files.items():
+                (folder / name).write_text(text)
+            (folder / "findings.txt").write_text("\n".join([result.headline(), *result.findings]) + "\n")
             drawn = []
             for name, title, fig in figures(result):
                 fig.savefig(folder / f"{name}.png", dpi=110)
@@ -318,8 +301,27 @@ def write_results(out, experiment, results, extra: dict) -> Path:
                     "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str))
         (staging / "experiment.toml").write_text(experiment.to_toml())
+        for name, path in (attachments or {}).items():
+            shutil.copyfile(path, staging / name)
         render_results(staging, staging / "report.html")
     return out
+
+
+def experiment_headline(experiment, analyses: list[dict]) -> str:
+    """What an experiment tested, in one line: its one analysis's headline, or the rules its analyses share
+    (each analysis then says its own line-up and rule changes). ``analyses``: (kind, setup, players) dicts."""
+    game = get_game(experiment.game)
+    if len(analyses) == 1:
+        return tested(game, analyses[0]["kind"], analyses[0]["setup"], analyses[0].get("players"))
+    return (tested(game, "experiment", {"sets": experiment.sets, "rules": experiment.rules})
+            + f"; {len(analyses)} analyses, each below with its own line-up and rule changes")
+
+
+def results_headline(manifest: dict) -> str:
+    """The headline of an analysis results directory, from its manifest."""
+    from simkit.analysis.experiment import Experiment
+
+    return experiment_headline(Experiment.from_dict(manifest["experiment"], MANIFEST), manifest["analyses"])
 
 
 def _png(path: Path) -> str:
@@ -342,30 +344,33 @@ def render_results(directory, output) -> Path:
         tables = {name: pd.read_parquet(folder / f"{name}.parquet") for name in names}
         shown = {}
         for name, table in tables.items():
-            if f"{name}_intervals" in tables:    # the same numbers are shown with their intervals
+            if f"{name}_intervals" in tables or table.empty:    # shown with their intervals; nothing to show
                 continue
             shown[name] = Markup(table_html(table, money_columns(table.columns, game), game.currency))
         drawn = entry.get("figures") or [{"name": p.stem, "title": p.stem.replace("_", " ")}
                                          for p in sorted(folder.glob("*.png"))]
-        setup = {k: v for k, v in entry["setup"].items() if k != "rules_effective"}
+        headline = tested(game, entry["kind"], entry["setup"], entry.get("players"))
+        findings = (folder / "findings.txt").read_text().splitlines()
+        if findings and findings[0] == headline:     # findings.txt starts with what was tested, as the page does
+            findings = findings[1:]
         sections.append({"title": entry["title"], "kind": entry["kind"], "folder": folder.name,
-                         "findings": (folder / "findings.txt").read_text().splitlines(),
+                         "findings": findings,
                          "figures": [{"title": f["title"], "png": _png(folder / f"{f['name']}.png")} for f in drawn
                                      if (folder / f"{f['name']}.png").is_file()],
                          "how": HOW_TO_READ.get(entry["kind"], ""), "tables": shown,
-                         "tested": tested(game, entry["kind"], entry["setup"], entry.get("players")),
-                         "setup": json.dumps(setup, indent=2, default=str)})
+                         "tested": headline, "setup": Markup(setup_table_html(game, entry["setup"]))})
     title = experiment.title or (sections[0]["title"] if len(sections) == 1 else f"{game.title}: "
                                  + ", ".join(section["kind"] for section in sections))
     if game.title not in title:
         title = f"{game.title}: {title}"
     html = jinja2.Template(TEMPLATE.read_text(), autoescape=True).render(
         experiment=experiment, sections=sections, manifest=manifest, note=game.report_note, title=title,
-        tested=sections[0]["tested"] if len(sections) == 1 else
-        tested(game, "experiment", {"sets": experiment.sets, "rules": experiment.rules})
-        + "; each analysis below says its own line-up and rule changes")
+        tested=results_headline(manifest))
     output = Path(output)
     tmp = output.with_name(f".{output.name}.tmp")
     tmp.write_text(html)
     tmp.replace(output)
     return output
+
+
+from . import search  # noqa: E402,F401  (registers the plots of tune, metagame and re-tuned compare)

@@ -12,13 +12,14 @@ again from the files on disk shows the same cells as the one written with the an
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 
 import numpy as np
 import pandas as pd
 
-RATE = re.compile(r"(^|_)(win|rate|share|ahead)(_|$)")
+RATE = re.compile(r"(^|_)(win|rate|share|ahead|mix)(_|$)")
 SIGNED = re.compile(r"(^|_)(diff|advantage|vs_best)(_|$)")
 HIDDEN = re.compile(r"half_width$")     # the interval shows it
 MAX_ROWS = 60
@@ -67,6 +68,14 @@ def number(value, decimals: int = 0, signed: bool = False, prefix: str = "", suf
     value = float(value)
     sign = "-" if value < 0 and round(abs(value), decimals) != 0 else ("+" if signed and value > 0 else "")
     return f"{sign}{prefix}{abs(value):,.{decimals}f}{suffix}"
+
+
+def interval_text(value, low, high, signed: bool = False, prefix: str = "") -> str:
+    """An estimate and its interval for a sentence, decimals down to the interval's leading digit:
+    ``+$50,783 [-5,986, +107,553]``, ``-9.7 [-16.1, -3.2]``."""
+    decimals = _decimals([(high - low) / 2], 1, 0, 4)
+    return (f"{number(value, decimals, signed, prefix)} [{number(low, decimals, signed)}, "
+            f"{number(high, decimals, signed)}]")
 
 
 def _plain_decimals(values) -> int:
@@ -172,30 +181,118 @@ def _value(value) -> str:
     return str(value) if value is not None else "(none)"
 
 
-def rule_changes_text(changes, limit: int = 3) -> str:
-    """``key: default -> value`` for the first ``limit`` changes, and how many more."""
+def rule_changes_text(changes, limit: int | None = None) -> str:
+    """``key: default -> value`` for every change (or the first ``limit``, and how many more)."""
     if not changes:
         return "default rules"
-    parts = [f"{key}: {_value(default)} -> {_value(value)}" for key, default, value in changes[:limit]]
-    more = f" and {len(changes) - limit} more" if len(changes) > limit else ""
+    shown = changes if limit is None else changes[:limit]
+    parts = [f"{key}: {_value(default)} -> {_value(value)}" for key, default, value in shown]
+    more = f" and {len(changes) - len(shown)} more" if len(changes) > len(shown) else ""
     return "rules changed: " + "; ".join(parts) + more
 
 
-def headline(game, rules: dict, players: int | None = None) -> str:
-    """What was tested, in one line: the game, level, players, the rules that differ from the defaults
-    and whether the set-up is the rulebook's (official) or a house rule."""
+def lineup_text(labels) -> str:
+    """A line-up in a few words: the labels seat by seat, or one strategy in every seat."""
+    labels = [str(label) for label in labels]
+    if len(labels) > 1 and len(set(labels)) == 1:
+        return f"{labels[0]} in every seat"
+    return ", ".join(labels)
+
+
+def headline(game, rules: dict, players: int | None = None, lineup=None, pool=None) -> str:
+    """What was tested, in one line: the game, level, players, the line-up (seat by seat) or the pool of
+    strategies a tournament draws from, every rule that differs from the defaults and whether the set-up
+    is the rulebook's (official) or a house rule. The first line of every command's output and report."""
     level = game.level_of(rules)
-    # the level is the rulebook's choice, named on its own: not a change of the rules
-    changes = [change for change in game.rule_changes(rules) if level is None or change[0] != "game.level"]
+    changes = _changes(game, rules)
     parts = [game.title]
     if level is not None:
         parts.append(f"level {level}")
     if players is not None:
-        parts.append(f"{players} players")
-    official_count = players is None or players in game.player_counts
-    status = "house rules" if changes else "official" if official_count else "a house-rule player count"
-    parts.append(f"{rule_changes_text(changes)} ({status})")
+        who = ""
+        if pool is not None:
+            who = f" drawn from {len(pool)} strategies ({', '.join(map(str, pool))})"
+        elif lineup is not None:
+            who = f" ({lineup_text(lineup)})"
+        parts.append(f"{players} players{who}")
+    parts.append(f"{rule_changes_text(changes)} ({_status(game, changes, players)})")
     return ", ".join(parts)
+
+
+def _changes(game, rules: dict) -> list:
+    """The rule changes a headline lists: the level is the rulebook's choice, named on its own (``level 2``),
+    not a change of the rules."""
+    level = game.level_of(rules)
+    return [change for change in game.rule_changes(rules) if level is None or change[0] != "game.level"]
+
+
+def _status(game, changes, players) -> str:
+    official_count = players is None or players in game.player_counts
+    return "house rules" if changes else "official" if official_count else "a house-rule player count"
+
+
+def run_headline(game, manifest: dict) -> str:
+    """The headline of a run directory (or of the batch it is about to play), from its manifest."""
+    return headline(game, manifest["rules"], manifest["players"], [seat["label"] for seat in manifest["lineup"]])
+
+
+def effective_rules(game, sets, rules, extra=()):
+    """The effective rules of an analysis from its recorded set-up (a rules file that has gone since gives
+    None: the headline then lists the --set strings as given)."""
+    from simkit.errors import SimkitError
+
+    rules_file, overrides = (rules, None) if isinstance(rules, str) else (None, rules or None)
+    try:
+        return game.rules(rules_file, [*(sets or []), *extra], overrides)
+    except SimkitError:
+        return None
+
+
+def _player_count(setup: dict, fallback):
+    for key in ("players", "players_a"):
+        value = setup.get(key)
+        if isinstance(value, list):
+            return len(value)
+        if isinstance(value, int):
+            return value
+    return fallback
+
+
+def tested(game, kind: str, setup: dict, players=None) -> str:
+    """What an analysis tested, in one line (``headline`` of its set-up): the game, level, players and
+    line-up (a tournament's or meta-game's pool; a parameter sweep's swept strategy; a tuned strategy and
+    its field, or its copies in self-play), the rules that differ from the
+    defaults; for an A/B analysis (compare, balance with a B side) B's rules and line-up where they differ;
+    for a sweep the key swept and its values."""
+    players = _player_count(setup, players)
+    rules = effective_rules(game, setup.get("sets"), setup.get("rules"))
+    if rules is None:
+        return f"{game.title}, {players} players, rules: {', '.join(setup.get('sets') or []) or 'from a file'}"
+    lineup = setup.get("players_a", setup.get("players"))
+    lineup = lineup if isinstance(lineup, list) else None
+    if kind == "sweep" and setup.get("swept") == "param" and lineup:
+        lineup = [f"{setup['strategy']} ({setup['key']} swept)", *lineup[1:]]
+    if kind == "tune" and setup.get("strategy") and isinstance(players, int):
+        tuned = f"{setup['strategy']} (tuned)"
+        lineup = [tuned, *setup["field"]] if setup.get("field") else [tuned] * players     # self-play: every seat
+    pool = setup.get("strategies") if kind in ("tournament", "metagame") else None
+    line = headline(game, rules, players, lineup, pool)
+    if setup.get("sets_b") or setup.get("players_b"):
+        rules_b = effective_rules(game, setup.get("sets"), setup.get("rules"), setup.get("sets_b") or ())
+        if rules_b is not None and game.rule_changes(rules_b) != game.rule_changes(rules):
+            level_b = game.level_of(rules_b)
+            changes_b = _changes(game, rules_b)
+            line += (f"; B: {f'level {level_b}, ' if level_b != game.level_of(rules) else ''}"
+                     f"{rule_changes_text(changes_b)} ({_status(game, changes_b, players)})")
+        if setup.get("players_b") and setup["players_b"] != lineup:
+            line += f"; B's line-up: {lineup_text(setup['players_b'])}"
+    if kind == "sweep" and setup.get("key"):
+        line += f"; swept: {setup['key']} over {', '.join(map(str, setup['values']))}"
+    if kind == "design":
+        line += f"; searched: {', '.join(setup.get('vary') or [])} for {', '.join(setup.get('goals') or [])}"
+        if setup.get("population"):
+            line += "; population " + ", ".join(f"{label} {share:.0%}" for label, share in setup["population"])
+    return line
 
 
 def changes_table_html(game, rules: dict) -> str:
@@ -207,3 +304,111 @@ def changes_table_html(game, rules: dict) -> str:
     frame = pd.DataFrame([(key, _value(default), _value(value)) for key, default, value in changes],
                          columns=["rule", "default", "played"])
     return f'<div class="table">{frame.to_html(index=False, classes="summary")}</div>'
+
+
+def setup_table_html(game, setup: dict) -> str:
+    """What an analysis ran, as a two-column table (never a raw dump): each setting in words, and the rules
+    as the changes from the defaults, side A and side B."""
+    rows = []
+    rules = effective_rules(game, setup.get("sets"), setup.get("rules"))
+    for key, value in setup.items():
+        if key in ("rules", "rules_effective", "sets", "sets_b", "game") or value in (None, [], {}, ""):
+            continue
+        if isinstance(value, list):
+            value = ", ".join(json.dumps(v) if isinstance(v, (list, dict)) else str(v) for v in value)
+        elif isinstance(value, float):
+            value = f"{value:g}"
+        elif isinstance(value, int) and not isinstance(value, bool):
+            value = f"{value:,}" if key not in ("seed", "seed_b") else str(value)
+        rows.append((key.replace("_", " "), str(value)))
+    rows.append(("rules", rule_changes_text(game.rule_changes(rules)) if rules is not None
+                 else ", ".join(setup.get("sets") or []) or "from a rules file"))
+    if setup.get("sets_b"):
+        rules_b = effective_rules(game, setup.get("sets"), setup.get("rules"), setup["sets_b"])
+        rows.append(("rules of B", rule_changes_text(game.rule_changes(rules_b)) if rules_b is not None
+                     else ", ".join(setup["sets_b"])))
+    frame = pd.DataFrame(rows, columns=["setting", "value"])
+    return f'<div class="table">{frame.to_html(index=False, classes="setup")}</div>'
+
+
+def flat_table(table: pd.DataFrame) -> pd.DataFrame:
+    """A table with its index as columns (how results directories store tables)."""
+    table = table.reset_index() if any(name is not None for name in table.index.names) else table.reset_index(drop=True)
+    table.columns = [str(c) for c in table.columns]
+    return table
+
+
+def table_text(table: pd.DataFrame, game) -> str:
+    """A table for the terminal: the cells of the report (one per estimate and interval, percentages,
+    money with separators; a head-to-head table as its matrix), as aligned text."""
+    table = flat_table(table)
+    matrix = head_to_head_matrix(table)
+    shown = matrix if matrix is not None else present(table, money_columns(table.columns, game), game.currency)
+    return shown.to_string(index=False)
+
+
+def lineup_spec(manifest: dict) -> str:
+    """A run's line-up as ``--players`` takes it again: a registered strategy by its label, one of the
+    user's own as ``module:label`` (the module its decisions come from; its attribute is taken to be named
+    as the strategy)."""
+    from simkit.strategy import registered
+
+    known = registered(manifest["game"])
+    specs = []
+    for seat in manifest["lineup"]:
+        strategy = known.get(seat.get("strategy"))
+        own = seat.get("module") and (strategy is None or strategy.module != seat["module"])
+        specs.append(f"{seat['module']}:{seat['label']}" if own else seat["label"])
+    return ",".join(specs)
+
+
+def confounding_note(manifest: dict) -> str:
+    """What the seat table of a run can and cannot say for its line-up (a plain run never moves a strategy)."""
+    labels = [seat["label"] for seat in manifest["lineup"]]
+    if len(set(labels)) == 1:
+        return (f"Every seat plays {labels[0]}, so the seat table measures the seats alone: a difference between "
+                "seats is the seat's advantage (turn order), not a strategy's.")
+    return ("Seat and strategy are confounded here: in a plain run each strategy keeps its seat "
+            f"({', '.join(f'seat {i} {label}' for i, label in enumerate(labels))}), so a strategy's numbers include "
+            "its seat's advantage and a seat's include its strategy's skill. To separate them, play every seat "
+            f"order: simkit balance {manifest['game']} --players {lineup_spec(manifest)} (or simkit compare ... "
+            "--rotate-seats).")
+
+
+def summary_frames(summary: dict, manifest: dict) -> dict[str, pd.DataFrame]:
+    """The tables of ``simkit summary`` and of a run's report, flat (the seat table names each seat's
+    strategy), so both show the same cells."""
+    labels = {entry["seat"]: entry["label"] for entry in manifest["lineup"]}
+    frames = {}
+    for key, table in summary.items():
+        flat = table.reset_index().rename(columns={"n": "games"})
+        if key == "seat":
+            flat.insert(1, "strategy", [labels.get(int(seat), "") for seat in flat["seat"]])
+        frames[key] = flat
+    return frames
+
+
+def run_findings(source, manifest: dict, summary: dict) -> list[str]:
+    """A run's answers in a few sentences (``simkit summary`` prints them first; the report too): what was
+    played, the best strategy against the runner-up as a paired difference over the same games with its
+    verdict, and what the seat table can say."""
+    from simkit.analysis.result import points, verdict
+    from simkit.results import strategy_gap
+
+    lines = [f"{manifest['games']:,} games, seed {manifest['seed']}; intervals 95% (Wilson for rates); a tie counts "
+             "as a win for every tied seat."]
+    rates = summary["strategy"].sort_values("win_rate", ascending=False)
+    best = rates.iloc[0]
+    line = (f"Highest win rate: {rates.index[0]} {best['win_rate']:.1%} [{best['win_low']:.1%}, {best['win_high']:.1%}] "
+            f"(a seat at random wins {1 / manifest['players']:.1%})")
+    if len(rates) > 1:
+        second = rates.iloc[1]
+        diff, low, high = strategy_gap(source, str(rates.index[0]), str(rates.index[1]))
+        line += (f"; next {rates.index[1]} {second['win_rate']:.1%}: {rates.index[0]} leads by "
+                 f"{points(diff, low, high)}, paired over the same games ({verdict(low, high, 'ahead', 'behind')})")
+    lines.append(line + ".")
+    labels = [seat["label"] for seat in manifest["lineup"]]
+    lines.append(f"Every seat plays {labels[0]}: the seat table is the seats' own advantage." if len(set(labels)) == 1
+                 else f"Each strategy keeps its seat, so seat and strategy are confounded: simkit balance "
+                      f"{manifest['game']} --players {lineup_spec(manifest)} separates them.")
+    return lines

@@ -17,7 +17,8 @@ from simkit.games import Game, get_game
 from simkit.results import load, read_manifest, summarize
 
 from . import plots_for
-from .format import CI_NOTE, changes_table_html, headline, money_columns, table_html
+from .format import (CI_NOTE, changes_table_html, confounding_note, money_columns, run_findings, run_headline,
+                     summary_frames, table_html)
 
 TEMPLATE = Path(__file__).with_name("report.html.j2")
 
@@ -45,17 +46,14 @@ def is_analysis(manifest: dict) -> bool:
     return "experiment" in manifest and "game" not in manifest
 
 
-def confounding_note(manifest: dict) -> str:
-    """What the seat table can and cannot say for this line-up (a plain run never moves a strategy)."""
-    labels = [seat["label"] for seat in manifest["lineup"]]
-    if len(set(labels)) == 1:
-        return (f"Every seat plays {labels[0]}, so the seat table measures the seats alone: a difference between "
-                "seats is the seat's advantage (turn order), not a strategy's.")
-    return ("Seat and strategy are confounded here: in a plain run each strategy keeps its seat "
-            f"({', '.join(f'seat {i} {label}' for i, label in enumerate(labels))}), so a strategy's numbers include "
-            "its seat's advantage and a seat's include its strategy's skill. To separate them, play every seat "
-            f"order: simkit balance {manifest['game']} --players {','.join(labels)} (or simkit compare ... "
-            "--rotate-seats).")
+def report_headline(directory) -> str:
+    """The headline of the report of a run or analysis results directory: what was tested."""
+    manifest = read_manifest(directory)
+    if is_analysis(manifest):
+        from .analysis import results_headline
+
+        return results_headline(manifest)
+    return run_headline(get_game(manifest["game"]), manifest)
 
 
 def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
@@ -87,15 +85,12 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
         drawn = figure.draw(data)
         if drawn is not None:
             figures.append({"title": figure.title, "png": _png(drawn)})
-    tables = {}
-    for key, table in data.summary.items():
-        flat = table.reset_index().rename(columns={"n": "games"})
-        if key == "seat":
-            flat.insert(1, "strategy", [data.labels.get(int(seat), "") for seat in flat["seat"]])
-        tables[key] = Markup(table_html(flat, money_columns(flat.columns, game), game.currency))
+    tables = {key: Markup(table_html(flat, money_columns(flat.columns, game), game.currency))
+              for key, flat in summary_frames(data.summary, manifest).items()}
     html = jinja2.Template(TEMPLATE.read_text(), autoescape=True).render(
         manifest=manifest, note=game.report_note, figures=figures, tables=tables, ci_note=CI_NOTE,
-        headline=headline(game, manifest["rules"], manifest["players"]), confounding=confounding_note(manifest),
+        headline=run_headline(game, manifest), confounding=confounding_note(manifest),
+        findings=run_findings(directory, manifest, data.summary),
         rules=Markup(changes_table_html(game, manifest["rules"])), also=[m for m, _ in runs[1:]])
     output = Path(output)
     tmp = output.with_name(f".{output.name}.tmp")

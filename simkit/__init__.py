@@ -66,6 +66,26 @@ def totals(source):
     return batch_totals(source)
 
 
+def tune(game: str, strategy: str, **options):
+    """Tune a strategy's parameters by search (Optuna, common random numbers, seat rotation) and validate the
+    best against the start on fresh seeds; returns a TuneResult (``.trials``, ``.best``, ``.best_spec``,
+    ``.validation``, ``.tables``, ``.findings``). E.g. ``simkit.tune("wheedle", "threshold",
+    params="points=10:40:int,patience=5:60:int", field="hair-trigger,patient,blocker", budget="200")``.
+    Every option: ``simkit.analysis.tune``."""
+    from .analysis.tune import tune as run_tune
+
+    return run_tune(game, strategy, **options)
+
+
+def metagame(game: str, strategies, players: int | None = None, **options):
+    """The meta-game of ``strategies`` at ``players`` seats: every multiset of them played in every seat order on
+    common deals, and the symmetric equilibrium mix with bootstrap intervals (an Analysis; the mix is
+    ``.tables["equilibrium"]``). Every option: ``simkit.analysis.metagame``."""
+    from .analysis.metagame import metagame as run_metagame
+
+    return run_metagame(game, strategies, players, **options)
+
+
 def available_games():
     """The registered games, by name."""
     from .games import all_games

@@ -139,6 +139,59 @@ def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: 
     return result
 
 
+def overhead(game: str, games: int = 1000, batches: int = 50, workers: int | None = None, repeat: int = 3) -> dict:
+    """How much of the wall time of many small batches in one process is spent outside simulation: a batch of
+    ``games`` games of the default line-up played ``batches`` times (each on the next games), as a tuner's
+    rounds or a sweep's points are, through the analyses' entry point (``analysis.play.play_jobs``) on the
+    process's pool. Measured both with one call per batch (each waits for the last) and with every batch in
+    one call (a sweep). "Simulating" is the time the workers spend inside the game's ``simulate`` (the
+    engine: allocation, kernel, result columns), summed over them; the rest of ``wall x workers`` is
+    overhead: messages, the parent's DataFrames, and workers idle between batches. Medians of ``repeat``."""
+    from .analysis.play import Job, play_jobs
+    from .pool import usage
+
+    workers = workers or os.cpu_count() or 1
+    batch = make_batch(game, games, None, 1)
+    batch.play(0, 1)
+    play_jobs([Job((batch,), 0, games)], workers)      # fork the pool before timing
+    jobs = [Job((batch,), i * games, games) for i in range(batches)]
+    figures = {"one_call_per_batch": [], "all_in_one_call": []}
+    for _ in range(repeat):
+        for mode, calls in (("one_call_per_batch", [[job] for job in jobs]), ("all_in_one_call", [jobs])):
+            usage.reset()
+            start = time.perf_counter()
+            for call in calls:
+                play_jobs(call, workers)
+            wall = time.perf_counter() - start
+            figures[mode].append({"wall_s": wall, "simulate_s": usage.simulate_s, "chunks": usage.chunks,
+                                  "outside": 1 - usage.simulate_s / (wall * workers)})
+    call = []
+    for _ in range(max(repeat, 5)):
+        start = time.perf_counter()
+        batch.play(0, 1)
+        call.append(time.perf_counter() - start)
+    result = {"game": game, "games": games, "batches": batches, "workers": workers, "repeat": repeat,
+              "simulate_call_ms": 1000 * statistics.median(call)}
+    for mode, runs in figures.items():
+        middle = sorted(runs, key=lambda r: r["outside"])[len(runs) // 2]
+        result[mode] = {**middle, "outside_per_batch_ms": 1000 * middle["outside"] * middle["wall_s"] / batches,
+                        "outside_all": [r["outside"] for r in runs]}
+    return result
+
+
+def format_overhead(result: dict) -> str:
+    lines = [f"{result['game']}: {result['batches']} batches of {result['games']:,} games in one process, "
+             f"{result['workers']} workers, median of {result['repeat']} (share of wall x workers)"]
+    for mode, words in (("one_call_per_batch", "one call per batch"), ("all_in_one_call", "all in one call")):
+        r = result[mode]
+        lines.append(f"  {words:<19} {r['wall_s']:7.2f} s wall, {r['chunks']} chunks, simulating "
+                     f"{1 - r['outside']:6.1%}, outside simulation {r['outside']:5.1%} "
+                     f"({r['outside_per_batch_ms']:.1f} ms a batch)")
+    lines.append(f"  the engine's own fixed cost per call (a 1-game simulate, counted as simulating): "
+                 f"{result['simulate_call_ms']:.1f} ms")
+    return "\n".join(lines)
+
+
 def format_table(results: list[dict]) -> str:
     """One row per game (``bench --all``): throughput on all cores and one, JIT speed-up, peak memory."""
     def rate(value):

@@ -38,6 +38,28 @@ def function_list(functions):
     return result
 
 
+# The event log an engine keeps for replays: a fixed-capacity int64 array [capacity, EVENT_FIELDS], one row an
+# event: when (the game's clock: its turn or round), who (a seat, -1 for none), what (the game's E_* kind),
+# and four arguments whose meaning the game documents with its kinds.
+EVENT_FIELDS = 7
+EV_TIME, EV_SEAT, EV_KIND, EV_A, EV_B, EV_C, EV_D = range(EVENT_FIELDS)
+
+
+@njit(inline="always", cache=True)
+def append_event(events, count, time, seat, kind, a, b, c, d):
+    """Write an event as row ``count`` of the log ``events`` and return the new count. Past the log's
+    capacity nothing is written but the count still grows, so a replay can say how many events it lost."""
+    if count < events.shape[0]:
+        events[count, EV_TIME] = time
+        events[count, EV_SEAT] = seat
+        events[count, EV_KIND] = kind
+        events[count, EV_A] = a
+        events[count, EV_B] = b
+        events[count, EV_C] = c
+        events[count, EV_D] = d
+    return count + 1
+
+
 def readonly_array(dtype, ndim: int):
     """The Numba type of a read-only array argument (what a strategy may read but not write)."""
     return types.Array(dtype, ndim, "A", readonly=True)

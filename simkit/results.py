@@ -90,3 +90,18 @@ def summarize(source, score: str | None = None) -> dict[str, pd.DataFrame]:
             f"mean_{score}": mean, "mean_low": mlow, "mean_high": mhigh,
         }, index=table.index)
     return result
+
+
+def strategy_gap(source, first: str, second: str):
+    """Paired difference of win rates, ``first`` minus ``second``, over the games of a run (each game's
+    win share of the one minus the other's: both play every game, so the game is the pair), streamed part
+    by part; returns (difference, low, high) with a normal 95% interval."""
+    total = total_sq = count = 0.0
+    frames = [source] if isinstance(source, pd.DataFrame) else iter_parts(source, ["game", "strategy", "winner"])
+    for frame in frames:
+        wins = frame.assign(win=frame["winner"].astype(float), strategy=frame["strategy"].astype(str))
+        means = wins.groupby(["game", "strategy"], observed=True)["win"].mean().unstack("strategy")
+        diff = (means[first] - means[second]).dropna().to_numpy()
+        total, total_sq, count = total + diff.sum(), total_sq + (diff ** 2).sum(), count + len(diff)
+    mean, low, high = mean_interval(total, total_sq, count)
+    return float(mean), float(low), float(high)

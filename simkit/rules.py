@@ -99,7 +99,9 @@ def _list_index(node: list, key: str) -> int | None:
     return None
 
 
-def _set_path(tree: dict, keys: list[str], value: Any, text: str) -> None:
+def _parent(tree: dict, keys: list[str], text: str) -> tuple[dict, str]:
+    """The table holding the last key of a dotted path (array entries by index or by name), and that key;
+    errors name the path and what is allowed there."""
     node: Any = tree
     for depth, key in enumerate(keys):
         here = ".".join(keys[: depth + 1])
@@ -107,22 +109,60 @@ def _set_path(tree: dict, keys: list[str], value: Any, text: str) -> None:
         if isinstance(node, list):
             index = _list_index(node, key)
             if index is None:
-                raise SimkitError(f"--set {text}: {here!r} needs {_describe(node)} or an entry's name")
+                raise SimkitError(f"{text}: {here!r} needs {_describe(node)} or an entry's name")
             if last:
-                raise SimkitError(f"--set {text}: {here!r} is a table; set one of its keys")
+                raise SimkitError(f"{text}: {here!r} is a table; set one of its keys")
             node = node[index]
             continue
         if not isinstance(node, dict) or key not in node:
             parent = node if isinstance(node, (dict, list)) else None
-            raise SimkitError(f"--set {text}: unknown key {here!r}; allowed: {_describe(parent)}")
+            raise SimkitError(f"{text}: unknown key {here!r}; allowed: {_describe(parent)}")
         if last:
-            if isinstance(node[key], dict) and not isinstance(value, dict):
-                raise SimkitError(f"--set {text}: {here!r} is a table; set one of its keys")
-            if isinstance(node[key], list) and not isinstance(value, list):
-                raise SimkitError(f"--set {text}: {here!r} is an array; give one in brackets, e.g. {here}=[1, 2]")
-            node[key] = value
-        else:
-            node = node[key]
+            return node, key
+        node = node[key]
+    raise SimkitError(f"{text}: expected a dotted key")
+
+
+def _set_path(tree: dict, keys: list[str], value: Any, text: str) -> None:
+    node, key = _parent(tree, keys, f"--set {text}")
+    here = ".".join(keys)
+    if isinstance(node[key], dict) and not isinstance(value, dict):
+        raise SimkitError(f"--set {text}: {here!r} is a table; set one of its keys")
+    if isinstance(node[key], list) and not isinstance(value, list):
+        raise SimkitError(f"--set {text}: {here!r} is an array; give one in brackets, e.g. {here}=[1, 2]")
+    node[key] = value
+
+
+def rule_value(rules: dict, key: str, where: str = "rules") -> Any:
+    """The value at a dotted key as ``--set`` names it (array entries by index or by their name/id/kind,
+    e.g. ``commodity.Gold.total_return``); an unknown key is a SimkitError, prefixed by ``where``, saying
+    what is allowed there."""
+    node, last = _parent(rules, str(key).split("."), where)
+    return node[last]
+
+
+def with_values(rules: dict, values: dict) -> dict:
+    """A copy of ``rules`` with every dotted key of ``values`` (as ``--set`` names it) set to its value."""
+    rules = copy.deepcopy(rules)
+    for key, value in values.items():
+        _set_path(rules, str(key).split("."), value, f"{key}={value!r}")
+    return rules
+
+
+def overlay_of(defaults: Any, rules: Any) -> Any:
+    """The smallest rules file that turns ``defaults`` into ``rules``: only the tables and keys that differ;
+    an array of tables that differs anywhere is written whole (a rules file replaces such an array whole)."""
+    if isinstance(defaults, dict) and isinstance(rules, dict):
+        out = {}
+        for key, value in rules.items():
+            if key not in defaults:
+                out[key] = value
+                continue
+            differs = overlay_of(defaults[key], value)
+            if differs is not None:
+                out[key] = differs
+        return out or None
+    return None if defaults == rules and type(defaults) is type(rules) else rules
 
 
 def overlay_rules(defaults: dict, rules_file: str | Path | None = None,

@@ -4,27 +4,21 @@ Every game's random streams come from (seed, game index), so the dataset is the 
 number of workers or the chunk size. Chunks are written as ``part-NNNNNN.parquet`` as they finish;
 the parent holds at most two chunks per worker, so memory does not grow with the number of games.
 A run interrupted at any point keeps its finished chunks and resumes from them (run_to_directory).
-Workers are forked after the parent has compiled (or loaded from cache) the engine, so they never
-compile; fork is measured at 1.9x on 2 cores against 1.97x for prange, and it keeps chunks as the
-unit of work that a distributed backend needs too.
+Chunks are played on the process's one pool of forked workers (simkit.pool), forked after the parent has
+compiled (or loaded from cache) the engine, so they never compile; fork is measured at 1.9x on 2 cores
+against 1.97x for prange, and it keeps chunks as the unit of work that a distributed backend needs too.
 """
 from __future__ import annotations
 
-import ctypes
 import errno
 import fcntl
 import json
-import multiprocessing
 import os
 import platform
 import shutil
-import signal
 import sys
-import threading
 import time
 from contextlib import contextmanager
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -37,8 +31,10 @@ import pyarrow.parquet as pq
 import tomli_w
 
 from . import __version__
+from . import progress as progress_bar
 from .errors import RunFailed, SimkitError
 from .games import Game, get_game
+from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, warm
 from .strategy import Seat, parse_lineup
 
 DEFAULT_CHUNK = 10_000
@@ -111,57 +107,10 @@ def make_batch(game: str, games: int, players=None, seed: int = 0, rules_file=No
     return Batch(spec, effective, prepared, tuple(seats), int(seed), int(games))
 
 
-# The batch for forked workers: inherited at fork, never pickled (user strategies live in user modules).
-_WORKER_BATCH: Batch | None = None
-_LOCK_FDS: set[int] = set()     # run locks held by this process, closed in every forked worker
-PR_SET_PDEATHSIG = 1            # linux/prctl.h
-
-
-def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
-    """Run first in every forked worker. A worker must not outlive the process that forked it (the OOM killer
-    or a scheduler may ``kill -9`` that one alone): on Linux the kernel sends it SIGKILL when its parent
-    dies (prctl PR_SET_PDEATHSIG; the "parent" is the forking thread, so only when that is the main
-    thread), elsewhere a thread checks every half second that the parent is still there. A forked worker
-    also closes the run locks it inherited (close-on-exec does not apply to fork): a lock shared with
-    the workers would outlive a killed parent."""
-    for fd in list(_LOCK_FDS):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-    _LOCK_FDS.clear()
-    armed = False
-    if sys.platform.startswith("linux") and forked_by_main_thread:
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
-        except (OSError, AttributeError):
-            armed = False
-    if os.getppid() != parent:      # the parent died before the signal was armed
-        os._exit(1)
-    if not armed:
-        def watch():
-            while os.getppid() == parent:
-                time.sleep(0.5)
-            os._exit(1)
-
-        threading.Thread(target=watch, name="simkit-parent-watch", daemon=True).start()
-
-
-def _play_chunk(first_game: int, n_games: int, check: bool) -> dict:
-    return _WORKER_BATCH.play(first_game, n_games, check)
-
-
-def _chunks(games: int, chunk_size: int):
+def chunk_ranges(games: int, chunk_size: int):
+    """(index, first game of the batch, games) of each chunk of a batch of ``games``."""
     for index, first in enumerate(range(0, games, chunk_size)):
         yield index, first, min(chunk_size, games - first)
-
-
-def _progress(total: int, enabled: bool):
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=" games", unit_scale=True, disable=not enabled, file=sys.stderr,
-                smoothing=0.1, dynamic_ncols=True)
 
 
 BACKENDS = ("local", "dask")
@@ -170,60 +119,26 @@ BACKENDS = ("local", "dask")
 def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
             check: bool = False, skip=(), backend: str = "local", scheduler: str | None = None) -> None:
     """Play every chunk of the batch (but those whose index is in ``skip``) and hand each (index, columns)
-    to ``sink`` in any order. ``backend="dask"`` plays chunks as Dask tasks, on a LocalCluster of ``workers``
+    to ``sink`` in any order: here, or with several ``workers`` on the process's pool (simkit.pool), which
+    other batches share. ``backend="dask"`` plays chunks as Dask tasks, on a LocalCluster of ``workers``
     processes or on the cluster at ``scheduler``; the results are the same bit for bit."""
-    global _WORKER_BATCH
     if workers < 1:
         raise SimkitError(f"--workers must be at least 1, not {workers}")
     if chunk_size < 1:
         raise SimkitError(f"--chunk-size must be at least 1, not {chunk_size}")
     if backend not in BACKENDS:
         raise SimkitError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    chunks = [(index, batch.first_game + first, n) for index, first, n in _chunks(batch.games, chunk_size)
+    chunks = [Chunk(batch, batch.first_game + first, n, key=index) for index, first, n in chunk_ranges(batch.games, chunk_size)
               if index not in skip]
-    batch.play(0, 1)  # compile or load the engine here, once, before any worker exists
-    with _progress(batch.games, progress) as bar:
-        bar.update(batch.games - sum(n for _, _, n in chunks))
+    with progress_bar.games(batch.games, enabled=progress) as bar:
+        bar.update(batch.games - sum(chunk.games for chunk in chunks))     # a resumed run's kept chunks
         if backend == "dask":
             from .distributed import execute_dask
 
-            execute_dask(batch, chunks, sink, bar, workers, check, scheduler)
+            warm(batch)
+            execute_dask(batch, [(c.key, c.first_game, c.games) for c in chunks], sink, bar, workers, check, scheduler)
             return
-        if workers == 1 or len(chunks) == 1:
-            for index, first, n in chunks:
-                sink(index, batch.play(first, n, check))
-                bar.update(n)
-            return
-        _WORKER_BATCH = batch
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_die_with_parent,
-                                   initargs=(os.getpid(), threading.current_thread() is threading.main_thread()))
-        try:
-            pending = {}
-            queue = iter(chunks)
-            for index, first, n in queue:
-                pending[pool.submit(_play_chunk, first, n, check)] = (index, n)
-                if len(pending) >= 2 * workers:
-                    break
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    index, n = pending.pop(future)
-                    sink(index, future.result())
-                    bar.update(n)
-                    nxt = next(queue, None)
-                    if nxt is not None:
-                        pending[pool.submit(_play_chunk, nxt[1], nxt[2], check)] = (nxt[0], nxt[2])
-        except BaseException:
-            # Ctrl-C or a failure: stop at once rather than finish the chunks in flight
-            for process in list((pool._processes or {}).values()):
-                process.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        else:
-            pool.shutdown()
-        finally:
-            _WORKER_BATCH = None
+        play_chunks(chunks, lambda chunk, columns: sink(chunk.key, columns), workers, check, bar)
 
 
 CONFIG_KEYS = ("game", "lineup", "seed", "games", "first_game", "rules", "chunk_size")
@@ -326,14 +241,14 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
     staging = partial_dir(out)
     try:
         return _write_run(batch, out, staging, config, workers, chunk_size, progress, check, backend, scheduler)
-    except (OSError, BrokenProcessPool) as exc:
+    except (OSError, WorkerDied) as exc:
         raise RunFailed(_fault(exc, staging, -(-batch.games // chunk_size))) from exc
 
 
 def _fault(exc: BaseException, staging: Path, chunks: int) -> str:
     """One line for a run stopped by a fault: what failed, what is kept, how to go on."""
-    if isinstance(exc, BrokenProcessPool):
-        what = "a worker process died (killed by the system, perhaps for want of memory)"
+    if isinstance(exc, WorkerDied):
+        what = str(exc)
     else:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         what = f"writing the run failed: {' '.join(str(exc).split())}{where}"
@@ -378,7 +293,7 @@ def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: in
         parts = sorted(staging.glob("part-*.parquet"))
         if len(parts) != chunks:
             raise RuntimeError(f"{len(parts)} parts of {chunks} chunks in {staging} after the run")
-        played = sum(n for index, _, n in _chunks(batch.games, chunk_size) if index not in done)
+        played = sum(n for index, _, n in chunk_ranges(batch.games, chunk_size) if index not in done)
         manifest = batch.manifest()
         manifest.update({"totals": batch.totals(json.loads((staging / _totals_name(p)).read_text()) for p in parts),
                          "first_game": batch.first_game, "workers": workers, "backend": backend,
@@ -478,11 +393,11 @@ def _run_lock(staging: Path):
         handle.truncate()
         handle.write(f"{os.getpid()}\n")
         handle.flush()
-        _LOCK_FDS.add(handle.fileno())
+        INHERITED_FDS.add(handle.fileno())     # a forked worker closes it (see simkit.pool)
         try:
             yield
         finally:
-            _LOCK_FDS.discard(handle.fileno())
+            INHERITED_FDS.discard(handle.fileno())
             if path.exists():
                 handle.seek(0)
                 handle.truncate()

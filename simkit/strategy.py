@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import itertools
 import linecache
 import math
 import re
 import sys
 import traceback
+import weakref
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,6 +30,9 @@ from .errors import SimkitError
 
 MAX_PARAMS = 16
 _REGISTRY: dict[str, dict[str, "Strategy"]] = {}
+_SERIALS = itertools.count(1)
+_BY_SERIAL: "weakref.WeakValueDictionary[int, Strategy]" = weakref.WeakValueDictionary()
+_newest = [0]
 
 
 class DecisionError(SimkitError):
@@ -174,10 +179,19 @@ class Strategy:
     params: dict = field(default_factory=dict)      # name -> default value (float), in vector order
     doc: str = ""
     declared: dict = field(default_factory=dict)    # name -> Param (range, kind, meaning)
+    quick: dict = field(default_factory=dict)       # name -> value for quick runs (fuzzing): a search's small budget
+    # Every Strategy of a process is numbered as it is made: worker processes forked later know it by number
+    # (simkit.pool sends line-ups that way), and a pool forked earlier knows it is new to them.
+    serial: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "serial", next(_SERIALS))
+        _BY_SERIAL[self.serial] = self
+        _newest[0] = self.serial
 
     @classmethod
     def build(cls, game: str, name: str, *, base: "Strategy | None" = None, params: dict | None = None,
-              doc: str = "", **decisions) -> "Strategy":
+              doc: str = "", quick: dict | None = None, **decisions) -> "Strategy":
         from .games import get_game
 
         spec = get_game(game)
@@ -203,7 +217,12 @@ class Strategy:
                 compiled[point] = func if (base and func is base.decisions.get(point)) else _compile(func, signature)
             except ValueError as exc:
                 raise DecisionError(name, point, str(exc)) from exc.__cause__
-        return cls(game, name, compiled, merged_params, doc or (base.doc if base else ""), declared)
+        quick = dict(base.quick if base and quick is None else quick or {})
+        for key, value in quick.items():
+            if key not in declared:
+                raise SimkitError(f"strategy {name}: quick setting for unknown parameter {key!r}")
+            quick[key] = declared[key].check(name, key, value)
+        return cls(game, name, compiled, merged_params, doc or (base.doc if base else ""), declared, quick)
 
     @property
     def module(self) -> str:
@@ -220,6 +239,16 @@ class Strategy:
         vector = np.zeros(MAX_PARAMS)
         vector[: len(values)] = list(values.values())
         return vector
+
+
+def by_serial(serial: int) -> Strategy:
+    """The strategy numbered ``serial`` in this process (or, in a forked worker, in its parent at fork)."""
+    return _BY_SERIAL[serial]
+
+
+def newest_serial() -> int:
+    """The number of the newest strategy made so far (0: none)."""
+    return _newest[0]
 
 
 def register(strategy: Strategy) -> Strategy:

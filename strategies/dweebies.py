@@ -19,11 +19,13 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
-from simkit.games.dweebies.table import (EMPTY, gain, joins_table, line_ends, one_group, qualifies, run_from,
-                                         touches_card)
-from simkit.games.dweebies.view import (COLLECT_MAY, PUB_BOTTOM, PUB_COLLECT, PUB_DWEEBIES, PUB_LEFT, PUB_LEGAL,
-                                        PUB_MIN_LINE, PUB_ON_TABLE, PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT,
-                                        PUB_TOP, hand_size_of, next_seat, pack_move, random_move, unseen,
+from simkit.games.dweebies.table import (EMPTY, collect_gain, count_groups, gain, joins_table, legal_cells,
+                                         line_ends, one_group, play_card, qualifies, run_from, touches_card)
+from simkit.games.dweebies.view import (COLLECT_MAY, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_LEFT,
+                                        PUB_LEGAL, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE, PUB_PLAYERS, PUB_RIGHT,
+                                        PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE, PUB_TOP, SPLIT_SHORTEST_LINK,
+                                        collected_by, deal_unseen, hand_size_of, move_cell, move_collects,
+                                        move_dweebie, next_seat, next_to_play, pack_move, random_move, unseen,
                                         unseen_total)
 from simkit.strategy import Param, Strategy, preset, register
 
@@ -246,5 +248,327 @@ preset(scorer, "line-shortener", "The published tip: collect when it can, otherw
                           "the longest line it leaves is shortest).", shorten=1.0)
 preset(scorer, "pair-keeper", "Collects the most now; otherwise plays a single before breaking up two or more copies "
                        "of one Dweebie, keeping pairs to set up and take lines later.", keep_pairs=1.5)
+
+
+# ---- rollout: a search-based player (Monte Carlo over determinisations of the unseen cards) ----
+
+R_SAMPLES, R_DEPTH, R_POLICY, R_HALVING, R_MARGIN = range(5)
+POLICIES = ("random", "greedy")
+POLICY_RANDOM, POLICY_GREEDY = range(2)
+MARGINS = ("best", "mean", "total")
+MARGIN_BEST, MARGIN_MEAN, MARGIN_TOTAL = range(3)
+
+
+@njit(cache=True)
+def _margin(scores, me, kind):
+    """This seat's cards minus the best other seat's, the others' mean, or all the others' cards together."""
+    best, together = -scores.sum(), 0
+    for p in range(scores.size):
+        if p != me:
+            best = max(best, scores[p])
+            together += scores[p]
+    if kind == MARGIN_BEST:
+        return float(scores[me] - best)
+    if kind == MARGIN_MEAN:
+        return scores[me] - together / max(1, scores.size - 1)
+    return float(scores[me] - together)
+
+
+@njit(cache=True)
+def _best_take(ends, hand, min_line):
+    """The most a seat holding ``hand`` collects with one card at a cell whose lines end as ``ends`` (connected table)."""
+    best = 0
+    if ends[1] != EMPTY and hand[ends[1]] > 0:
+        best = gain(ends, ends[1], min_line)
+    if ends[3] != EMPTY and hand[ends[3]] > 0:
+        best = max(best, gain(ends, ends[3], min_line))
+    return best
+
+
+@njit(cache=True)
+def _greedy_move(grid, side, hand, legal, n_legal, split, min_line, rng_state):
+    """The continuations' fast default policy: the largest collection now (ties at random), else a random move
+    (D8). On a split table a card collects only if it joins the table (D5)."""
+    best, move, ties = 0, -1, 0
+    for i in range(n_legal):
+        x = legal[i]
+        ends = line_ends(grid, side, x)
+        for axis in range(2):
+            far = ends[1] if axis == 0 else ends[3]
+            if far == EMPTY or hand[far] == 0 or (axis == 1 and far == ends[1]):
+                continue
+            got = gain(ends, far, min_line)
+            if got > 0 and split and not joins_table(grid, side, x, 1, side - 2, 1, side - 2):
+                got = 0
+            if got > best:
+                best, move, ties = got, pack_move(far, x), 1
+            elif got == best and got > 0:
+                ties += 1
+                if rng.below(rng_state, ties) == 0:
+                    move = pack_move(far, x)
+    if move < 0:
+        return random_move(hand, legal, n_legal, rng_state)
+    return move
+
+
+@njit(cache=True)
+def rollout_margins(hand, public, table, legal, params, rng_state, incremental=True):
+    """The rollout family's search (see ``rollout_place``): (candidate moves, each one's summed margin, the
+    candidates still in the race, how many). ``incremental=False`` plays every continuation out in full;
+    with True a one-turn greedy continuation of a card that collects nothing is scored from the next seat's
+    best take at the few cells the card changes, which gives the same margins (a test checks it) at a
+    fraction of the cost."""
+    n_legal = public[PUB_LEGAL]
+    players, dweebies, me = public[PUB_PLAYERS], public[PUB_DWEEBIES], public[PUB_SEAT]
+    side, min_line = public[PUB_SIDE], public[PUB_MIN_LINE]
+    may_decline = public[PUB_COLLECT] == COLLECT_MAY
+    shortest_link = public[PUB_SPLIT_RULE] == SPLIT_SHORTEST_LINK
+    samples, depth, policy = int(params[R_SAMPLES]), int(params[R_DEPTH]), int(params[R_POLICY])
+    halving = params[R_HALVING] != 0.0
+    versus = int(params[R_MARGIN])
+
+    # candidates: the distinct (Dweebie, cell) pairs, and under game.collect = "may" each collection declined
+    n_kinds = 0
+    for d in range(dweebies):
+        n_kinds += hand[d] > 0
+    candidates = np.empty(2 * n_kinds * n_legal, np.int64)
+    n_candidates = 0
+    for i in range(n_legal):
+        for d in range(dweebies):
+            if hand[d] > 0:
+                candidates[n_candidates] = pack_move(d, legal[i])
+                n_candidates += 1
+                if may_decline and public[PUB_ON_TABLE] > 0 and collect_gain(table, side, legal[i], d, min_line) > 0:
+                    candidates[n_candidates] = pack_move(d, legal[i], False)
+                    n_candidates += 1
+    candidates = candidates[:n_candidates]
+    total = np.zeros(n_candidates)
+    alive = np.arange(n_candidates)
+    n_alive = n_candidates
+    if n_candidates <= 1:
+        return candidates, total, alive, n_alive
+
+    # the table as a small square window: every card, a margin no continuation can grow past, and the empty
+    # ring that line walks, link searches and reconnection checks stop in
+    margin = depth + 3
+    if public[PUB_ON_TABLE] > 0:
+        top, bottom, left, right = public[PUB_TOP], public[PUB_BOTTOM], public[PUB_LEFT], public[PUB_RIGHT]
+    else:
+        top = bottom = legal[0] // side
+        left = right = legal[0] % side
+    span = max(bottom - top, right - left) + 1 + 2 * margin
+    size = span * span
+    cards = public[PUB_CARDS]
+    base_grid = np.full(size, EMPTY, np.int64)
+    base_cells = np.empty(cards, np.int64)
+    base_on_table = np.zeros(dweebies, np.int64)
+    n_base = 0
+    for r in range(top, bottom + 1):
+        for c in range(left, right + 1):
+            dweebie = table[r * side + c]
+            if dweebie != EMPTY:
+                x = (r - top + margin) * span + c - left + margin
+                base_grid[x] = dweebie
+                base_cells[n_base] = x
+                base_on_table[dweebie] += 1
+                n_base += 1
+    base_split = public[PUB_SPLIT] != 0
+    local_cells = np.empty(n_candidates, np.int64)
+    for i in range(n_candidates):
+        x = move_cell(candidates[i])
+        local_cells[i] = (x // side - top + margin) * span + x % side - left + margin
+    local_legal = np.empty(n_legal, np.int64)
+    legal_ends = np.empty((n_legal, 4), np.int64)
+    for i in range(n_legal):
+        x = (legal[i] // side - top + margin) * span + legal[i] % side - left + margin
+        local_legal[i] = x
+        legal_ends[i, 0], legal_ends[i, 1], legal_ends[i, 2], legal_ends[i, 3] = line_ends(base_grid, span, x)
+    # the one-turn greedy continuation, scored incrementally on a connected, non-empty table: a card that
+    # stays changes only its own cell and the four ends of its row and column lines, whose new line ends do
+    # not depend on the determinisation
+    quick = incremental and depth == 1 and policy == POLICY_GREEDY and not base_split and n_base > 0
+    stays = np.zeros(n_candidates, np.bool_)
+    edges = np.empty((n_candidates, 4), np.int64)
+    edge_ends = np.empty((n_candidates, 4, 4), np.int64)
+    if quick:
+        for i in range(n_candidates):
+            x, dweebie = local_cells[i], move_dweebie(candidates[i])
+            if move_collects(candidates[i]) and collect_gain(base_grid, span, x, dweebie, min_line) > 0:
+                continue
+            stays[i] = True
+            edges[i, 0] = x - (run_from(base_grid, x, -1)[0] + 1)
+            edges[i, 1] = x + run_from(base_grid, x, 1)[0] + 1
+            edges[i, 2] = x - (run_from(base_grid, x, -span)[0] + 1) * span
+            edges[i, 3] = x + (run_from(base_grid, x, span)[0] + 1) * span
+            base_grid[x] = dweebie
+            for e in range(4):
+                ends = line_ends(base_grid, span, edges[i, e])
+                for f in range(4):
+                    edge_ends[i, e, f] = ends[f]
+            base_grid[x] = EMPTY
+
+    grid = np.empty(size, np.int64)
+    cells = np.empty(cards, np.int64)
+    on_table = np.empty(dweebies, np.int64)
+    taken = np.zeros(dweebies, np.int64)
+    label = np.full(size, -1, np.int64)
+    mark = np.zeros(size, np.int64)
+    stack = np.empty(cards, np.int64)
+    removed = np.empty(cards, np.int64)
+    moves = np.empty(4 * cards + 4, np.int64)
+    dealt = np.empty((players, dweebies), np.int64)
+    hands = np.empty((players, dweebies), np.int64)
+    pile = np.empty(cards, np.int64)
+    base_sizes = np.empty(players, np.int64)
+    sizes = np.empty(players, np.int64)
+    base_scores = np.empty(players, np.int64)
+    scores = np.empty(players, np.int64)
+    for p in range(players):
+        base_scores[p] = collected_by(public, p)
+    top_value = np.empty(TOP, np.int64)   # the next seat's best takes on the table as it is, best first
+    top_cell = np.empty(TOP, np.int64)
+    sample_rng = np.empty(4, np.uint64)
+    roll_rng = np.empty(4, np.uint64)
+    stamp = 0
+    grid[:] = base_grid
+
+    while True:
+        for _ in range(samples):
+            n_pile = deal_unseen(hand, public, rng_state, dealt, pile)
+            for p in range(players):
+                base_sizes[p] = dealt[p].sum()
+            for w in range(4):
+                sample_rng[w] = rng.next_u64(rng_state)
+            sizes[:] = base_sizes
+            sizes[me] += -1 if n_pile == 0 else 0
+            replier = next_to_play(sizes, (me + 1) % players)
+            fast = quick and replier >= 0 and replier != me
+            if fast:
+                top_value[:] = -1
+                for j in range(n_legal):
+                    value = _best_take((legal_ends[j, 0], legal_ends[j, 1], legal_ends[j, 2], legal_ends[j, 3]), dealt[replier],
+                                       min_line)
+                    for t in range(TOP):   # insert into the descending list of the best few
+                        if value > top_value[t]:
+                            top_value[t + 1:] = top_value[t:TOP - 1].copy()
+                            top_cell[t + 1:] = top_cell[t:TOP - 1].copy()
+                            top_value[t], top_cell[t] = value, local_legal[j]
+                            break
+            for a in range(n_alive):
+                i = alive[a]
+                x, dweebie, collects = local_cells[i], move_dweebie(candidates[i]), move_collects(candidates[i])
+                if fast and stays[i]:
+                    reply = 0
+                    for t in range(TOP):
+                        y = top_cell[t]
+                        if top_value[t] >= 0 and y != x and y != edges[i, 0] and y != edges[i, 1] \
+                                and y != edges[i, 2] and y != edges[i, 3]:
+                            reply = top_value[t]
+                            break
+                    for e in range(4):
+                        reply = max(reply, _best_take((edge_ends[i, e, 0], edge_ends[i, e, 1], edge_ends[i, e, 2],
+                                                       edge_ends[i, e, 3]), dealt[replier], min_line))
+                    scores[:] = base_scores
+                    scores[replier] += reply
+                    total[i] += _margin(scores, me, versus)
+                    continue
+                cells[:n_base] = base_cells[:n_base]
+                on_table[:] = base_on_table
+                hands[:, :] = dealt
+                sizes[:] = base_sizes
+                scores[:] = base_scores
+                roll_rng[:] = sample_rng
+                n_on, split, groups = n_base, base_split, 1
+                if split:
+                    groups = count_groups(grid, span, cells, n_on, label, stack)
+                drawn = 0
+                actor = me
+                move = pack_move(dweebie, x, collects)
+                for ply in range(depth + 1):
+                    if ply > 0:
+                        actor = next_to_play(sizes, actor)
+                        if actor < 0:
+                            break
+                        stamp += 1
+                        n_moves, _ = legal_cells(grid, span, cells, n_on, label, groups, split, shortest_link, mark,
+                                                 stamp, moves)
+                        if policy == POLICY_GREEDY:
+                            move = _greedy_move(grid, span, hands[actor], moves, n_moves, split, min_line, roll_rng)
+                        else:
+                            move = random_move(hands[actor], moves, n_moves, roll_rng)
+                    dweebie = move_dweebie(move)
+                    n_on, groups, row_taken, column_taken, _, _ = play_card(
+                        grid, span, cells, n_on, on_table, taken, label, stack, split, dweebie, move_cell(move),
+                        removed, min_line, move_collects(move))
+                    split = groups > 1
+                    if row_taken + column_taken > 0:
+                        scores[actor] += row_taken + column_taken + 1
+                    hands[actor, dweebie] -= 1
+                    sizes[actor] -= 1
+                    if drawn < n_pile:
+                        hands[actor, pile[drawn]] += 1
+                        sizes[actor] += 1
+                        drawn += 1
+                    actor = (actor + 1) % players
+                grid[:] = base_grid
+                total[i] += _margin(scores, me, versus)
+        if not halving or n_alive <= 2:
+            break
+        # sequential halving: keep the better half (every survivor has met the same determinisations, so the
+        # sums compare); shuffled first so that ties at the cut fall at random
+        rng.shuffle(rng_state, alive[:n_alive])
+        order = np.argsort(-total[alive[:n_alive]], kind="mergesort")
+        kept = alive[:n_alive][order[:(n_alive + 1) // 2]].copy()
+        n_alive = kept.size
+        alive[:n_alive] = kept
+    return candidates, total, alive, n_alive
+
+
+@njit(cache=True)
+def rollout_place(hand, public, table, legal, params, memory, rng_state):
+    """The rollout family's choice. For each of ``samples`` determinisations of the unseen cards (the deck's
+    makeup minus what this seat has seen, dealt as the other hands and the pile: ``view.deal_unseen``) every
+    candidate move is played on a copy of the table, then ``depth`` more turns with every seat playing the
+    default ``policy``; the move with the best mean ``margin`` (this seat's cards collected minus the others'
+    together, their mean or the best of them, at the end of the continuation) is played, ties at random. Every candidate meets the same
+    determinisations and random numbers (common random numbers), so their margins differ only by what
+    the moves change. The rules are the engine's own (``table.legal_cells``, ``play_card``, ``next_to_play``).
+    With ``halving`` the worse half of the candidates is dropped after each round of ``samples``."""
+    candidates, total, alive, n_alive = rollout_margins(hand, public, table, legal, params, rng_state)
+    best, choice, ties = -1e18, 0, 0
+    for a in range(n_alive):
+        i = alive[a]
+        if total[i] > best:
+            best, choice, ties = total[i], i, 1
+        elif total[i] == best:
+            ties += 1
+            if rng.below(rng_state, ties) == 0:
+                choice = i
+    return candidates[choice]
+
+
+_ROLLOUT_PARAMS = {
+    "samples": Param(32, 1, 512, kind="int", doc="k: determinisations of the unseen cards; every candidate move is "
+                                                 "played out once on each (with halving: per round)"),
+    "depth": Param(1, 0, 60, kind="int", doc="turns played after the candidate move in each continuation, every "
+                                             "seat in turn (0: the move's own collection only; 1: the next seat's "
+                                             "reply)"),
+    "policy": Param(POLICY_GREEDY, kind="choice", choices=POLICIES,
+                    doc="default policy of every seat in the continuations: random legal moves (D8), or greedy "
+                        "(the largest collection now, otherwise random)"),
+    "halving": Param(0, kind="bool", doc="sequential halving: after each round of `samples` determinisations drop "
+                                         "the worse half of the candidates, until two are left (0: every candidate "
+                                         "gets `samples`)"),
+    "margin": Param(MARGIN_TOTAL, kind="choice", choices=MARGINS,
+                    doc="what a continuation scores: this seat's cards minus the best other seat's, minus the "
+                        "others' mean, or minus all the others' cards together (with two players all the same)"),
+}
+
+rollout = register(Strategy.build(
+    "dweebies", "rollout", place=rollout_place, params=_ROLLOUT_PARAMS, quick={"samples": 2},
+    doc="Search: plays every candidate move on `samples` determinisations of the unseen cards, then `depth` more "
+        "turns of the default policy for every seat; plays the move with the best mean margin (own cards "
+        "collected minus the others', as margin says)."))
+
 register(Strategy.build("dweebies", "random", place=random_place,
                         doc="D8 baseline: uniform over the distinct (Dweebie in hand, legal cell) pairs."))

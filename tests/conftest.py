@@ -6,6 +6,7 @@ import sys
 import pytest
 
 import simkit
+from simkit import pool
 from simkit.cli import main
 
 from .helpers import wheedle
@@ -45,3 +46,11 @@ def clean_sys_path(monkeypatch):
     """User-strategy tests import modules from tmp dirs; keep sys.path as it was afterwards."""
     monkeypatch.setattr(sys, "path", list(sys.path))
     return monkeypatch
+
+
+@pytest.fixture
+def fresh_pool():
+    """A pool forked inside the test (so its workers inherit the test's monkeypatches), stopped afterwards."""
+    pool.shutdown()
+    yield
+    pool.shutdown()

@@ -24,3 +24,15 @@ def test_table_with_memory_ratio():
 def test_bench_needs_a_game_or_all(cli_error):
     assert "--all" in cli_error(["bench"])
     assert "--all" in cli_error(["bench", "wheedle", "--all"])
+
+
+def test_overhead_counts_every_chunk_and_splits_the_wall_time():
+    from simkit.bench import format_overhead, overhead
+
+    result = overhead("wheedle", games=1000, batches=2, workers=2, repeat=1)
+    for mode in ("one_call_per_batch", "all_in_one_call"):
+        figures = result[mode]
+        assert figures["chunks"] == 4        # 2 batches of 2 chunks (500 games each)
+        assert 0 < figures["simulate_s"] <= 2 * figures["wall_s"] and 0 <= figures["outside"] < 1
+    text = format_overhead(result)
+    assert "one call per batch" in text and "outside simulation" in text

@@ -56,9 +56,28 @@ PAGES = [
                     "-w", "1", "--out", "{out}"),), ("Wheedle", "default rules")),
     Page("balance", (("balance", "wheeler-dealer-us", "--set", "game.level=2", "--games", "80", "-w", "1",
                       "--out", "{out}"),), ("Wheeler-Dealer (US)", "level 2", "default rules")),
+    Page("balance-a-b", (("balance", "wheeler-dealer-us", "--set-b", "game.level=2", "--games", "80", "-w", "1",
+                          "--out", "{out}"),), ("Wheeler-Dealer (US)", "level 1", "B: level 2")),
+    Page("compare-line-ups", (("compare", "wheeler-dealer-us", "--players-a", "kelly,copper-only,poacher,builder",
+                               "--players-b", "copper-only,copper-only,poacher,builder", "--games", "60", "-w", "1",
+                               "--out", "{out}"),), ("Wheeler-Dealer (US)", "B's line-up: copper-only, copper-only")),
     Page("experiment", (("experiment", "run", str(ROOT / "experiments" / "wheedle-false-stop.toml"), "--games", "40",
                          "-w", "1", "--out", "{out}"),), ("Wheedle", "default rules")),
-    # tune and metagame pages: add their entries here
+    Page("tune", (("tune", "wheedle", "--strategy", "threshold", "--params", "points=10:40,patience=5:60,bluff_points=0:30",
+                   "--field", "hair-trigger,patient,blocker", "--budget", "12", "--trial-games", "40", "--games", "80",
+                   "-w", "1", "--out", "{out}"),), ("Wheedle", "4 players", "default rules")),
+    Page("metagame", (("metagame", "wheedle", "--strategies", "hair-trigger,threshold,blocker", "--players", "3",
+                       "--games", "120", "--bootstrap", "5", "-w", "1", "--out", "{out}"),),
+         ("Wheedle", "3 players", "a house-rule player count")),
+    # the rule search: one goal (trace), and two goals (Pareto front) in money tables of the US game
+    Page("design", (("design", "wheedle", "--vary", "scoring.stop_bonus=0:10", "--goal", "seat-balance", "--budget", "6",
+                     "--trial-games", "40", "--games", "80", "-w", "1", "--out", "{out}"),),
+         ("Wheedle", "4 players", "default rules", "searched: scoring.stop_bonus=0:10:int for seat-balance")),
+    Page("design-pareto", (("design", "wheeler-dealer-us", "--vary", "commodity.Gold.total_return=60000:200000",
+                            "--vary", "game.start_cash=50000:150000", "--goal", "min:abs(bankrupt - 0.2)",
+                            "--goal", "min:length", "--constraint", "limit<=0.05", "--budget", "6", "--round-size", "3",
+                            "--trial-games", "24", "--games", "40", "-w", "1", "--out", "{out}"),),
+         ("Wheeler-Dealer (US)", "default rules", "searched: commodity.Gold.total_return")),
 ]
 
 # Runs in the page once it has loaded: opens every collapsed section, then measures.

@@ -97,7 +97,8 @@ def test_games_lists_every_game():
 def test_summary_text(run_dir):
     result = invoke("summary", run_dir)
     assert result.exit_code == 0
-    assert "Wheedle: 200 games, seed 3, 4 players" in result.output
+    assert result.output.startswith("Wheedle, 4 players (hair-trigger, threshold, patient, blocker), default rules")
+    assert "- 200 games, seed 3;" in result.output
     for label in ("hair-trigger", "threshold", "patient", "blocker"):
         assert label in result.output
     assert "by strategy" in result.output and "by seat" in result.output
@@ -304,3 +305,15 @@ def test_report_when_a_strategy_never_wins(tmp_path):
     simkit.run("wheedle", games=7, seed=seed, players=lineup, out=out)
     result = CliRunner().invoke(cli, ["report", str(out), "-o", str(tmp_path / "r.html")])
     assert result.exit_code == 0, result.output
+
+
+def test_a_command_loads_only_the_engine_of_its_game():
+    """Game names come from the folders, so starting simkit loads no engine and a command loads its game's."""
+    from simkit.games import game_names
+
+    assert game_names() == list(all_games())
+    code = ("import sys; from simkit.cli import main; loaded = lambda: sorted(m.split('.')[2] for m in sys.modules "
+            "if m.startswith('simkit.games.') and m.endswith('.engine')); print(loaded()); "
+            "from simkit.games import get_game; get_game('dweebies'); print(loaded())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert out.splitlines() == ["[]", "['dweebies']"]

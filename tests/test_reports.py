@@ -68,6 +68,14 @@ def test_rule_changes_list_only_what_differs():
 def test_headline_names_game_level_players_rules_and_status():
     wheedle, us = get_game("wheedle"), get_game("wheeler-dealer-us")
     assert headline(wheedle, wheedle.default_rules, 4) == "Wheedle, 4 players, default rules (official)"
+    assert headline(wheedle, wheedle.default_rules, 4, ["a", "b", "c", "d"]) == \
+        "Wheedle, 4 players (a, b, c, d), default rules (official)"
+    assert headline(wheedle, wheedle.default_rules, 4, ["a"] * 4) == "Wheedle, 4 players (a in every seat), default rules (official)"
+    assert headline(wheedle, wheedle.default_rules, 4, pool=["a", "b", "c", "d", "e"]) == \
+        "Wheedle, 4 players drawn from 5 strategies (a, b, c, d, e), default rules (official)"
+    many = wheedle.rules(sets=["scoring.false_stop=-10", "options.rounds=8", "options.gifts_allowed=false",
+                               "options.max_ticks=900"])
+    assert headline(wheedle, many, 4).count(" -> ") == 4        # every change, not the first few
     assert headline(wheedle, wheedle.rules(sets=["scoring.false_stop=-10"]), 4) == \
         "Wheedle, 4 players, rules changed: scoring.false_stop: -5 -> -10 (house rules)"
     assert headline(wheedle, wheedle.default_rules, 3).endswith("(a house-rule player count)")
@@ -78,14 +86,15 @@ def test_run_report_shows_the_numbers_of_summary_and_states_confounding(run_dir,
     output = tmp_path / "r.html"
     assert invoke("report", run_dir, "-o", output).exit_code == 0
     page = output.read_text()
-    assert re.search(r"<h1>Wheedle, 4 players, default rules \(official\)</h1>", page)
+    assert re.search(r"<h1>Wheedle, 4 players \(hair-trigger, threshold, patient, blocker\), default rules "
+                     r"\(official\)</h1>", page)
     seats = summarize(run_dir)["seat"]
     rows = _cells(page, "<h2>By seat</h2>")
+    printed = invoke("summary", run_dir).output          # the terminal shows the report's very cells
     for seat, row in zip(seats.index, rows):
-        printed = invoke("summary", run_dir).output       # `simkit summary` prints the rate to 4 places
-        rate = float(re.search(rf"^{seat} \(.*?\)\s+\d+\s+([0-9.]+)", printed, re.M).group(1))
-        assert row[3].startswith(f"{rate:.1%} [")
         assert row[3] == present(seats.reset_index()).iloc[seat]["win rate"]
+        line = re.search(rf"^\s*{seat} +{re.escape(row[1])} .*$", printed, re.M).group(0)
+        assert row[3] in line and row[4] in line, (row, line)
     assert "Seat and strategy are confounded here" in page and "simkit balance wheedle --players" in page
     assert "<pre>" not in page          # the rules appear as what differs, never as a dump
 
@@ -118,7 +127,7 @@ def test_rotated_compare_counts_deals_in_tables_and_findings():
     result = compare("dweebies", games=120, seed=1, rotate_seats=True, players_b="greedy,greedy,greedy,random")
     assert (result.tables["strategy"]["deals"] == 30).all()
     assert "win_n" not in result.tables["strategy"] and "score_n" not in result.tables["strategy"]
-    assert result.findings[0].startswith("120 games per side: 30 deals, each played in all 4 seat orders")
+    assert result.findings[0].startswith("120 games per side (30 deals x 4 seat orders)")
 
 
 def test_head_to_head_has_intervals_and_a_heat_map_centred_on_an_even_match():

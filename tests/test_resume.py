@@ -45,8 +45,9 @@ def test_interrupted_run_resumes(reference, tmp_path, monkeypatch, capsys):
     real_play = Batch.play
 
     def play(self, first, n, check=False):
-        calls.append(first)
-        if len(calls) == 5:     # the warm-up game, then four chunks, then Ctrl-C
+        if n > 1:               # not the engine's warm-up game
+            calls.append(first)
+        if len(calls) == 4:     # three chunks, then Ctrl-C
             raise KeyboardInterrupt
         return real_play(self, first, n, check)
 
@@ -173,6 +174,34 @@ def test_a_killed_parent_takes_its_workers_along(tmp_path, capsys):
     reference = run_to_directory(make_batch("dweebies", 20000, seed=9), tmp_path / "ref", workers=2, chunk_size=200)
     same_dataset(out, reference)
     assert json.loads((out / "manifest.json").read_text())["resumed_chunks"] >= 3
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_in_a_terminal_stops_the_workers_in_one_line(tmp_path):
+    """Ctrl-C reaches the whole process group: the workers leave it to their parent (no traceback of theirs),
+    which stops them and says in one line what is kept."""
+    out = tmp_path / "run"
+    child = subprocess.Popen([sys.executable, "-c", "from simkit.cli import main; main()", *ARGS[:2], "--games", "20000",
+                              "--chunk-size", "200", "-q", "--out", str(out), "-w", "2"], cwd=ROOT,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)), start_new_session=True, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(partial_dir(out).glob("part-*.parquet"))) < 2 and child.poll() is None:
+            assert time.monotonic() < deadline, "no parts appeared"
+            time.sleep(0.005)
+        workers = _children(child.pid)
+        os.killpg(child.pid, signal.SIGINT)
+        err = child.communicate(timeout=60)[1]
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    if out.exists():
+        pytest.skip("the run finished before it could be interrupted")
+    assert child.returncode == 130 and len(workers) == 2
+    line, = err.splitlines()
+    assert line.startswith("simkit: interrupted with ") and line.endswith("run the same command again to resume")
+    assert not any(runner_alive(pid) for pid in workers)
 
 
 def test_a_live_lock_is_refused_and_a_dead_ones_taken_over(tmp_path, monkeypatch, capsys):

@@ -2,6 +2,7 @@
 values outside are refused in one line, and declaring them changed no preset's values (a golden file of
 every shipped strategy's parameter vector, as the engine receives it)."""
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,34 @@ def test_strategies_prints_meaning_kind_and_range(capsys):
     out = capsys.readouterr().out
     assert "stop=0 (qualified)  [0 qualified, 1 threshold, 2 patience, 3 never, 4 bluff]" in out
     assert "parameters: those of collector, with stop=1 (threshold), points=24" in out
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# Dweebies' searches found nothing better than greedy-defensive (experiments/dweebies-tuned.toml, docs/tuning.md)
+TUNED = sorted(set(all_games()) - {"dweebies"})
+
+
+@pytest.mark.parametrize("game", TUNED)
+def test_every_game_ships_a_tuned_preset_with_the_search_that_found_it(game):
+    """The `tuned` preset names its experiment, and that experiment tunes the preset's family in this game
+    (its values are the search's best.toml; docs/tuning.md has the validation)."""
+    from simkit.analysis import load_experiment
+
+    tuned = registered(game)["tuned"]
+    path = ROOT / re.search(r"experiments/[\w-]+\.toml", tuned.doc).group(0)
+    experiment = load_experiment(path)
+    assert experiment.game == game
+    searches = [a for a in experiment.analyses if a["kind"] == "tune"]
+    families = {tuple(registered(game)[a["strategy"]].declared) for a in searches}
+    assert searches and families == {tuple(tuned.declared)}
+    assert any("tuned" in a.get("players_b", []) for a in experiment.analyses if a["kind"] == "compare")
+
+
+def test_a_game_without_a_tuned_preset_ships_the_searches_that_tried():
+    from simkit.analysis import load_experiment
+
+    assert "tuned" not in registered("dweebies")
+    experiment = load_experiment(ROOT / "experiments/dweebies-tuned.toml")
+    assert sum(a["kind"] == "tune" for a in experiment.analyses) >= 3

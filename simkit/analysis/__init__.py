@@ -1,5 +1,6 @@
 """Analysis on common random numbers: paired comparisons, seat rotation, tournaments, sweeps, balance
-report cards and declarative experiments. Every function here works for any registered game through
+report cards, tuning by search (best responses, self-play, re-tuned comparisons), the meta-game and
+declarative experiments. Every function here works for any registered game through
 the game registry and returns an :class:`Analysis` (tables as pandas DataFrames plus plain-language
 findings); ``reports.analysis`` turns analyses into a results directory with plots and an HTML report.
 
@@ -11,7 +12,9 @@ from .compare import compare
 from .tournament import tournament
 from .sweep import sweep
 from .balance import balance
+from .tune import TuneResult, tune
+from .metagame import metagame
 from .experiment import Experiment, load_experiment, run_experiment
 
-__all__ = ["Analysis", "compare", "tournament", "sweep", "balance", "Experiment", "load_experiment",
-           "run_experiment"]
+__all__ = ["Analysis", "compare", "tournament", "sweep", "balance", "tune", "TuneResult", "metagame", "Experiment",
+           "load_experiment", "run_experiment"]

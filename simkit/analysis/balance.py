@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from reports.format import interval_text, is_symbol, number
 
 from ..errors import SimkitError
 from ..stats import fmt_amount
-from .compare import seat_advantage
-from .play import batches, block_outcomes, deals_for, play
-from .result import Analysis
-from .stats import block_means, rate_means
+from .compare import _flatten, paired_tables, seat_advantage, swapped_entries, swapped_findings
+from .play import batches, block_outcomes, deals_for, play, play_many
+from .result import Analysis, games_played, points, verdict
+from .stats import block_means, paired, rate_means
 from .tournament import head_to_head_intervals
 
 
@@ -39,17 +40,50 @@ def _deal_share(games: pd.DataFrame, column: str) -> pd.Series:
     return table.iloc[0]
 
 
-def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, seed: int = 0, workers: int = 1) -> Analysis:
+SPREAD_BOOTSTRAP = 400
+
+
+def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, seed: int = 0, players_b=None,
+            sets_b=(), workers: int = 1) -> Analysis:
     """Balance report card of a rule set (defaults plus ``rules``/``sets``) for a line-up of shipped or
     user strategies. ``games`` are split over the seat rotations. Tables: seats, strategies,
-    head_to_head, length (distribution), spread; ``findings`` says what they mean in words."""
-    batch_list = batches(game, players, seed, sets, rules, rotate_seats=True)
-    spec = batch_list[0].game
-    n = len(batch_list[0].seats)
+    head_to_head, length (distribution), spread; ``findings`` says what they mean in words.
+
+    With ``players_b`` (another line-up, same number of seats) and/or ``sets_b`` (rule changes for B only,
+    after ``sets``), an A/B card instead: both sides play the same deals in every seat order, and the
+    findings and tables give the paired change B - A in each seat's advantage, in the strategy spread (the
+    best strategy's win rate minus the worst's; bootstrap interval over deals), in each strategy's win
+    rate, in game length and in the share of games that hit a limit, all with 95% intervals."""
+    side_a = batches(game, players, seed, sets, rules, rotate_seats=True)
+    spec = side_a[0].game
+    n = len(side_a[0].seats)
     deals = deals_for(games, n, True)
     if deals < 2:
         raise SimkitError(f"--games {games}: a balance card needs at least {2 * n} games at {n} players")
-    frame = play(batch_list, 0, deals, workers, keep="all")
+    side_b = None
+    if players_b is not None or sets_b:
+        side_b = batches(game, players_b if players_b is not None else players, seed, [*sets, *sets_b], rules,
+                         rotate_seats=True)
+        if len(side_b[0].seats) != n:
+            raise SimkitError(f"line-ups A and B must have the same number of seats, not {n} and {len(side_b[0].seats)}")
+    setup = {"game": game, "players": [s.label for s in side_a[0].seats], "sets": list(sets), "rules": rules,
+             "seed": seed, "deals": deals, "games": deals * n}
+    if side_b is None:
+        card = _card(spec, side_a, play(side_a, 0, deals, workers, keep="all"), deals)
+        return Analysis("balance", f"{spec.title}: balance report card", game, card["tables"], card["findings"],
+                        {**setup, "rules_effective": side_a[0].rules}, players=n, details=("length",))
+    frames = play_many([side_a, side_b], 0, deals, workers, keep="all")    # both sides' chunks in one pool
+    cards = [_card(spec, side, frame, deals) for side, frame in zip((side_a, side_b), frames)]
+    tables, findings = _compare_cards(spec, cards, deals, n, seed)
+    setup.update(players_b=[s.label for s in side_b[0].seats], sets_b=list(sets_b))
+    return Analysis("balance", f"{spec.title}: balance report card, A against B", game, tables, findings, setup,
+                    players=n, details=("length", "seat_advantage_a", "seat_advantage_b"))
+
+
+def _card(spec, batch_list, frame, deals) -> dict:
+    """One side's balance card: its tables and findings, and what an A/B card pairs (the played rows and
+    the per-game measures)."""
+    n = len(batch_list[0].seats)
     per_game, ordered = _per_game(frame)
     labels = list(dict.fromkeys(seat.label for seat in batch_list[0].seats))
     tables = {"seats": seat_advantage(frame)}
@@ -58,24 +92,116 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     tables["strategies"] = pd.DataFrame({"win_rate": win["mean"], "win_low": win["low"], "win_high": win["high"],
                                          "mean_score": score["mean"], "score_low": score["low"], "score_high": score["high"]})
     tables["head_to_head"] = head_to_head_intervals(frame.assign(lineup=0), labels)
-    findings = [f"{len(per_game):,} games: {deals:,} deals, each played in all {n} seat orders; a tie counts as a win "
-                f"for every tied seat ({per_game['shared_win'].mean():.2%} of games had a shared win)."]
+    findings = [f"{games_played(deals, n)}; a tie counts as a win for every tied seat "
+                f"({per_game['shared_win'].mean():.2%} of games had a shared win)."]
     findings += _seat_findings(tables["seats"], n)
     findings += _length(spec, ordered, per_game, tables)
     findings += _half_time(spec, frame, per_game)
-    findings += _spread(per_game, tables, spec.score_column)
+    findings += _spread(per_game, tables, spec)
     findings += _dominance(tables["head_to_head"], labels)
-    setup = {"game": game, "players": [s.label for s in batch_list[0].seats], "sets": list(sets), "rules": rules,
-             "seed": seed, "deals": deals, "games": len(per_game), "rules_effective": batch_list[0].rules}
-    return Analysis("balance", f"{spec.title}: balance report card", game, tables, findings, setup, players=n)
+    return {"tables": tables, "findings": findings, "frame": frame, "per_game": per_game, "labels": labels,
+            "seats": batch_list[0].seats}
+
+
+def _strategy_spread(cards, seed) -> pd.DataFrame:
+    """The strategy spread (best strategy's win rate minus the worst's) of A and B and its change B - A,
+    with percentile intervals from one bootstrap over deals shared by both sides (so the change is paired)."""
+    outcomes = [block_outcomes(card["frame"], "strategy")["win"][card["labels"]] for card in cards]
+    blocks = outcomes[0].index.intersection(outcomes[1].index)
+    values = [o.loc[blocks].to_numpy(float) for o in outcomes]
+    weights = np.random.default_rng(seed).multinomial(len(blocks), np.full(len(blocks), 1 / len(blocks)),
+                                                      SPREAD_BOOTSTRAP) / len(blocks)
+
+    def spread(rates):
+        return rates.max(axis=-1) - rates.min(axis=-1)
+
+    point = [spread(v.mean(axis=0)) for v in values]
+    samples = [spread(weights @ v) for v in values]
+    rows = {}
+    for name, estimate, drawn in (("A", point[0], samples[0]), ("B", point[1], samples[1]),
+                                  ("B - A", point[1] - point[0], samples[1] - samples[0])):
+        low, high = np.percentile(drawn, [2.5, 97.5])
+        rows[name] = {"win_spread": estimate, "win_spread_low": low, "win_spread_high": high}
+    return pd.DataFrame(rows).T.rename_axis("side")
+
+
+def _compare_cards(spec, cards, deals, n, seed) -> tuple[dict, list[str]]:
+    """The A/B card: each seat's advantage, the strategy spread, each strategy's win rate, the game length
+    and the limit share of A and B, paired by deal, as tables and findings."""
+    a, b = cards
+    advantage = []
+    for card in cards:
+        wins = block_outcomes(card["frame"], "seat")["win"]
+        advantage.append(wins.sub(wins.mean(axis=1), axis=0))
+    seats = paired(*advantage).rename(columns={"a": "win_advantage_a", "b": "win_advantage_b",
+                                              "diff": "win_advantage_change", "low": "win_advantage_change_low",
+                                              "high": "win_advantage_change_high", "n": "deals"})
+    seats = seats.drop(columns=["half_width", "var_reduction"]).rename_axis("seat")
+    spread = _strategy_spread(cards, seed)
+    swapped = swapped_entries(a["frame"], b["frame"], *(card["seats"] for card in cards), True)
+    tables = {"seats": seats, "spread": spread, **({"swapped": swapped} if swapped is not None else {}),
+              "strategies": _flatten(paired_tables(a["frame"], b["frame"], "strategy")),
+              "seat_advantage_a": a["tables"]["seats"], "seat_advantage_b": b["tables"]["seats"]}
+    seats = seats.rename(columns=lambda c: c.replace("win_advantage_", ""))   # short names below
+    first = seats.iloc[0]
+    moved = [str(seat) for seat, row in seats.iterrows() if row["change_low"] > 0 or row["change_high"] < 0]
+    findings = [f"{games_played(deals, n, per_side=True)}, A and B on the same deals; intervals 95%; a tie counts as "
+                "a win for every tied seat.",
+                f"Seat advantage of seat 0, the first player (win rate minus the average seat's): A "
+                f"{number(first['a'] * 100, 1, True)} points -> B {number(first['b'] * 100, 1, True)} points; change "
+                f"{points(first['change'], first['change_low'], first['change_high'])} "
+                f"({verdict(first['change_low'], first['change_high'])}). "
+                + (f"Seats whose advantage changes significantly: {', '.join(moved)}." if moved
+                   else "No seat's advantage changes significantly at 95%.")]
+    rates = [card["tables"]["strategies"]["win_rate"] for card in cards]
+    ends = [f"{r.idxmax()} {r.max():.1%} to {r.idxmin()} {r.min():.1%}" for r in rates]
+    change = spread.loc["B - A"]
+    findings.append(f"Strategy spread (the best strategy's win rate minus the worst's): A {spread.loc['A', 'win_spread'] * 100:.1f} "
+                    f"points ({ends[0]}) -> B {spread.loc['B', 'win_spread'] * 100:.1f} points ({ends[1]}); change "
+                    f"{points(change['win_spread'], change['win_spread_low'], change['win_spread_high'])} "
+                    f"({verdict(change['win_spread_low'], change['win_spread_high'], 'wider', 'narrower')}; "
+                    "bootstrap over deals).")
+    findings += swapped_findings(swapped, True, spec)
+    strategies = tables["strategies"]
+    if len(strategies):
+        findings.append("Win rate per strategy, B - A: " + "; ".join(
+            f"{label} {row['win_a']:.1%} -> {row['win_b']:.1%}, {points(row['win_diff'], row['win_low'], row['win_high'])}"
+            for label, row in strategies.iterrows()) + ".")
+    findings += _length_change(spec, cards, tables)
+    return tables, findings
+
+
+def _length_change(spec, cards, tables) -> list[str]:
+    """Paired change in mean game length and in the share of games hitting a limit (per deal, over its
+    seat orders), and both sides' length distributions."""
+    lines = []
+    per_deal = {}
+    if spec.length_column:
+        per_deal["length"] = [card["frame"].groupby("game")[spec.length_column].mean().to_frame("length")
+                              for card in cards]
+        shares = [card["tables"]["length"]["share"] for card in cards]
+        tables["length"] = pd.concat(shares, axis=1, keys=["share_a", "share_b"]).fillna(0.0).sort_index()
+    if spec.limit_hit is not None:
+        per_deal["limit"] = [card["per_game"].groupby("game")["limit"].mean().to_frame("limit") for card in cards]
+    for name, (a, b) in per_deal.items():
+        row = paired(a, b).iloc[0]
+        if name == "length":
+            lines.append(f"Game length ({spec.length_column}): mean A {row['a']:.1f} -> B {row['b']:.1f}; change "
+                         f"{interval_text(row['diff'], row['low'], row['high'], True)} "
+                         f"({verdict(row['low'], row['high'], 'longer', 'shorter')}).")
+        else:
+            lines.append(f"Games hitting a limit ({spec.limit_label}): A {row['a']:.2%} -> B {row['b']:.2%}; change "
+                         f"{points(row['diff'], row['low'], row['high'])} ({verdict(row['low'], row['high'])}).")
+    return lines
 
 
 def _seat_findings(seats: pd.DataFrame, n: int) -> list[str]:
     first, best = seats.iloc[0], seats["win_advantage"].idxmax()
     significant = seats[(seats["win_advantage_low"] > 0) | (seats["win_advantage_high"] < 0)]
     return [f"Seat advantage (win rate minus the average seat's, over every seat order): seat 0, the first player, "
-            f"{first['win_advantage']:+.2%} [{first['win_advantage_low']:+.2%}, {first['win_advantage_high']:+.2%}] "
-            f"(wins {first['win']:.2%}; {n} players); the best seat is seat {best} ({seats.loc[best, 'win_advantage']:+.2%}). "
+            f"{points(first['win_advantage'], first['win_advantage_low'], first['win_advantage_high'])} "
+            f"(wins {first['win']:.1%}; {n} players); the best seat is seat {best} "
+            f"({number(seats.loc[best, 'win_advantage'] * 100, 1, True)} points). "
             + (f"Seats with a significant advantage or handicap: {', '.join(map(str, significant.index))}."
                if len(significant) else "No seat's advantage is significant at 95%.")]
 
@@ -119,14 +245,20 @@ def _half_time(spec, frame, per_game) -> list[str]:
                                  "games stay open after half-time." if share["high"] < 0.5 else "a lead helps but is often lost.")]
 
 
-def _spread(per_game, tables, score) -> list[str]:
+def _spread(per_game, tables, spec) -> list[str]:
     quantiles = [0.1, 0.5, 0.9]
     tables["spread"] = pd.DataFrame({"winning_margin": per_game["margin"].quantile(quantiles),
                                      "score_std_in_game": per_game["spread"].quantile(quantiles)}).rename_axis("quantile")
     margin = per_game["margin"]
-    return [f"Score spread: median winning margin {fmt_amount(margin.median())} {score} (10-90%: "
-            f"{fmt_amount(margin.quantile(0.1))} to {fmt_amount(margin.quantile(0.9))}); median spread of scores "
-            f"within a game (s.d.) {fmt_amount(per_game['spread'].median())}."]
+    money = spec.score_column in spec.money_columns     # money in its currency: "$1,250", "1,250 credits"
+    prefix = spec.currency if money and is_symbol(spec.currency) else ""
+    unit = "" if prefix else f" {spec.currency}" if money and spec.currency else f" {spec.score_column.replace('_', ' ')}"
+
+    def amount(value):
+        return f"{prefix}{fmt_amount(value)}"
+    return [f"Score spread: median winning margin {amount(margin.median())}{unit} (10-90%: "
+            f"{amount(margin.quantile(0.1))} to {amount(margin.quantile(0.9))}); median spread of scores "
+            f"within a game (s.d.) {amount(per_game['spread'].median())}."]
 
 
 def _dominance(head: pd.DataFrame, labels) -> list[str]:

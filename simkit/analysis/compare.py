@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .. import progress
 from ..errors import SimkitError
-from ..stats import Z95, fmt_amount
-from .play import batches, block_outcomes, deals_for, play
-from .result import Analysis
+from ..stats import Z95
+from .play import batches, block_outcomes, deals_for, play_many
+from .result import Analysis, games_played, points, score_change, verdict
 from .stats import block_means, paired, z_for
 
 FIRST_BATCH = 2_000
@@ -26,6 +27,29 @@ def paired_tables(a: pd.DataFrame, b: pd.DataFrame, by: str, z: float = Z95) -> 
     """Win and score differences B - A per unit ``by`` side by side (columns win_*, score_*)."""
     out_a, out_b = block_outcomes(a, by), block_outcomes(b, by)
     return pd.concat({metric: paired(out_a[metric], out_b[metric], z) for metric in ("win", "score")}, axis=1)
+
+
+def swapped_entries(a: pd.DataFrame, b: pd.DataFrame, seats_a, seats_b, rotated: bool, z: float = Z95):
+    """The paired difference B - A of every line-up entry whose strategy B swapped (kelly -> copper-only):
+    pooling by strategy cannot show it, as the two labels are different units. Without rotation an entry
+    is its seat; with rotation it is that line-up position played from every seat. None if none swapped."""
+    labels_a, labels_b = [seat.label for seat in seats_a], [seat.label for seat in seats_b]
+    swapped = [entry for entry, (x, y) in enumerate(zip(labels_a, labels_b)) if x != y]
+    if not swapped:
+        return None
+    table = _flatten(paired_tables(a, b, "entry", z)).loc[swapped]
+    table.insert(0, "label_a", [labels_a[e] for e in swapped])
+    table.insert(1, "label_b", [labels_b[e] for e in swapped])
+    return table.rename_axis("entry" if rotated else "seat")
+
+
+def swapped_findings(table, rotated: bool, game, level: str = "95%") -> list[str]:
+    """One sentence per swapped entry: ``seat 0: kelly -> copper-only: win rate ...``."""
+    if table is None:
+        return []
+    where = "entry {0} (every seat in turn)" if rotated else "seat {0}"
+    return [f"{where.format(entry)}: {row['label_a']} -> {row['label_b']}: {change_text(row, game, level)}."
+            for entry, row in table.iterrows()]
 
 
 def seat_advantage(frame: pd.DataFrame) -> pd.DataFrame:
@@ -53,7 +77,9 @@ def _flatten(table: pd.DataFrame) -> pd.DataFrame:
 
 def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=None, games: int = 10_000,
             seed: int = 0, seed_b: int | None = None, rotate_seats: bool = False, until_decided: bool = False,
-            target: float = 0.01, alpha: float = 0.05, first_batch: int = FIRST_BATCH, workers: int = 1) -> Analysis:
+            target: float = 0.01, alpha: float = 0.05, first_batch: int = FIRST_BATCH, retune: str | None = None,
+            retune_params=None, retune_budget="100", workers: int = 1, storage=None,
+            study_name: str = "compare") -> Analysis:
     """Play line-up/rules A and B on the same seeds and report B - A per strategy and per seat.
 
     players: A's line-up (default: the game's); players_b: B's (default: A's). sets/rules apply to both;
@@ -61,6 +87,11 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     default, the same seed, is the paired design). games: games per side (with rotation, split over the
     seat orders); with until_decided it is the most that may be played. Win rates count a tie as a win
     for every tied seat. Intervals are 95% (at the adjusted level described above with until_decided).
+
+    retune: a strategy of line-up A whose family is also tuned under rules A and under rules B (with
+    ``retune_params`` and ``retune_budget``, as ``tune``'s params and budget), and the two tuned line-ups
+    compared (``simkit.analysis.retune``): the report then shows the fixed-bot and the re-tuned effect.
+    storage/study_name: where those searches keep their state (see ``tune``).
     """
     if not 0 < alpha < 1:
         raise SimkitError(f"alpha must be between 0 and 1, not {alpha}")
@@ -71,6 +102,10 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     side_a = batches(game, players, seed, sets, rules, rotate_seats)
     side_b = batches(game, players_b if players_b is not None else players,
                      seed if seed_b is None else seed_b, [*sets, *sets_b], rules, rotate_seats)
+    if retune is not None:
+        from .retune import retuned_entries
+
+        retuned_entries(side_a[0].seats, retune, players_b, seed_b)
     n = len(side_a[0].seats)
     if len(side_b[0].seats) != n:
         raise SimkitError(f"line-ups A and B must have the same number of seats, not {n} and {len(side_b[0].seats)}")
@@ -78,11 +113,96 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     sizes = [min(first_batch, deals) if until_decided else deals]
     while sizes[-1] < deals:
         sizes.append(min(2 * sizes[-1], deals))
+    with progress.games(2 * deals * len(side_a)) as bar:    # the most that may be played, both sides
+        done, a, b, strategies, looks = _play_looks(side_a, side_b, sizes, workers, until_decided, alpha, target)
+        if done < deals:
+            bar.finish_early()
+    z = z_for(looks[-1]["alpha_per_interval"]) if looks else Z95
+    seats = paired_tables(a, b, "seat", z)
+    tables = {}
+    swapped = swapped_entries(a, b, side_a[0].seats, side_b[0].seats, rotate_seats, z)
+    if swapped is not None:
+        tables["swapped"] = swapped
+    tables.update({"strategy": _flatten(strategies), "seat": _flatten(seats)})
+    if not rotate_seats:
+        tables["seat"].insert(0, "label_a", [side_a[0].seats[s].label for s in tables["seat"].index])
+        tables["seat"].insert(1, "label_b", [side_b[0].seats[s].label for s in tables["seat"].index])
+    else:
+        tables["seat_advantage_a"] = seat_advantage(a)
+        tables["seat_advantage_b"] = seat_advantage(b)
+    if looks:
+        tables["looks"] = pd.DataFrame(looks).set_index("look")
+    findings = _findings(side_a[0].game, tables, looks, done, len(side_a), until_decided, target, rotate_seats, seed_b is not None)
+    setup = {"game": game, "players_a": [s.label for s in side_a[0].seats], "players_b": [s.label for s in side_b[0].seats],
+             "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
+             "games_per_side": done * len(side_a), "deals": done, "rotate_seats": rotate_seats,
+             "until_decided": until_decided, "target": target, "alpha": alpha}
+    labels_a, labels_b = setup["players_a"], setup["players_b"]
+    # same line-up, no rotation, one strategy per seat: the seat table repeats the strategy table
+    repeats = not rotate_seats and labels_a == labels_b and len(set(labels_a)) == len(labels_a)
+    result = Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup,
+                      players=n, details=("seat",) if repeats else ())
+    if retune is not None:
+        from .retune import add_retuned
+
+        add_retuned(result, side_a, retune, retune_params, retune_budget, sets, sets_b, rules, players_b, seed, seed_b,
+                    done * len(side_a), rotate_seats, workers, storage, study_name)
+    return result
+
+
+def change_text(row, game, level: str = "95%") -> str:
+    """One unit's paired change in words: win rate A -> B, the difference in points with its verdict, and
+    the mean score's difference."""
+    return (f"win rate {row['win_a']:.1%} -> {row['win_b']:.1%}, B - A {points(row['win_diff'], row['win_low'], row['win_high'])} "
+            f"({verdict(row['win_low'], row['win_high'], level=level)}); "
+            f"{score_change(game, row['score_diff'], row['score_low'], row['score_high'])}")
+
+
+def _findings(game, tables, looks, deals, orders, until_decided, target, rotate_seats, unpaired) -> list[str]:
+    strategy = tables["strategy"]
+    level = "95%" if not looks else f"{1 - looks[-1]['alpha_per_interval']:.4%} (sequential, union bound)"
+    short = "95%" if not looks else "the sequential level"
+    lines = [f"{games_played(deals, orders, per_side=True)}, A and B on the same deals (the tables' deals column); "
+             f"intervals {level}; a tie counts as a win for every tied seat."]
+    ratios = {metric: strategy[f"{metric}_var_reduction"].dropna() for metric in ("win", "score")}
+    identical = len(strategy) > 0 and "swapped" not in tables and not unpaired and \
+        (strategy[["win_diff", "score_diff"]] == 0).all().all()
+    if identical:
+        lines.append("Verdict: A and B gave identical results in every game: the difference is exactly zero.")
+    lines += swapped_findings(tables.get("swapped"), rotate_seats, game, short)
+    if not identical:
+        changed = [label for label, row in strategy.iterrows() if row["win_low"] > 0 or row["win_high"] < 0]
+        lines.append("Verdict: " + (f"B changes the win rate of {', '.join(changed)} (significant at {short})"
+                                    if changed else f"no strategy's win rate differs significantly at {short}")
+                     + (", pooling each strategy's seats." if len(strategy) else "."))
+        for label, row in strategy.iterrows():
+            lines.append(f"{label}: {change_text(row, game, short)}.")
+    if any(len(r) for r in ratios.values()) and not unpaired:
+        # a metric whose paired difference is zero in every game has no ratio: say so rather than drop it
+        parts = [f"{name} {r.min():.1f}x-{r.max():.1f}x" if len(r) else f"{name} identical in every game"
+                 for name, r in (("win rate", ratios["win"]), ("mean score", ratios["score"]))]
+        lines.append("Variance reduction of the paired design against unpaired sampling (measured on these games): "
+                     + ", ".join(parts) + " (unpaired sampling would need that many times more games for the same "
+                     "interval width).")
+    if until_decided:
+        last = looks[-1]
+        state = ("every strategy decided" if last["decided"] == last["strategies"]
+                 else f"{last['strategies'] - last['decided']} strategies undecided at the --games limit")
+        lines.append(f"Stopped after {last['games_per_side']:,} games per side ({len(looks)} look{'s' if len(looks) > 1 else ''}): {state} "
+                     f"(an interval excluding 0, or narrower than +-{target:g}).")
+    return lines
+
+
+def _play_looks(side_a, side_b, sizes, workers, until_decided, alpha, target):
+    """Play both sides up to each of ``sizes`` deals in turn (all of them at once without until_decided),
+    stopping once every strategy's difference is decided; returns (deals played, rows of A, rows of B,
+    the strategy tables, the looks)."""
     frames_a, frames_b, looks = [], [], []
     done = 0
     for k, size in enumerate(sizes):
-        frames_a.append(play(side_a, done, size - done, workers))
-        frames_b.append(play(side_b, done, size - done, workers))
+        frame_a, frame_b = play_many([side_a, side_b], done, size - done, workers)
+        frames_a.append(frame_a)
+        frames_b.append(frame_b)
         done = size
         a, b = pd.concat(frames_a, ignore_index=True), pd.concat(frames_b, ignore_index=True)
         strategies = paired_tables(a, b, "strategy")
@@ -96,53 +216,4 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
                       "decided": int(decided.sum()), "strategies": len(win)})
         if decided.all():
             break
-    seats = paired_tables(a, b, "seat", z_for(looks[-1]["alpha_per_interval"]) if looks else Z95)
-    tables = {"strategy": _flatten(strategies), "seat": _flatten(seats)}
-    if not rotate_seats:
-        tables["seat"].insert(0, "label_a", [side_a[0].seats[s].label for s in tables["seat"].index])
-        tables["seat"].insert(1, "label_b", [side_b[0].seats[s].label for s in tables["seat"].index])
-    else:
-        tables["seat_advantage_a"] = seat_advantage(a)
-        tables["seat_advantage_b"] = seat_advantage(b)
-    if looks:
-        tables["looks"] = pd.DataFrame(looks).set_index("look")
-    findings = _findings(tables, looks, done * len(side_a), until_decided, target, rotate_seats, seed_b is not None)
-    setup = {"game": game, "players_a": [s.label for s in side_a[0].seats], "players_b": [s.label for s in side_b[0].seats],
-             "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
-             "games_per_side": done * len(side_a), "deals": done, "rotate_seats": rotate_seats,
-             "until_decided": until_decided, "target": target, "alpha": alpha}
-    return Analysis("compare", f"{side_a[0].game.title}: B - A on common random numbers", game, tables, findings, setup,
-                    players=n)
-
-
-def _findings(tables, looks, games_played, until_decided, target, rotate_seats, unpaired) -> list[str]:
-    strategy = tables["strategy"]
-    level = "95%" if not looks else f"{1 - looks[-1]['alpha_per_interval']:.4%} (sequential, union bound)"
-    deals = int(strategy["deals"].max()) if len(strategy) else 0
-    played = (f"{games_played:,} games per side: {deals:,} deals, each played in all {games_played // max(deals, 1)} seat "
-              "orders (the tables' deals column counts them: intervals are over deals)"
-              if rotate_seats else f"{games_played:,} games per side (one per deal; the tables' deals column counts them)")
-    lines = [f"{played}; intervals {level}; a tie counts as a win for every tied seat."]
-    for label, row in strategy.iterrows():
-        verdict = ("higher" if row["win_low"] > 0 else "lower" if row["win_high"] < 0 else "no significant change")
-        lines.append(f"{label}: win rate {row['win_a']:.2%} -> {row['win_b']:.2%}, B - A = {row['win_diff']:+.2%} "
-                     f"[{row['win_low']:+.2%}, {row['win_high']:+.2%}] ({verdict}); mean score "
-                     f"{fmt_amount(row['score_diff'], True)} [{fmt_amount(row['score_low'], True)}, "
-                     f"{fmt_amount(row['score_high'], True)}].")
-    ratios = {metric: strategy[f"{metric}_var_reduction"].dropna() for metric in ("win", "score")}
-    if any(len(r) for r in ratios.values()) and not unpaired:
-        # a metric whose paired difference is zero in every game has no ratio: say so rather than drop it
-        parts = [f"{name} {r.min():.1f}x-{r.max():.1f}x" if len(r) else f"{name} identical in every game"
-                 for name, r in (("win rate", ratios["win"]), ("mean score", ratios["score"]))]
-        lines.append("Variance reduction of the paired design against unpaired sampling (measured on these games): "
-                     + ", ".join(parts) + " (unpaired sampling would need that many times more games for the same "
-                     "interval width).")
-    elif not any(len(r) for r in ratios.values()):
-        lines.append("A and B gave identical results in every game: the difference is exactly zero.")
-    if until_decided:
-        last = looks[-1]
-        state = ("every strategy decided" if last["decided"] == last["strategies"]
-                 else f"{last['strategies'] - last['decided']} strategies undecided at the --games limit")
-        lines.append(f"Stopped after {last['games_per_side']:,} games per side ({len(looks)} look{'s' if len(looks) > 1 else ''}): {state} "
-                     f"(an interval excluding 0, or narrower than +-{target:g}).")
-    return lines
+    return done, a, b, strategies, looks

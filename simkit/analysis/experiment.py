@@ -1,5 +1,5 @@
 """Experiments: a TOML file naming the game, its rules and house rules, and one or more analyses
-(compare, tournament, sweep, balance) with their line-ups, games and seed. ``run_experiment`` runs it
+(compare, tournament, sweep, balance, tune, metagame, design) with their line-ups, games and seed. ``run_experiment`` runs it
 reproducibly and writes a results directory (tables, plots, report.html, the experiment file itself).
 
 Every key of an ``[[analysis]]`` table is a keyword argument of the analysis function of that kind
@@ -9,25 +9,37 @@ Every key of an ``[[analysis]]`` table is a keyword argument of the analysis fun
 from __future__ import annotations
 
 import inspect
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import tomli_w
 
+from .. import progress
 from ..errors import SimkitError
 from ..games import get_game
 from ..rules import read_toml
 from .balance import balance
 from .compare import compare
+from .metagame import metagame
 from .result import Analysis
 from .sweep import sweep
 from .tournament import tournament
+from .tune import tune
+from .design import design
 
-KINDS = {"compare": compare, "tournament": tournament, "sweep": sweep, "balance": balance}
+KINDS = {"compare": compare, "tournament": tournament, "sweep": sweep, "balance": balance, "tune": tune,
+         "metagame": metagame, "design": design}
 SHARED = ("seed", "games", "sets", "rules")          # top-level defaults passed to every analysis
 TOP_LEVEL = ("title", "question", "game", *SHARED, "analysis")
-NOT_IN_FILES = ("game", "workers")                   # given by the experiment or the command line
+# given by the experiment or the command line, not by the file (storage: where a search keeps its state)
+NOT_IN_FILES = ("game", "workers", "storage", "study_name", "progress")
+STATE_FILE = "study.db"   # searches' Optuna storage: beside the results while running, inside them when done
+# what the quick check of every analysis changes besides the games, so that it takes seconds
+QUICK = {"compare": {"until_decided": False, "retune_budget": "1"}, "tune": {"budget": "1", "stages": 1},
+         "design": {"budget": "1", "candidates": 1, "retune_budget": "1"},
+         "metagame": {"bootstrap": 2}}
 
 
 def analysis_keys(kind: str) -> list[str]:
@@ -105,43 +117,82 @@ def load_experiment(path: str | Path) -> Experiment:
     return Experiment.from_dict(read_toml(path), str(path))
 
 
-def run_analyses(experiment: Experiment, games: int | None = None, workers: int = 1) -> list[Analysis]:
-    """Run every analysis of the experiment in order and return them. Every analysis is first run on a
-    handful of games, so a bad line-up or rule anywhere in the file fails before the long runs start."""
+def _takes(kind: str, key: str) -> bool:
+    return key in inspect.signature(KINDS[kind]).parameters
+
+
+def run_analyses(experiment: Experiment, games: int | None = None, workers: int = 1,
+                 storage: str | Path | None = None) -> list[Analysis]:
+    """Run every analysis of the experiment in order and return them. With several, every analysis is first
+    run on a handful of games, so a bad line-up or rule anywhere in the file fails before the long runs start.
+    storage: an SQLite file where searches (tune, compare with retune) keep their state, so that the same
+    call continues an interrupted run; each analysis's studies are named after its position."""
     calls = experiment.calls(games)
     quick = 2 * max(get_game(experiment.game).all_player_counts)
-    for kind, _, kwargs in calls:
-        check = {**kwargs, "games": quick}
-        if kind == "compare":
-            check["until_decided"] = False
-        KINDS[kind](experiment.game, **check, workers=1)
+    with progress.games(0, enabled=False):      # quick checks (no bar); a single analysis fails as soon by itself
+        for kind, _, kwargs in calls if len(calls) > 1 else ():
+            check = {**kwargs, "games": quick, **{k: v for k, v in QUICK.get(kind, {}).items() if _takes(kind, k)}}
+            for key in ("trial_games", "max_trial_games"):
+                if _takes(kind, key):
+                    check[key] = quick
+            if _takes(kind, "progress"):
+                check["progress"] = False
+            KINDS[kind](experiment.game, **check, workers=1)
     results = []
-    for kind, name, kwargs in calls:
-        result = KINDS[kind](experiment.game, **kwargs, workers=workers)
+    for number, (kind, name, kwargs) in enumerate(calls, 1):
+        if storage is not None and _takes(kind, "storage"):
+            kwargs = {**kwargs, "storage": storage, "study_name": f"{number:02d}-{kind}"}
+        with progress.label(f"{number}/{len(calls)} {name or kind}" if len(calls) > 1 else name or kind):
+            result = KINDS[kind](experiment.game, **kwargs, workers=workers)
         if name:
             result.title = f"{name}: {result.title}"
         results.append(result)
     return results
 
 
+def _settled(database: Path) -> Path:
+    """A self-contained copy of the searches' SQLite file (its write-ahead log folded in), ready to be copied
+    into the results; SQLite's backup takes a consistent snapshot even if a connection is still open."""
+    import sqlite3
+
+    copy = database.with_name("settled-" + database.name)
+    source, target = sqlite3.connect(database), sqlite3.connect(copy)
+    try:
+        source.backup(target)
+        target.execute("PRAGMA journal_mode=DELETE")
+    finally:
+        source.close()
+        target.close()
+    return copy
+
+
 def run_experiment(experiment: Experiment | str | Path, out: str | Path | None = None, games: int | None = None,
                    workers: int = 1, overwrite: bool = False) -> list[Analysis]:
     """Run an experiment (an Experiment or the path of its TOML file); with ``out``, write its results
     directory: experiment.toml, manifest.json, report.html and per analysis its tables (CSV and Parquet),
-    findings and plots (PNG and SVG). The directory appears only when everything is written."""
-    from ..runner import prepare_output
+    findings and plots (PNG and SVG). The directory appears only when everything is written. Searches (tune,
+    compare with retune) keep their Optuna state in ``.OUT.partial/study.db`` beside it while they run, so the
+    same call continues an interrupted one; the finished directory holds a copy as ``study.db``."""
+    from ..runner import partial_dir, prepare_output
 
     if not isinstance(experiment, Experiment):
         experiment = load_experiment(experiment)
     if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
         raise SimkitError(f"--games must be a positive whole number, not {games!r}")
+    storage = None
     if out is not None:
         prepare_output(out, overwrite)
+        state_dir = partial_dir(Path(out).resolve())
+        if overwrite and state_dir.is_dir():
+            shutil.rmtree(state_dir)
+        storage = state_dir / STATE_FILE
     started = time.perf_counter()
-    results = run_analyses(experiment, games, workers)
+    results = run_analyses(experiment, games, workers, storage)
     if out is not None:
         from reports.analysis import write_results
 
+        extra = {STATE_FILE: _settled(storage)} if storage.is_file() else {}
         write_results(out, experiment, results, {"games_override": games, "workers": workers,
-                                                 "elapsed_s": round(time.perf_counter() - started, 1)})
+                                                 "elapsed_s": round(time.perf_counter() - started, 1)}, extra)
+        shutil.rmtree(storage.parent, ignore_errors=True)
     return results

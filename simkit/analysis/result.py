@@ -19,15 +19,58 @@ def player_count_note(game: str, players: int | None) -> str:
             "these results are for a house-rule game.")
 
 
+def games_played(deals: int, orders: int = 1, per_side: bool = False) -> str:
+    """How many games an analysis played, said the same way everywhere (findings, terminal, report) so that
+    the games in the findings and the deals in the tables visibly agree: "20,000 games (4,000 deals x 5 seat
+    orders)" under seat rotation, "20,000 games (one per deal)" without."""
+    side = " per side" if per_side else ""
+    if orders > 1:
+        return f"{deals * orders:,} games{side} ({deals:,} deals x {orders} seat orders)"
+    return f"{deals:,} games{side} (one per deal)"
+
+
+def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower", level: str = "95%") -> str:
+    """A difference's plain-words verdict from its interval (at ``level``, 95% unless an analysis widened it)."""
+    if low > 0:
+        return f"{higher}, significant at {level}"
+    if high < 0:
+        return f"{lower}, significant at {level}"
+    return f"no significant difference at {level}"
+
+
+def points(diff: float, low: float, high: float) -> str:
+    """A difference of rates in percentage points with its interval: ``+1.2 points [+0.4, +2.0]`` (a value
+    that rounds to zero is written 0.0, never -0.0)."""
+    from reports.format import number
+
+    return f"{number(diff * 100, 1, True)} points [{number(low * 100, 1, True)}, {number(high * 100, 1, True)}]"
+
+
+def score_change(game, diff: float, low: float, high: float) -> str:
+    """A paired change of mean score in words with its interval, in the game's score and currency:
+    ``mean net worth -$97,703 [-172,026, -23,380]``."""
+    from reports.format import interval_text, is_symbol
+
+    money = game.score_column in game.money_columns
+    prefix = game.currency if money and is_symbol(game.currency) else ""
+    unit = f" {game.currency}" if money and game.currency and not prefix else ""
+    return f"mean {game.score_column.replace('_', ' ')} {interval_text(diff, low, high, True, prefix)}{unit}"
+
+
+TERMINAL_ROWS = 30      # a longer table goes to the results directory's files, or the terminal with --verbose
+
+
 @dataclass
 class Analysis:
     """The outcome of one analysis.
 
     kind: compare, tournament, sweep or balance (the report draws plots by kind). tables: named DataFrames
     (written as CSV and Parquet). findings: sentences a person can read without the tables. setup: what
-    was run (game, line-ups, rule changes, seed, games), recorded in the results. players: the number
-    of seats played; a count outside the game's rulebook puts a house-rule warning first in the findings
-    (so the terminal, findings.txt and report.html all say it).
+    was run (game, line-ups, rule changes, seed, games), recorded in the results. files: other text files
+    (name -> content) for the results directory, e.g. the tuner's best parameters as TOML. players: the
+    number of seats played; a count outside the game's rulebook puts a house-rule warning first in the
+    findings (so the terminal, findings.txt and report.html all say it). details: tables too long or too
+    raw for the terminal (they are written to the results directory, and printed with --verbose).
     """
 
     kind: str
@@ -36,18 +79,44 @@ class Analysis:
     tables: dict[str, pd.DataFrame]
     findings: list[str] = field(default_factory=list)
     setup: dict = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
     players: int | None = None
+    details: tuple[str, ...] = ()
 
     def __post_init__(self):
         note = player_count_note(self.game, self.players)
         if note and note not in self.findings:
             self.findings.insert(0, note)
 
-    def text(self) -> str:
-        """The analysis as plain text: title, findings, then every table."""
-        lines = [self.title, "=" * len(self.title), *self.findings, ""]
-        with pd.option_context("display.width", 160, "display.max_columns", 30, "display.max_rows", 60, "display.min_rows", 20,
-                               "display.float_format", lambda v: f"{v:.4g}"):
-            for name, table in self.tables.items():
-                lines += [f"[{name}]", table.to_string(), ""]
+    def headline(self) -> str:
+        """What was tested, in one line (the report's headline): game, level, players, line-up, rule
+        changes as ``key: default -> value`` and official/house-rule status."""
+        from reports.format import tested
+        from ..games import get_game
+
+        return tested(get_game(self.game), self.kind, self.setup, self.players)
+
+    def text(self, verbose: bool = False, tables: bool = True) -> str:
+        """The analysis for the terminal, answers first: what was tested, the findings, then the compact
+        tables in the report's cells; long tables are named with where to find them (every table in
+        full with ``verbose``)."""
+        from reports.format import table_text
+        from ..games import get_game
+
+        headline = self.headline()
+        lines = [headline, "=" * min(len(headline), 100), f"{self.title}:", *(f"- {line}" for line in self.findings)]
+        if not tables:
+            return "\n".join(lines)
+        game = get_game(self.game)
+        held = []
+        for name, table in self.tables.items():
+            if table.empty:     # e.g. the head-to-head of a line-up of one strategy
+                continue
+            if not verbose and (name in self.details or len(table) > TERMINAL_ROWS):
+                held.append(f"{name} ({len(table):,} rows)")
+                continue
+            lines += ["", f"[{name}]", table_text(table, game)]
+        if held:
+            lines += ["", f"Not shown: {', '.join(held)}: written by --out DIR (DIR/NN-{self.kind}/NAME.csv), "
+                          "printed by --verbose."]
         return "\n".join(lines)

@@ -14,21 +14,12 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..games import get_game
-from .play import batches, block_outcomes, deals_for, play
-from .result import Analysis
+from .play import batches, block_outcomes, deals_for, play_many
+from .result import Analysis, games_played
+from .search import parse_number
 from .stats import block_means, paired, rate_means
 
 MAX_POINTS = 200
-
-
-def _number(text: str, where: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise SimkitError(f"{where}: {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise SimkitError(f"{where}: {text!r} is not a finite number")
-    return value
 
 
 def parse_grid(text: str, option: str) -> tuple[str, list]:
@@ -39,7 +30,7 @@ def parse_grid(text: str, option: str) -> tuple[str, list]:
     if not sep or not key or not spec:
         raise SimkitError(f"{option} {text!r}: expected KEY=START:STOP:STEP or KEY=V1|V2|...")
     if "|" not in spec and spec.count(":") == 2 and not spec.startswith("["):
-        start, stop, step = (_number(part, f"{option} {text}") for part in spec.split(":"))
+        start, stop, step = (parse_number(part, f"{option} {text}") for part in spec.split(":"))
         if step <= 0 or stop < start:
             raise SimkitError(f"{option} {text!r}: needs START <= STOP and a positive STEP")
         count = math.floor((stop - start) / step + 1e-9) + 1
@@ -102,8 +93,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     names = [name if names.count(name) == 1 else f"{name} #{i}" for i, name in enumerate(names)]
     deals = deals_for(games, len(seats), rotate_seats)
     outcomes = []
-    for point in point_batches:
-        blocks = block_outcomes(play(point, 0, deals, workers), "entry")
+    for frame in play_many(point_batches, 0, deals, workers):
+        blocks = block_outcomes(frame, "entry")
         outcomes.append({metric: table.set_axis(names, axis=1) for metric, table in blocks.items()})
     focus_name = names[focus]
     best = max(range(len(values)), key=lambda i: outcomes[i]["win"][focus_name].mean())
@@ -123,8 +114,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     focus_rows = curve.xs(focus_name, level="entry")
     tied = [v for v, row in focus_rows.iterrows() if row["vs_best_high"] >= 0 and v != _label(values[best])]
     findings = [
-        f"{len(values)} points of {key}, {deals * len(point_batches[0]):,} games each on the same seeds"
-        f"{' (every deal in every seat order)' if rotate_seats else ''}; a tie counts as a win for every tied seat.",
+        f"{len(values)} points of {key}, {games_played(deals, len(point_batches[0]))} each, on the same deals; a tie "
+        "counts as a win for every tied seat.",
         f"Best {key} for {focus_name}: {_label(values[best])} (win rate {focus_rows.iloc[best]['win_rate']:.2%} "
         f"[{focus_rows.iloc[best]['win_low']:.2%}, {focus_rows.iloc[best]['win_high']:.2%}]).",
         ("Not distinguishable from the best (paired 95% interval of the difference includes 0): " + ", ".join(tied) + "."
@@ -133,5 +124,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     setup = {"game": game, "key": key, "values": values, "strategy": strategy, "field": field if param else None,
              "players": [s.label for s in seats], "focus": focus_name, "seed": seed, "sets": list(sets),
              "rules": rules, "rotate_seats": rotate_seats, "deals": deals, "swept": "param" if param else "rule"}
-    return Analysis("sweep", f"{spec.title}: sweep of {key}", game, {"curve": curve}, findings, setup,
-                    players=len(seats))
+    focus_table = focus_rows[["deals", "win_rate", "win_low", "win_high", "win_vs_best", "vs_best_low", "vs_best_high",
+                              "mean_score", "score_low", "score_high"]]
+    return Analysis("sweep", f"{spec.title}: sweep of {key}", game,
+                    {"curve": curve, "focus": focus_table.rename_axis(key)}, findings, setup, players=len(seats),
+                    details=("curve",))

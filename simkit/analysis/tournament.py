@@ -18,12 +18,13 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from reports.format import number
 
 from ..errors import SimkitError
 from ..games import get_game
 from ..strategy import parse_lineup
-from .play import batches, block_outcomes, deals_for, play
-from .result import Analysis
+from .play import batches, block_outcomes, deals_for, play_many
+from .result import Analysis, games_played
 from .stats import block_means, bradley_terry, rate_means
 
 BOOTSTRAP = 200
@@ -55,10 +56,11 @@ def pairwise_by_block(frame: pd.DataFrame, names: list[str]) -> np.ndarray:
     return wins
 
 
-def head_to_head_intervals(frame, labels) -> pd.DataFrame:
+def head_to_head_intervals(frame, labels, wins: np.ndarray | None = None) -> pd.DataFrame:
     """Per ordered pair of strategies, the share of shared games the first finished ahead (ties half), as
-    a mean over blocks with its 95% interval (columns ahead, low, high; index strategy, opponent)."""
-    wins = pairwise_by_block(frame, labels)
+    a mean over blocks with its 95% interval (columns ahead, low, high; index strategy, opponent).
+    ``wins``: ``pairwise_by_block(frame, labels)`` if the caller has it already."""
+    wins = pairwise_by_block(frame, labels) if wins is None else wins
     rows = []
     for i, row in enumerate(labels):
         for j, column in enumerate(labels):
@@ -68,7 +70,8 @@ def head_to_head_intervals(frame, labels) -> pd.DataFrame:
                 means = rate_means(pd.DataFrame({"share": share})).iloc[0]
                 rows.append({"strategy": row, "opponent": column, "ahead": means["mean"], "low": means["low"],
                              "high": means["high"]})
-    return pd.DataFrame(rows).set_index(["strategy", "opponent"])
+    # one strategy in every seat has no pairs: an empty table, not an error
+    return pd.DataFrame(rows, columns=["strategy", "opponent", "ahead", "low", "high"]).set_index(["strategy", "opponent"])
 
 
 def tournament(game: str, strategies, players: int | None = None, games: int = 10_000, seed: int = 0, sets=(),
@@ -94,11 +97,9 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     deals_for(games, 1, False)   # validates games
     combos = lineups(len(seats), players)
     deals = max(1, math.ceil(games / (len(combos) * players)))
-    frames = []
-    for number, combo in enumerate(combos):
-        frame = play(batches(game, [seats[i] for i in combo], seed, sets, rules, rotate_seats=True), 0, deals, workers)
-        frames.append(frame.assign(lineup=number))
-    frame = pd.concat(frames, ignore_index=True)
+    frames = play_many([batches(game, [seats[i] for i in combo], seed, sets, rules, rotate_seats=True) for combo in combos],
+                       0, deals, workers)
+    frame = pd.concat([frame.assign(lineup=number) for number, frame in enumerate(frames)], ignore_index=True)
     frame["rank"] = frame.groupby(["lineup", "rotation", "game"])["score"].rank(ascending=False, method="average")
     wins = pairwise_by_block(frame, names)
     played = frame.groupby("strategy").size()
@@ -107,22 +108,43 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     with np.errstate(invalid="ignore"):
         head = pd.DataFrame(totals / (totals + totals.T), index=pd.Index(names, name="ahead of ->"), columns=names)
     seat_counts = frame.groupby(["strategy", "seat"]).size().unstack("seat").reindex(names)
-    tables = {"standings": standings, "head_to_head": head, "head_to_head_intervals": head_to_head_intervals(frame, names),
+    tables = {"standings": standings, "head_to_head": head, "head_to_head_intervals": head_to_head_intervals(frame, names, wins),
               "seat_counts": seat_counts}
     best = standings.index[0]
     findings = [
-        f"{len(combos)} line-ups x {players} seat rotations x {deals:,} deals = {len(frame) // players:,} games; "
-        f"each strategy played {played.iloc[0]:,} seats, every seat equally often; a tie counts as a win for every tied seat.",
+        f"{len(combos)} line-up{'s' if len(combos) > 1 else ''} x {games_played(deals, players)} = "
+        f"{len(frame) // players:,} games; each strategy played {played.iloc[0]:,} seats, every seat equally often; a "
+        "tie counts as a win for every tied seat.",
         f"Best by rating: {best} ({standings.loc[best, 'rating']:+.0f} [{standings.loc[best, 'rating_low']:+.0f}, "
         f"{standings.loc[best, 'rating_high']:+.0f}]), win rate {standings.loc[best, 'win_rate']:.2%}, mean rank "
-        f"{standings.loc[best, 'mean_rank']:.2f} of {players}.",
+        f"{standings.loc[best, 'mean_rank']:.2f} of {players}"
+        + (f"; not significantly ahead of {standings.index[1]} (the ranking below)."
+           if len(standings) > 1 and standings.iloc[0]["ahead_of_next"] != "significant" else "."),
         "Rating: Bradley-Terry on finishing ahead of each opponent within a game (Elo-like scale, mean 0; "
         "+100 means ahead of an average strategy about 64% of the time); intervals: bootstrap over deals.",
+        ranking_text(standings),
     ]
     setup = {"game": game, "strategies": names, "players": players, "lineups": [[names[i] for i in c] for c in combos],
              "deals": deals, "seed": seed, "sets": list(sets), "rules": rules}
     return Analysis("tournament", f"{spec.title}: tournament of {len(names)} strategies, {players} players", game,
-                    tables, findings, setup, players=players)
+                    tables, findings, setup, players=players, details=("head_to_head", "seat_counts"))
+
+
+def ranking_text(standings: pd.DataFrame) -> str:
+    """The ranking in words, each neighbour's lead with its interval and verdict: ``a > b (+35 [+12, +60],
+    significant) ~ c (+5 [-20, +28], not significant at 95%)``; ``>`` where the lead is significant."""
+    names = list(standings.index)
+    parts = [str(names[0])]
+    for i, name in enumerate(names[:-1]):
+        row = standings.loc[name]
+        sign = ">" if row["ahead_of_next"] == "significant" else "~"
+        word = "significant" if sign == ">" else "not significant at 95%"
+        parts.append(f" {sign} {names[i + 1]} ({number(row['lead_over_next'], 0, True)} "
+                     f"[{number(row['lead_over_next_low'], 0, True)}, {number(row['lead_over_next_high'], 0, True)}], {word})")
+    tied = sum(standings["ahead_of_next"] == "not significant")
+    return ("Ranking by rating, each strategy against the next (its lead in rating points, bootstrap 95% interval): "
+            + "".join(parts) + "." + (f" {tied} neighbouring pair{'s' if tied != 1 else ''} cannot be told apart "
+                                      "with these games." if tied else " Every neighbour differs significantly."))
 
 
 def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
@@ -138,4 +160,23 @@ def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
     samples = np.array([ELO * bradley_terry((rng.multinomial(len(wins), np.full(len(wins), 1 / len(wins))) @ flat)
                                             .reshape(len(names), len(names))) for _ in range(bootstrap)])
     table["rating_low"], table["rating_high"] = np.percentile(samples, [2.5, 97.5], axis=0)
-    return table.sort_values("rating", ascending=False)
+    order = np.argsort(-table["rating"].to_numpy(), kind="stable")
+    table = table.iloc[order]
+    gaps = neighbour_gaps(table["rating"].to_numpy(), samples[:, order])
+    return pd.concat([table, gaps.set_axis(table.index)], axis=1)
+
+
+def neighbour_gaps(ratings: np.ndarray, samples: np.ndarray) -> pd.DataFrame:
+    """For ratings in ranking order, each one's lead over the next below it with a percentile 95% interval
+    from the same bootstrap resamples (so the interval is of the difference itself, not two overlapping
+    intervals), and whether it is significant (the interval excludes 0). The last row has no neighbour."""
+    rows = []
+    for i in range(len(ratings)):
+        if i + 1 == len(ratings):
+            rows.append({"lead_over_next": np.nan, "lead_over_next_low": np.nan, "lead_over_next_high": np.nan,
+                         "ahead_of_next": ""})
+            continue
+        low, high = np.percentile(samples[:, i] - samples[:, i + 1], [2.5, 97.5])
+        rows.append({"lead_over_next": ratings[i] - ratings[i + 1], "lead_over_next_low": low,
+                     "lead_over_next_high": high, "ahead_of_next": "significant" if low > 0 else "not significant"})
+    return pd.DataFrame(rows)

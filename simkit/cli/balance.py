@@ -7,11 +7,20 @@ from .options import analysis_out_options, game_argument, games_option, players_
 @click.command("balance")
 @game_argument
 @players_option
+@click.option("--players-b", default=None, metavar="SPEC,...",
+              help="Line-up B (same number of seats): an A/B card of the change from --players to it.")
 @rules_options
+@click.option("--set-b", "sets_b", multiple=True, metavar="KEY=VALUE",
+              help="Rule change for B only, applied after --set (repeatable): an A/B card of the change, both "
+                   "sides on the same deals.")
 @games_option(20_000)
 @seed_option
 @workers_option
 @analysis_out_options
-def command(game, players, rules_file, sets, games, seed, workers, out, overwrite):
-    """Balance report card of a rule set: seat advantage, game length and limits, half-time leader, spread, dominance."""
-    run_one(game, "balance", {"players": split(players)}, seed, games, sets, rules_file, workers, out, overwrite)
+def command(game, players, players_b, rules_file, sets, sets_b, games, seed, workers, out, overwrite, verbose):
+    """Balance report card of a rule set: seat advantage, game length and limits, half-time leader, spread, dominance.
+
+    With --set-b or --players-b, an A/B card: the paired change in each seat's advantage, the strategy spread,
+    each strategy's win rate and the game length, with 95% intervals."""
+    options = {"players": split(players), "players_b": split(players_b), "sets_b": list(sets_b) or None}
+    run_one(game, "balance", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

@@ -2,18 +2,24 @@ import json
 
 import click
 
-from ..bench import format_benchmark, format_table, run_benchmark
-from ..games import all_games
-from .options import rules_options
+from ..bench import format_benchmark, format_overhead, format_table, overhead, run_benchmark
+from ..games import game_names
+from .options import rules_options, workers_option
 
 
 @click.command("bench")
-@click.argument("game", type=click.Choice(list(all_games())), metavar="[GAME]", required=False)
+@click.argument("game", type=click.Choice(game_names()), metavar="[GAME]", required=False)
 @click.option("--all", "every", is_flag=True, help="Every registered game, as one table (with peak memory).")
 @click.option("--games", "-n", type=click.IntRange(1), default=None,
-              help="Games per measurement  [default: 20,000; with --profile 2,000].")
+              help="Games per measurement (default 20,000), per batch with --overhead (default 1,000), or with "
+                   "--profile (default 2,000).")
 @click.option("--repeat", type=click.IntRange(1), default=3, show_default=True, help="Runs per figure (median).")
 @click.option("--memory", is_flag=True, help="Also compare peak memory of runs of N and 10N games (slow).")
+@click.option("--overhead", "overhead_", is_flag=True,
+              help="Instead: the share of wall time spent outside simulation when --batches small batches are "
+                   "played one after another in one process (a sweep's points, a tuner's rounds).")
+@click.option("--batches", type=click.IntRange(1), default=50, show_default=True, help="Batches, with --overhead.")
+@workers_option
 @click.option("--dask", is_flag=True, help="Also time whole runs on the local and the Dask backend (LocalCluster).")
 @click.option("--profile", is_flag=True, help="Where the time goes instead: the engine, each decision point of each "
               "strategy, and the work around the kernel (one core; decisions replaced by replays of their answers).")
@@ -21,11 +27,18 @@ from .options import rules_options
               "game's default line-up).")
 @rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def command(game, every, games, repeat, memory, dask, profile, players, rules_file, sets, as_json):
+def command(game, every, games, repeat, memory, overhead_, batches, workers, dask, profile, players, rules_file, sets,
+            as_json):
     """Benchmark a game's default line-up (or with --all every game's): games/s and player turns/s on all cores
     and one, JIT speed-up, warm start, peak memory. With --profile: where one core's time goes."""
     if every == bool(game):
         raise click.UsageError("give a GAME or --all")
+    if overhead_:
+        if every or memory or dask or profile or rules_file or sets:
+            raise click.UsageError("--overhead takes a GAME and --games, --batches, --repeat, --workers only")
+        result = overhead(game, games or 1000, batches, workers, repeat)
+        click.echo(json.dumps(result, indent=2) if as_json else format_overhead(result))
+        return
     if players and not profile:
         raise click.UsageError("--players is for --profile")
     if profile:
@@ -43,7 +56,7 @@ def command(game, every, games, repeat, memory, dask, profile, players, rules_fi
         if rules_file or sets:
             raise click.UsageError("--rules and --set are for one GAME, not --all")
         results = [run_benchmark(name, games, repeat, memory=True, memory_scale=10 if memory else None)
-                   for name in all_games()]
+                   for name in game_names()]
         click.echo(json.dumps(results, indent=2) if as_json else format_table(results))
         return
     result = run_benchmark(game, games, repeat, memory=memory, rules_file=rules_file, sets=sets, dask=dask)

@@ -23,12 +23,20 @@ from .options import (analysis_out_options, game_argument, games_option, rotate_
                    "(sequential intervals with a union bound; --games is then the most played).")
 @click.option("--target", type=click.FloatRange(0, min_open=True), default=0.01, show_default=True,
               help="With --until-decided: a difference known to within +-target counts as decided (no effect larger).")
+@click.option("--retune", default=None, metavar="STRATEGY",
+              help="Also tune this strategy's family (a seat of line-up A) under rules A and under rules B and compare "
+                   "the tuned line-ups: the re-tuned effect of the rule change beside the fixed-bot one.")
+@click.option("--retune-params", default=None, metavar="K=LO:HI[:log|int],...",
+              help="With --retune: the parameters to tune (default: the family's declared ranges).")
+@click.option("--retune-budget", default="100", show_default=True, metavar="N [trials|games|minutes]",
+              help="With --retune: the search budget under each rule set.")
 @workers_option
 @analysis_out_options
 def command(game, players, players_b, rules_file, sets, sets_b, games, seed, seed_b, rotate_seats, until_decided, target,
-            workers, out, overwrite):
+            retune, retune_params, retune_budget, workers, out, overwrite, verbose):
     """Compare line-up or rules A with B on the same seeds: paired B - A per strategy and per seat."""
     options = {"players": split(players), "players_b": split(players_b), "sets_b": list(sets_b), "seed_b": seed_b,
                "rotate_seats": rotate_seats or None, "until_decided": until_decided or None,
-               "target": target if until_decided else None}
-    run_one(game, "compare", options, seed, games, sets, rules_file, workers, out, overwrite)
+               "target": target if until_decided else None, "retune": retune,
+               "retune_params": retune_params if retune else None, "retune_budget": retune_budget if retune else None}
+    run_one(game, "compare", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

@@ -4,7 +4,7 @@ from pathlib import Path
 import click
 
 from ..analysis import run_experiment, load_experiment
-from .options import workers_option
+from .options import quiet_option, workers_option
 
 
 @click.group("experiment")
@@ -18,12 +18,19 @@ def command():
 @click.option("--games", "-n", type=click.IntRange(1), default=None,
               help="Play this many games in every analysis instead of the file's (quick checks).")
 @workers_option
+@quiet_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing results directory.")
-def run(file, out, games, workers, overwrite):
+@click.option("--verbose", "-v", is_flag=True, help="Also print every analysis's tables (they are always in the "
+                                                    "results directory).")
+def run(file, out, games, workers, overwrite, verbose):
     """Run every analysis of FILE and write tables, plots (PNG, SVG) and report.html."""
     experiment = load_experiment(file)
     out = out or str(Path("runs") / Path(file).stem)
     results = run_experiment(experiment, out, games, workers or os.cpu_count() or 1, overwrite)
+    from reports.analysis import experiment_headline
+
+    click.echo(experiment_headline(experiment, [{"kind": r.kind, "setup": r.setup, "players": r.players}
+                                                for r in results]))
     for result in results:
-        click.echo("\n".join([result.title, *("  " + line for line in result.findings)]))
-    click.echo(f"results and report written to {out} (open {out}/report.html)")
+        click.echo("\n" + result.text(verbose, tables=verbose))
+    click.echo(f"\nresults and report written to {out} (open {out}/report.html)")

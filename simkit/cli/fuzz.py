@@ -4,7 +4,7 @@ import os
 import click
 
 from ..fuzz import campaign
-from .options import game_argument, json_option, workers_option
+from .options import game_argument, json_option, quiet_option, workers_option
 
 
 @click.command("fuzz")
@@ -16,6 +16,7 @@ from .options import game_argument, json_option, workers_option
 @click.option("--seed", type=click.IntRange(0, 2 ** 32), default=0, show_default=True,
               help="Campaign seed; case i is drawn and played from (seed, i).")
 @workers_option
+@quiet_option
 @json_option
 def command(game, games, games_per_case, seed, workers, as_json):
     """Play random valid rule overlays, player counts and line-ups in checking mode (the engine asserts its

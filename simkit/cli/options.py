@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import click
 
-from ..games import all_games
+from .. import progress
+from ..games import game_names
 
 
 def game_argument(func):
-    return click.argument("game", type=click.Choice(list(all_games())), metavar="GAME")(func)
+    return click.argument("game", type=click.Choice(game_names()), metavar="GAME")(func)
 
 
 def players_option(func):
@@ -33,6 +34,14 @@ def workers_option(func):
                         help="Local worker processes (default: all cores).")(func)
 
 
+def quiet_option(func):
+    """--quiet/-q: no progress bar (it is drawn only when stderr is a terminal; SIMKIT_PROGRESS=0 also
+    switches it off)."""
+    return click.option("--quiet", "-q", is_flag=True, expose_value=False, is_eager=True,
+                        callback=lambda ctx, param, value: progress.set_quiet(value),
+                        help="No progress bar (also SIMKIT_PROGRESS=0).")(func)
+
+
 def json_option(func):
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(func)
 
@@ -54,6 +63,10 @@ def rotate_option(func):
 
 
 def analysis_out_options(func):
+    func = quiet_option(func)
+    func = click.option("--verbose", "-v", is_flag=True,
+                        help="Also print the long tables (e.g. the whole game-length distribution); without it they "
+                             "are only written by --out.")(func)
     func = click.option("--overwrite", is_flag=True, help="Replace an existing results directory.")(func)
     return click.option("--out", "-o", type=click.Path(), default=None,
                         help="Also write a results directory: tables (CSV, Parquet), plots (PNG, SVG), report.html and "

@@ -12,7 +12,7 @@ def command(directory, output, also):
     of an analysis results directory (compare, tournament, sweep, balance, experiment)."""
     from pathlib import Path
 
-    from reports.html import build_report
+    from reports.html import build_report, report_headline
 
     from ..results import read_manifest
     from ..errors import SimkitError
@@ -25,4 +25,5 @@ def command(directory, output, also):
         raise SimkitError(f"report output {output} is a directory; give a file name")
     if not output.resolve().parent.is_dir():
         raise SimkitError(f"cannot write {output}: its directory does not exist")
-    click.echo(f"report written to {build_report(directory, output, also)}")
+    path = build_report(directory, output, also)
+    click.echo(f"{report_headline(directory)}\nreport written to {path}")

@@ -2,13 +2,13 @@ import click
 import tomli_w
 
 from ..errors import SimkitError
-from ..games import all_games, get_game
+from ..games import all_games, game_names, get_game
 from ..rules import options_markdown, options_text
 from .options import rules_options
 
 
 @click.command("rules")
-@click.argument("game", type=click.Choice(list(all_games())), metavar="GAME", required=False)
+@click.argument("game", type=click.Choice(game_names()), metavar="GAME", required=False)
 @rules_options
 @click.option("--options", "list_options", is_flag=True,
               help="List every rule option (key, default, where it comes from, meaning) instead; without GAME, "
@@ -24,7 +24,7 @@ def command(game, rules_file, sets, list_options, markdown):
         click.echo((options_markdown if markdown else options_text)(games), nl=False)
         return
     if game is None:
-        raise SimkitError("simkit rules needs a GAME (one of: " + ", ".join(all_games()) + "), or --options")
+        raise SimkitError("simkit rules needs a GAME (one of: " + ", ".join(game_names()) + "), or --options")
     spec = get_game(game)
     if rules_file or sets:
         effective = spec.rules(rules_file, sets)

@@ -41,6 +41,10 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
         click.echo(f"{out} already holds this run, complete; nothing to do", err=True)
         return
     workers = workers or os.cpu_count() or 1
+    if not quiet:   # what is about to be played, first (a progress bar then runs below it, on stderr)
+        from reports.format import run_headline
+
+        click.echo(run_headline(batch.game, batch.manifest()))
     try:
         path = run_to_directory(batch, out, workers, chunk_size, progress=not quiet, overwrite=overwrite, check=check,
                                 backend=backend, scheduler=scheduler)

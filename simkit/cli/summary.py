@@ -2,15 +2,18 @@ import json
 
 import click
 
+from ..games import get_game
 from ..results import read_manifest, summarize
-from ..stats import fmt_interval
 
 
 @click.command("summary")
 @click.argument("directory", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 def command(directory, as_json):
-    """Win rate and mean score per strategy and per seat, with 95% CIs (Wilson for rates)."""
+    """What was tested, the answers in a few lines, then win rate and mean score per strategy and per seat
+    with 95% CIs (Wilson for rates): the numbers and cells of the run's report."""
+    from reports.format import run_findings, run_headline, summary_frames, table_text
+
     manifest = read_manifest(directory)
     tables = summarize(directory)
     score = manifest.get("score_column", "points")
@@ -22,18 +25,12 @@ def command(directory, as_json):
                                     for k, row in table.iterrows()]
         click.echo(json.dumps(payload, indent=2))
         return
-    official = "" if manifest.get("official_player_count", True) else "  [house-rule player count]"
-    click.echo(f"{manifest['title']}: {manifest['games']} games, seed {manifest['seed']}, "
-               f"{manifest['players']} players{official}")
-    labels = {entry["seat"]: entry["label"] for entry in manifest["lineup"]}
-    for key, table in tables.items():
-        click.echo("")
-        click.echo(f"{'by ' + key:<28} {'n':>9}  {'win rate':>8} {'95% CI':>18}  {'mean ' + score:>11} {'95% CI':>20}")
-        for name, row in table.iterrows():
-            label = f"{name} ({labels.get(int(name), '')})" if key == "seat" else str(name)
-            click.echo(f"{label[:28]:<28} {int(row['n']):>9}  {row['win_rate']:>8.4f} "
-                       f"{fmt_interval(row['win_low'], row['win_high'], 4):>18}  {row[f'mean_{score}']:>11.3f} "
-                       f"{fmt_interval(row['mean_low'], row['mean_high'], 3):>20}")
+    game = get_game(manifest["game"])
+    headline = run_headline(game, manifest)
+    click.echo("\n".join([headline, "=" * min(len(headline), 100),
+                          *(f"- {line}" for line in run_findings(directory, manifest, tables))]))
+    for key, flat in summary_frames(tables, manifest).items():
+        click.echo(f"\n[by {key}]\n{table_text(flat, game)}")
 
 
 def _num(value):

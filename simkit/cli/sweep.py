@@ -24,8 +24,8 @@ from .options import (analysis_out_options, game_argument, games_option, players
 @workers_option
 @analysis_out_options
 def command(game, strategy, param, field, rule, players, focus, games, seed, rules_file, sets, rotate_seats, workers,
-            out, overwrite):
+            out, overwrite, verbose):
     """Sweep a strategy parameter or a rule value on the same seeds at every point: curve, CI bands, best point."""
     options = {"strategy": strategy, "param": param, "field": split(field), "rule": rule, "players": split(players),
                "focus": focus or None, "rotate_seats": rotate_seats or None}
-    run_one(game, "sweep", options, seed, games, sets, rules_file, workers, out, overwrite)
+    run_one(game, "sweep", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

@@ -16,7 +16,7 @@ from .options import analysis_out_options, game_argument, rules_options, seed_op
 @rules_options
 @workers_option
 @analysis_out_options
-def command(game, strategies, players, games, seed, rules_file, sets, workers, out, overwrite):
+def command(game, strategies, players, games, seed, rules_file, sets, workers, out, overwrite, verbose):
     """Every combination of the strategies in every seat order on common seeds: win-rate matrix, mean rank, ratings."""
     run_one(game, "tournament", {"strategies": split(strategies), "players": players}, seed, games, sets, rules_file,
-            workers, out, overwrite)
+            workers, out, overwrite, verbose)

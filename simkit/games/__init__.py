@@ -1,5 +1,5 @@
 """The game registry. Each game is one sub-package here defining ``GAME``; discovery is automatic,
-so a fifth game is one new folder (engine, rules.toml, columns) plus one strategies module."""
+so a fifth game is one new folder (engine, rules.toml, columns, fuzz drawer) plus one strategies module."""
 from __future__ import annotations
 
 import importlib
@@ -28,6 +28,7 @@ class Game:
     prepare: Callable                       # (rules dict, n_players) -> compiled rules; raises SimkitError
     simulate: Callable                      # (prepared, seats, seed, first_game, n_games, check) -> columns
     replay: Callable                        # (prepared, seats, seed, game) -> readable text
+    fuzz: Callable                          # (pick, n_players) -> a random valid rule overlay (simkit.fuzz)
     score_column: str
     facts: dict = field(default_factory=dict)   # result column -> meaning (documented by `simkit games`)
     levels: tuple[int, ...] = ()
@@ -89,27 +90,37 @@ class Game:
                               + f", not {n_players}")
 
 
-def _discover() -> dict[str, Game]:
-    games = {}
-    for info in pkgutil.iter_modules(__path__):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        game = getattr(module, "GAME", None)
-        if isinstance(game, Game):
-            games[game.name] = game
-    return games
+def _folders() -> dict[str, str]:
+    """Game name -> its sub-package, found without importing any (a game's name is its folder's, with
+    hyphens for underscores): a command that plays one game loads one engine."""
+    return {info.name.replace("_", "-"): info.name for info in pkgutil.iter_modules(__path__) if info.ispkg}
 
 
 GAMES: dict[str, Game] = {}
 
 
+def game_names() -> list[str]:
+    """The registered games' names, without loading their engines (command-line choices)."""
+    return list(_folders())
+
+
+def _load(name: str, folder: str) -> Game:
+    game = getattr(importlib.import_module(f"{__name__}.{folder}"), "GAME", None)
+    if not isinstance(game, Game) or game.name != name:
+        raise RuntimeError(f"simkit/games/{folder} must define GAME = Game(name={name!r}, ...)")
+    return game
+
+
 def all_games() -> dict[str, Game]:
-    if not GAMES:
-        GAMES.update(_discover())
-    return GAMES
+    """Every registered game by name (loads every engine; ``game_names`` does not)."""
+    return {name: get_game(name) for name in game_names()}
 
 
 def get_game(name: str) -> Game:
-    games = all_games()
-    if name not in games:
-        raise SimkitError(f"unknown game {name!r}; available: {', '.join(games)}")
-    return games[name]
+    """The game called ``name`` (loading its engine, once)."""
+    if name not in GAMES:
+        folders = _folders()
+        if name not in folders:
+            raise SimkitError(f"unknown game {name!r}; available: {', '.join(folders)}")
+        GAMES[name] = _load(name, folders[name])
+    return GAMES[name]

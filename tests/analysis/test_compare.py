@@ -84,3 +84,4 @@ def test_a_change_only_to_scores_is_not_called_identical():
     assert strategy.loc["random", "score_diff"] < 0
     assert not any("identical results" in line for line in result.findings)
     assert any("Variance reduction" in line and "mean score" in line for line in result.findings)
+

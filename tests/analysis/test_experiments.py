@@ -15,7 +15,8 @@ SHIPPED = sorted(Path(__file__).resolve().parents[2].joinpath("experiments").glo
 def test_experiments_are_shipped_for_every_study_asked_for():
     assert {p.stem for p in SHIPPED} >= {"wheedle-stopping-rules", "us-investing-and-poaching", "wheedle-false-stop",
                                          "dweebies-deck-splits", "us-last-player-standing",
-                                         "uk-set-multiples"}
+                                         "uk-set-multiples", "design-dweebies-deck-split", "design-uk-level-targets",
+                                         "design-us-gold-bankruptcy", "design-wheedle-false-stop"}
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
@@ -29,7 +30,9 @@ def test_shipped_experiment_files_round_trip(path, tmp_path):
 
 def test_analysis_keys_come_from_the_library():
     assert "param" in analysis_keys("sweep") and "workers" not in analysis_keys("sweep")
-    assert set(KINDS) == {"compare", "tournament", "sweep", "balance"}
+    assert set(KINDS) == {"compare", "tournament", "sweep", "balance", "tune", "metagame", "design"}
+    assert "storage" not in analysis_keys("tune") and "budget" in analysis_keys("tune")
+    assert {"retune", "retune_params", "retune_budget"} <= set(analysis_keys("compare"))
 
 
 def test_experiment_run_writes_results_and_reruns_identically(tmp_path):
@@ -62,3 +65,20 @@ def test_balance_report_renders_for_every_game(game, tmp_path):
     assert "balance report card" in html and "data:image/png;base64," in html
     assert "Seat advantage" in html and "Leader at half-time" in html
     assert (tmp_path / "card/01-balance/seats.png").is_file() and (tmp_path / "card/01-balance/seats.svg").is_file()
+
+
+def test_an_experiment_tunes_and_retunes(tmp_path):
+    source = tmp_path / "search.toml"
+    source.write_text('game = "wheedle"\nseed = 4\ngames = 24\n'
+                      '[[analysis]]\nkind = "tune"\nstrategy = "threshold"\nparams = "points=10:40,patience=5:60"\n'
+                      'field = ["hair-trigger", "blocker"]\nbudget = "4"\ntrial_games = 12\nround_size = 4\n'
+                      '[[analysis]]\nkind = "compare"\nplayers = ["threshold", "hair-trigger", "blocker"]\n'
+                      'sets_b = ["scoring.false_stop=-10"]\nrotate_seats = true\nretune = "threshold"\n'
+                      'retune_params = "points=10:40"\nretune_budget = "2"\n')
+    main(["experiment", "run", str(source), "--out", str(tmp_path / "out"), "-w", "1"])
+    out = tmp_path / "out"
+    assert (out / "study.db").is_file() and not (tmp_path / ".out.partial").exists()
+    assert (out / "01-tune/best.txt").read_text().startswith("threshold")
+    assert (out / "02-compare/retuned_entry.csv").is_file() and (out / "02-compare/retuned.png").is_file()
+    html = (out / "report.html").read_text()
+    assert "Optimisation trace" in html and "Re-tuned effect on entry 0" in html

@@ -6,12 +6,17 @@ import numpy as np
 from numba import njit
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_us import _context, engine
-from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_STEP5, MAX_SEATS, PUB_CARDS_LEFT,
+from simkit.games.wheeler_dealer_us import _kernel_inputs, engine, state
+from simkit.games.wheeler_dealer_us.rules import R_DECK_SIZE, R_START_CASH
+from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_DEAL_CASH, A_DEAL_MINE, A_DEAL_OTHER,
+                                                 A_DEAL_THEIRS, A_RAISE_ITEM, A_STAKE, A_TARGET, CARD_DRAWN,
+                                                 CARD_STEP5, PUB_CARDS_LEFT, Q_CARD_CONTEXT, Q_CARD_TYPE,
+                                                 Q_INVEST_OPTIONAL, Q_INVEST_RAISING, Q_OFFERS_MADE,
                                                  PUB_HOLDINGS_VERSION, PUB_PROPERTIES, PUB_SEAT, P_SQUARE,
                                                  RAISE_GIVE_UP, S_CASH, S_ON_SCHOOL, S_POSITION, debt_slot, owner,
                                                  owner_slot, seat_slot)
-from simkit.strategy import MAX_PARAMS, Strategy, parse_lineup, registered
+from simkit.numba_tools import EV_KIND
+from simkit.strategy import Strategy, parse_lineup, registered
 
 GAME = get_game("wheeler-dealer-us")
 
@@ -33,7 +38,8 @@ def _finance(public, table, query, params, memory, rng, out):
 
 @njit(cache=True)
 def _invest(public, table, query, params, memory, rng, out):
-    return -1 if query[1] == 1 and query[2] == 0 else int(params[SC_INVEST])  # declines the Trade Fair
+    # declines the Trade Fair
+    return -1 if query[Q_INVEST_OPTIONAL] == 1 and query[Q_INVEST_RAISING] == 0 else int(params[SC_INVEST])
 
 
 @njit(cache=True)
@@ -53,9 +59,9 @@ def _poach(public, table, query, params, memory, rng, out):
 
 @njit(cache=True)
 def _offer(public, table, query, params, memory, rng, out):
-    for i in range(4):
-        out[i] = int(memory[M_OFFER + 1 + i])
-    return int(memory[M_OFFER]) if query[1] == 0 else 0
+    for i, field in enumerate((A_DEAL_OTHER, A_DEAL_MINE, A_DEAL_THEIRS, A_DEAL_CASH)):
+        out[field] = int(memory[M_OFFER + 1 + i])
+    return int(memory[M_OFFER]) if query[Q_OFFERS_MADE] == 0 else 0
 
 
 @njit(cache=True)
@@ -69,7 +75,7 @@ def _raise(public, table, query, params, memory, rng, out):
     memory[M_RAISE_ASKED] += 1
     if asked >= RAISE_SCRIPT:
         return RAISE_GIVE_UP
-    out[0] = int(memory[M_RAISE + 2 * asked + 1])
+    out[A_RAISE_ITEM] = int(memory[M_RAISE + 2 * asked + 1])
     return int(memory[M_RAISE + 2 * asked])
 
 
@@ -77,23 +83,23 @@ def _raise(public, table, query, params, memory, rng, out):
 def _bump(public, table, query, params, memory, rng, out):
     if params[SC_BUMP_SEAT] < 0:
         return 0
-    out[0], out[1] = int(params[SC_BUMP_SEAT]), int(params[SC_BUMP_SQUARE])
+    out[A_BUMP_SEAT], out[A_BUMP_SQUARE] = int(params[SC_BUMP_SEAT]), int(params[SC_BUMP_SQUARE])
     return 1
 
 
 @njit(cache=True)
 def _card(public, table, query, params, memory, rng, out):
-    out[0], out[1], out[2] = int(params[SC_ARG0]), int(params[SC_ARG1]), int(params[SC_ARG2])
-    if query[1] == CARD_DRAWN:
-        return query[2] if params[SC_USE_DRAWN] else -1
-    if query[1] == CARD_STEP5:
+    out[0], out[1], out[2] = int(params[SC_ARG0]), int(params[SC_ARG1]), int(params[SC_ARG2])  # any card's answer
+    if query[Q_CARD_CONTEXT] == CARD_DRAWN:
+        return query[Q_CARD_TYPE] if params[SC_USE_DRAWN] else -1
+    if query[Q_CARD_CONTEXT] == CARD_STEP5:
         return int(params[SC_STEP5])
     return int(params[SC_REACTIVE])
 
 
 @njit(cache=True)
 def _bamboozle(public, table, query, params, memory, rng, out):
-    out[0], out[1] = int(params[SC_MINE]), int(params[SC_TARGET])
+    out[A_STAKE], out[A_TARGET] = int(params[SC_MINE]), int(params[SC_TARGET])
     return int(params[SC_BAMBOOZLE])
 
 
@@ -123,24 +129,17 @@ class Table:
         self.prepared = GAME.prepare(GAME.rules(sets=sets), players)
         p = self.prepared
         self.seats = parse_lineup("wheeler-dealer-us", [SCRIPTED] * players)
-        self.arrays = _context(p, self.seats, event_capacity=10_000, record=True)
-        self.ctx = engine.kernel_context(self.arrays)
-        state, floats = self.arrays[0], self.arrays[3]
-        self.params = floats[:, :MAX_PARAMS]
-        self.memory = floats[:, MAX_PARAMS:]
+        self.arrays = state.make_context(p, *_kernel_inputs(self.seats), event_capacity=10_000, record=True)
+        self.ctx = state.kernel_context(self.arrays)
+        parts = state.state_parts(self.arrays)
+        self.params, self.memory = parts.params, parts.memory
         for key, value in script.items():  # e.g. bid=[1000, 5000, 0]: one value per seat
             values = value if isinstance(value, (list, tuple)) else [value] * players
             self.params[: len(values), list(SCRIPTED.params).index(key)] = values
         engine._new_game(self.ctx, p.deck, np.uint64(seed), game)
-        public_len = int(state[engine.ST_PUBLIC_LEN])
-        self.state = state
-        self.public = state[engine.ST_PUBLIC:engine.ST_PUBLIC + public_len]
-        deck_at = engine.ST_PUBLIC + public_len
-        self.deck = state[deck_at:deck_at + p.deck.size]
-        self.stats = state[engine.ST_STATS:engine.ST_PUBLIC].reshape(MAX_SEATS, engine.N_STATS)
-        self.extra_turns = state[engine.ST_EXTRA:engine.ST_EXTRA + MAX_SEATS]
-        self.events = self.arrays[5]
-        self.start_total = int(p.vector[0]) * players
+        self.public, self.deck, self.stats, self.extra_turns = parts.public, parts.deck, parts.stats, parts.extra_turns
+        self.events, self.event_count, self.bank = parts.events, parts.event_count, parts.bank
+        self.start_total = int(p.vector[R_START_CASH]) * players
 
     # ---- arranging ----
     def script_raise(self, seat: int, *answers) -> None:
@@ -172,7 +171,7 @@ class Table:
 
     def set_cash(self, seat: int, amount: int) -> None:
         """Give a seat cash from the bank (recorded, so conservation still balances)."""
-        self.state[engine.ST_BANK] += amount - self.cash(seat)
+        self.bank[0] += amount - self.cash(seat)
         self.public[seat_slot(seat, S_CASH)] = amount
 
     def place(self, seat: int, square: int) -> None:
@@ -183,7 +182,7 @@ class Table:
         for t, name in enumerate(self.prepared.card_types):
             base, _, rest = name.partition(" ")
             if base == kind and (amount is None or rest == f"{amount:+d}"):
-                position = int(self.prepared.vector[5]) - int(self.public[PUB_CARDS_LEFT])
+                position = int(self.prepared.vector[R_DECK_SIZE]) - int(self.public[PUB_CARDS_LEFT])
                 self.deck[position] = t
                 return t
         raise KeyError(kind)
@@ -202,16 +201,16 @@ class Table:
         return int(self.public[seat_slot(seat, S_POSITION)])
 
     def log(self, kind=None):
-        rows = self.events[: self.state[engine.ST_EVENT_COUNT]]
-        return [tuple(int(v) for v in row) for row in rows if kind is None or row[2] == kind]
+        rows = self.events[: self.event_count[0]]
+        return [tuple(int(v) for v in row) for row in rows if kind is None or row[EV_KIND] == kind]
 
     def replay(self) -> list[str]:
         """The replay text of the events logged so far (simkit replay's formatter), one line each."""
         from simkit.games.wheeler_dealer_us.replay import format_replay
 
         n = self.prepared.n_players
-        count = int(self.state[engine.ST_EVENT_COUNT])
-        out = {"events": self.events[:count], "event_count": [count],
+        count = int(self.event_count[0])
+        out = {"events": self.events[:count], "events_lost": 0,
                "bankrupt": np.zeros((1, n), bool), "winner": np.zeros((1, n), bool), "net_worth": np.zeros((1, n)),
                "cash": np.zeros((1, n)), "properties": np.zeros((1, n), int), "blocks": np.zeros((1, n), int)}
         return [line.strip() for line in format_replay(self.prepared, self.seats, 0, 0, out).splitlines()]
@@ -221,4 +220,4 @@ class Table:
 
     def conserved(self) -> bool:
         total = sum(self.cash(s) for s in range(self.prepared.n_players))
-        return total == self.start_total + int(self.state[engine.ST_BANK])
+        return total == self.start_total + int(self.bank[0])

@@ -1,4 +1,4 @@
-"""The shipped Wheeler-Dealer (US) strategies (strategies/wheeler_dealer_us.py)
+"""The shipped Wheeler-Dealer (US) strategies (strategies/wheeler_dealer_us/)
 make only legal moves and do what their docs say. Decisions are asked directly on hand-built tables
 (harness.Table); whole games check legality, the clock and that the presets play differently."""
 import math
@@ -8,13 +8,15 @@ import pytest
 
 from simkit.runner import make_batch
 from simkit.strategy import registered
-from simkit.games.wheeler_dealer_us.view import (CARD_MASTER_KEY_SCHOOL, D_BAMBOOZLE, D_BUMP, D_BUY, D_CARD,
-                                                 D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, D_INVEST, D_RAISE, DEAL_BUY,
-                                                 MEMORY_SIZE, OUT_SIZE, PUB_COMMODITY_ROW, PUB_SEAT, QUERY_SIZE,
-                                                 RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL, X_INVEST,
-                                                 X_RETURN, X_WAYS)
+from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_DEAL_CASH, A_DEAL_OTHER,
+                                                 A_DEAL_THEIRS, A_FINANCE_PROPERTY, A_RAISE_ITEM, A_RAISE_RESERVE,
+                                                 A_STAKE, A_TARGET, CARD_MASTER_KEY_SCHOOL, D_BAMBOOZLE, D_BUMP, D_BUY,
+                                                 D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, D_INVEST, D_RAISE,
+                                                 DEAL_BUY, FINANCE_DONE, FINANCE_REPAY, MEMORY_SIZE, OUT_SIZE,
+                                                 PUB_COMMODITY_ROW, PUB_SEAT, QUERY_SIZE, Q_KIND, RAISE_BORROW,
+                                                 RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL, X_INVEST, X_RETURN, X_WAYS)
 
-from .harness import Table
+from .harness import SC_TARGET, Table
 
 GAME = "wheeler-dealer-us"
 SHIPPED = registered(GAME)
@@ -36,8 +38,8 @@ class Asker:
         public = self.table.public
         public[PUB_SEAT] = seat
         query = np.zeros(QUERY_SIZE, np.int64)
-        query[0] = decision
-        query[1:1 + len(args)] = args
+        query[Q_KIND] = decision
+        query[Q_KIND + 1:Q_KIND + 1 + len(args)] = args   # in the order of the decision's Q_* fields
         self.out[:] = 0
         return int(self.strategy.decisions[name](public, self.table.prepared.table, query, self.params, self.memory,
                                                  self.rng, self.out))
@@ -150,12 +152,12 @@ def test_finance_never_borrows_and_repays_whole_blocks_first():
     table.own(0, "E1", debt=True)
     table.set_cash(0, 60_000)
     ask = Asker(table, "builder")
-    assert ask(D_FINANCE, "finance", 0) == 2 and ask.out[0] == table.prop("H3")
+    assert ask(D_FINANCE, "finance", 0) == FINANCE_REPAY and ask.out[A_FINANCE_PROPERTY] == table.prop("H3")
     table.set_cash(0, 25_000)                        # any repayment would leave less than the reserve
-    assert ask(D_FINANCE, "finance", 0) == 0
+    assert ask(D_FINANCE, "finance", 0) == FINANCE_DONE
     table.own(0, "G3", "E1", "H3")                   # no debts: nothing to do, and never a loan
     table.set_cash(0, 0)
-    assert ask(D_FINANCE, "finance", 0) == 0
+    assert ask(D_FINANCE, "finance", 0) == FINANCE_DONE
 
 
 def test_raise_never_offers_the_same_property_twice():
@@ -165,15 +167,15 @@ def test_raise_never_offers_the_same_property_twice():
     table.set_cash(0, 25_000)
     ask = Asker(table, "kelly")
     actions, sold = [], []
-    for step in range(8):  # query[3]: the steps taken in this raise
+    for step in range(8):  # Q_RAISE_STEPS: the steps taken in this raise
         action = ask(D_RAISE, "raise", 0, 500_000 - 25_000, -1, step)
         actions.append(action)
         if action == RAISE_BORROW:
-            assert ask.out[0] == table.prop("C1")
+            assert ask.out[A_RAISE_ITEM] == table.prop("C1")
             table.own(0, "C1", debt=True)            # what the engine's borrowing does
         elif action == RAISE_SELL:
-            assert ask.out[0] not in sold and ask.out[1] >= 100
-            sold.append(ask.out[0])                  # nobody bids: the title stays
+            assert ask.out[A_RAISE_ITEM] not in sold and ask.out[A_RAISE_RESERVE] >= 100
+            sold.append(ask.out[A_RAISE_ITEM])                  # nobody bids: the title stays
         else:
             break
     assert actions[0] == RAISE_BORROW and len(sold) == 4
@@ -202,8 +204,8 @@ def test_builder_offers_a_premium_for_the_missing_piece():
     table.set_cash(0, 300_000)
     ask = Asker(table, "builder")
     kind = ask(D_DEAL_OFFER, "deal_offer", 0, 0)
-    assert kind == DEAL_BUY and ask.out[0] == 1 and ask.out[2] == table.prop("D3")
-    assert ask.out[3] == int(1.5 * 56_000)
+    assert kind == DEAL_BUY and ask.out[A_DEAL_OTHER] == 1 and ask.out[A_DEAL_THEIRS] == table.prop("D3")
+    assert ask.out[A_DEAL_CASH] == int(1.5 * 56_000)
 
 
 # ---- Level Two ---------------------------------------------------------------------------------------
@@ -216,7 +218,7 @@ def test_bump_sends_the_rival_to_my_best_paying_property():
     table.place(2, table.square_of("C2"))            # C2 is taken by a token
     ask = Asker(table, "kelly")
     assert ask(D_BUMP, "bump", 0) == 1
-    assert ask.out[0] == 1 and ask.out[1] == table.square_of("C3")
+    assert ask.out[A_BUMP_SEAT] == 1 and ask.out[A_BUMP_SQUARE] == table.square_of("C3")
     assert Asker(table, "kelly", level2=0)(D_BUMP, "bump", 0) == 0
 
 
@@ -226,7 +228,7 @@ def test_bamboozle_stakes_the_least_valuable_property_on_an_eligible_target():
     table.own(2, "B3", "F4")                         # B3 would give me three Bs
     ask = Asker(table, "kelly")
     assert ask(D_BAMBOOZLE, "bamboozle", 0, 0) == 1
-    assert ask.out[0] == table.prop("G3") and ask.out[1] == table.prop("B3")
+    assert ask.out[A_STAKE] == table.prop("G3") and ask.out[A_TARGET] == table.prop("B3")
     table = Table(players=3, sets=["game.level=2"])
     table.own(0, "G3", "E1")
     table.own(1, "A1", "A2")                         # a whole block: safe from a regular Bamboozle
@@ -234,7 +236,7 @@ def test_bamboozle_stakes_the_least_valuable_property_on_an_eligible_target():
     ask = Asker(table, "kelly")
     assert ask(D_BAMBOOZLE, "bamboozle", 0, 0) == 0
     assert ask(D_BAMBOOZLE, "bamboozle", 0, 1) == 1  # underhanded: A1 is fair game
-    assert ask.out[0] == table.prop("G3") and ask.out[1] == table.prop("A1")
+    assert ask.out[A_STAKE] == table.prop("G3") and ask.out[A_TARGET] == table.prop("A1")
 
 
 def test_master_key_skips_school():
@@ -247,25 +249,25 @@ def test_master_key_skips_school():
 
 @pytest.mark.parametrize("name", ["kelly", "random"])
 def test_bamboozle_cash_stake_set_by_a_house_rule_reaches_engine_and_strategy(name):
-    from simkit.games.wheeler_dealer_us import engine as e
+    from simkit.games.wheeler_dealer_us import cards, state
     from simkit.games.wheeler_dealer_us.view import PUB_BAMBOOZLE_CASH
 
     table = Table(players=2, sets=["game.level=2", "bamboozle.cash_stake=30000"], bamboozle=1, mine=-1)
     table.own(1, "A1")
-    table.params[0, 15] = table.prop("A1")
+    table.params[0, SC_TARGET] = table.prop("A1")
     assert table.public[PUB_BAMBOOZLE_CASH] == 30_000
     ask = Asker(table, name)
     table.set_cash(0, 25_000)                        # enough for the printed $20,000, not for $30,000
     assert ask(D_BAMBOOZLE, "bamboozle", 0, 0) == 0
-    assert e._bamboozle(table.ctx, 0, False, False) is False and table.stats[0, e.S_ILLEGAL] == 1
+    assert cards._bamboozle(table.ctx, 0, False, False) is False and table.stats[0, state.S_ILLEGAL] == 1
     table.set_cash(0, 40_000)
     for _ in range(20):                              # random declines now and then
         if ask(D_BAMBOOZLE, "bamboozle", 0, 0) == 1:
             break
-    assert ask.out[0] == -1 and ask.out[1] == table.prop("A1")
+    assert ask.out[A_STAKE] == -1 and ask.out[A_TARGET] == table.prop("A1")
     for _ in range(30):                              # until the stake is lost once
-        assert e._bamboozle(table.ctx, 0, False, False) is True
-        (_, _, _, _, _, mine_roll, their_roll) = table.log(e.E_BAMBOOZLE)[-1]
+        assert cards._bamboozle(table.ctx, 0, False, False) is True
+        (_, _, _, _, _, mine_roll, their_roll) = table.log(state.E_BAMBOOZLE)[-1]
         if their_roll > mine_roll:
             assert table.cash(0) == 10_000 and table.cash(1) == 130_000
             break

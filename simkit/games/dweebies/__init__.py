@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...columns import ResultColumns
 from ...errors import SimkitError
 from ...rules import lookup, require_int, require_str
 from .. import Game
@@ -112,19 +113,13 @@ def simulate(prepared: DweebiesRules, seats, seed: int, first_game: int, n_games
     places, params = _kernel_inputs(seats)
     out = engine.play_batch(seed, first_game, n_games, prepared.copies, prepared.vector, places, params,
                             check=check)
-    n = prepared.n_players
-    rows = n_games * n
-    columns = {
-        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), n_games),
-    }
-    for i, name in enumerate(engine.SEAT_STATS):
-        columns[name] = out["stats"][:, :, i].reshape(rows).astype(np.int16)
-    columns["winner"] = out["winner"].reshape(rows)
-    for i, name in enumerate(engine.GAME_STATS):  # per-game facts, repeated on each of the game's rows
-        columns[name] = np.repeat(out["game"][:, i].astype(np.int16), n)
-    columns["_totals"] = {"collection_sizes": out["sizes"]}
-    return columns
+    columns = ResultColumns(first_game, n_games, prepared.n_players)
+    columns.seat_counters(engine.SEAT_STATS, out["stats"], np.int16)
+    columns.per_seat("winner", out["winner"])
+    for i, name in enumerate(engine.GAME_STATS):
+        columns.per_game(name, out["game"][:, i], np.int16)
+    columns.totals(collection_sizes=out["sizes"])
+    return columns.columns
 
 
 def replay(prepared: DweebiesRules, seats, seed: int, game: int) -> str:
@@ -137,6 +132,21 @@ def replay(prepared: DweebiesRules, seats, seed: int, game: int) -> str:
     return format_replay(prepared, seats, seed, game, out)
 
 
+def fuzz_rules(pick, n: int) -> dict:
+    """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz: integer, boolean,
+    choice); ``simkit fuzz`` and the property tests play it in checking mode."""
+    if pick.boolean():   # a split of the published deck: n1+n2+n3+n4 = 27 Dweebies, 54 cards
+        n4 = pick.integer(0, 9)
+        n3 = pick.integer(0, (27 - 3 * n4) // 2)
+        deck, cards = {"copies_split": [n3 + 2 * n4, 27 - 2 * n3 - 3 * n4, n3, n4]}, 54
+    else:                # any deck
+        copies = [pick.integer(1, 5) for _ in range(pick.integer(n, 40))]   # at least a card a player
+        deck, cards = {"copies": copies}, sum(copies)
+    return {"deck": deck, "game": {"hand_size": pick.integer(1, min(20, max(1, cards // n))),
+                                   "min_line": pick.integer(2, 3), "collect": pick.choice(["must", "may"]),
+                                   "split_rule": pick.choice(["shortest_link", "free"])}}
+
+
 GAME = Game(
     name="dweebies",
     title="Dweebies",
@@ -147,6 +157,7 @@ GAME = Game(
     strategies_module="strategies.dweebies",
     rules_path=Path(__file__).with_name("rules.toml"),
     prepare=prepare,
+    fuzz=fuzz_rules,
     simulate=simulate,
     replay=replay,
     score_column="collected",

@@ -9,12 +9,13 @@ import numpy as np
 from numba import njit
 
 from ... import rng
-from ...numba_tools import readonly
-from .table import EMPTY, adjacent_cells, grid_side, link_cells, play_card
+from ...numba_tools import EVENT_FIELDS, append_event, readonly
+from .table import EMPTY, grid_side, legal_cells, play_card
 from .view import (COLLECT_MUST, MEMORY_SIZE, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_GROUPS,
                    PUB_HAND_SIZE, PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_LINK, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE,
                    PUB_PLAYERS, PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE, PUB_TOP, PUB_TURN,
-                   SPLIT_SHORTEST_LINK, move_cell, move_collects, move_dweebie, public_length, random_move)
+                   SPLIT_SHORTEST_LINK, move_cell, move_collects, move_dweebie, next_to_play, public_length,
+                   random_move)
 
 MAX_SEATS = 6
 
@@ -29,25 +30,16 @@ SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected
 G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(5)
 GAME_STATS = ("turns", "splits", "left_on_table", "restarts", "most_groups")
 
-# event log (replay): one row per happening
-EV_TURN, EV_SEAT, EV_KIND, EV_DWEEBIE, EV_CELL, EV_A, EV_B = range(7)
-EVENT_FIELDS = 7
+# event log (replay, numba_tools.append_event): one row per happening: turn, seat, kind, the Dweebie, the cell,
+# two more arguments
+EV_TURN, EV_SEAT, EV_KIND, EV_DWEEBIE, EV_CELL, EV_A, EV_B = range(EVENT_FIELDS)
 (E_DEAL, E_PLACE, E_ILLEGAL, E_COLLECT, E_SPLIT, E_LINK_CELL, E_RECONNECT, E_DRAW, E_EMPTIED, E_DECLINE,
  E_STILL_SPLIT) = range(11)
 
 
 @njit(cache=True)
 def _log(events, count, turn, seat, kind, dweebie, cell, a, b):
-    i = count[0]
-    if i < events.shape[0]:
-        events[i, EV_TURN] = turn
-        events[i, EV_SEAT] = seat
-        events[i, EV_KIND] = kind
-        events[i, EV_DWEEBIE] = dweebie
-        events[i, EV_CELL] = cell
-        events[i, EV_A] = a
-        events[i, EV_B] = b
-    count[0] = i + 1
+    count[0] = append_event(events, count[0], turn, seat, kind, dweebie, cell, a, b)
 
 
 @njit(cache=True)
@@ -77,7 +69,6 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
     dweebies = copies.size
     total = copies.sum()
     side = grid_side(total)
-    centre = (side // 2) * side + side // 2
     deck = np.empty(total, np.int64)
     grid = np.full(side * side, EMPTY, np.int64)
     views = np.full((n_players, side * side), EMPTY, np.int64)
@@ -142,31 +133,22 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
         n_on = 0
         split = False
         groups = 1
-        link = 0
         most_groups = 1
         turn = 0
         actor = 0
         while True:
-            for _ in range(n_players):
-                if hand_sizes[actor] > 0:
-                    break
-                actor = (actor + 1) % n_players
-            if hand_sizes[actor] == 0:
+            actor = next_to_play(hand_sizes, actor)
+            if actor < 0:
                 break
             stamp += 1
-            if n_on == 0:
-                legal[0] = centre
-                mark[centre] = stamp
-                n_legal = 1
-            elif split and shortest_link:
-                n_legal, link = link_cells(grid, side, cells, n_on, label, groups, mark, stamp, legal)
-                if record:
+            n_legal, link = legal_cells(grid, side, cells, n_on, label, groups, split, shortest_link, mark, stamp,
+                                        legal)
+            if split and record:
+                if shortest_link:
                     for k in range(n_legal):
                         _log(events, event_count, turn, actor, E_LINK_CELL, -1, legal[k], link, groups)
-            else:  # a connected table, or a split one under split_rule "free" (D9)
-                if split and record:
+                else:  # split_rule "free" (D9): every cell next to a card
                     _log(events, event_count, turn, actor, E_STILL_SPLIT, -1, -1, 0, groups)
-                n_legal = adjacent_cells(grid, side, cells, n_on, mark, stamp, legal)
 
             public[PUB_SEAT] = actor
             public[PUB_TURN] = turn

@@ -190,6 +190,22 @@ def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
 
 
 @njit(cache=True)
+def legal_cells(grid, side, cells, n_on, label, groups, split, shortest_link, mark, stamp, out):
+    """This turn's legal placements, written to ``out`` and marked ``stamp`` in ``mark``: the centre of an
+    empty table; on a split table under game.split_rule = "shortest_link" the cells on a shortest link (D5,
+    D6); otherwise every empty cell next to a card (a connected table, or a split one under "free", D9).
+    Returns (how many, the link length or 0). The engine and look-ahead strategies both call it."""
+    if n_on == 0:
+        centre = (side // 2) * side + side // 2
+        out[0] = centre
+        mark[centre] = stamp
+        return 1, 0
+    if split and shortest_link:
+        return link_cells(grid, side, cells, n_on, label, groups, mark, stamp, out)
+    return adjacent_cells(grid, side, cells, n_on, mark, stamp, out), 0
+
+
+@njit(cache=True)
 def one_group(grid, side, top, bottom, left, right, extra):
     """True if the cards within rows top..bottom, columns left..right (every card on the table lies there)
     form one 4-connected group, or none: a check for strategies, which have no list of the cards. The cell

@@ -16,6 +16,7 @@ plus the seat's parameters, a private ``memory`` of floats zeroed at the start o
 own random stream. Never another hand or the pile's order. A strategy may change ``table`` while it
 looks ahead (it is its own copy) but must put back what it changed before returning.
 """
+import numpy as np
 from numba import njit, types
 
 from ... import rng
@@ -118,6 +119,39 @@ def unseen_total(hand, public):
 
 
 @njit(cache=True)
+def deal_unseen(hand, public, rng_state, hands, pile):
+    """One determinisation for a seat that looks ahead (D7): the cards it has not seen (each Dweebie's copies
+    in the deck minus those collected, on the table and in its own hand) shuffled with its own random stream
+    and dealt out as the other hands, each of its public size, then as the pile in a random order.
+
+    Fills ``hands`` (int64[players, dweebies]: the seat's own row is its hand) and ``pile[:n]``; returns n.
+    Only the deck's makeup and what the seat was shown are used, so no Dweebie is dealt more often than its
+    unseen copies (if the counts shown disagree, hands and pile get fewer cards, never invented ones)."""
+    players, me = public[PUB_PLAYERS], public[PUB_SEAT]
+    total = 0
+    for d in range(hand.size):
+        total += max(0, unseen(hand, public, d))
+    pool = np.empty(total, np.int64)
+    i = 0
+    for d in range(hand.size):
+        for _ in range(unseen(hand, public, d)):
+            pool[i] = d
+            i += 1
+    rng.shuffle(rng_state, pool)
+    hands[:, :] = 0
+    hands[me, :] = hand
+    i = 0
+    for p in range(players):
+        if p != me:
+            for _ in range(min(hand_size_of(public, p), total - i)):
+                hands[p, pool[i]] += 1
+                i += 1
+    n = min(public[PUB_PILE], total - i)
+    pile[:n] = pool[i:i + n]
+    return n
+
+
+@njit(cache=True)
 def next_seat(public):
     """The next seat that will still hold a card after this turn (-1 if none): the opponent a move sets up."""
     n = public[PUB_PLAYERS]
@@ -128,6 +162,18 @@ def next_seat(public):
         if p == me:  # this seat places one card and draws one if the pile has any
             cards += -1 if public[PUB_PILE] == 0 else 0
         if cards > 0:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def next_to_play(hand_sizes, actor):
+    """Who plays the turn that comes to ``actor``: ``actor`` or the first seat after it still holding a card
+    (an empty hand is skipped); -1 when every hand is empty and the game is over."""
+    n = hand_sizes.size
+    for k in range(n):
+        p = (actor + k) % n
+        if hand_sizes[p] > 0:
             return p
     return -1
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...columns import ResultColumns
 from ...errors import SimkitError
 from ...rules import lookup, require_bool, require_int, require_str
 from .. import Game
@@ -97,28 +98,21 @@ def simulate(prepared: WheedleRules, seats, seed: int, first_game: int, n_games:
     acts, accepts, params = _kernel_inputs(seats)
     out = engine.play_batch(seed, first_game, n_games, prepared.counts, prepared.vector, acts, accepts, params,
                             check=check, record=record)
-    n_players = prepared.n_players
-    rows = n_games * n_players
-    columns = {
-        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n_players),
-        "seat": np.tile(np.arange(n_players, dtype=np.int8), n_games),
-        "points": out["points"].reshape(rows).astype(np.int32),
-        "winner": out["winner"].reshape(rows),
-    }
+    columns = ResultColumns(first_game, n_games, prepared.n_players)
+    columns.per_seat("points", out["points"], np.int32)
+    columns.per_seat("winner", out["winner"])
     for r in range(prepared.rounds):
-        columns[f"points_r{r + 1}"] = out["round_points"][:, :, r].reshape(rows).astype(np.int32)
-    for i, name in enumerate(engine.SEAT_STATS):
-        columns[name] = out["seat_stats"][:, :, i].reshape(rows).astype(np.int32)
+        columns.per_seat(f"points_r{r + 1}", out["round_points"][:, :, r], np.int32)
+    columns.seat_counters(engine.SEAT_STATS, out["seat_stats"], np.int32)
     # per-game facts, repeated on each of the game's rows
-    per_game = {"ticks": out["round_ticks"].sum(axis=1), "stalemates": (out["round_stopper"] < 0).sum(axis=1)}
+    columns.per_game("ticks", out["round_ticks"].sum(axis=1), np.int32)
+    columns.per_game("stalemates", (out["round_stopper"] < 0).sum(axis=1), np.int32)
     for r in range(prepared.rounds):
-        per_game[f"ticks_r{r + 1}"] = out["round_ticks"][:, r]
-        per_game[f"stopper_r{r + 1}"] = out["round_stopper"][:, r]
-    for name, values in per_game.items():
-        columns[name] = np.repeat(values.astype(np.int32), n_players)
+        columns.per_game(f"ticks_r{r + 1}", out["round_ticks"][:, r], np.int32)
+        columns.per_game(f"stopper_r{r + 1}", out["round_stopper"][:, r], np.int32)
     if record:
-        columns["_trace"] = out["trace"]
-    return columns
+        columns.columns["_trace"] = out["trace"]
+    return columns.columns
 
 
 def score_round(hands, centre, stopper=None, rules=None):
@@ -179,6 +173,43 @@ def replay(prepared: WheedleRules, seats, seed: int, game: int) -> str:
     return format_replay(prepared, seats, seed, game, out)
 
 
+def fuzz_rules(pick, n: int) -> dict:
+    """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz: integer, boolean,
+    choice); ``simkit fuzz`` and the property tests play it in checking mode."""
+    hand = pick.integer(1, 30 if n <= 3 else 20)
+    total = hand * n + 1
+    companies = pick.integer(max(1, -(-total // 99)), min(12, total))
+    cards = _split_total(pick, total, companies, 1, 99)
+    table = "hand" if n in GAME.player_counts else "house_hand"
+    return {
+        "company": [{"name": f"C{i}", "cards": c} for i, c in enumerate(cards)],
+        "deal": {table: {str(n): hand}},
+        "scoring": {**{key: pick.integer(-20, 20) for key in ("stop_bonus", "false_stop", "all_cards", "majority",
+                                                              "bankrupt")},
+                    "false_stopper_cards": pick.choice(["none", "scored"])},   # W8
+        "options": {"gifts_allowed": pick.boolean(), "false_stop_ends_round": pick.boolean(),
+                    "bankrupt_majority_scores": pick.boolean(),
+                    "rounds": pick.choice(["players", 1, 2, 3]), "max_ticks": pick.choice([1, 5, 50, 500, 2000])},
+    }
+
+
+def _split_total(pick, total: int, parts: int, low: int, high: int) -> list[int]:
+    """``parts`` whole numbers in low..high summing to ``total`` (low*parts <= total <= high*parts)."""
+    counts = [low] * parts
+    weights = [pick.integer(1, 9) for _ in range(parts)]
+    left = total - low * parts
+    for i in range(parts):
+        counts[i] += min(high - low, left * weights[i] // sum(weights))
+    left = total - sum(counts)
+    i = 0
+    while left:
+        if counts[i % parts] < high:
+            counts[i % parts] += 1
+            left -= 1
+        i += 1
+    return counts
+
+
 GAME = Game(
     name="wheedle",
     title="Wheedle",
@@ -189,6 +220,7 @@ GAME = Game(
     strategies_module="strategies.wheedle",
     rules_path=Path(__file__).with_name("rules.toml"),
     prepare=prepare,
+    fuzz=fuzz_rules,
     simulate=simulate,
     replay=replay,
     score_column="points",

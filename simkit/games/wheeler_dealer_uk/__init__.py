@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from ...numba_tools import function_list
+
+from ...columns import ResultColumns
+from ...numba_tools import EVENT_FIELDS, function_list
 from ...strategy import MAX_PARAMS
 from .. import Game
 from . import engine
@@ -42,7 +44,7 @@ def _context(prepared: UKRules, seats, event_capacity=0, record=False):
     largest = max(int(copies[colours == k].sum()) for k in range(len(COLOURS)))
     packs = np.zeros((len(COLOURS), max(1, largest)), np.int64)
     rngs = np.zeros((2 * n + 2, 4), np.uint64)
-    events = np.zeros((event_capacity, engine.EVENT_FIELDS), np.int64)
+    events = np.zeros((event_capacity, EVENT_FIELDS), np.int64)
     return (prepared.table.copy(), misc, packs, floats, rngs, events, fns)
 
 
@@ -66,24 +68,17 @@ def _run(prepared: UKRules, seats, seed, first_game, n_games, check, record=Fals
 def simulate(prepared: UKRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
     out = _run(prepared, seats, seed, first_game, n_games, check)
-    n = prepared.n_players
-    rows = n_games * n
-    columns = {
-        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), n_games),
-        "wealth": out["wealth"].reshape(rows),
-        "cash": out["cash"].reshape(rows),
-        "cards": out["cards"].reshape(rows).astype(np.int16),
-        "bankrupt": out["bankrupt"].reshape(rows),
-        "winner": out["winner"].reshape(rows),
-    }
-    for i, name in enumerate(engine.SEAT_STATS):
-        values = out["stats"][:, :, i].reshape(rows)
-        columns[name] = values if name == "set_credits" else values.astype(np.int32)
+    columns = ResultColumns(first_game, n_games, prepared.n_players)
+    columns.per_seat("wealth", out["wealth"])
+    columns.per_seat("cash", out["cash"])
+    columns.per_seat("cards", out["cards"], np.int16)
+    columns.per_seat("bankrupt", out["bankrupt"])
+    columns.per_seat("winner", out["winner"])
+    columns.seat_counters(engine.SEAT_STATS, out["stats"], np.int32, keep=("set_credits",))
     for name in ("rounds", "end", "first_inner"):
-        columns[{"first_inner": "first_inner_round"}.get(name, name)] = np.repeat(out[name].astype(np.int32), n)
-    columns["_totals"] = {"set_sizes": out["set_sizes"]}
-    return columns
+        columns.per_game({"first_inner": "first_inner_round"}.get(name, name), out[name], np.int32)
+    columns.totals(set_sizes=out["set_sizes"])
+    return columns.columns
 
 
 def wealth_traces(prepared: UKRules, seats, seed: int, games) -> dict:
@@ -106,6 +101,27 @@ def replay(prepared: UKRules, seats, seed: int, game: int) -> str:
     return format_replay(prepared, seats, seed, game, out)
 
 
+def fuzz_rules(pick, n: int) -> dict:
+    """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz: integer, boolean,
+    choice); ``simkit fuzz`` and the property tests play it in checking mode."""
+    rule = pick.choice(["colour", "size", "size_capped"])
+    game = {"level": pick.integer(1, 3), "set_multiple_rule": rule, "start_cash": pick.choice([0, 2000, 8250, 50_000]),
+            "turn_limit": pick.choice([1, 10, 100, 400]), "min_set": 3,
+            "buy_from_player_multiple": pick.integer(0, 5),
+            # 0 included: a free raid once let one turn bankrupt the last two players (found here: seed 2026, case 57)
+            "at_risk_buy_multiple": pick.integer(0, 5),
+            "blue_outer_bonus": pick.choice([0, 5000, 20_000]), "borrow_on_sale": pick.boolean()}
+    for key in ("at_risk_loan_fraction", "at_risk_interest", "handlers_charge"):
+        game[key] = pick.choice([0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0])
+    if rule == "colour":
+        game["set_multiple_colour"] = {c: pick.integer(0, 6) for c in ("red", "green", "yellow")}
+        game["set_multiple_extra_per_card"] = pick.integer(0, 3)
+    elif rule == "size":
+        game["set_multiple_size"] = {"3": pick.integer(0, 4), "4": pick.integer(0, 6), "5": pick.integer(0, 8),
+                                     "6": pick.integer(0, 10)}
+    return {"game": game}
+
+
 GAME = Game(
     name="wheeler-dealer-uk",
     title="Wheeler Dealer (UK)",
@@ -116,6 +132,7 @@ GAME = Game(
     strategies_module="strategies.wheeler_dealer_uk",
     rules_path=Path(__file__).with_name("rules.toml"),
     prepare=prepare,
+    fuzz=fuzz_rules,
     simulate=simulate,
     replay=replay,
     score_column="wealth",

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, types
 
 from ... import rng
-from ...numba_tools import readonly, unmanaged
+from ...numba_tools import append_event, readonly, unmanaged
 from .rules import (C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_COLLECT, C_COLLECT_FROM_EACH, C_DISCARD_CHEAPEST,
                     C_FREE_CARD, C_MISS_TURN, C_MOVE, C_PAY, C_PAY_CASH_PERCENT, C_PAY_EACH, C_REDEEM_AT_RISK)
 from .view import (BLUE, BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PAYMENT, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
@@ -58,8 +58,8 @@ M_STATS = M_HEADS + 4
 M_SET_SIZES = M_STATS + MAX_SEATS * N_STATS
 M_COMMANDS = M_SET_SIZES + MAX_SET + 1      # order of the pile, then kind and value of each card
 
-# event log for replays: [round, seat, kind, a, b, c, d]; seat is the one acting (not always the turn's seat)
-EVENT_FIELDS = 7
+# event log for replays (numba_tools.append_event): [round, seat, kind, a, b, c, d]; seat is the one acting
+# (not always the turn's seat)
 (E_TURN, E_MISSED, E_DEAL, E_REFUSED, E_RAID, E_REDEEM, E_SELL, E_LOAN, E_ENTER, E_ROLL, E_CARD, E_BUY,
  E_CHARGE, E_EMPTY_PACK, E_BONUS, E_COMMAND, E_PAY, E_FREE_CARD, E_DISCARD, E_BANK_BUYS, E_FORFEIT,
  E_BANKRUPT, E_WIN, E_END, E_ILLEGAL, E_YELLOW_COMMAND, E_CANNOT_RAISE, E_LOAN_TO_RISK) = range(28)
@@ -141,17 +141,8 @@ def _log(ctx, seat, kind, a, b, c, d):
 
 @_typed(CTX, I, I, I, I, I, I)
 def _write_event(ctx, seat, kind, a, b, c, d):
-    misc, events = ctx[1], ctx[5]
-    i = misc[M_EVENTS]
-    if i < events.shape[0]:
-        events[i, 0] = ctx[0][H_ROUND]
-        events[i, 1] = seat
-        events[i, 2] = kind
-        events[i, 3] = a
-        events[i, 4] = b
-        events[i, 5] = c
-        events[i, 6] = d
-    misc[M_EVENTS] = i + 1
+    misc = ctx[1]
+    misc[M_EVENTS] = append_event(ctx[5], misc[M_EVENTS], ctx[0][H_ROUND], seat, kind, a, b, c, d)
 
 
 @_typed(CTX, I, I, I, I, I, I, I, restype=I)

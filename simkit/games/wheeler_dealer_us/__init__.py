@@ -6,12 +6,15 @@ from pathlib import Path
 
 import numpy as np
 
+from ...columns import ResultColumns
 from ...errors import SimkitError
 from .. import Game
 from . import engine
+from .state import SEAT_STATS
 from .rules import R_DECK_SIZE, USRules
 from .rules import prepare as _prepare
-from .view import DECISION_NAMES, DECISIONS, MAX_SEATS, PUB_BLOCKS, PUB_PROPERTIES, debt_slot, owner_slot, public_length
+from .view import (DECISION_NAMES, DECISIONS, MAX_SEATS, PUB_BLOCKS, PUB_PROPERTIES, S_CASH, debt_slot, owner_slot,
+                   public_length, seat_slot)
 
 
 def prepare(rules: dict, n_players: int) -> USRules:
@@ -21,71 +24,33 @@ def prepare(rules: dict, n_players: int) -> USRules:
 
 
 def _kernel_inputs(seats):
-    fns = engine.function_addresses(tuple(seats[min(seat, len(seats) - 1)].strategy.decisions[name]
-                                          for name in DECISION_NAMES for seat in range(MAX_SEATS)))
+    """Each seat's decision functions (in DECISION_NAMES order) and parameters, as engine.play_batch takes them."""
+    functions = tuple(tuple(seat.strategy.decisions[name] for name in DECISION_NAMES) for seat in seats)
     params = np.zeros((MAX_SEATS, seats[0].vector().size))
     for i, seat in enumerate(seats):
         params[i] = seat.vector()
-    return fns, params
-
-
-def _context(prepared: USRules, seats, event_capacity=0, record=False):
-    fns, params = _kernel_inputs(seats)
-    return engine.make_context(prepared.table, prepared.vector, prepared.deck, fns, params, prepared.n_players,
-                               len(prepared.blocks), len(prepared.commodities), len(prepared.card_types),
-                               len(prepared.squares), event_capacity, record)
-
-
-def _run(prepared: USRules, seats, seed, first_game, n_games, check, record, event_capacity=0):
-    arrays = _context(prepared, seats, event_capacity, record)
-    n = prepared.n_players
-    c = len(prepared.commodities)
-    out = {
-        "net_worth": np.zeros((n_games, n), np.int64), "cash": np.zeros((n_games, n), np.int64),
-        "properties": np.zeros((n_games, n), np.int64), "blocks": np.zeros((n_games, n), np.int64),
-        "debt_ridden": np.zeros((n_games, n), np.int64), "bankrupt": np.zeros((n_games, n), np.bool_),
-        "winner": np.zeros((n_games, n), np.bool_),
-        "stats": np.zeros((n_games, n, len(engine.SEAT_STATS)), np.int64),
-        "invest": np.zeros((n_games, n, c), np.int64), "won": np.zeros((n_games, n, c), np.int64),
-        "turns": np.zeros(n_games, np.int64), "end": np.zeros(n_games, np.int64),
-    }
-    engine._play(engine.kernel_context(arrays), prepared.deck, np.uint64(seed), first_game, n_games, check, out["net_worth"], out["cash"],
-                 out["properties"], out["blocks"], out["debt_ridden"], out["bankrupt"], out["winner"], out["stats"],
-                 out["invest"], out["won"], out["turns"], out["end"])
-    state = arrays[0]
-    start = engine.ST_PUBLIC + state[engine.ST_PUBLIC_LEN] + state[engine.ST_DECK_SIZE]
-    out["landings"] = state[start:start + len(prepared.squares)].copy()
-    out["events"] = arrays[5]
-    out["event_count"] = np.array([state[engine.ST_EVENT_COUNT]])
-    return out
+    return functions, params
 
 
 def simulate(prepared: USRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
-    out = _run(prepared, seats, seed, first_game, n_games, check, False)
-    n = prepared.n_players
-    rows = n_games * n
-    columns = {
-        "game": np.repeat(np.arange(first_game, first_game + n_games, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), n_games),
-    }
+    out = engine.play_batch(seed, first_game, n_games, prepared, *_kernel_inputs(seats), check=check)
+    columns = ResultColumns(first_game, n_games, prepared.n_players)
     for name in ("net_worth", "cash"):
-        columns[name] = out[name].reshape(rows)
+        columns.per_seat(name, out[name])
     for name in ("properties", "blocks", "debt_ridden"):
-        columns[name] = out[name].reshape(rows).astype(np.int16)
-    columns["bankrupt"] = out["bankrupt"].reshape(rows)
-    columns["winner"] = out["winner"].reshape(rows)
-    for i, name in enumerate(engine.SEAT_STATS):
-        values = out["stats"][:, :, i].reshape(rows)
-        columns[name] = values if name in ("rent_paid", "rent_received", "exchange_profit") else values.astype(np.int32)
+        columns.per_seat(name, out[name], np.int16)
+    columns.per_seat("bankrupt", out["bankrupt"])
+    columns.per_seat("winner", out["winner"])
+    columns.seat_counters(SEAT_STATS, out["stats"], np.int32, keep=("rent_paid", "rent_received", "exchange_profit"))
     for i, name in enumerate(prepared.commodities):
         key = _column_key(name)
-        columns[f"invest_{key}"] = out["invest"][:, :, i].reshape(rows).astype(np.int16)
-        columns[f"won_{key}"] = out["won"][:, :, i].reshape(rows).astype(np.int16)
-    columns["turns"] = np.repeat(out["turns"].astype(np.int32), n)
-    columns["end"] = np.repeat(out["end"].astype(np.int8), n)
-    columns["_totals"] = {"landings": out["landings"]}
-    return columns
+        columns.per_seat(f"invest_{key}", out["invest"][:, :, i], np.int16)
+        columns.per_seat(f"won_{key}", out["won"][:, :, i], np.int16)
+    columns.per_game("turns", out["turns"], np.int32)
+    columns.per_game("end", out["end"], np.int8)
+    columns.totals(landings=out["landings"])
+    return columns.columns
 
 
 def _column_key(name: str) -> str:
@@ -115,7 +80,7 @@ def net_worth(cash, owned, debt_ridden=(), rules=None) -> int:
         public[owner_slot(index[pid])] = 0
     for pid in debt_ridden:
         public[debt_slot(public, index[pid])] = 1
-    public[engine.seat_slot(0, engine.S_CASH)] = int(cash)
+    public[seat_slot(0, S_CASH)] = int(cash)
     return int(engine.net_worth_of(public, prepared.table, 0))
 
 
@@ -123,9 +88,28 @@ def replay(prepared: USRules, seats, seed: int, game: int) -> str:
     from .replay import format_replay
 
     capacity = 200 * int(prepared.vector[R_DECK_SIZE]) + 10_000
-    out = _run(prepared, seats, seed, game, 1, True, True, capacity)
-    out["events"] = out["events"][: min(int(out["event_count"][0]), capacity)]
+    out = engine.play_batch(seed, game, 1, prepared, *_kernel_inputs(seats), check=True, record=True,
+                            event_capacity=capacity)
     return format_replay(prepared, seats, seed, game, out)
+
+
+def fuzz_rules(pick, n: int) -> dict:
+    """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz: integer, boolean,
+    choice); ``simkit fuzz`` and the property tests play it in checking mode."""
+    defaults = GAME.default_rules
+    return {
+        "game": {"level": pick.integer(1, 2), "start_cash": pick.choice([0, 20_000, 50_000, 100_000, 300_000]),
+                 "deals_per_turn": pick.integer(0, 4), "last_player_standing": pick.boolean(),
+                 "max_turns": pick.choice([1, 20, 300, 3000]),
+                 "doubles_bonus_per_pip": pick.choice([0, 1000, 5000]),
+                 "auction_increment": pick.choice([1, 1000, 10_000])},
+        "corners": {"city_hall_cash_percent": pick.integer(0, 100), "park_collect_per_pip": pick.choice([0, 5000]),
+                    "school_collect_per_pip": pick.choice([0, 2000]),
+                    "trade_fair_extra_investment": pick.boolean()},
+        "tax_audit": {"stake_per_pip": pick.choice([0, 10_000, 50_000])},
+        "bamboozle": {"cash_stake": pick.choice([1, 20_000, 100_000])},
+        "commodity": [{**c, "total_return": c["invest"] * pick.integer(1, 9)} for c in defaults["commodity"]],
+    }
 
 
 GAME = Game(
@@ -138,6 +122,7 @@ GAME = Game(
     strategies_module="strategies.wheeler_dealer_us",
     rules_path=Path(__file__).with_name("rules.toml"),
     prepare=prepare,
+    fuzz=fuzz_rules,
     simulate=simulate,
     replay=replay,
     score_column="net_worth",

@@ -2,10 +2,11 @@
 rules it follows: docs/rules/wheeler-dealer-us.md)."""
 from __future__ import annotations
 
-from . import engine as e
+from . import state as e
 from .rules import R_BAMBOOZLE_CASH
-from .view import D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY, D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, \
-    D_INVEST, D_POACH, D_RAISE, DEAL_BUY, DEAL_SELL, DEAL_SWAP, DECISION_NAMES
+from .view import (COMBO_BAMBOOZLE, COMBO_MOVE, COMBO_TAXI, D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY, D_CARD,
+                   D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, D_INVEST, D_POACH, D_RAISE, DEAL_BUY, DEAL_SELL, DEAL_SWAP,
+                   DECISION_NAMES)
 
 _DEALS = {DEAL_BUY: "to buy", DEAL_SELL: "to sell", DEAL_SWAP: "to swap"}
 _ENDS = {e.END_CLOCK: "the last Wheeler-Dealer card was drawn", e.END_LAST_PLAYER: "one player is left",
@@ -17,8 +18,8 @@ _DEFAULTS = {D_FINANCE: "asked again", D_INVEST: "the cheapest stake, or none if
              D_RAISE: "asked again", D_BUMP: "no bump", D_CARD: "not used", D_BAMBOOZLE: "the engine's default",
              D_BORROW_ON: "the first title it may borrow on"}
 _USES = {e.USED_CANCEL_AUDIT: " to cancel the Tax Audit", e.USED_SKIP_SCHOOL: " to skip the turn missed at School",
-         e.USED_STEP5: " (step five)", e.USED_AS_COMBO: " as a Taxi Service", e.USED_AS_COMBO + 1: " as a Bamboozle",
-         e.USED_AS_COMBO + 2: " as a Move Any Player"}
+         e.USED_STEP5: " (step five)", e.USED_AS_COMBO + COMBO_TAXI: " as a Taxi Service",
+         e.USED_AS_COMBO + COMBO_BAMBOOZLE: " as a Bamboozle", e.USED_AS_COMBO + COMBO_MOVE: " as a Move Any Player"}
 
 
 def _money(value) -> str:
@@ -105,7 +106,7 @@ def format_replay(prepared, seats, seed, game, out) -> str:
         flags += "  WINNER" if out["winner"][0, seat] else ""
         lines.append(f"   {who[seat]}: {_money(out['net_worth'][0, seat])} (cash {_money(out['cash'][0, seat])}, "
                      f"{out['properties'][0, seat]} titles, {out['blocks'][0, seat]} whole blocks){flags}")
-    lost = int(out["event_count"][0]) - len(out["events"])
+    lost = out["events_lost"]
     if lost > 0:
         lines.append(f"   ({lost} events beyond the log's capacity were not recorded)")
     return "\n".join(lines)

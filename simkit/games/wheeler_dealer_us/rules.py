@@ -8,9 +8,9 @@ import numpy as np
 
 from ...errors import SimkitError
 from ...rules import lookup, require_bool, require_int, require_str
-from .view import (CARD_KINDS, CK_COLLECT, CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_PAY, CK_PAY_PERCENT, CK_TAXI,
-                   CORNER_KINDS, K_AMOUNT, K_KIND, K_PERCENT, K_SAVE, MAX_BLOCK, MAX_SEATS, P_BLOCK, P_BLOCK_SIZE,
-                   P_COST, P_INCOME, P_LOAN, P_PAYOFF, P_SQUARE, Q_KIND, Q_PROPERTY, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL,
+from .view import (B_KIND, B_PROPERTY, CARD_KINDS, CK_COLLECT, CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_PAY,
+                   CK_PAY_PERCENT, CK_TAXI, CORNER_KINDS, K_AMOUNT, K_KIND, K_PERCENT, K_SAVE, MAX_BLOCK, MAX_SEATS,
+                   P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, P_SQUARE, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL,
                    TABLE_COLUMNS, X_INVEST, X_MASK, X_RETURN, X_WAYS)
 
 # rule vector layout
@@ -200,7 +200,7 @@ def prepare(rules: dict, n_players: int) -> USRules:
         table[row, [K_KIND, K_AMOUNT, K_PERCENT, K_SAVE]] = (code, amount, percent, save)
         row += 1
     for square in range(squares):
-        table[row, Q_KIND], table[row, Q_PROPERTY] = square_kind[square], square_prop[square]
+        table[row, B_KIND], table[row, B_PROPERTY] = square_kind[square], square_prop[square]
         row += 1
     type_names = tuple(CARD_KINDS[c] + (f" {a:+d}" if a else "") + (f" {p}%" if p else "") for c, a, p, _ in types)
     return USRules(vector, table, np.array(deck, np.int64), n_players, tuple(ids), tuple(blocks),

@@ -14,10 +14,10 @@ Every decision point is a function with one signature::
   write it. ``public[PUB_SEAT]`` is the seat being asked.
 - ``table`` (int64 [rows, TABLE_COLUMNS]): the static rule data in sections — properties from row 0
   (``P_*`` columns), commodities from ``public[PUB_COMMODITY_ROW]`` (``X_*``), card types from
-  ``public[PUB_CARD_ROW]`` (``K_*``), squares from ``public[PUB_SQUARE_ROW]`` (``Q_*``).
-- ``query`` (int64 vector): ``query[0]`` is the decision kind (``D_*``), the rest its arguments
-  (documented at each ``D_*``).
-- ``out``: extra results of the decision (documented at each ``D_*``); it is zeroed before the call.
+  ``public[PUB_CARD_ROW]`` (``K_*``), board squares from ``public[PUB_SQUARE_ROW]`` (``B_*``).
+- ``query`` (int64 vector): ``query[Q_KIND]`` is the decision kind (``D_*``), the other fields its
+  arguments (``Q_*``, named after the decision and documented at each ``D_*``).
+- ``out``: extra results of the decision (``A_*``, documented at each ``D_*``); it is zeroed before the call.
 The return value is the decision's main answer.
 
 Every answer (the return value and each ``out`` slot the decision uses) is checked before the engine
@@ -36,46 +36,75 @@ MEMORY_SIZE = 136
 OUT_SIZE = 8
 QUERY_SIZE = 8
 
-# ---- decision points: query[0], the arguments in query[1:], the answer and out[] -------------
-# (default: what the engine plays when the answer is refused)
-D_FINANCE = 0       # start of turn / after step 5: return 0 done, 1 borrow on out[0], 2 repay out[0] (asked again
-                    # until done; default for a refused step: ask again, at most twice the steps there can be)
-D_INVEST = 1        # query[1]=1 if optional (Trade Fair, raising money), query[2]=1 when raising money and
-                    # query[3]=the dollars still short: return a commodity whose stake you can pay, or -1 to decline
-                    # an optional one (default: decline an optional one, else the cheapest stake)
-D_BUY = 2           # query[1]=property: return 1 to buy at cost (the engine borrows if short), 0 not (default 0)
-D_BID = 3           # query[1]=property, or -1 for a Wheeler-Dealer card on sale (query[4]=its card type, query[5]=1
-                    # when the buyer must use it at once: a drawn Bamboozle), query[2]=1 if a bankrupt's property,
-                    # query[3]=seller (-1 the bank): return the most you'd pay, 0..bid_limit() (default: no bid)
-D_POACH = 4         # query[1]=property (debt-ridden, another's): return 1 to poach (pay payoff to the bank), 0 not
-D_DEAL_OFFER = 5    # query[1]=offers made so far this turn: return 0 none, else the offer kind DEAL_*;
-                    # out[0]=other seat, out[1]=my property, out[2]=their property, out[3]=cash I pay (<0: I receive)
-                    # (default: no offer; the next one is still asked)
-D_DEAL_ANSWER = 6   # query[1]=offering seat, [2]=kind, [3]=their property, [4]=my property, [5]=cash they pay me:
-                    # return 1 to accept, 0 to refuse (default 0)
-D_RAISE = 7         # query[1]=amount short, [2]=creditor seat (-1 bank), [3]=steps already taken in this raise
-                    # (0: a new raise): return RAISE_*; out[0]=property (RAISE_BORROW, RAISE_SELL) or card type
-                    # (RAISE_SELL_CARD); out[1]=reserve price (0: the smallest sale, PUB_AUCTION_MIN). Each property
-                    # and card type may be offered once a raise. (default: refused, asked again)
-D_BUMP = 8          # query[1..]=nothing: return 0 or 1 to bump; out[0]=seat to bump, out[1]=destination square
-D_CARD = 9          # query[1]=CARD_DRAWN or CARD_STEP5, [2]=card type (drawn) : return the card type to use now,
-                    # -1 for none/keep; out[0..] its arguments (see CARD_ARGS below) (default: keep / none)
-D_BAMBOOZLE = 10    # query[1]=1 for underhanded, query[2]=1 if it must be used (bought, or a Combo Platter played
-                    # as one): return 1 to use, 0 not; out[0]=my property (-1: stake PUB_BAMBOOZLE_CASH cash when
-                    # owning none), out[1]=target property (default: not used, or when it must be used, my
-                    # cheapest property against the first eligible target)
-D_BORROW_ON = 11    # query[1]=amount still short: return the property to borrow on next (engine's forced borrowing;
-                    # default: the first property it may borrow on)
+# ---- decision points (query[Q_KIND]), their arguments (query[Q_*]) and answers (return value, out[A_*]) ----
+# (default: what the engine plays when the answer is refused). The arguments and answers of each decision
+# are named after it; query[Q_KIND] is the decision itself.
+Q_KIND = 0
+D_FINANCE = 0       # start of turn / after step 5: return FINANCE_DONE, FINANCE_BORROW or FINANCE_REPAY on
+                    # out[A_FINANCE_PROPERTY] (asked again until done; default for a refused step: ask again, at
+                    # most twice the steps there can be)
+FINANCE_DONE, FINANCE_BORROW, FINANCE_REPAY = 0, 1, 2
+A_FINANCE_PROPERTY = 0
+D_INVEST = 1        # Q_INVEST_OPTIONAL=1 if optional (Trade Fair, raising money), Q_INVEST_RAISING=1 when raising
+                    # money and Q_INVEST_SHORT=the dollars still short: return a commodity whose stake you can pay,
+                    # or -1 to decline an optional one (default: decline an optional one, else the cheapest stake)
+Q_INVEST_OPTIONAL, Q_INVEST_RAISING, Q_INVEST_SHORT = 1, 2, 3
+D_BUY = 2           # Q_BUY_PROPERTY: return 1 to buy at cost (the engine borrows if short), 0 not (default 0)
+Q_BUY_PROPERTY = 1
+D_BID = 3           # Q_BID_PROPERTY=the property, or -1 for a Wheeler-Dealer card on sale (Q_BID_CARD_TYPE=its card
+                    # type, Q_BID_MUST_USE=1 when the buyer must use it at once: a drawn Bamboozle),
+                    # Q_BID_BANKRUPT_SALE=1 if a bankrupt's property, Q_BID_SELLER=seller (-1 the bank): return the
+                    # most you'd pay, 0..bid_limit() (default: no bid)
+Q_BID_PROPERTY, Q_BID_BANKRUPT_SALE, Q_BID_SELLER, Q_BID_CARD_TYPE, Q_BID_MUST_USE = 1, 2, 3, 4, 5
+D_POACH = 4         # Q_POACH_PROPERTY (debt-ridden, another's): return 1 to poach (pay payoff to the bank), 0 not
+Q_POACH_PROPERTY = 1
+D_DEAL_OFFER = 5    # Q_OFFERS_MADE=offers made so far this turn: return 0 none, else the offer kind DEAL_*;
+                    # out[A_DEAL_OTHER]=other seat, out[A_DEAL_MINE]=my property, out[A_DEAL_THEIRS]=their property,
+                    # out[A_DEAL_CASH]=cash I pay (<0: I receive) (default: no offer; the next one is still asked)
+Q_OFFERS_MADE = 1
+A_DEAL_OTHER, A_DEAL_MINE, A_DEAL_THEIRS, A_DEAL_CASH = 0, 1, 2, 3
+D_DEAL_ANSWER = 6   # Q_DEAL_FROM=offering seat, Q_DEAL_KIND=kind, Q_DEAL_THEIRS=their property, Q_DEAL_MINE=my
+                    # property, Q_DEAL_CASH=cash they pay me: return 1 to accept, 0 to refuse (default 0)
+Q_DEAL_FROM, Q_DEAL_KIND, Q_DEAL_THEIRS, Q_DEAL_MINE, Q_DEAL_CASH = 1, 2, 3, 4, 5
+D_RAISE = 7         # Q_RAISE_SHORT=amount short, Q_RAISE_CREDITOR=creditor seat (-1 bank), Q_RAISE_STEPS=steps
+                    # already taken in this raise (0: a new raise): return RAISE_*; out[A_RAISE_ITEM]=property
+                    # (RAISE_BORROW, RAISE_SELL) or card type (RAISE_SELL_CARD); out[A_RAISE_RESERVE]=reserve price
+                    # (0: the smallest sale, PUB_AUCTION_MIN). Each property and card type may be offered once a
+                    # raise. (default: refused, asked again)
+Q_RAISE_SHORT, Q_RAISE_CREDITOR, Q_RAISE_STEPS = 1, 2, 3
+A_RAISE_ITEM, A_RAISE_RESERVE = 0, 1
+D_BUMP = 8          # no arguments: return 0 or 1 to bump; out[A_BUMP_SEAT]=seat to bump, out[A_BUMP_SQUARE]=its
+                    # destination square (default: no bump)
+A_BUMP_SEAT, A_BUMP_SQUARE = 0, 1
+D_CARD = 9          # Q_CARD_CONTEXT=CARD_DRAWN or CARD_STEP5, Q_CARD_TYPE=card type (drawn): return the card type to
+                    # use now, -1 for none/keep; out[A_*] its arguments (see CARD_ARGS below) (default: keep / none)
+Q_CARD_CONTEXT, Q_CARD_TYPE = 1, 2
+D_BAMBOOZLE = 10    # Q_UNDERHANDED=1 for underhanded, Q_MUST_USE=1 if it must be used (bought, or a Combo Platter
+                    # played as one): return 1 to use, 0 not; out[A_STAKE]=my property (-1: stake PUB_BAMBOOZLE_CASH
+                    # cash when owning none), out[A_TARGET]=target property (default: not used, or when it must be
+                    # used, my cheapest property against the first eligible target)
+Q_UNDERHANDED, Q_MUST_USE = 1, 2
+A_STAKE, A_TARGET = 0, 1
+D_BORROW_ON = 11    # Q_BORROW_SHORT=amount still short: return the property to borrow on next (engine's forced
+                    # borrowing; default: the first property it may borrow on)
+Q_BORROW_SHORT = 1
 DECISION_NAMES = ("finance", "invest", "buy", "bid", "poach", "deal_offer", "deal_answer", "raise", "bump",
                   "card", "bamboozle", "borrow_on")
 
 DEAL_NONE, DEAL_BUY, DEAL_SELL, DEAL_SWAP = 0, 1, 2, 3
 RAISE_GIVE_UP, RAISE_BORROW, RAISE_SELL, RAISE_EXCHANGE, RAISE_SELL_CARD = 0, 1, 2, 3, 4
 CARD_DRAWN, CARD_STEP5, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL = 0, 1, 2, 3
-# CARD_ARGS: taxi_service out[0]=square; move_any_player out[0]=seat, out[1]=square; master_key out[0]=0 Tax
-# Audit, 1 School; combo_platter out[0]=0 taxi (out[1]=square), 1 bamboozle, 2 move_any_player (out[1]=seat,
-# out[2]=square), 3 discard. For CARD_MASTER_KEY_AUDIT/SCHOOL (cancel an audit just drawn / skip the turn
-# missed after School) return 1 to use a saved master key, 0 not.
+# CARD_ARGS: taxi_service out[A_TAXI_SQUARE]=square; move_any_player out[A_MOVE_SEAT]=seat, out[A_MOVE_SQUARE]=
+# square; master_key out[A_KEY_DESTINATION]=KEY_TAX_AUDIT or KEY_SCHOOL; combo_platter out[A_COMBO_USE]=COMBO_TAXI
+# (out[A_COMBO_SQUARE]=square), COMBO_BAMBOOZLE, COMBO_MOVE (out[A_COMBO_SEAT]=seat, out[A_COMBO_MOVE_SQUARE]=
+# square) or COMBO_DISCARD. For CARD_MASTER_KEY_AUDIT/SCHOOL (cancel an audit just drawn / skip the turn missed
+# after School) return 1 to use a saved master key, 0 not.
+A_TAXI_SQUARE = 0
+A_MOVE_SEAT, A_MOVE_SQUARE = 0, 1
+A_KEY_DESTINATION = 0
+KEY_TAX_AUDIT, KEY_SCHOOL = 0, 1
+A_COMBO_USE, A_COMBO_SQUARE, A_COMBO_SEAT, A_COMBO_MOVE_SQUARE = 0, 1, 1, 2
+COMBO_TAXI, COMBO_BAMBOOZLE, COMBO_MOVE, COMBO_DISCARD = 0, 1, 2, 3
 MAX_MONEY = 1 << 50     # no amount in an answer may exceed this (far above any game's money)
 
 # ---- card kinds (table K_KIND) ----
@@ -85,7 +114,7 @@ CARD_KINDS = ("tax_audit", "bamboozle", "underhanded_bamboozle", "taxi_service",
               "easy_come_easy_go", "extra_turn", "master_key", "combo_platter", "collect", "pay",
               "pay_cash_percent", "collect_per_pip", "collect_from_each_player")
 
-# ---- square kinds (table Q_KIND) ----
+# ---- square kinds (table B_KIND) ----
 SQ_PROPERTY, SQ_PARK, SQ_CITY_HALL, SQ_SCHOOL, SQ_TRADE_FAIR = range(5)
 CORNER_KINDS = ("park", "city_hall", "school", "trade_fair")
 
@@ -93,7 +122,7 @@ CORNER_KINDS = ("park", "city_hall", "school", "trade_fair")
 P_SQUARE, P_BLOCK, P_COST, P_LOAN, P_PAYOFF, P_BLOCK_SIZE, P_INCOME = range(7)   # income: P_INCOME + k - 1
 X_INVEST, X_RETURN, X_WAYS, X_MASK = range(4)        # X_MASK bit t set: a 2d6 total of t wins
 K_KIND, K_AMOUNT, K_PERCENT, K_SAVE = range(4)
-Q_KIND, Q_PROPERTY = range(2)                         # Q_PROPERTY: property index or -1
+B_KIND, B_PROPERTY = range(2)                         # board squares; B_PROPERTY: property index or -1
 
 # ---- public header ----
 (PUB_SEAT, PUB_PLAYERS, PUB_ACTIVE, PUB_TURN, PUB_LEVEL, PUB_CARDS_LEFT, PUB_PROPERTIES, PUB_BLOCKS,
@@ -189,6 +218,15 @@ def cards_left(public, card_type):
 
 
 @njit(cache=True)
+def owns_property(public, seat):
+    """True if the seat holds at least one title."""
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat:
+            return True
+    return False
+
+
+@njit(cache=True)
 def held_in_block(public, table, seat, block):
     """Properties of a block a seat owns."""
     count = 0
@@ -199,41 +237,141 @@ def held_in_block(public, table, seat, block):
 
 
 @njit(cache=True)
-def rent_multiple(public, table, prop):
-    """Income Multiple a visitor pays on: by block holdings, the top multiple needs the whole block with
-    none of it debt-ridden (U5: otherwise the one before it)."""
-    holder = owner(public, prop)
-    block = table[prop, P_BLOCK]
-    held, any_debt = 0, False
-    for other in range(public[PUB_PROPERTIES]):
-        if table[other, P_BLOCK] == block and owner(public, other) == holder:
-            held += 1
-            any_debt = any_debt or debt_ridden(public, other)
-    if held == table[prop, P_BLOCK_SIZE] and any_debt:
-        held -= 1
-    return table[prop, P_INCOME + held - 1]
-
-
-@njit(cache=True)
 def win_ways(table, public, commodity):
     """Ways out of 36 that a 2d6 roll wins this commodity."""
     return table[public[PUB_COMMODITY_ROW] + commodity, X_WAYS]
 
 
+# ---- the rules the engine and the strategies share: the engine calls these very functions ----------------
+
+
 @njit(cache=True)
-def owns_property(public, seat):
-    """True if the seat holds at least one title."""
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) == seat:
+def income_multiple(table, prop, held, debt_ridden_held):
+    """The Income Multiple a visitor pays on ``prop`` when its holder owns ``held`` properties of its block,
+    ``debt_ridden_held`` of them debt-ridden: the top multiple needs the whole block with none of it
+    debt-ridden (U5: otherwise the one before it)."""
+    if held == table[prop, P_BLOCK_SIZE] and debt_ridden_held > 0:
+        held -= 1
+    return table[prop, P_INCOME + held - 1]
+
+
+@njit(cache=True)
+def rent_multiple(public, table, prop):
+    """Income Multiple a visitor pays on a held property (income_multiple of its holder's block holdings)."""
+    holder = owner(public, prop)
+    block = table[prop, P_BLOCK]
+    held, debts = 0, 0
+    for other in range(public[PUB_PROPERTIES]):
+        if table[other, P_BLOCK] == block and owner(public, other) == holder:
+            held += 1
+            debts += debt_ridden(public, other)
+    return income_multiple(table, prop, held, debts)
+
+
+@njit(cache=True)
+def occupied(public, square, except_seat):
+    """True if a token of a player in the game, other than except_seat (-1: any), rests on the square."""
+    for seat in range(public[PUB_PLAYERS]):
+        if seat != except_seat and seat_field(public, seat, S_ALIVE) and seat_field(public, seat, S_POSITION) == square:
             return True
     return False
 
 
 @njit(cache=True)
-def bid_limit(public, seat, query):
-    """The largest bid a seat may make in the auction of a D_BID query: its cash; for a Bamboozle card it
+def may_borrow(public, seat, prop):
+    """U5: a loan on one of the seat's titles that is not debt-ridden."""
+    return 0 <= prop < public[PUB_PROPERTIES] and owner(public, prop) == seat and not debt_ridden(public, prop)
+
+
+@njit(cache=True)
+def may_repay(public, table, seat, prop):
+    """U5: repaying one of the seat's debt-ridden titles, when its cash covers the payoff."""
+    return (0 <= prop < public[PUB_PROPERTIES] and owner(public, prop) == seat and debt_ridden(public, prop)
+            and cash(public, seat) >= table[prop, P_PAYOFF])
+
+
+@njit(cache=True)
+def extra_exchange_open(public, seat):
+    """U6, U16: the seat may still make its one extra Exchange investment of this turn to raise money."""
+    return not seat_field(public, seat, S_EXTRA_EXCHANGE) and cash(public, seat) >= public[PUB_MIN_INVEST]
+
+
+@njit(cache=True)
+def has_bamboozle_stake(public, seat):
+    """A title to stake, or (owning none) the rules' cash stake."""
+    return owns_property(public, seat) or cash(public, seat) >= public[PUB_BAMBOOZLE_CASH]
+
+
+@njit(cache=True)
+def bamboozle_stake_ok(public, seat, mine):
+    """A Bamboozle's stake: one of the seat's titles; -1 (the cash stake) only when it owns none and has it."""
+    if owns_property(public, seat):
+        return 0 <= mine < public[PUB_PROPERTIES] and owner(public, mine) == seat
+    return mine == -1 and cash(public, seat) >= public[PUB_BAMBOOZLE_CASH]
+
+
+@njit(cache=True)
+def bamboozle_target_ok(public, table, seat, target, underhanded):
+    """A Bamboozle's target: another player's title, that player not on School, and (unless underhanded)
+    not in a block that player holds whole."""
+    if target < 0 or target >= public[PUB_PROPERTIES]:
+        return False
+    victim = owner(public, target)
+    if victim < 0 or victim == seat or not seat_field(public, victim, S_ALIVE) or seat_field(public, victim, S_ON_SCHOOL):
+        return False
+    return underhanded or held_in_block(public, table, victim, table[target, P_BLOCK]) < table[target, P_BLOCK_SIZE]
+
+
+@njit(cache=True)
+def can_bamboozle(public, table, seat, underhanded):
+    """Whether the seat has a stake and an eligible target for a Bamboozle now."""
+    if not has_bamboozle_stake(public, seat):
+        return False
+    for prop in range(public[PUB_PROPERTIES]):
+        if bamboozle_target_ok(public, table, seat, prop, underhanded):
+            return True
+    return False
+
+
+@njit(cache=True)
+def auction_limit(public, seat, must_use_card):
+    """The largest bid a seat may make in a sealed-bid auction (U3, U14): its cash; for a Bamboozle card it
     must use at once while owning no title, its cash less the cash it must then stake."""
     money = cash(public, seat)
-    if query[1] < 0 and query[5] != 0 and not owns_property(public, seat):
+    if must_use_card and not owns_property(public, seat):
         return money - public[PUB_BAMBOOZLE_CASH]
     return money
+
+
+@njit(cache=True)
+def bid_limit(public, seat, query):
+    """auction_limit for the auction of a D_BID query."""
+    return auction_limit(public, seat, query[Q_BID_PROPERTY] < 0 and query[Q_BID_MUST_USE] != 0)
+
+
+# Amounts the rules imply, from the public header (so a house rule changes them for every strategy)
+DIE_MEAN = 3.5
+
+
+@njit(cache=True)
+def park_mean(public):
+    """What a Park landing pays on average: one die x park_collect_per_pip."""
+    return DIE_MEAN * public[PUB_PARK_PER_PIP]
+
+
+@njit(cache=True)
+def school_mean(public):
+    """What a School landing pays on average: one die x school_collect_per_pip."""
+    return DIE_MEAN * public[PUB_SCHOOL_PER_PIP]
+
+
+@njit(cache=True)
+def audit_max(public):
+    """The most a Tax Audit can take: six pips x stake_per_pip."""
+    return 6.0 * public[PUB_AUDIT_PER_PIP]
+
+
+@njit(cache=True)
+def city_hall_share(public):
+    """The share of its cash a City Hall landing takes."""
+    return public[PUB_CITY_HALL_PERCENT] / 100.0

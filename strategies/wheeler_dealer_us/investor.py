@@ -1,699 +1,50 @@
-"""Shipped Wheeler-Dealer (US) strategies (the rules they play: docs/rules/wheeler-dealer-us.md).
-
-Every decision point is one Numba function with the signature of
-``simkit.games.wheeler_dealer_us.view.DECISION_SIGNATURE``; a strategy is twelve of them plus
-parameters. ``random`` is the baseline: uniform over the legal answers at every decision.
-``investor`` is one parametrised family (Exchange rule, buying and bidding, borrowing and poaching,
-dealing, Level Two bumps and cards); the other names are its presets. Parameter values are floats;
-flags are 0 or 1.
-"""
-import math
-
-import numba
+"""``investor``: one parametrised family of Wheeler-Dealer (US) strategies (Exchange rule, buying and bidding,
+borrowing and poaching, dealing, Level Two bumps and cards): its decisions and its parameters. The worth
+of things it decides by is in valuation.py; its presets are in this package's __init__."""
 import numpy as np
-from numba import njit, types
-
-if numba.config.DISABLE_JIT:  # the interpreter (benchmarks compare against it) has no intrinsics
-    def trailing_zeros(value):
-        value = int(value)
-        return (value & -value).bit_length() - 1
-else:
-    from numba.cpython.unsafe.numbers import trailing_zeros
-
-from simkit import rng
-from simkit.games.wheeler_dealer_us.view import (CARD_DRAWN, CARD_MASTER_KEY_AUDIT, CARD_MASTER_KEY_SCHOOL,
-                                                 CARD_STEP5, CK_BAMBOOZLE, CK_COMBO, CK_EXTRA_TURN, CK_MASTER_KEY,
-                                                 CK_MOVE_ANY, CK_TAXI, CK_UNDERHANDED, DEAL_BUY, DEAL_SWAP,
-                                                 DECISION_SIGNATURE, K_AMOUNT, K_KIND, MAX_SEATS, MEMORY_SIZE,
-                                                 PUB_AUCTION_MIN, PUB_AUDIT_PER_PIP, PUB_BAMBOOZLE_CASH, PUB_BLOCKS,
-                                                 PUB_CARDS_LEFT, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_CITY_HALL_PERCENT,
-                                                 PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_MIN_INVEST, PUB_PARK_PER_PIP,
-                                                 PUB_PLAYERS, PUB_PROPERTIES, PUB_SCHOOL_PER_PIP, PUB_SEAT,
-                                                 PUB_SQUARES, PUB_SQUARE_ROW, PUB_TRADE_FAIR_EXTRA, PUB_TURN, P_BLOCK,
-                                                 P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, Q_KIND, Q_PROPERTY,
-                                                 RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
-                                                 RAISE_SELL_CARD, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL,
-                                                 SQ_TRADE_FAIR, S_ALIVE, S_EXTRA_EXCHANGE, S_ON_SCHOOL, S_POSITION,
-                                                 X_INVEST, X_RETURN, X_WAYS, bid_limit, cash, debt_ridden, debt_slot,
-                                                 held_in_block, holdings_version, owner, owner_slot, owns_property,
-                                                 saved, saved_slot, seat_field)
-from simkit.numba_tools import readonly_array
-from simkit.strategy import Param, Strategy, preset, register
-
-
-# ---- helpers shared by the shipped strategies -----------------------------------------------------
-
-@njit(cache=True)
-def occupied(public, square, except_seat):
-    """True if a token of a player in the game (other than except_seat) rests on the square."""
-    for seat in range(public[PUB_PLAYERS]):
-        if seat != except_seat and seat_field(public, seat, S_ALIVE) and seat_field(public, seat, S_POSITION) == square:
-            return True
-    return False
-
-
-@njit(cache=True)
-def can_borrow(public, seat, prop):
-    return owner(public, prop) == seat and not debt_ridden(public, prop)
-
-
-@njit(cache=True)
-def can_repay(public, table, seat, prop):
-    return owner(public, prop) == seat and debt_ridden(public, prop) and cash(public, seat) >= table[prop, P_PAYOFF]
-
-
-@njit(cache=True)
-def bamboozle_target_ok(public, table, seat, prop, underhanded):
-    holder = owner(public, prop)
-    if holder < 0 or holder == seat or seat_field(public, holder, S_ON_SCHOOL):
-        return False
-    return underhanded or held_in_block(public, table, holder, table[prop, P_BLOCK]) < table[prop, P_BLOCK_SIZE]
-
-
-@njit(cache=True)
-def owns_any(public, seat):
-    return owns_property(public, seat)
-
-
-@njit(cache=True)
-def can_stake_bamboozle(public, seat):
-    """A title to stake, or (owning none) the cash stake of the rules."""
-    return owns_property(public, seat) or cash(public, seat) >= public[PUB_BAMBOOZLE_CASH]
-
-
-@njit(cache=True)
-def extra_exchange_open(public, seat):
-    """The seat may still make its one extra Exchange investment of this turn to raise money (U6, U16)."""
-    return not seat_field(public, seat, S_EXTRA_EXCHANGE) and cash(public, seat) >= public[PUB_MIN_INVEST]
-
-
-@njit(cache=True)
-def _nth_property(public, seat, n, mode, table):
-    """The n-th property (in index order) of ``seat`` passing the mode's test, or the count when n < 0.
-    mode 0: owned; 1: can borrow; 2: can repay."""
-    count = 0
-    for prop in range(public[PUB_PROPERTIES]):
-        ok = owner(public, prop) == seat
-        if mode == 1:
-            ok = can_borrow(public, seat, prop)
-        elif mode == 2:
-            ok = can_repay(public, table, seat, prop)
-        if ok:
-            if count == n:
-                return prop
-            count += 1
-    return count if n < 0 else -1
-
-
-@njit(cache=True)
-def _random_property(public, table, seat, mode, state):
-    count = _nth_property(public, seat, -1, mode, table)
-    if count == 0:
-        return -1
-    return _nth_property(public, seat, rng.below(state, count), mode, table)
-
-
-@njit(cache=True)
-def _random_free_square(public, table, seat, state, properties_only, allow_park):
-    """A uniformly random square with no token on it (and not the seat's own)."""
-    squares = public[PUB_SQUARES]
-    count = 0
-    for square in range(squares):
-        kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
-        if not occupied(public, square, -1) and (kind == SQ_PROPERTY or not properties_only) \
-                and (allow_park or kind != SQ_PARK):
-            count += 1
-    if count == 0:
-        return -1
-    r = rng.below(state, count)
-    for square in range(squares):
-        kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
-        if not occupied(public, square, -1) and (kind == SQ_PROPERTY or not properties_only) \
-                and (allow_park or kind != SQ_PARK):
-            if r == 0:
-                return square
-            r -= 1
-    return -1
-
-
-@njit(cache=True)
-def _random_other(public, seat, state, skip_school):
-    count = 0
-    for other in range(public[PUB_PLAYERS]):
-        if other != seat and seat_field(public, other, S_ALIVE) and not (skip_school and seat_field(public, other, S_ON_SCHOOL)):
-            count += 1
-    if count == 0:
-        return -1
-    r = rng.below(state, count)
-    for other in range(public[PUB_PLAYERS]):
-        if other != seat and seat_field(public, other, S_ALIVE) and not (skip_school and seat_field(public, other, S_ON_SCHOOL)):
-            if r == 0:
-                return other
-            r -= 1
-    return -1
-
-
-# ---- random: uniform over the legal answers ---------------------------------------------------------
-
-@njit(cache=True)
-def random_finance(public, table, query, params, memory, state, out):
-    seat = public[PUB_SEAT]
-    borrow = _nth_property(public, seat, -1, 1, table)
-    repay = _nth_property(public, seat, -1, 2, table)
-    r = rng.below(state, 1 + borrow + repay)
-    if r == 0:
-        return 0
-    if r <= borrow:
-        out[0] = _nth_property(public, seat, r - 1, 1, table)
-        return 1
-    out[0] = _nth_property(public, seat, r - 1 - borrow, 2, table)
-    return 2
-
-
-@njit(cache=True)
-def random_invest(public, table, query, params, memory, state, out):
-    seat = public[PUB_SEAT]
-    row = public[PUB_COMMODITY_ROW]
-    affordable = 0
-    for c in range(public[PUB_COMMODITIES]):
-        affordable += table[row + c, X_INVEST] <= cash(public, seat)
-    optional = query[1]
-    r = rng.below(state, affordable + optional)
-    for c in range(public[PUB_COMMODITIES]):
-        if table[row + c, X_INVEST] <= cash(public, seat):
-            if r == 0:
-                return c
-            r -= 1
-    return -1
-
-
-@njit(cache=True)
-def random_coin(public, table, query, params, memory, state, out):
-    return 1 if rng.uniform(state) < 0.5 else 0
-
-
-@njit(cache=True)
-def random_bid(public, table, query, params, memory, state, out):
-    limit = bid_limit(public, public[PUB_SEAT], query)
-    return rng.below(state, limit + 1) if limit >= 0 else 0
-
-
-@njit(cache=True)
-def random_deal_offer(public, table, query, params, memory, state, out):
-    seat = public[PUB_SEAT]
-    if rng.uniform(state) < 0.5:
-        return 0
-    other = _random_other(public, seat, state, True)
-    if other < 0:
-        return 0
-    kind = 1 + rng.below(state, 3)
-    mine = _random_property(public, table, seat, 0, state)
-    theirs = _random_property(public, table, other, 0, state)
-    out[0], out[1], out[2] = other, mine, theirs
-    least = public[PUB_AUCTION_MIN]  # every sale is for at least the smallest bid (U14)
-    if kind == 1:   # buy
-        if theirs < 0 or cash(public, seat) < least:
-            return 0
-        out[3] = least + rng.below(state, cash(public, seat) - least + 1)
-    elif kind == 2:  # sell
-        if mine < 0 or cash(public, other) < least:
-            return 0
-        out[3] = -(least + rng.below(state, cash(public, other) - least + 1))
-    else:           # swap with cash either way
-        if mine < 0 or theirs < 0:
-            return 0
-        out[3] = rng.below(state, cash(public, seat) + cash(public, other) + 1) - cash(public, other)
-    return kind
-
-
-R_TRIED, R_TRIED_CARDS = 0, 1  # random's memory: the properties and card types offered in this raise (bits)
-R_MASK_BITS = 52                # properties and card types a float64 bit mask holds exactly; later ones aren't sold
-
-
-@njit(cache=True)
-def _untried(memory, slot, index):
-    return index < R_MASK_BITS and (np.int64(memory[slot]) >> index) & 1 == 0
-
-
-@njit(cache=True)
-def random_raise(public, table, query, params, memory, state, out):
-    """Uniform over the legal steps: give up, borrow on a title, offer a title or a saved card not yet
-    offered in this raise, the extra Exchange investment."""
-    seat = public[PUB_SEAT]
-    if query[3] == 0:  # a new raise
-        memory[R_TRIED] = 0.0
-        memory[R_TRIED_CARDS] = 0.0
-    borrow = _nth_property(public, seat, -1, 1, table)
-    sellable = 0
-    for prop in range(public[PUB_PROPERTIES]):
-        sellable += owner(public, prop) == seat and _untried(memory, R_TRIED, prop)
-    cards = 0
-    for t in range(public[PUB_CARD_TYPES]):
-        cards += saved(public, seat, t) > 0 and _untried(memory, R_TRIED_CARDS, t)
-    exchange = 1 if extra_exchange_open(public, seat) else 0
-    r = rng.below(state, 1 + borrow + sellable + cards + exchange)
-    if r == 0:
-        return RAISE_GIVE_UP
-    if r <= borrow:
-        out[0] = _nth_property(public, seat, r - 1, 1, table)
-        return RAISE_BORROW
-    r -= borrow + 1
-    out[1] = public[PUB_AUCTION_MIN]
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) == seat and _untried(memory, R_TRIED, prop):
-            if r == 0:
-                memory[R_TRIED] = float(np.int64(memory[R_TRIED]) | (np.int64(1) << prop))
-                out[0] = prop
-                return RAISE_SELL
-            r -= 1
-    for t in range(public[PUB_CARD_TYPES]):
-        if saved(public, seat, t) > 0 and _untried(memory, R_TRIED_CARDS, t):
-            if r == 0:
-                memory[R_TRIED_CARDS] = float(np.int64(memory[R_TRIED_CARDS]) | (np.int64(1) << t))
-                out[0] = t
-                return RAISE_SELL_CARD
-            r -= 1
-    return RAISE_EXCHANGE
-
-
-@njit(cache=True)
-def random_bump(public, table, query, params, memory, state, out):
-    seat = public[PUB_SEAT]
-    here = seat_field(public, seat, S_POSITION)
-    if rng.uniform(state) < 0.5:
-        return 0
-    count = 0
-    for other in range(public[PUB_PLAYERS]):
-        if other != seat and seat_field(public, other, S_ALIVE) and seat_field(public, other, S_POSITION) == here:
-            count += 1
-    r = rng.below(state, count)
-    for other in range(public[PUB_PLAYERS]):
-        if other != seat and seat_field(public, other, S_ALIVE) and seat_field(public, other, S_POSITION) == here:
-            if r == 0:
-                out[0] = other
-            r -= 1
-    out[1] = _random_free_square(public, table, seat, state, False, False)
-    return 1 if out[1] >= 0 else 0
-
-
-@njit(cache=True)
-def _card_arguments(public, table, seat, card_type, state, out):
-    """Random legal arguments for using a card of ``card_type``; False if it can't be used now."""
-    kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
-    if kind == CK_TAXI:
-        if cash(public, seat) + table[public[PUB_CARD_ROW] + card_type, K_AMOUNT] < 0:
-            return False  # the card's payment can't be made
-        out[0] = _random_free_square(public, table, seat, state, False, True)
-        return out[0] >= 0
-    if kind == CK_MOVE_ANY:
-        out[0] = _random_other(public, seat, state, True)
-        out[1] = _random_free_square(public, table, seat, state, True, False)
-        return out[0] >= 0 and out[1] >= 0
-    if kind == CK_MASTER_KEY:
-        out[0] = rng.below(state, 2)
-        return True
-    return kind == CK_EXTRA_TURN
-
-
-@njit(cache=True)
-def random_card(public, table, query, params, memory, state, out):
-    seat = public[PUB_SEAT]
-    context = query[1]
-    if context != CARD_DRAWN and context != CARD_STEP5:
-        return 1 if rng.uniform(state) < 0.5 else 0   # the Master Key's reactive uses
-    if context == CARD_DRAWN:
-        card_type = query[2]
-        kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
-        if kind == CK_COMBO:
-            # uniform over the uses possible now (taxi, Bamboozle, Move Any Player) and discarding
-            taxi = _random_free_square(public, table, seat, state, False, True)
-            bamboozle = can_stake_bamboozle(public, seat) and _bamboozle_targets(public, table, seat, False) > 0
-            victim = _random_other(public, seat, state, True)
-            square = _random_free_square(public, table, seat, state, True, False)
-            move = victim >= 0 and square >= 0
-            r = rng.below(state, 1 + (taxi >= 0) + bamboozle + move)
-            out[0] = 3
-            if taxi >= 0:
-                if r == 0:
-                    out[0], out[1] = 0, taxi
-                r -= 1
-            if bamboozle:
-                if r == 0:
-                    out[0] = 1
-                r -= 1
-            if move and r == 0:
-                out[0], out[1], out[2] = 2, victim, square
-            return card_type
-        if rng.uniform(state) < 0.5 and _card_arguments(public, table, seat, card_type, state, out):
-            return card_type
-        return -1
-    count = 0
-    for t in range(public[PUB_CARD_TYPES]):
-        count += saved(public, seat, t) > 0
-    r = rng.below(state, count + 1)
-    for t in range(public[PUB_CARD_TYPES]):
-        if saved(public, seat, t) > 0:
-            if r == 0:
-                return t if _card_arguments(public, table, seat, t, state, out) else -1
-            r -= 1
-    return -1
-
-
-@njit(cache=True)
-def _bamboozle_targets(public, table, seat, underhanded):
-    targets = 0
-    for prop in range(public[PUB_PROPERTIES]):
-        targets += bamboozle_target_ok(public, table, seat, prop, underhanded)
-    return targets
-
-
-@njit(cache=True)
-def random_bamboozle(public, table, query, params, memory, state, out):
-    """Uniform over declining and the eligible targets (never declining one it must use), staking a random
-    title of its own, or the cash stake when it owns none."""
-    seat = public[PUB_SEAT]
-    underhanded = query[1] != 0
-    targets = _bamboozle_targets(public, table, seat, underhanded)
-    if targets == 0:
-        return 0
-    if owns_any(public, seat):
-        out[0] = _random_property(public, table, seat, 0, state)
-    elif cash(public, seat) >= public[PUB_BAMBOOZLE_CASH]:
-        out[0] = -1
-    else:
-        return 0
-    r = rng.below(state, targets + (0 if query[2] != 0 else 1))
-    for prop in range(public[PUB_PROPERTIES]):
-        if bamboozle_target_ok(public, table, seat, prop, underhanded):
-            if r == 0:
-                out[1] = prop
-                return 1
-            r -= 1
-    return 0
-
-
-@njit(cache=True)
-def random_borrow_on(public, table, query, params, memory, state, out):
-    return _random_property(public, table, public[PUB_SEAT], 1, state)
-
-
-random = register(Strategy.build(
-    "wheeler-dealer-us", "random",
-    finance=random_finance, invest=random_invest, buy=random_coin, bid=random_bid, poach=random_coin,
-    deal_offer=random_deal_offer, deal_answer=random_coin, bump=random_bump, card=random_card,
-    bamboozle=random_bamboozle, borrow_on=random_borrow_on,
-    **{"raise": random_raise},
-    doc="Baseline: uniform over the legal answers at every decision (bids uniform in 0..cash)."))
-
-
-# The family's helpers and decisions: compiled once each, for one explicit signature (called with literal
-# constants, Numba would compile a specialisation per combination of values), and without reference counting
-# (_nrt=False; the family allocates nothing): with it, every array argument costs a call into the runtime and
-# back. Strategy.build keeps the decisions as compiled here, so the engine calls them directly.
-I, F, B1 = types.int64, types.float64, types.boolean
-# What the engine shows a strategy is read-only (view.DECISION_SIGNATURE), and the helpers take it as such;
-# its memory (FV) and answer buffer (OUT) are its own to write.
-SHOWN, SHOWN_TABLE, PARAMS = readonly_array(I, 1), readonly_array(I, 2), readonly_array(F, 1)
-FV, OUT = types.Array(F, 1, "A"), types.Array(I, 1, "A")
-
-
-def _typed(signature):
-    return njit(signature, cache=True, _nrt=False)
-
-
-# ---- investor: one parametrised family ---------------------------------------------------------------
-#
-# Values: a property is worth to a seat what it adds to the seat's market value (cost x properties held in
-# the block, docs/rules/wheeler-dealer-us.md "Net worth"): its cost, plus ``block_weight`` x (its cost x the
-# others held + their costs), plus ``block_weight`` x cost x block size when it completes the block (the top
-# Income Multiple), minus the payoff when it comes debt-ridden. What losing a property costs is the same sum
-# with it left out.
-
-# parameter order (the Strategy's params dict preserves it); named PR_* since view.py's P_* are table columns
-(PR_INVEST_RULE, PR_COMMODITY, PR_FRACTION, PR_RICH, PR_RESERVE, PR_BLOCK_WEIGHT, PR_BLOCK_BUY, PR_BID_FRACTION,
- PR_BORROW_RULE, PR_REPAY_FIRST, PR_POACH_RATIO, PR_PREMIUM, PR_SELL_PREMIUM, PR_PROTECT, PR_SWAPS,
- PR_LEVEL2) = range(16)
-INVEST_FIXED, INVEST_BEST_RETURN, INVEST_KELLY, INVEST_CAUTIOUS = range(4)
-BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
-
-# memory layout (float64[MEMORY_SIZE] per seat, zeroed each game): a few fields of state, then two scratch
-# areas: my holdings per block (count, cost sum, debt-ridden count), kept while they are unchanged, and
-# another seat's holdings per block (count, cost sum), or per seat for one block, refilled inside a decision;
-# then what is derived from my titles and debts alone, each with the key it was derived for (_holdings_key).
-# (slot 7 is free)
-(M_TRIED_CARDS, M_RAISE_AMOUNT, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED, M_REFUSED_RESET) = range(7)
-MINE, MINE_FIELDS = 8, 3
-BCAP = 11                              # blocks the scratch areas hold; beyond them the slow path counts
-OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
-KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch area holds
-M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any Player card is not reconsidered
-M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE, M_REPAY_MIN and M_WORTH_BASE hold my holdings for this key
-M_REPAY_MIN = M_HOLDINGS_KEY + 1       # the smallest payoff of my debt-ridden titles
-M_WORTH_BASE = M_HOLDINGS_KEY + 2      # my market value less those payoffs
-M_REACH = M_HOLDINGS_KEY + 3           # per square, scratch of _best_move
-REACH_SQUARES = MEMORY_SIZE - M_REACH  # boards up to this size use it
-assert REACH_SQUARES >= 40
-NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
-MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
-WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
-TRADE_FAIR_EV = 4000.0                 # an optional Exchange investment, roughly (when the rules offer one)
-MISSED_TURN = 27000.0                  # what a missed turn costs, roughly (School's own pay-out not counted)
-EXTRA_TURN_STAKES = 0.5                # an extra turn's worth, in smallest Exchange stakes (a sale's reserve)
-REFUSED_ROUNDS = 8                     # a refused deal is not offered again for this many rounds
-MOVE_MIN = 3000.0                      # least expected gain for which a Move Any Player card is played
-
-
-# Amounts of the rules, from the public header (so a house rule changes them here too)
-@njit(inline="always", cache=True, _nrt=False)
-def _park_ev(public):
-    """Park pays one die x park_collect_per_pip."""
-    return 3.5 * public[PUB_PARK_PER_PIP]
-
-
-@njit(inline="always", cache=True, _nrt=False)
-def _school_cost(public):
-    """A missed turn less School's pay-out (one die x school_collect_per_pip)."""
-    return MISSED_TURN - 3.5 * public[PUB_SCHOOL_PER_PIP]
-
-
-@njit(inline="always", cache=True, _nrt=False)
-def _audit_max(public):
-    """The most a Tax Audit can take: six pips x stake_per_pip."""
-    return 6.0 * public[PUB_AUDIT_PER_PIP]
-
-
-@njit(inline="always", cache=True, _nrt=False)
-def _city_hall_share(public):
-    """The share of cash City Hall takes."""
-    return public[PUB_CITY_HALL_PERCENT] / 100.0
-
-
-@_typed(F(SHOWN, SHOWN_TABLE, I))
-def _card_worth(public, table, card_type):
-    """Rough worth of holding a saved card: an extra turn, a taxi (to the Park at least, its payment
-    included), a Move Any Player (the least it is played for), a Master Key (out of School)."""
-    row = public[PUB_CARD_ROW] + card_type
-    kind = table[row, K_KIND]
-    if kind == CK_EXTRA_TURN:
-        return EXTRA_TURN_STAKES * public[PUB_MIN_INVEST]
-    if kind == CK_TAXI:
-        return max(0.0, _park_ev(public) + table[row, K_AMOUNT])
-    if kind == CK_MOVE_ANY:
-        return MOVE_MIN
-    if kind == CK_MASTER_KEY:
-        return 0.3 * _school_cost(public)
-    return 0.0
-
-
-@_typed(B1(SHOWN, SHOWN_TABLE, I, FV, I, I))
-def _fill_blocks(public, table, seat, memory, base, fields):
-    """memory[base + fields * block + 0, 1(, 2)]: seat's count, cost sum (and debt-ridden count) per block."""
-    nb = min(public[PUB_BLOCKS], BCAP)
-    for i in range(base, base + fields * nb):
-        memory[i] = 0.0
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) == seat:
-            block = table[prop, P_BLOCK]
-            if block < BCAP:
-                j = base + fields * block
-                memory[j] += 1.0
-                memory[j + 1] += table[prop, P_COST]
-                if fields > 2 and debt_ridden(public, prop):
-                    memory[j + 2] += 1.0
-    return True
-
-
-@njit(inline="always", cache=True, _nrt=False)
-def _holdings_key(public, seat):
-    """Tells a seat's titles and debts (view.holdings_version) from another seat's and from their earlier
-    states; never 0, the value of an empty memory field."""
-    return float(holdings_version(public, seat) * MAX_SEATS + seat + 1)
-
-
-@njit(inline="always", cache=True, _nrt=False)
-def _block(public, table, memory, seat, block, base, fields, filled):
-    """(count, cost sum, debt-ridden count) of a seat's holdings in a block: from scratch when filled.
-    Inlined: called in the hot loops, where passing the arrays cost more than reading the scratch."""
-    if filled and block < BCAP:
-        j = base + fields * block
-        debts = int(memory[j + 2]) if fields > 2 else 0
-        return int(memory[j]), memory[j + 1], debts
-    return _count_block(public, table, seat, block)
-
-
-@_typed(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
-def _count_block(public, table, seat, block):
-    """_block's count over the whole board."""
-    k, s, d = 0, 0.0, 0
-    for prop in range(public[PUB_PROPERTIES]):
-        if table[prop, P_BLOCK] == block and owner(public, prop) == seat:
-            k += 1
-            s += table[prop, P_COST]
-            d += debt_ridden(public, prop)
-    return k, s, d
-
-
-@_typed(B1(SHOWN, I, I))
-def _occupied(public, square, except_seat):
-    """occupied() for the family's hot loops (inlined)."""
-    for seat in range(public[PUB_PLAYERS]):
-        if seat != except_seat and seat_field(public, seat, S_ALIVE) and seat_field(public, seat, S_POSITION) == square:
-            return True
-    return False
-
-
-@_typed(types.UniTuple(I, 2)(SHOWN_TABLE, I, I))
-def _run(table, prop, n):
-    """Index range to scan for the properties of prop's block: its run of adjacent indices when that run
-    is the whole block (as in the default data), else every property."""
-    block = table[prop, P_BLOCK]
-    lo, hi = prop, prop
-    while lo > 0 and table[lo - 1, P_BLOCK] == block:
-        lo -= 1
-    while hi < n - 1 and table[hi + 1, P_BLOCK] == block:
-        hi += 1
-    if hi - lo + 1 != table[prop, P_BLOCK_SIZE]:
-        return 0, n - 1
-    return lo, hi
-
-
-@_typed(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
-def _holding(public, table, seat, prop):
-    """(count, cost sum, debt-ridden count) of a seat's holdings in prop's block (prop included if held)."""
-    block = table[prop, P_BLOCK]
-    lo, hi = _run(table, prop, public[PUB_PROPERTIES])
-    k, s, d = 0, 0.0, 0
-    for other in range(lo, hi + 1):
-        if table[other, P_BLOCK] == block and owner(public, other) == seat:
-            k += 1
-            s += table[other, P_COST]
-            d += debt_ridden(public, other)
-    return k, s, d
-
-
-@njit(inline="always", cache=True, _nrt=False)
-def _take_holding(public, table, memory, seat, prop, cheapest, worth):
-    """_fill_mine's step for one title of the seat's."""
-    block = table[prop, P_BLOCK]
-    debt = debt_ridden(public, prop)
-    if debt:
-        cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
-        worth -= table[prop, P_PAYOFF]
-    if block < BCAP:
-        j = MINE + MINE_FIELDS * block
-        memory[j] += 1.0
-        memory[j + 1] += table[prop, P_COST]
-        if debt:
-            memory[j + 2] += 1.0
-    else:
-        worth += table[prop, P_COST] * _holding(public, table, seat, prop)[0]
-    return cheapest, worth
-
-
-@njit(inline="always", cache=True, _nrt=False)
-def _fill_mine(public, table, seat, memory):
-    """Unless they are there already for the seat's holdings (_holdings_key): its holdings per block into
-    MINE (as _fill_blocks), the smallest payoff of its debt-ridden titles (NO_DEBT: none) and its market
-    value (cost x properties held in the block) less those payoffs. Inlined: most calls find them there."""
-    if memory[M_HOLDINGS_KEY] != _holdings_key(public, seat):
-        _refresh_holdings(public, table, seat, memory)
-    return True
-
-
-@_typed(types.none(SHOWN, SHOWN_TABLE, I, FV))
-def _refresh_holdings(public, table, seat, memory):
-    """_fill_mine's work, in one pass. Whole dollars below 2**53: the sums are exact in any order."""
-    nb = min(public[PUB_BLOCKS], BCAP)
-    for i in range(MINE, MINE + MINE_FIELDS * nb):
-        memory[i] = 0.0
-    cheapest, worth = NO_DEBT, 0.0
-    # my titles among the first 63 as bits, found without a branch a property, then taken in index order
-    n = public[PUB_PROPERTIES]
-    owner_at = owner_slot(0)
-    mine = 0
-    for prop in range(min(n, 63)):
-        mine |= np.int64(public[owner_at + prop] == seat) << prop
-    while mine != 0:
-        prop = trailing_zeros(mine)
-        mine &= mine - 1
-        cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
-    for prop in range(63, n):
-        if owner(public, prop) == seat:
-            cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
-    for block in range(nb):
-        worth += memory[MINE + MINE_FIELDS * block] * memory[MINE + MINE_FIELDS * block + 1]
-    memory[M_REPAY_MIN] = cheapest
-    memory[M_WORTH_BASE] = worth
-    memory[M_HOLDINGS_KEY] = _holdings_key(public, seat)
-
-
-@_typed(F(SHOWN_TABLE, I, I, F, F, B1))
-def _value(table, prop, k, s, weight, held):
-    """What ``prop`` adds to a seat holding k properties of its block costing s (prop among them if held)."""
-    c = table[prop, P_COST]
-    if held:
-        k -= 1
-        s -= c
-    v = c + weight * (c * k + s)
-    size = table[prop, P_BLOCK_SIZE]
-    if k + 1 == size:
-        v += weight * c * size
-    return v
-
-
-@_typed(I(SHOWN, SHOWN_TABLE, I))
-def _debt(public, table, prop):
-    return table[prop, P_PAYOFF] if debt_ridden(public, prop) else 0
-
-
-@_typed(I(SHOWN_TABLE, I, I, I))
-def _my_rent(table, prop, k, debts):
-    """Income Multiple a visitor pays on my property (the top one needs the whole block debt-free)."""
-    held = k
-    if held == table[prop, P_BLOCK_SIZE] and debts > 0:
-        held -= 1
-    return table[prop, P_INCOME + held - 1]
-
-
-@_typed(B1(SHOWN_TABLE, I, I))
-def _whole(table, prop, k):
-    return k == table[prop, P_BLOCK_SIZE]
-
+from numba import types
+
+from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_COMBO_MOVE_SQUARE, A_COMBO_SEAT,
+                                                 A_COMBO_SQUARE, A_COMBO_USE, A_DEAL_CASH, A_DEAL_MINE, A_DEAL_OTHER,
+                                                 A_DEAL_THEIRS, A_FINANCE_PROPERTY, A_KEY_DESTINATION, A_MOVE_SEAT,
+                                                 A_MOVE_SQUARE, A_RAISE_ITEM, A_RAISE_RESERVE, A_STAKE, A_TARGET,
+                                                 A_TAXI_SQUARE, B_KIND, B_PROPERTY, CARD_DRAWN, CARD_MASTER_KEY_AUDIT,
+                                                 CARD_MASTER_KEY_SCHOOL, CK_BAMBOOZLE, CK_COMBO, CK_UNDERHANDED,
+                                                 COMBO_BAMBOOZLE, COMBO_DISCARD, COMBO_MOVE, COMBO_TAXI, DEAL_BUY,
+                                                 DEAL_SWAP, DECISION_SIGNATURE, FINANCE_DONE, FINANCE_REPAY,
+                                                 KEY_TAX_AUDIT, PUB_AUCTION_MIN, PUB_BAMBOOZLE_CASH, PUB_CARDS_LEFT,
+                                                 PUB_CARD_TYPES, PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_PLAYERS,
+                                                 PUB_SEAT, PUB_SQUARES, PUB_SQUARE_ROW, PUB_TRADE_FAIR_EXTRA,
+                                                 PUB_TURN, P_INCOME, P_LOAN, Q_BID_CARD_TYPE, Q_BID_PROPERTY,
+                                                 Q_BORROW_SHORT, Q_BUY_PROPERTY, Q_CARD_CONTEXT, Q_CARD_TYPE,
+                                                 Q_DEAL_CASH, Q_DEAL_FROM, Q_DEAL_MINE, Q_DEAL_THEIRS,
+                                                 Q_INVEST_OPTIONAL, Q_MUST_USE, Q_POACH_PROPERTY, Q_RAISE_SHORT,
+                                                 Q_RAISE_STEPS, Q_UNDERHANDED, RAISE_BORROW, RAISE_EXCHANGE,
+                                                 RAISE_GIVE_UP, RAISE_SELL, RAISE_SELL_CARD, SQ_CITY_HALL, SQ_PARK,
+                                                 SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, S_ALIVE, S_ON_SCHOOL,
+                                                 S_POSITION, audit_max, bid_limit, city_hall_share, debt_slot,
+                                                 extra_exchange_open, held_in_block, saved, saved_slot, seat_field)
+from simkit.strategy import Param, Strategy, register
+from strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY, BORROW_BLOCKS, BORROW_NEVER, CK_EXTRA_TURN,
+                                                    CK_MASTER_KEY, CK_MOVE_ANY, CK_TAXI, F, FV, I, INVEST_BEST_RETURN,
+                                                    INVEST_CAUTIOUS, INVEST_FIXED, INVEST_KELLY, KELLY_SCRATCH,
+                                                    K_AMOUNT, K_KIND, MAX_SEATS, MINE, MINE_FIELDS, MOVE_MIN,
+                                                    M_MOVE_CHECK, M_OFFER_PROP, M_RAISE_AMOUNT, M_RAISE_INVEST,
+                                                    M_REACH, M_REFUSED, M_REFUSED_RESET, M_REPAY_MIN, M_TRIED,
+                                                    M_TRIED_CARDS, OTHER, OTHER_FIELDS, OUT, PARAMS, PR_BID_FRACTION,
+                                                    PR_BLOCK_BUY, PR_BLOCK_WEIGHT, PR_BORROW_RULE, PR_COMMODITY,
+                                                    PR_FRACTION, PR_INVEST_RULE, PR_LEVEL2, PR_POACH_RATIO,
+                                                    PR_PREMIUM, PR_PROTECT, PR_REPAY_FIRST, PR_RESERVE, PR_RICH,
+                                                    PR_SELL_PREMIUM, PR_SWAPS, PUB_CARD_ROW, PUB_MIN_INVEST,
+                                                    PUB_PROPERTIES, P_BLOCK, P_BLOCK_SIZE, P_COST, P_PAYOFF,
+                                                    REACH_SQUARES, REFUSED_ROUNDS, SHOWN, SHOWN_TABLE, TRADE_FAIR_EV,
+                                                    WIN_WAYS, X_INVEST, X_RETURN, X_WAYS, cash, debt_ridden,
+                                                    income_multiple, owner, owner_slot, park_mean, _block,
+                                                    _card_worth, _debt, _ev, _fill_blocks, _fill_mine, _fill_whole,
+                                                    _growth, _holding, _mask_add, _mask_has, _net_worth, _occupied,
+                                                    _rent, _run, _school_cost, _typed, _value, _whole)
 
 # ---- the Exchange -------------------------------------------------------------------------------------
-
-@_typed(F(SHOWN_TABLE, I))
-def _ev(table, row):
-    return table[row, X_WAYS] / 36.0 * table[row, X_RETURN] - table[row, X_INVEST]
-
-
-@_typed(F(SHOWN_TABLE, I, F))
-def _growth(table, row, bankroll):
-    """Expected log growth of a bankroll from one stake (Kelly)."""
-    stake = table[row, X_INVEST]
-    p = table[row, X_WAYS] / 36.0
-    return p * math.log1p((table[row, X_RETURN] - stake) / bankroll) + (1.0 - p) * math.log1p(-stake / bankroll)
-
 
 @_typed(I(SHOWN, SHOWN_TABLE, PARAMS, FV, I, F))
 def _kelly(public, table, params, memory, money, bankroll):
@@ -732,13 +83,6 @@ def _kelly(public, table, params, memory, money, bankroll):
                     if growth > best_growth:
                         best, best_growth = c, growth
     return best
-
-
-@_typed(F(SHOWN, SHOWN_TABLE, FV, I))
-def _net_worth(public, table, memory, seat):
-    """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties."""
-    _fill_mine(public, table, seat, memory)
-    return float(cash(public, seat)) + memory[M_WORTH_BASE]
 
 
 @_typed(I(SHOWN, SHOWN_TABLE, PARAMS, FV, I))
@@ -790,13 +134,13 @@ def _resurrection(public, table, money, amount):
 def _invest(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     money = cash(public, seat)
-    if query[1] == 1 and memory[M_RAISE_INVEST] != 0:  # the extra investment this strategy asked for (U6)
+    if query[Q_INVEST_OPTIONAL] == 1 and memory[M_RAISE_INVEST] != 0:  # the extra investment this strategy asked for (U6)
         memory[M_RAISE_INVEST] = 0.0
         if int(params[PR_INVEST_RULE]) == INVEST_FIXED:  # a fixed commodity stays fixed
             return _choose_commodity(public, table, params, memory, money)
         return _resurrection(public, table, money, memory[M_RAISE_AMOUNT])
     c = _choose_commodity(public, table, params, memory, money)
-    if query[1] != 1 or c < 0:
+    if query[Q_INVEST_OPTIONAL] != 1 or c < 0:
         return c
     # optional (Trade Fair): only a profitable stake that keeps the reserve (Kelly: that grows the bankroll)
     row = public[PUB_COMMODITY_ROW] + c
@@ -874,7 +218,7 @@ def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
 def _borrow_on(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     filled = _fill_mine(public, table, seat, memory)
-    return _pick_borrow(public, table, memory, seat, query[1], 0, 2, filled)
+    return _pick_borrow(public, table, memory, seat, query[Q_BORROW_SHORT], 0, 2, filled)
 
 
 @_typed(DECISION_SIGNATURE)
@@ -887,7 +231,7 @@ def _finance(public, table, query, params, memory, state, out):
     floor = max(params[PR_RESERVE] if first else 3.0 * params[PR_RESERVE], public[PUB_MIN_INVEST])
     _fill_mine(public, table, seat, memory)
     if money - memory[M_REPAY_MIN] < floor:  # no repayment keeps the floor: most calls end here
-        return 0
+        return FINANCE_DONE
     cheapest = -1
     debt_at, owner_at = debt_slot(public, 0), owner_slot(0)
     for prop in range(public[PUB_PROPERTIES]):  # debt flags first: mostly zero, so the branch predicts well
@@ -895,8 +239,8 @@ def _finance(public, table, query, params, memory, state, out):
             if cheapest < 0 or table[prop, P_PAYOFF] < table[cheapest, P_PAYOFF]:
                 cheapest = prop
     if cheapest < 0:
-        return 0
-    out[0] = cheapest
+        return FINANCE_DONE
+    out[A_FINANCE_PROPERTY] = cheapest
     if first:
         filled = _fill_mine(public, table, seat, memory)
         best = 1e300
@@ -906,8 +250,8 @@ def _finance(public, table, query, params, memory, state, out):
                 # whole blocks first, the block closest to debt-free first; then blocks by progress
                 key = (debts * 1e6 if _whole(table, prop, k) else 1e9 - k * 1e6) + table[prop, P_PAYOFF]
                 if key < best:
-                    best, out[0] = key, prop
-    return 2
+                    best, out[A_FINANCE_PROPERTY] = key, prop
+    return FINANCE_REPAY
 
 
 # ---- buying, bidding, poaching ------------------------------------------------------------------------
@@ -915,26 +259,9 @@ def _finance(public, table, query, params, memory, state, out):
 @_typed(DECISION_SIGNATURE)
 def _buy(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
-    prop = query[1]
+    prop = query[Q_BUY_PROPERTY]
     k, _, _ = _holding(public, table, seat, prop)
     return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1, False) else 0
-
-
-@_typed(types.none(SHOWN, SHOWN_TABLE, FV))
-def _fill_whole(public, table, memory):
-    """memory[OTHER + 2 * block]: the seat holding the whole block, or a negative number."""
-    nb = min(public[PUB_BLOCKS], BCAP)
-    for block in range(nb):
-        memory[OTHER + 2 * block] = -3.0
-    for prop in range(public[PUB_PROPERTIES]):
-        block = table[prop, P_BLOCK]
-        if block < BCAP:
-            holder = owner(public, prop)
-            current = memory[OTHER + 2 * block]
-            if current == -3.0:
-                memory[OTHER + 2 * block] = holder
-            elif current != holder:
-                memory[OTHER + 2 * block] = -2.0
 
 
 @_typed(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, PARAMS, FV, I, B1))
@@ -977,7 +304,7 @@ def _bamboozle_plan(public, table, params, memory, seat, underhanded):
 @_typed(DECISION_SIGNATURE)
 def _bid(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
-    prop = query[1]
+    prop = query[Q_BID_PROPERTY]
     money = cash(public, seat)
     room = money - params[PR_RESERVE]
     if room <= 0:
@@ -985,7 +312,7 @@ def _bid(public, table, query, params, memory, state, out):
     if prop < 0:  # a Wheeler-Dealer card for sale (U14)
         if params[PR_LEVEL2] == 0:
             return 0
-        card_type = query[4]
+        card_type = query[Q_BID_CARD_TYPE]
         kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
         if kind == CK_BAMBOOZLE or kind == CK_UNDERHANDED:  # drawn, used at once: a share of what it would win
             _, target, edge = _bamboozle_plan(public, table, params, memory, seat, kind == CK_UNDERHANDED)
@@ -1024,13 +351,6 @@ def _bid(public, table, query, params, memory, state, out):
     return np.int64(bid) if bid > 0 else 0
 
 
-@_typed(I(SHOWN, SHOWN_TABLE, I))
-def _rent(public, table, prop):
-    """Income Multiple a visitor pays on a held property (view.rent_multiple over the block's run only)."""
-    k, _, debts = _holding(public, table, owner(public, prop), prop)
-    return _my_rent(table, prop, k, debts)
-
-
 @_typed(B1(SHOWN, SHOWN_TABLE, PARAMS, FV, I, I))
 def _wants_poach(public, table, params, memory, seat, prop):
     """Poach when the payoff is at most poach_ratio x the worth (what the property adds to my market value,
@@ -1047,21 +367,10 @@ def _wants_poach(public, table, params, memory, seat, prop):
 
 @_typed(DECISION_SIGNATURE)
 def _poach(public, table, query, params, memory, state, out):
-    return 1 if _wants_poach(public, table, params, memory, public[PUB_SEAT], query[1]) else 0
+    return 1 if _wants_poach(public, table, params, memory, public[PUB_SEAT], query[Q_POACH_PROPERTY]) else 0
 
 
 # ---- Wheeling & Dealing (U4) ----------------------------------------------------------------------------
-
-@_typed(B1(FV, I, I))
-def _mask_has(memory, slot, prop):
-    return prop >= MASK_BITS or (np.int64(memory[slot]) >> prop) & 1 == 1
-
-
-@_typed(types.none(FV, I, I))
-def _mask_add(memory, slot, prop):
-    if prop < MASK_BITS:
-        memory[slot] = float(np.int64(memory[slot]) | (np.int64(1) << prop))
-
 
 @_typed(DECISION_SIGNATURE)
 def _deal_offer(public, table, query, params, memory, state, out):
@@ -1108,7 +417,7 @@ def _deal_offer(public, table, query, params, memory, state, out):
     price = min(premium * c - debt, budget, want_value)
     if price >= max(c - debt, public[PUB_AUCTION_MIN]):
         kind, net = DEAL_BUY, want_value - price
-        out[3] = np.int64(price)
+        out[A_DEAL_CASH] = np.int64(price)
     if swaps:
         # give a property of mine that is not in a whole block of mine and that the rival's blocks want
         _fill_blocks(public, table, other, memory, OTHER, OTHER_FIELDS)
@@ -1135,12 +444,12 @@ def _deal_offer(public, table, query, params, memory, state, out):
             if money_to_them < 0 and -money_to_them > cash(public, other):
                 continue
             kind, net = DEAL_SWAP, my_net
-            out[1] = mine
-            out[3] = np.int64(money_to_them)
+            out[A_DEAL_MINE] = mine
+            out[A_DEAL_CASH] = np.int64(money_to_them)
     if kind == 0 or net <= 0:
         return 0
-    out[0] = other
-    out[2] = want
+    out[A_DEAL_OTHER] = other
+    out[A_DEAL_THEIRS] = want
     memory[M_OFFER_PROP] = want + 1.0
     return kind
 
@@ -1151,7 +460,7 @@ def _deal_answer(public, table, query, params, memory, state, out):
     never break a whole block of mine, never (protect) hand a rival the last property of its block; buy a
     property offered to me for at most bid_fraction x its worth, keeping the reserve."""
     seat = public[PUB_SEAT]
-    other, theirs, mine, money = query[1], query[3], query[4], query[5]
+    other, theirs, mine, money = query[Q_DEAL_FROM], query[Q_DEAL_THEIRS], query[Q_DEAL_MINE], query[Q_DEAL_CASH]
     if money < 0 and cash(public, seat) + money < params[PR_RESERVE]:
         return 0
     weight = params[PR_BLOCK_WEIGHT]
@@ -1200,9 +509,9 @@ def _raise(public, table, query, params, memory, state, out):
     (reserve: half the property's worth net of debt); borrow on whole blocks; sell anything; one extra
     Exchange gamble; give up."""
     seat = public[PUB_SEAT]
-    short = query[1]
+    short = query[Q_RAISE_SHORT]
     money = cash(public, seat)
-    if query[3] == 0:  # a new raise
+    if query[Q_RAISE_STEPS] == 0:  # a new raise
         memory[M_RAISE_AMOUNT] = short + money
         memory[M_TRIED] = 0.0
         memory[M_TRIED_CARDS] = 0.0
@@ -1210,21 +519,21 @@ def _raise(public, table, query, params, memory, state, out):
     for whole in (False, True):
         prop = _pick_borrow(public, table, memory, seat, short, 1 if whole else 0, 2 if whole else 0, filled)
         if prop >= 0:
-            out[0] = prop
+            out[A_RAISE_ITEM] = prop
             return RAISE_BORROW
         if not whole:
             for t in range(public[PUB_CARD_TYPES]):
                 if saved(public, seat, t) > 0 and not _mask_has(memory, M_TRIED_CARDS, t):
                     _mask_add(memory, M_TRIED_CARDS, t)
-                    out[0] = t
-                    out[1] = max(public[PUB_AUCTION_MIN], np.int64(0.5 * _card_worth(public, table, t)))
+                    out[A_RAISE_ITEM] = t
+                    out[A_RAISE_RESERVE] = max(public[PUB_AUCTION_MIN], np.int64(0.5 * _card_worth(public, table, t)))
                     return RAISE_SELL_CARD
         prop = _pick_sale(public, table, memory, params, seat, whole, filled)
         if prop >= 0:
             _mask_add(memory, M_TRIED, prop)
-            out[0] = prop
+            out[A_RAISE_ITEM] = prop
             worth = table[prop, P_COST] - _debt(public, table, prop)
-            out[1] = max(public[PUB_AUCTION_MIN], np.int64(0.5 * worth) if not whole else 0)
+            out[A_RAISE_RESERVE] = max(public[PUB_AUCTION_MIN], np.int64(0.5 * worth) if not whole else 0)
             return RAISE_SELL
     if extra_exchange_open(public, seat):
         memory[M_RAISE_INVEST] = 1.0
@@ -1239,16 +548,16 @@ def _square_worth(public, table, memory, params, seat, square, money, filled):
     """Rough worth of coming to rest on a square (taxi): corners by their pay-outs, an unowned property by
     what buying it adds, my own by its income, a rival's by the rent (or the poach it allows)."""
     row = public[PUB_SQUARE_ROW] + square
-    kind = table[row, Q_KIND]
+    kind = table[row, B_KIND]
     if kind == SQ_PARK:
-        return _park_ev(public)
+        return park_mean(public)
     if kind == SQ_TRADE_FAIR:
         return TRADE_FAIR_EV if public[PUB_TRADE_FAIR_EXTRA] else 0.0
     if kind == SQ_CITY_HALL:
-        return -_city_hall_share(public) * money
+        return -city_hall_share(public) * money
     if kind == SQ_SCHOOL:
         return -_school_cost(public)
-    prop = table[row, Q_PROPERTY]
+    prop = table[row, B_PROPERTY]
     holder = owner(public, prop)
     c = table[prop, P_COST]
     if holder == seat:
@@ -1290,8 +599,8 @@ def _may_be_worth(public, table, seat, square):
     """False where _landing_worth is 0 at once (a corner other than City Hall, a title not mine): the hot
     loops skip those squares without the call."""
     row = public[PUB_SQUARE_ROW] + square
-    kind = table[row, Q_KIND]
-    return kind == SQ_CITY_HALL or (kind == SQ_PROPERTY and owner(public, table[row, Q_PROPERTY]) == seat)
+    kind = table[row, B_KIND]
+    return kind == SQ_CITY_HALL or (kind == SQ_PROPERTY and owner(public, table[row, B_PROPERTY]) == seat)
 
 
 @_typed(F(SHOWN, SHOWN_TABLE, FV, I, I, I, B1))
@@ -1299,18 +608,18 @@ def _landing_worth(public, table, memory, seat, square, victim, filled):
     """What a rival coming to rest on ``square`` is worth to me: my rent (a debt-ridden title of mine
     invites a poach), or the City Hall tax it pays."""
     row = public[PUB_SQUARE_ROW] + square
-    kind = table[row, Q_KIND]
+    kind = table[row, B_KIND]
     if kind == SQ_CITY_HALL:
-        return 0.5 * _city_hall_share(public) * cash(public, victim)
+        return 0.5 * city_hall_share(public) * cash(public, victim)
     if kind != SQ_PROPERTY:
         return 0.0
-    prop = table[row, Q_PROPERTY]
+    prop = table[row, B_PROPERTY]
     if owner(public, prop) != seat:
         return 0.0
     if debt_ridden(public, prop):
         return -0.5 * table[prop, P_COST]
     k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
-    return 3.5 * _my_rent(table, prop, k, debts)
+    return 3.5 * income_multiple(table, prop, k, debts)
 
 
 @_typed(I(SHOWN, I, I))
@@ -1365,7 +674,7 @@ def _best_move(public, table, memory, seat):
                 memory[M_REACH + start] += (6 - abs(roll - 7)) * memory[OTHER + 2 * i + 1]
     pick, best = -1, -1e300
     for start in range(squares):
-        if table[public[PUB_SQUARE_ROW] + start, Q_KIND] != SQ_PROPERTY:
+        if table[public[PUB_SQUARE_ROW] + start, B_KIND] != SQ_PROPERTY:
             continue
         worth = 0.0
         if spread:
@@ -1396,7 +705,7 @@ def _bump(public, table, query, params, memory, state, out):
     filled = _fill_mine(public, table, seat, memory)
     pick, best = -1, 0.0
     for square in range(public[PUB_SQUARES]):
-        kind = table[public[PUB_SQUARE_ROW] + square, Q_KIND]
+        kind = table[public[PUB_SQUARE_ROW] + square, B_KIND]
         if kind == SQ_PARK:
             continue
         if kind != SQ_SCHOOL and not _may_be_worth(public, table, seat, square):
@@ -1407,8 +716,8 @@ def _bump(public, table, query, params, memory, state, out):
             pick, best = square, worth
     if pick < 0:
         return 0
-    out[0] = victim
-    out[1] = pick
+    out[A_BUMP_SEAT] = victim
+    out[A_BUMP_SQUARE] = pick
     return 1
 
 
@@ -1427,20 +736,20 @@ def _use_card(public, table, memory, params, seat, card_type, out):
         square, worth = _best_taxi(public, table, memory, params, seat,
                                    table[public[PUB_CARD_ROW] + card_type, K_AMOUNT])
         if square >= 0 and worth > 0:
-            out[0] = square
+            out[A_TAXI_SQUARE] = square
             return card_type
     elif kind == CK_MOVE_ANY:
         if public[PUB_TURN] < memory[M_MOVE_CHECK]:
             return -1
         victim, square, worth = _best_move(public, table, memory, seat)
         if victim >= 0 and square >= 0 and worth >= MOVE_MIN:
-            out[0] = victim
-            out[1] = square
+            out[A_MOVE_SEAT] = victim
+            out[A_MOVE_SQUARE] = square
             return card_type
         memory[M_MOVE_CHECK] = public[PUB_TURN] + public[PUB_PLAYERS]  # kept: look again in a round
     elif kind == CK_MASTER_KEY:
-        if public[PUB_CARDS_LEFT] <= LATE_CARDS and cash(public, seat) >= _audit_max(public) + params[PR_RESERVE]:
-            out[0] = 0
+        if public[PUB_CARDS_LEFT] <= LATE_CARDS and cash(public, seat) >= audit_max(public) + params[PR_RESERVE]:
+            out[A_KEY_DESTINATION] = KEY_TAX_AUDIT
             return card_type
     return -1
 
@@ -1452,29 +761,29 @@ def _card(public, table, query, params, memory, state, out):
     late in the game takes the audit (its Park pay-out); a Combo Platter as the best of the three.
     level2 = 0: only extra turns and skipping School; cards are kept, a Combo Platter discarded."""
     seat = public[PUB_SEAT]
-    context = query[1]
+    context = query[Q_CARD_CONTEXT]
     if context == CARD_MASTER_KEY_SCHOOL:
         return 1
     if context == CARD_MASTER_KEY_AUDIT:
-        return 1 if params[PR_LEVEL2] != 0 and cash(public, seat) < _audit_max(public) + params[PR_RESERVE] else 0
+        return 1 if params[PR_LEVEL2] != 0 and cash(public, seat) < audit_max(public) + params[PR_RESERVE] else 0
     if context == CARD_DRAWN:
-        card_type = query[2]
+        card_type = query[Q_CARD_TYPE]
         if table[public[PUB_CARD_ROW] + card_type, K_KIND] != CK_COMBO:
             return _use_card(public, table, memory, params, seat, card_type, out)
-        out[0] = 3  # discard unless a use is worth something
+        out[A_COMBO_USE] = COMBO_DISCARD  # unless a use is worth something
         if params[PR_LEVEL2] == 0:
             return card_type
         square, best = _best_taxi(public, table, memory, params, seat, 0)
         if square >= 0 and best > 0:
-            out[0], out[1] = 0, square
+            out[A_COMBO_USE], out[A_COMBO_SQUARE] = COMBO_TAXI, square
         else:
             best = 0.0
         _, target, edge = _bamboozle_plan(public, table, params, memory, seat, False)
         if target >= 0 and WIN_WAYS * edge > best:
-            out[0], best = 1, WIN_WAYS * edge
+            out[A_COMBO_USE], best = COMBO_BAMBOOZLE, WIN_WAYS * edge
         victim, square, worth = _best_move(public, table, memory, seat)
         if victim >= 0 and square >= 0 and worth >= MOVE_MIN and worth > best:
-            out[0], out[1], out[2] = 2, victim, square
+            out[A_COMBO_USE], out[A_COMBO_SEAT], out[A_COMBO_MOVE_SQUARE] = COMBO_MOVE, victim, square
         return card_type
     # step five: at most one saved card; by priority extra turn, taxi (the better-paying first), Move Any
     # Player, Master Key. One pass finds the held types.
@@ -1500,7 +809,7 @@ def _card(public, table, query, params, memory, state, out):
             use = _use_card(public, table, memory, params, seat, t, out)
             if use >= 0:
                 return use
-    out[0] = 0
+    out[0] = 0   # _use_card may have written a use it then declined
     out[1] = 0
     return -1
 
@@ -1510,14 +819,14 @@ def _bamboozle(public, table, query, params, memory, state, out):
     """Stake my least valuable property (or the rules' cash stake when I own none) against the eligible property
     worth most to me, when that is worth more; one I must play (bought, or a Combo Platter) always; level2 = 0
     plays only those (a drawn one is then sold, U14)."""
-    must = query[2] != 0  # bought, or a Combo Platter played as one: it is used (U16)
+    must = query[Q_MUST_USE] != 0  # bought, or a Combo Platter played as one: it is used (U16)
     if params[PR_LEVEL2] == 0 and not must:
         return 0
-    mine, target, edge = _bamboozle_plan(public, table, params, memory, public[PUB_SEAT], query[1] != 0)
+    mine, target, edge = _bamboozle_plan(public, table, params, memory, public[PUB_SEAT], query[Q_UNDERHANDED] != 0)
     if target < 0 or (edge <= 0 and not must):
         return 0
-    out[0] = mine
-    out[1] = target
+    out[A_STAKE] = mine
+    out[A_TARGET] = target
     return 1
 
 
@@ -1568,30 +877,3 @@ investor = register(Strategy.build(
     doc="Kelly investor that buys while it keeps one stake in reserve, bids 80% of a property's worth to its "
         "blocks, poaches bargains, never borrows to buy, makes no offers, bumps and plays its cards; every "
         "parameter of the family can be set."))
-
-
-kelly = preset(investor, "kelly", "Invests by the Kelly criterion (best expected log growth of net worth, at most "
-                "`fraction` of it at stake); buys with one stake in reserve; no borrowing to buy, no offers.",
-                invest_rule=INVEST_KELLY, fraction=0.25)
-copper_only = preset(investor, "copper-only", "Always invests in Copper (the cheapest stake when it can't pay Copper); "
-                      "otherwise the family's defaults: buys with one stake in reserve, bids 80% of worth.",
-                      invest_rule=INVEST_FIXED, commodity=0)
-best_return = preset(investor, "best-return", "Always takes the best expected return at the Exchange (long shots once "
-                      "it can pay them); buys and bids with no reserve, borrows to buy anything, repays late.",
-                      invest_rule=INVEST_BEST_RETURN, reserve=0, bid_fraction=1.0, borrow_rule=BORROW_ANY,
-                      repay_first=0)
-cautious = preset(investor, "cautious", "Safest odds until rich, a large cash reserve, low bids, poaches only clear "
-                   "bargains, repays at once; never sells to a rival who would complete a block.",
-                   invest_rule=INVEST_CAUTIOUS, rich=300000, reserve=40000, bid_fraction=0.5, block_buy=0,
-                   poach_ratio=0.7, sell_premium=3.0)
-builder = preset(investor, "builder", "Builds blocks: values block progress highly, buys and borrows for properties that "
-                  "advance its blocks, repays whole blocks first, offers 1.5 x cost for the missing pieces.",
-                  block_weight=1.5, block_buy=1, borrow_rule=BORROW_BLOCKS, repay_first=1, bid_fraction=1.0,
-                  premium=1.5, sell_premium=2.5, protect=1)
-poacher = preset(investor, "poacher", "Keeps cash to poach: buys and bids only with two stakes in reserve and bids low, "
-                  "then poaches whenever the payoff is below 1.5 x the worth; never borrows to buy.",
-                  reserve=40000, block_buy=0, bid_fraction=0.5, poach_ratio=1.5, borrow_rule=BORROW_NEVER,
-                  repay_first=1)
-dealer = preset(investor, "dealer", "Deals hard: offers 2.5 x cost or swaps for the pieces its blocks miss, sells "
-                 "anything (even a rival's last piece) for 1.5 x its worth.",
-                 premium=2.5, swaps=1, sell_premium=1.5, protect=0, block_weight=1.2)

@@ -1,0 +1,349 @@
+"""Report plots of the searches: tuning (trace, parameter effects, best vs start), the meta-game (equilibrium
+mix, dynamics on the simplex), re-tuned comparisons and the rule search (trace or Pareto front, effects,
+candidates against the default rules, their seat advantages and game lengths). Registered with
+``reports.analysis.analysis_plot``."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simkit.analysis.metagame import SymmetricGame, profiles
+from simkit.games import get_game
+
+from .analysis import _figure, _interval_bars, analysis_plot
+from .plots import legend_outside, percent_axis
+
+STAGE_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"]
+
+
+@analysis_plot("tune", "trace", "Optimisation trace: each trial's value, the incumbent's running mean, games per trial")
+def tune_trace(result):
+    trials, rounds = result.tables["trials"], result.tables["rounds"]
+    if trials.empty:
+        return None
+    fig, axes = _figure(1, 1, 3.8)
+    ax = axes[0, 0]
+    order = np.arange(len(trials))
+    for stage, rows in trials.groupby("stage"):
+        ax.scatter(order[rows.index], rows["value"], s=12, alpha=0.6, color=STAGE_COLOURS[(int(stage) - 1) % 6],
+                   label=f"trials, stage {stage}" if trials["stage"].nunique() > 1 else "trials")
+    # each round's incumbent spans the trials of its round: from the round's first trial to its last
+    spans = trials.groupby(["stage", "round"]).apply(lambda rows: (rows.index.min(), rows.index.max()),
+                                                     include_groups=False)
+    position = [order[spans.loc[(row.stage, row.round)][0]] - 0.5 for row in rounds.itertuples()]
+    position.append(order[spans.iloc[-1][1]] + 0.5)
+    incumbent = [*rounds["incumbent_mean"], rounds["incumbent_mean"].iloc[-1]]
+    per_trial = [*rounds["games_per_trial"], rounds["games_per_trial"].iloc[-1]]
+    ax.step(position, incumbent, where="post", color="black", linewidth=1.8,
+            label="incumbent (running mean over its rounds)")
+    ax.set_xlabel("trial (in the order asked)")
+    ax.set_ylabel("win rate" if result.setup.get("objective") == "win" else "mean score")
+    twin = ax.twinx()
+    twin.step(position, per_trial, where="post", color="grey", linestyle=":", label="games per trial")
+    twin.set_ylabel("games per trial", color="grey")
+    twin.set_ylim(0, rounds["games_per_trial"].max() * 1.1)
+    handles = ax.get_legend_handles_labels()
+    extra = twin.get_legend_handles_labels()
+    ax.legend(handles[0] + extra[0], handles[1] + extra[1], fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("tune", "effects", "Parameter effects: each trial's value against each tuned parameter (best: line, start: dashed)")
+def tune_effects(result):
+    trials, best = result.tables["trials"], result.tables["best"]
+    if trials.empty:
+        return None
+    names = list(best.index)
+    cols = min(3, len(names))
+    rows = -(-len(names) // cols)
+    fig, axes = _figure(rows, cols, 2.8 * rows)
+    fig.set_layout_engine("constrained")   # room for the colour bar beside every panel
+    for k, name in enumerate(names):
+        ax = axes[k // cols, k % cols]
+        points = ax.scatter(trials[name], trials["value"], c=np.arange(len(trials)), cmap="viridis", s=10, alpha=0.7)
+        ax.axvline(best.loc[name, "best"], color="black", linewidth=1.5)
+        ax.axvline(best.loc[name, "start"], color="grey", linestyle="--", linewidth=1)
+        log = best.loc[name, "scale"] in ("log", "int-log")
+        ax.set_xlabel(name + (" (log)" if log else ""))
+        if log:
+            ax.set_xscale("log")
+        if k % cols == 0:
+            ax.set_ylabel("value")
+    for k in range(len(names), rows * cols):
+        axes[k // cols, k % cols].axis("off")
+    fig.colorbar(points, ax=axes.ravel().tolist(), label="trial")
+    return fig
+
+
+@analysis_plot("tune", "validation", "Best against start on fresh seeds, and the field's exploitability (95% paired intervals)")
+def tune_validation(result):
+    validation = result.tables["validation"]
+    panels = [("best - start,\nwin rate (points)", list(validation.index), validation["win_diff"] * 100,
+               validation["win_low"] * 100, validation["win_high"] * 100, "#4C72B0")]
+    if "exploitability" in result.tables:
+        table = result.tables["exploitability"]
+        panels.append(("best response minus each field strategy,\nwin rate (points)", list(table.index),
+                       table["best_win_diff"] * 100, table["best_win_diff_low"] * 100, table["best_win_diff_high"] * 100, "#C44E52"))
+    fig, axes = _figure(1, len(panels), 1.4 + 0.5 * max(len(p[1]) for p in panels))
+    for ax, (label, names, values, low, high, colour) in zip(axes[0], panels):
+        _interval_bars(ax, names, values, low, high, colour)
+        ax.set_xlabel(label)
+    fig.tight_layout()
+    return fig
+
+
+def _game_from(result) -> tuple[SymmetricGame, list[str]]:
+    """The meta-game's payoff function, rebuilt from its payoffs table."""
+    names = list(result.setup["strategies"])
+    n = result.setup["players"]
+    table = result.tables["payoffs"]
+    profile_list = profiles(len(names), n)
+    rows = {tuple(i for i, name in enumerate(names) for _ in range(int(row[f"n_{name}"]))): row
+            for _, row in table.iterrows()}
+    values = np.array([[0.0 if pd.isna(rows[p][name]) else rows[p][name] for name in names] for p in profile_list])
+    return SymmetricGame(values, profile_list, len(names), n), names
+
+
+@analysis_plot("metagame", "mix", "Equilibrium mix and each strategy's win share there (95% bootstrap intervals)")
+def metagame_mix(result):
+    table = result.tables["equilibrium"]
+    fig, axes = _figure(1, 2, 1.2 + 0.45 * len(table))
+    _interval_bars(axes[0, 0], table.index, table["mix"], table["mix_low"], table["mix_high"])
+    axes[0, 0].set_xlabel("share of players at the equilibrium")
+    _interval_bars(axes[0, 1], [""] * len(table), table["win_share"], table["win_share_low"], table["win_share_high"],
+                   "#55A868")
+    axes[0, 1].axvline(1 / result.setup["players"], color="black", linestyle="--", linewidth=1)
+    axes[0, 1].set_xlabel("win share there (dashed: 1 / players)")
+    fig.tight_layout()
+    return fig
+
+
+def _corner(mix):
+    """Barycentric (3 shares) to the plane: strategy 0 bottom left, 1 bottom right, 2 on top."""
+    mix = np.atleast_2d(mix)
+    return mix[:, 1] + 0.5 * mix[:, 2], mix[:, 2] * np.sqrt(3) / 2
+
+
+@analysis_plot("metagame", "simplex", "Replicator dynamics on the simplex (arrows), the path from the uniform mix and the "
+                                      "bootstrap equilibria")
+def metagame_simplex(result):
+    if len(result.setup["strategies"]) != 3:
+        return None
+    solver, names = _game_from(result)
+    fig, axes = _figure(1, 1, 5.2)
+    ax = axes[0, 0]
+    grid = []
+    steps = 14
+    for a in range(steps + 1):
+        for b in range(steps + 1 - a):
+            mix = np.array([a, b, steps - a - b], float) / steps
+            if mix.min() > 0:
+                grid.append(mix)
+    grid = np.array(grid)
+    velocity = np.array([mix * (u - mix @ u) for mix in grid for u in [solver.payoffs(mix)]])
+    x, y = _corner(grid)
+    dx, dy = _corner(velocity)
+    length = np.hypot(dx, dy)
+    scale = np.where(length > 0, 1 / np.maximum(length, 1e-12), 0)
+    ax.quiver(x, y, dx * scale, dy * scale, length, cmap="Greys", scale=28, width=0.004)
+    ax.plot(*_corner(np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]])), color="black", linewidth=1)
+    path = result.tables["path"][names].to_numpy()
+    ax.plot(*_corner(path), color="#4C72B0", linewidth=1.5, label="path from the uniform mix")
+    if len(result.tables["bootstrap"]):
+        ax.scatter(*_corner(result.tables["bootstrap"][names].to_numpy()), s=8, color="#DD8452", alpha=0.4,
+                   label="bootstrap equilibria")
+    ax.scatter(*_corner(result.tables["equilibrium"]["mix"].to_numpy()), s=80, color="#C44E52", marker="*",
+               zorder=5, label="equilibrium")
+    for (cx, cy), name, align in zip([(0, -0.05), (1, -0.05), (0.5, np.sqrt(3) / 2 + 0.03)], names,
+                                     ["left", "right", "center"]):
+        ax.text(cx, cy, name, ha=align, va="center", fontsize=9)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("compare", "retuned", "Fixed bots and re-tuned: win rate B - A (95% paired intervals)")
+def compare_retuned(result):
+    if "retuned_entry" not in result.tables:
+        return None
+    fixed, retuned = result.tables["strategy"], result.tables["retuned_entry"]
+    fig, axes = _figure(1, 2, 1.4 + 0.5 * max(len(fixed), len(retuned)))
+    _interval_bars(axes[0, 0], fixed.index, fixed["win_diff"] * 100, fixed["win_low"] * 100, fixed["win_high"] * 100)
+    axes[0, 0].set_xlabel("fixed bots: B - A (points)")
+    _interval_bars(axes[0, 1], retuned.index, retuned["win_diff"] * 100, retuned["win_low"] * 100,
+                   retuned["win_high"] * 100, "#DD8452")
+    axes[0, 1].set_xlabel("re-tuned under each rule set: B - A (points)")
+    fig.tight_layout()
+    return fig
+
+
+# -- design: the rule search -------------------------------------------------------------------------------------
+def _goal_axis(ax, column: str, axis: str = "y") -> None:
+    """Goals that are win rates or shares read as percentages."""
+    if "win" in column.split("_") or "share" in column.split("_"):
+        percent_axis(ax, axis)
+
+
+def _spans(value, low, high):
+    """Error bar lengths below and above an estimate (none where the interval misses it or is unknown)."""
+    value, low, high = (np.atleast_1d(np.asarray(v, float)) for v in (value, low, high))
+    return [np.nan_to_num(np.maximum(value - low, 0)), np.nan_to_num(np.maximum(high - value, 0))]
+
+
+@analysis_plot("design", "trace", "Optimisation trace: each trial's goal with its 95% interval, the best so far, and "
+                                  "the default rules on the same deals (dashed)")
+def design_trace(result):
+    trials = result.tables["trials"]
+    columns, directions = result.setup["goal_columns"], result.setup["directions"]
+    if len(columns) != 1 or trials.empty or columns[0] not in trials:
+        return None
+    column, sign = columns[0], 1 if directions[0] == "minimize" else -1
+    rows = trials.dropna(subset=[column])
+    fig, axes = _figure(1, 1, 3.8)
+    ax = axes[0, 0]
+    feasible = rows["feasible"].to_numpy(bool) if "feasible" in rows else np.ones(len(rows), bool)
+    for mask, colour, label in ((feasible, "#4C72B0", "trial"), (~feasible, "#BBBBBB", "trial breaking a constraint")):
+        part = rows[mask]
+        if len(part):
+            ax.errorbar(part["trial"], part[column], yerr=_spans(part[column], part[f"{column}_low"],
+                                                                 part[f"{column}_high"]),
+                        fmt="o", markersize=3, color=colour, ecolor=colour, alpha=0.6, linewidth=0.8, label=label)
+    best = (sign * rows[column].where(feasible, np.nan)).cummin() * sign
+    ax.step(rows["trial"], best, where="post", color="black", linewidth=1.6, label="best so far")
+    baseline = (result.setup.get("baseline") or {}).get("goals", {}).get(column)
+    if baseline:
+        ax.axhline(baseline[0], color="#C44E52", linestyle="--", linewidth=1.2, label="default rules")
+    ax.set_xlabel("trial (in the order asked)")
+    ax.set_ylabel(result.setup["goals"][0])
+    _goal_axis(ax, column)
+    ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("design", "front", "Pareto front of the trials (first two goals; arrows point to better) with the "
+                                  "re-evaluated candidates and the default rules (95% intervals)")
+def design_front(result):
+    trials = result.tables["trials"]
+    columns, goals = result.setup["goal_columns"], result.setup["goals"]
+    if len(columns) < 2 or trials.empty:
+        return None
+    x, y = columns[:2]
+    fig, axes = _figure(1, 1, 4.6)
+    ax = axes[0, 0]
+    front = trials["pareto"].to_numpy(bool) if "pareto" in trials else np.zeros(len(trials), bool)
+    ax.scatter(trials[x], trials[y], s=12, color="#BBBBBB", label="trials")
+    ordered = trials[front].sort_values(x)
+    ax.plot(ordered[x], ordered[y], "o-", color="#4C72B0", markersize=4, linewidth=1, label="Pareto front (search deals)")
+    validation = result.tables["validation"]
+    for name, rows in validation[validation["role"] == "goal"].groupby("rules", sort=False):
+        rows = rows.set_index("measure")
+        if goals[0] not in rows.index or goals[1] not in rows.index:
+            continue
+        px, py = rows.loc[goals[0]], rows.loc[goals[1]]
+        colour = "#C44E52" if name == "default" else "#DD8452"
+        ax.errorbar(px["value"], py["value"], xerr=_spans(*px[["value", "value_low", "value_high"]]),
+                    yerr=_spans(*py[["value", "value_low", "value_high"]]), fmt="s" if name == "default" else "D",
+                    color=colour, markersize=6, capsize=3)
+        ax.annotate(name, (px["value"], py["value"]), textcoords="offset points", xytext=(5, 5), fontsize=7)
+    ax.set_xlabel(f"{goals[0]} ({'lower' if result.setup['directions'][0] == 'minimize' else 'higher'} is better)")
+    ax.set_ylabel(f"{goals[1]} ({'lower' if result.setup['directions'][1] == 'minimize' else 'higher'} is better)")
+    _goal_axis(ax, x, "x")
+    _goal_axis(ax, y, "y")
+    ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("design", "effects", "Each goal against each varied rule value, over the trials (colour: trial order)")
+def design_effects(result):
+    trials = result.tables["trials"]
+    names = [text.split("=", 1)[0] for text in result.setup["vary"]]
+    columns = result.setup["goal_columns"]
+    if trials.empty:
+        return None
+    fig, axes = _figure(len(columns), len(names), 2.8 * len(columns))
+    fig.set_layout_engine("constrained")
+    for i, column in enumerate(columns):
+        for j, name in enumerate(names):
+            ax = axes[i, j]
+            values = trials[name]
+            numeric = pd.api.types.is_numeric_dtype(values)
+            positions = values if numeric else pd.Categorical(values.astype(str)).codes
+            ax.scatter(positions, trials[column], c=np.arange(len(trials)), cmap="viridis", s=10, alpha=0.7)
+            if not numeric:
+                categories = pd.Categorical(values.astype(str)).categories
+                ax.set_xticks(range(len(categories)), categories, rotation=30, ha="right", fontsize=7)
+            if i == len(columns) - 1:
+                ax.set_xlabel(name + (" (log)" if ":log" in result.setup["vary"][j] else ""))
+            if ":log" in result.setup["vary"][j] and numeric:
+                ax.set_xscale("log")
+            if j == 0:
+                ax.set_ylabel(result.setup["goals"][i])
+            _goal_axis(ax, column)
+    return fig
+
+
+@analysis_plot("design", "candidates", "Re-evaluated on fresh deals: each candidate's goal minus the default's "
+                                       "(95% paired intervals)")
+def design_candidates(result):
+    validation = result.tables["validation"]
+    goals = validation[(validation["role"] == "goal") & (validation["rules"] != "default")]
+    if goals.empty:
+        return None
+    measures = list(dict.fromkeys(goals["measure"]))
+    fig, axes = _figure(1, len(measures), 1.4 + 0.5 * goals["rules"].nunique())
+    for ax, measure, column in zip(axes[0], measures, result.setup["goal_columns"]):
+        rows = goals[goals["measure"] == measure]
+        _interval_bars(ax, rows["rules"], rows["diff"], rows["diff_low"], rows["diff_high"], "#DD8452")
+        ax.set_xlabel(f"{measure}: candidate - default")
+        _goal_axis(ax, column, "x")
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("design", "seats", "The balance card's seat advantage of each rule set (95% intervals over deals)")
+def design_seats(result):
+    table = result.tables["card_seats"]
+    names = list(dict.fromkeys(table["rules"]))
+    seats = sorted(table["seat"].unique())
+    fig, axes = _figure(1, 1, 1.4 + 0.35 * len(names) * len(seats))
+    ax = axes[0, 0]
+    height = 0.8 / len(names)
+    for k, name in enumerate(names):
+        rows = table[table["rules"] == name].set_index("seat").loc[seats]
+        y = np.arange(len(seats)) + k * height
+        ax.barh(y, rows["win_advantage"], height=height, color=STAGE_COLOURS[k % 6], alpha=0.85, label=name)
+        ax.errorbar(rows["win_advantage"], y, xerr=[rows["win_advantage"] - rows["win_advantage_low"],
+                                                   rows["win_advantage_high"] - rows["win_advantage"]],
+                    fmt="none", ecolor="black", capsize=2, linewidth=0.8)
+    ax.set_yticks(np.arange(len(seats)) + 0.4 - height / 2, [f"seat {s}" for s in seats])
+    ax.invert_yaxis()
+    ax.axvline(0, color="grey", linewidth=1)
+    ax.set_xlabel("win rate minus the average seat's")
+    percent_axis(ax, "x")
+    legend_outside(ax)
+    fig.tight_layout()
+    return fig
+
+
+@analysis_plot("design", "length", "Game length of each rule set (the shortest and longest 0.5% in the end bins)")
+def design_length(result):
+    if "card_length" not in result.tables:
+        return None
+    table = result.tables["card_length"]
+    fig, axes = _figure(1, 1, 3.4)
+    ax = axes[0, 0]
+    for k, (name, rows) in enumerate(table.groupby("rules", sort=False)):
+        edges = np.append(rows["low"].to_numpy(), rows["high"].to_numpy()[-1])
+        ax.stairs(rows["share"].to_numpy(), edges, color=STAGE_COLOURS[k % 6], linewidth=1.8 if name == "default" else 1.2,
+                  linestyle="--" if name == "default" else "-", label=name)
+    ax.set_xlabel(get_game(result.game).length_column or "length")
+    ax.set_ylabel("share of games")
+    percent_axis(ax)
+    legend_outside(ax)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,63 @@
+import click
+
+from .analysis import run_one, split
+from .options import analysis_out_options, game_argument, players_option, rules_options, seed_option, workers_option
+
+
+@click.command("design")
+@game_argument
+@click.option("--vary", "vary", multiple=True, required=True, metavar="KEY=LO:HI[:int|:log]",
+              help="A rule value to search (repeatable): a dotted key as --set names it, over a range (an integer rule "
+                   "gives whole values) or choices KEY=V1|V2|... (values as TOML, e.g. arrays). `simkit rules GAME "
+                   "--options` lists the keys.")
+@click.option("--goal", "-g", "goal", multiple=True, required=True, metavar="GOAL",
+              help="seat-balance, length=TARGET, spread, spread=max, decisive, min:EXPR or max:EXPR (repeatable: two "
+                   "or more give a Pareto front). EXPR is Python over the balance card's fields: seat_advantage, "
+                   "first_seat, length, length_p90, limit, decisive, spread, shared_win, every result column's "
+                   "mean by its name (e.g. bankrupt), win[...], advantage[...], score[...] by strategy, seat[i].")
+@click.option("--constraint", "-c", "constraint", multiple=True, metavar="EXPR<=N",
+              help="A bound the rules must keep (repeatable), e.g. length<=80 or bankrupt>=0.1.")
+@players_option
+@click.option("--population", default=None, metavar="SPEC@SHARE,...|DIR",
+              help="Instead of a line-up: a mix of strategies (shares, or a `simkit metagame --out` directory for its "
+                   "equilibrium); each deal's line-up is one of its profiles, in proportion.")
+@click.option("--player-count", type=click.IntRange(1), default=None,
+              help="Seats with --population (default: the game's default line-up size).")
+@click.option("--budget", "-b", default="100", show_default=True, metavar="N [trials|games|minutes]",
+              help="Search budget: trials (100), games (200000 games) or minutes (10 minutes).")
+@click.option("--trial-games", type=click.IntRange(1), default=1000, show_default=True,
+              help="Games per trial (every deal in every seat order; every trial on the same deals).")
+@click.option("--games", "-n", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Games per rule set when the candidates and the default rules are re-evaluated on fresh seeds.")
+@click.option("--candidates", type=click.IntRange(1), default=3, show_default=True,
+              help="Best trials (one goal) or points of the Pareto front (several) to re-evaluate.")
+@click.option("--sampler", type=click.Choice(["auto", "cmaes", "tpe", "nsga2", "grid", "random"]), default="auto",
+              show_default=True,
+              help="auto: every point when choices and whole numbers make no more points than --budget trials; "
+                   "else NSGA-II for two or more goals, CMA-ES for two or more continuous ranges without "
+                   "constraints, TPE otherwise.")
+@click.option("--round-size", type=click.IntRange(1), default=None,
+              help="Trials asked at once and played together (default: 8; 12 for NSGA-II; CMA-ES: its population).")
+@click.option("--retune", default=None, metavar="FAMILY",
+              help="Re-tune this strategy family of the line-up (simkit tune) under the best candidate's rules and the "
+                   "default's, and judge the goals again with the re-tuned players.")
+@click.option("--retune-params", default=None, metavar="K=LO:HI,...",
+              help="Parameters to re-tune (default: every declared range).")
+@click.option("--retune-budget", default="40", show_default=True, help="Budget of each re-tuning.")
+@seed_option
+@rules_options
+@workers_option
+@analysis_out_options
+def command(game, vary, goal, constraint, players, population, player_count, budget, trial_games, games, candidates,
+            sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, workers, out, overwrite,
+            verbose):
+    """Search rule values for a design goal over the balance card: trials on common deals, the best candidates
+    re-evaluated on fresh seeds against the default rules, their rules as TOML files for --rules.
+
+    With --out the search is resumable: the same command continues a killed run from its Optuna storage."""
+    options = {"vary": list(vary), "goal": list(goal), "constraint": list(constraint) or None,
+               "players": split(players),
+               "population": population, "player_count": player_count, "budget": budget, "trial_games": trial_games,
+               "candidates": candidates, "sampler": sampler, "round_size": round_size, "retune": retune,
+               "retune_params": retune_params, "retune_budget": retune_budget if retune else None}
+    run_one(game, "design", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

@@ -1,0 +1,48 @@
+import click
+
+from .analysis import run_one, split
+from .options import analysis_out_options, game_argument, rules_options, seed_option, workers_option
+
+
+@click.command("tune")
+@game_argument
+@click.option("--strategy", "-s", required=True, metavar="SPEC",
+              help="The strategy to tune and its starting values: a preset or family (threshold, collector:stop=1) "
+                   "or module:attr of your own.")
+@click.option("--params", default=None, metavar="K=LO:HI[:log|int],...",
+              help="Parameters to tune and their ranges (K=V1|V2|... for a choice). Default: every parameter the "
+                   "strategy declares a range for.")
+@click.option("--field", default=None, metavar="SPEC,...",
+              help="The other seats: tune a best response to this fixed line-up (rotated through every seat).")
+@click.option("--self-play", is_flag=True, help="Tune against copies of itself instead (stages of iterated best response).")
+@click.option("--players", "-p", type=click.IntRange(1), default=None,
+              help="Players with --self-play (default: the game's default line-up size).")
+@click.option("--budget", "-b", default="200", show_default=True, metavar="N [trials|games|minutes]",
+              help="Search budget: trials (200), games (500000 games) or minutes (10 minutes).")
+@click.option("--trial-games", type=click.IntRange(1), default=400, show_default=True,
+              help="Games per trial at the start (every deal in every seat order); doubles as the search narrows.")
+@click.option("--max-trial-games", type=click.IntRange(1), default=6400, show_default=True,
+              help="The most games per trial.")
+@click.option("--games", "-n", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Games per side of the final validation (best against the start, fresh seeds).")
+@click.option("--objective", type=click.Choice(["win", "score"]), default="win", show_default=True,
+              help="Maximise the tuned seat's win rate or its mean score.")
+@click.option("--sampler", type=click.Choice(["auto", "cmaes", "tpe", "random"]), default="auto", show_default=True,
+              help="auto: CMA-ES when every tuned parameter is continuous (two or more), TPE otherwise.")
+@click.option("--round-size", type=click.IntRange(1), default=None,
+              help="Trials asked at once and played on the same deals (default: CMA-ES's population, 8 for TPE).")
+@click.option("--stages", type=click.IntRange(1), default=3, show_default=True, help="Self-play stages.")
+@seed_option
+@rules_options
+@workers_option
+@analysis_out_options
+def command(game, strategy, params, field, self_play, players, budget, trial_games, max_trial_games, games, objective,
+            sampler, round_size, stages, seed, rules_file, sets, workers, out, overwrite, verbose):
+    """Tune a strategy's parameters (Optuna) on common random numbers: trace, effects, best vs start with a CI.
+
+    With --out the run is resumable: the same command continues a killed run from its Optuna storage."""
+    options = {"strategy": strategy, "params": params, "field": split(field), "self_play": self_play or None,
+               "players": players, "budget": budget, "trial_games": trial_games, "max_trial_games": max_trial_games,
+               "objective": objective, "sampler": sampler, "round_size": round_size,
+               "stages": stages if self_play else None}
+    run_one(game, "tune", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

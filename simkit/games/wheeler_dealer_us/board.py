@@ -1,0 +1,129 @@
+"""The board: a token coming to rest on a square (step 3): buying or auctioning a bank's property, income
+from one's own, rent or a poach (U7) on another's, and the corners (U9)."""
+from .rules import R_AUCTION_MIN, R_CITY_HALL_PERCENT, R_PARK_PER_PIP, R_SCHOOL_PER_PIP, R_TRADE_FAIR_EXTRA
+from .view import (B_KIND, B_PROPERTY, D_BUY, D_POACH, MAX_BLOCK, PUB_SCHOOL_SQUARE, PUB_SQUARE_ROW, P_BLOCK, P_COST,
+                   P_INCOME, P_PAYOFF, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, S_MISSES_TURN,
+                   S_ON_SCHOOL, S_POSITION, debt_slot, income_multiple, owner_slot, seat_slot)
+from .state import (B, EXTRA_DICE_ROW, E_BUY, E_CITY_HALL, E_OWN_INCOME, E_PARK, E_POACH, E_RENT, E_SCHOOL, I,
+                    N_STATS, ST_STATS, S_BOUGHT, S_DECLINED_THEN_WON, S_POACHED, S_POACHES, S_RENT_PAID,
+                    S_RENT_RECEIVED, none, _add_cash, _cash, _decide, _die, _illegal, _inline, _landings_at, _log,
+                    _members, _public, _rules, _set_debt, _set_owner, _state, _table, _typed)
+from .auctions import _auction
+from .money import _forced_borrowing, _invest, _pay
+
+
+@_typed(none, I, I, B)
+def _place(ctx, seat, square, counts_as_landing):
+    public = _public(ctx)
+    public[seat_slot(seat, S_POSITION)] = square
+    public[seat_slot(seat, S_ON_SCHOOL)] = 1 if square == public[PUB_SCHOOL_SQUARE] else 0
+    if counts_as_landing:
+        _state(ctx)[_landings_at(ctx) + square] += 1
+
+
+@_typed(B, I, I, I, B)
+def _acquire(ctx, seat, prop, amount, poach):
+    """Pay the bank ``amount`` for a property (borrowing if short, U13); False if it can't."""
+    public = _public(ctx)
+    if _cash(public, seat) < amount:
+        _forced_borrowing(ctx, seat, amount)
+    if _cash(public, seat) < amount:
+        return False
+    _add_cash(ctx, seat, -amount, True)
+    previous = public[owner_slot(prop)]
+    _set_owner(public, prop, seat)
+    _set_debt(public, prop, 0)
+    if poach:
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_POACHES] += 1
+        _state(ctx)[ST_STATS + (previous) * N_STATS + S_POACHED] += 1
+        _log(ctx, seat, E_POACH, prop, amount, previous, 0)
+    else:
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_BOUGHT] += 1
+        _log(ctx, seat, E_BUY, prop, amount, 0, 0)
+    return True
+
+
+@_inline
+def _rent_multiple(public, table, members, prop):
+    """view.rent_multiple, counting over the property's block only."""
+    holder = public[owner_slot(prop)]
+    block = table[prop, P_BLOCK]
+    held, debts = 0, 0
+    for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
+        other = members[i]
+        if other < 0:
+            break
+        if public[owner_slot(other)] == holder:
+            held += 1
+            debts += public[debt_slot(public, other)] != 0
+    return income_multiple(table, prop, held, debts)
+
+
+@_typed(none, I, I, B)
+def _visit_owned(ctx, seat, prop, may_poach):
+    """Another player's property: poach a debt-ridden one (U7, before the rent roll), else roll and pay."""
+    public, table = _public(ctx), _table(ctx)
+    holder = public[owner_slot(prop)]
+    if may_poach and public[debt_slot(public, prop)]:
+        answer = _decide(ctx, D_POACH, seat, prop, 0, 0, 0, 0)
+        if answer == 1:
+            if _acquire(ctx, seat, prop, table[prop, P_PAYOFF], True):
+                return
+        elif answer != 0:
+            _illegal(ctx, seat, D_POACH)
+    die = _die(ctx, EXTRA_DICE_ROW + seat)
+    rent = _rent_multiple(public, table, _members(ctx), prop) * die
+    _log(ctx, seat, E_RENT, prop, die, rent, holder)
+    paid_before = _cash(public, seat)
+    if _pay(ctx, seat, rent, holder):
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_RENT_PAID] += rent
+        _state(ctx)[ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += rent
+    else:
+        _state(ctx)[ST_STATS + (seat) * N_STATS + S_RENT_PAID] += paid_before
+        _state(ctx)[ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += paid_before
+
+
+@_typed(B, I, I)
+def _land(ctx, seat, square):
+    """Act on the square a token came to rest on. Returns True if the turn ends here (School)."""
+    public, table, rules = _public(ctx), _table(ctx), _rules(ctx)
+    kind = table[public[PUB_SQUARE_ROW] + square, B_KIND]
+    if kind == SQ_PROPERTY:
+        prop = table[public[PUB_SQUARE_ROW] + square, B_PROPERTY]
+        holder = public[owner_slot(prop)]
+        if holder < 0:
+            cost = table[prop, P_COST]
+            bought = False
+            answer = _decide(ctx, D_BUY, seat, prop, 0, 0, 0, 0)
+            if answer == 1:
+                bought = _acquire(ctx, seat, prop, cost, False)
+            elif answer != 0:
+                _illegal(ctx, seat, D_BUY)
+            if not bought:
+                winner = _auction(ctx, prop, -1, rules[R_AUCTION_MIN], False, -1)
+                if winner == seat:
+                    _state(ctx)[ST_STATS + (seat) * N_STATS + S_DECLINED_THEN_WON] += 1
+        elif holder == seat:
+            die = _die(ctx, EXTRA_DICE_ROW + seat)
+            _add_cash(ctx, seat, table[prop, P_INCOME] * die, True)  # U8: the smallest multiple
+            _log(ctx, seat, E_OWN_INCOME, prop, die, table[prop, P_INCOME] * die, 0)
+        else:
+            _visit_owned(ctx, seat, prop, True)
+    elif kind == SQ_PARK:
+        die = _die(ctx, EXTRA_DICE_ROW + seat)
+        _add_cash(ctx, seat, rules[R_PARK_PER_PIP] * die, True)
+        _log(ctx, seat, E_PARK, die, rules[R_PARK_PER_PIP] * die, 0, 0)
+    elif kind == SQ_CITY_HALL:
+        amount = _cash(public, seat) * rules[R_CITY_HALL_PERCENT] // 100
+        _add_cash(ctx, seat, -amount, True)
+        _log(ctx, seat, E_CITY_HALL, amount, 0, 0, 0)
+    elif kind == SQ_SCHOOL:
+        die = _die(ctx, EXTRA_DICE_ROW + seat)
+        _add_cash(ctx, seat, rules[R_SCHOOL_PER_PIP] * die, True)
+        public[seat_slot(seat, S_MISSES_TURN)] = 1
+        _log(ctx, seat, E_SCHOOL, die, rules[R_SCHOOL_PER_PIP] * die, 0, 0)
+        return True
+    elif kind == SQ_TRADE_FAIR:
+        if rules[R_TRADE_FAIR_EXTRA]:
+            _invest(ctx, seat, True, 0)
+    return False

@@ -1,0 +1,489 @@
+"""The Wheeler-Dealer (US) engine's state, and the moves every part of the engine makes on it: the layout of a
+batch's arrays (make_context, named for Python by state_parts), the context the engine's helpers take, the
+per-seat counters and the event log, asking a strategy (_decide), the dice, and every change of cash and
+titles (so that the holdings versions strategies read stay right)."""
+import functools
+from typing import NamedTuple
+
+import numba
+import numpy as np
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+
+from ... import rng
+from ...numba_tools import EVENT_FIELDS, append_event, readonly
+from ...strategy import MAX_PARAMS
+from .rules import RULE_SIZE
+from .view import (DECISION_NAMES, DECISION_SIGNATURE, K_KIND, MAX_BLOCK, MAX_SEATS, MEMORY_SIZE, OUT_SIZE,
+                   PUB_BLOCKS, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES, PUB_HOLDINGS_VERSION, PUB_PLAYERS,
+                   PUB_PROPERTIES, PUB_SEAT, PUB_SQUARES, PUB_TURN, P_BLOCK, QUERY_SIZE, Q_KIND, S_ALIVE, S_CASH,
+                   S_ON_SCHOOL, TABLE_COLUMNS, debt_slot, owner_slot, public_length, seat_slot)
+
+
+# ---- the per-seat counters and the event log --------------------------------------------------------
+
+# per-seat counters
+(S_BOUGHT, S_AUCTIONS_WON, S_DECLINED_THEN_WON, S_POACHES, S_POACHED, S_LOANS, S_REPAID, S_DEALS_OFFERED,
+ S_DEALS_ACCEPTED, S_RENT_PAID, S_RENT_RECEIVED, S_EXCHANGE_PROFIT, S_BANKRUPT_TURN, S_TURNS, S_CARDS_USED,
+ S_BUMPS, S_BAMBOOZLES_WON, S_ILLEGAL) = range(18)
+SEAT_STATS = ("bought", "auctions_won", "declined_then_won", "poaches", "poached", "loans", "repaid",
+              "deals_offered", "deals_accepted", "rent_paid", "rent_received", "exchange_profit", "bankrupt_turn",
+              "turns_played", "cards_used", "bumps", "bamboozles_won", "illegal_actions")
+N_STATS = len(SEAT_STATS)
+END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
+
+# event log for replays (numba_tools.append_event): [turn, seat, kind, a, b, c, d]
+(E_TURN, E_MISSED, E_INVEST, E_MOVE, E_DOUBLES, E_BUY, E_AUCTION, E_NO_BID, E_RENT, E_OWN_INCOME, E_POACH, E_PARK,
+ E_CITY_HALL, E_SCHOOL, E_CARD, E_BORROW, E_REPAY, E_DEAL, E_SALE, E_BANKRUPT, E_BUMP, E_AUDIT, E_BAMBOOZLE,
+ E_MOVED, E_EXTRA_TURN, E_PAY, E_COLLECT, E_END, E_ILLEGAL, E_CARD_SAVED, E_CARD_USED, E_MASTER_KEY,
+ E_DEAL_TERMS, E_CARD_DISCARDED) = range(34)
+# E_CARD_USED's b: how the card is used (the Combo Platter: USED_AS_COMBO + its use, COMBO_*)
+USED_DRAWN, USED_CANCEL_AUDIT, USED_SKIP_SCHOOL, USED_STEP5, USED_AS_COMBO = 0, 1, 2, 5, 10
+
+# ---- the context: a batch's arrays, and the views of them the helpers take ----------------------------
+
+# The engine's larger helpers get one explicit signature each: called with literal constants (event
+# kinds, zeros), Numba would otherwise compile a specialisation per combination of literal values (over
+# a hundred for the logger alone; minutes of compilation). Only the small helpers are inlined
+# (``_inline``): inlining the larger ones gained under 10% and made the first compilation take minutes.
+I = types.int64
+B = types.boolean
+none = types.none
+_I64 = types.Array(types.int64, 1, "C")
+_I64M = types.Array(types.int64, 2, "C")
+_U64M = types.Array(types.uint64, 2, "C")
+_F64M = types.Array(types.float64, 2, "C")
+# A batch's arrays (make_context): (state, table, fns, floats, rngs, events).
+#   state:  int64, the engine's private fields (ST_*), then the public table (view.py), then the deck,
+#           the landings per square, Exchange investments and wins per seat and commodity, a scratch
+#           flag per property and per card type (_tried), the properties of each block (block_members);
+#           make_context writes where each of these regions starts into the ST_*_AT fields, the one place
+#           the layout is computed (the kernel and state_parts read them)
+#   table:  the rule data (view.py); fns: per decision and seat, the three addresses of a first-class
+#           function (see _decision_function), not a typed list, whose reference count and item lookup
+#           cost about 20 ns a decision
+#   floats: per seat, the strategy's parameters then its memory; rngs: per seat dice, per seat strategy,
+#           tie-breaks, the deck; events: the replay log
+# Every engine helper takes ``ctx``: under the JIT the state alone, which holds the other arrays' addresses
+# (ST_*_ADDRESS), so a helper call passes one array (7 words) rather than six (50: about 15 ns a call).
+# The helpers are compiled without reference counting: the kernel's caller keeps every array alive and
+# the engine allocates nothing, and with it each array cost a runtime call in and out of every helper.
+# The interpreter (NUMBA_DISABLE_JIT) passes the tuple of arrays instead.
+_FUNCTION = types.FunctionType(DECISION_SIGNATURE)
+CTX = _I64
+ST_BANK, ST_EVENT_COUNT, ST_MODE, ST_PUBLIC_LEN, ST_DECK_SIZE = range(5)
+(ST_TABLE_ADDRESS, ST_TABLE_ROWS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS,
+ ST_EVENT_CAPACITY) = range(5, 12)
+(ST_DECK_AT, ST_LANDINGS_AT, ST_INVEST_AT, ST_WON_AT, ST_TRIED_AT, ST_MEMBERS_AT) = range(12, 18)
+MODE_RECORD, MODE_CHECK = 1, 2
+ST_QUERY = 24
+ST_OUT = ST_QUERY + QUERY_SIZE
+ST_RULES = ST_OUT + OUT_SIZE
+ST_EXTRA = ST_RULES + RULE_SIZE
+ST_STATS = ST_EXTRA + MAX_SEATS
+ST_PUBLIC = ST_STATS + MAX_SEATS * N_STATS
+# random streams: per seat its movement dice, strategy, Exchange rolls and other dice (income, rent, Park,
+# School, audits, cards, Bamboozles, bumps), so that a change that adds or removes one roll of a kind leaves
+# the paired game's other rolls where they were (common random numbers); then tie-breaks and the deck
+DICE_ROW, STRATEGY_ROW, TIE_ROW, DECK_ROW = 0, MAX_SEATS, 2 * MAX_SEATS, 2 * MAX_SEATS + 1
+EXCHANGE_ROW, EXTRA_DICE_ROW = 2 * MAX_SEATS + 2, 3 * MAX_SEATS + 2
+RNG_ROWS = 4 * MAX_SEATS + 2
+
+
+_inline = njit(inline="always", cache=True)
+
+
+@intrinsic
+def _matrix(typingctx, address, rows, columns, dtype):
+    """A C-ordered rows x columns view of the memory at an integer address, without a reference count
+    (numba.carray, an overload, cannot return an array it made in code compiled without one)."""
+    array_type = types.Array(dtype.dtype, 2, "C")
+
+    def codegen(context, builder, signature, args):
+        item = context.get_data_type(array_type.dtype)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(item))
+        array = make_array(array_type)(context, builder)
+        populate_array(array, data=builder.inttoptr(args[0], item.as_pointer()),
+                       shape=cgutils.pack_array(builder, [args[1], args[2]]),
+                       strides=cgutils.pack_array(builder, [builder.mul(args[2], itemsize), itemsize]),
+                       itemsize=itemsize, meminfo=None)
+        return array._getvalue()
+    return array_type(types.int64, types.int64, types.int64, dtype), codegen
+
+
+@intrinsic
+def _view(typingctx, array, start, length):
+    """array[start:start + length] for a 1-d C array, without a reference count and without the slice's
+    clamping of its bounds (the engine's parts of its state are in range by construction)."""
+    def codegen(context, builder, signature, args):
+        source = make_array(array)(context, builder, value=args[0])
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(array.dtype)))
+        view = make_array(array)(context, builder)
+        populate_array(view, data=builder.gep(source.data, [args[1]]), shape=cgutils.pack_array(builder, [args[2]]),
+                       strides=cgutils.pack_array(builder, [itemsize]), itemsize=itemsize, meminfo=None)
+        return view._getvalue()
+    return array(array, types.intp, types.intp), codegen
+
+
+@intrinsic
+def _decision_function(typingctx, c_addr, py_addr, jit_addr):
+    """A first-class decision function from its three addresses (numba.experimental.function_type's
+    FunctionModel: cfunc wrapper, Python object, Numba-convention body)."""
+    def codegen(context, builder, signature, args):
+        function = cgutils.create_struct_proxy(_FUNCTION)(context, builder)
+        function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        function.py_addr = builder.inttoptr(args[1], cgutils.voidptr_t)
+        function.jit_addr = builder.inttoptr(args[2], cgutils.voidptr_t)
+        return function._getvalue()
+    return _FUNCTION(types.int64, types.int64, types.int64), codegen
+
+
+@functools.lru_cache(maxsize=64)
+def function_addresses(functions):
+    """The fns table (see CTX) for a tuple of compiled decision functions; the interpreter takes the
+    functions themselves. Kept per line-up (looking the addresses up took about 2 ms a chunk); the cache
+    holds the functions, and so keeps them alive while any kernel runs on their table."""
+    if numba.config.DISABLE_JIT:
+        return list(functions)
+    from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
+
+    return np.array([[_get_wrapper_address(f, DECISION_SIGNATURE), id(f), _get_jit_address(f, DECISION_SIGNATURE)]
+                     for f in functions], np.int64)
+
+
+if numba.config.DISABLE_JIT:  # the interpreter keeps the arrays (benchmarks compare against it)
+    def kernel_context(arrays):
+        return arrays
+
+    def _state(ctx):
+        return ctx[0]
+
+    def _table(ctx):
+        return ctx[1]
+
+    def _fns(ctx):
+        return ctx[2]
+
+    def _floats(ctx):
+        return ctx[3]
+
+    def _rngs(ctx):
+        return ctx[4]
+
+    def _events(ctx):
+        return ctx[5]
+
+    def _decision_at(fns, index):
+        return fns[index]
+
+    def _part(array, start, length):
+        return array[start:start + length]
+else:
+    def kernel_context(arrays):
+        """What the engine's helpers take (see CTX), for the arrays of make_context."""
+        return arrays[0]
+
+    @_inline
+    def _state(ctx):
+        return ctx
+
+    @_inline
+    def _table(ctx):
+        return _matrix(ctx[ST_TABLE_ADDRESS], ctx[ST_TABLE_ROWS], TABLE_COLUMNS, np.int64)
+
+    @_inline
+    def _fns(ctx):
+        return _matrix(ctx[ST_FNS_ADDRESS], len(DECISION_NAMES) * MAX_SEATS, 3, np.int64)
+
+    @_inline
+    def _floats(ctx):
+        return _matrix(ctx[ST_FLOATS_ADDRESS], MAX_SEATS, MAX_PARAMS + MEMORY_SIZE, np.float64)
+
+    @_inline
+    def _rngs(ctx):
+        return _matrix(ctx[ST_RNGS_ADDRESS], RNG_ROWS, 4, np.uint64)
+
+    @_inline
+    def _events(ctx):
+        return _matrix(ctx[ST_EVENTS_ADDRESS], ctx[ST_EVENT_CAPACITY], EVENT_FIELDS, np.int64)
+
+    @_inline
+    def _decision_at(fns, index):
+        return _decision_function(fns[index, 0], fns[index, 1], fns[index, 2])
+
+    @_inline
+    def _part(array, start, length):
+        return _view(array, start, length)
+
+
+@_inline
+def _public(ctx):
+    state = _state(ctx)
+    return _part(state, ST_PUBLIC, state[ST_PUBLIC_LEN])
+
+
+@_inline
+def _rules(ctx):
+    return _part(_state(ctx), ST_RULES, RULE_SIZE)
+
+
+@_inline
+def _deck(ctx):
+    state = _state(ctx)
+    return _part(state, state[ST_DECK_AT], state[ST_DECK_SIZE])
+
+
+@_inline
+def _out(ctx):
+    return _part(_state(ctx), ST_OUT, OUT_SIZE)
+
+
+@_inline
+def _landings_at(ctx):
+    return _state(ctx)[ST_LANDINGS_AT]
+
+
+@_inline
+def _invest_at(ctx, seat, commodity):
+    state = _state(ctx)
+    return state[ST_INVEST_AT] + seat * state[ST_PUBLIC + PUB_COMMODITIES] + commodity
+
+
+@_inline
+def _won_at(ctx, seat, commodity):
+    state = _state(ctx)
+    return state[ST_WON_AT] + seat * state[ST_PUBLIC + PUB_COMMODITIES] + commodity
+
+
+@_inline
+def _tried(ctx):
+    """A flag per property, then per card type: offered for sale in the current raise (raises never nest)."""
+    state = _state(ctx)
+    return _part(state, state[ST_TRIED_AT], state[ST_PUBLIC + PUB_PROPERTIES] + state[ST_PUBLIC + PUB_CARD_TYPES])
+
+
+@_inline
+def _members(ctx):
+    state = _state(ctx)
+    return _part(state, state[ST_MEMBERS_AT], state[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK)
+
+
+@njit(cache=True)
+def block_members(table, properties, blocks):
+    """The properties of each block, MAX_BLOCK slots a block, -1 after the last: a block's holdings are
+    then counted over its own properties rather than over the whole board."""
+    members = np.full(blocks * MAX_BLOCK, -1, np.int64)
+    for prop in range(properties):
+        at = table[prop, P_BLOCK] * MAX_BLOCK
+        while members[at] >= 0:
+            at += 1
+        members[at] = prop
+    return members
+
+
+@_inline
+def _held_in_block(public, members, seat, block):
+    count = 0
+    for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
+        prop = members[i]
+        if prop < 0:
+            break
+        count += public[owner_slot(prop)] == seat
+    return count
+
+
+# ---- the log, strategies' decisions, dice ---------------------------------------------------------------
+
+
+def _typed(ret, *args):
+    return njit(ret(CTX, *args), cache=True, _nrt=False)
+
+
+@_inline
+def _log(ctx, seat, kind, a, b, c, d):
+    """An event (E_*) of the game turn being played, when recording (numba_tools.append_event)."""
+    state = _state(ctx)
+    if state[ST_MODE] & MODE_RECORD:
+        state[ST_EVENT_COUNT] = append_event(_events(ctx), state[ST_EVENT_COUNT], _public(ctx)[PUB_TURN], seat,
+                                             kind, a, b, c, d)
+
+
+@_inline
+def _decide(ctx, decision, seat, a, b, c, d, e):
+    state = _state(ctx)
+    public = _public(ctx)
+    query = _part(state, ST_QUERY, QUERY_SIZE)
+    out = _part(state, ST_OUT, OUT_SIZE)
+    public[PUB_SEAT] = seat
+    query[Q_KIND] = decision
+    query[1] = a  # the decision's arguments, in the order of its Q_* fields (view.py)
+    query[2] = b
+    query[3] = c
+    query[4] = d
+    query[5] = e
+    for i in range(OUT_SIZE):  # a constant count: stores, not a call to memset
+        state[ST_OUT + i] = 0
+    floats = _floats(ctx)[seat]
+    function = _decision_at(_fns(ctx), decision * MAX_SEATS + seat)
+    return function(readonly(public), readonly(_table(ctx)), readonly(query), readonly(_part(floats, 0, MAX_PARAMS)),
+                    _part(floats, MAX_PARAMS, MEMORY_SIZE), _rngs(ctx)[STRATEGY_ROW + seat], out)
+
+
+@_inline
+def _die(ctx, row):
+    """One die from a stream row (DICE_ROW, EXCHANGE_ROW or EXTRA_DICE_ROW + seat)."""
+    return 1 + rng.below(_rngs(ctx)[row], 6)
+
+
+@_inline
+def _illegal(ctx, seat, decision):
+    _state(ctx)[ST_STATS + (seat) * N_STATS + S_ILLEGAL] += 1
+    _log(ctx, seat, E_ILLEGAL, decision, 0, 0, 0)
+
+
+# ---- cash and titles: every change of them goes through these -----------------------------------------
+
+
+@_inline
+def _cash(public, seat):
+    return public[seat_slot(seat, S_CASH)]
+
+
+@_inline
+def _add_cash(ctx, seat, amount, from_bank):
+    """Move ``amount`` into a seat's cash; from_bank: the bank pays it (or, negative, receives it)."""
+    _state(ctx)[ST_PUBLIC + seat_slot(seat, S_CASH)] += amount
+    if from_bank:
+        _state(ctx)[ST_BANK] += amount
+
+
+@_inline
+def _transfer(ctx, payer, amount, creditor):
+    _add_cash(ctx, payer, -amount, creditor < 0)
+    if creditor >= 0:
+        _add_cash(ctx, creditor, amount, False)
+
+
+@_inline
+def _alive(public, seat):
+    return public[seat_slot(seat, S_ALIVE)] != 0
+
+
+@_inline
+def _on_school(public, seat):
+    return public[seat_slot(seat, S_ON_SCHOOL)] != 0
+
+
+@_inline
+def _holdings_changed(public, seat):
+    if seat >= 0:
+        public[PUB_HOLDINGS_VERSION + seat] += 1
+
+
+@_inline
+def _set_owner(public, prop, seat):
+    """Every change of titles and debts goes through here and _set_debt: they move the holdings version
+    of each seat concerned (view.holdings_version)."""
+    _holdings_changed(public, public[owner_slot(prop)])
+    public[owner_slot(prop)] = seat
+    _holdings_changed(public, seat)
+
+
+@_inline
+def _set_debt(public, prop, debt_ridden):
+    public[debt_slot(public, prop)] = debt_ridden
+    _holdings_changed(public, public[owner_slot(prop)])
+
+
+@_inline
+def _card_kind(ctx, card_type):
+    return _table(ctx)[_public(ctx)[PUB_CARD_ROW] + card_type, K_KIND]
+
+
+# ---- a batch's arrays ---------------------------------------------------------------------------------
+
+
+def make_context(prepared, functions, params, event_capacity=0, record=False):
+    """Allocate the arrays of one batch (see CTX) for compiled rules (rules.USRules), the decision functions
+    of each seat (``functions[seat][decision]``, in DECISION_NAMES order) and the seats' parameters. The
+    caller keeps the arrays alive while the engine runs on ``kernel_context(arrays)``; ``_new_game`` then
+    sets up each game in them."""
+    table, deck = prepared.table, prepared.deck
+    n_props, n_blocks = len(prepared.properties), len(prepared.blocks)
+    n_commodities, n_card_types, n_squares = len(prepared.commodities), len(prepared.card_types), len(prepared.squares)
+    public_len = public_length(n_props, n_card_types)
+    regions = {}
+    at = ST_PUBLIC + public_len
+    for slot, size in ((ST_DECK_AT, deck.size), (ST_LANDINGS_AT, n_squares), (ST_INVEST_AT, MAX_SEATS * n_commodities),
+                       (ST_WON_AT, MAX_SEATS * n_commodities), (ST_TRIED_AT, n_props + n_card_types),
+                       (ST_MEMBERS_AT, n_blocks * MAX_BLOCK)):
+        regions[slot] = at
+        at += size
+    state = np.zeros(at, np.int64)
+    for slot, start in regions.items():
+        state[slot] = start
+    state[ST_PUBLIC_LEN] = public_len
+    state[ST_DECK_SIZE] = deck.size
+    state[ST_MODE] = MODE_RECORD if record else 0
+    state[ST_RULES:ST_RULES + RULE_SIZE] = prepared.vector
+    public = state[ST_PUBLIC:ST_PUBLIC + public_len]
+    public[PUB_PLAYERS] = prepared.n_players
+    public[PUB_PROPERTIES] = n_props
+    public[PUB_BLOCKS] = n_blocks
+    public[PUB_COMMODITIES] = n_commodities
+    public[PUB_CARD_TYPES] = n_card_types
+    public[PUB_SQUARES] = n_squares
+    state[regions[ST_MEMBERS_AT]:] = block_members(table, n_props, n_blocks)
+    n_players = len(functions)
+    fns = function_addresses(tuple(functions[min(seat, n_players - 1)][decision]
+                                   for decision in range(len(DECISION_NAMES)) for seat in range(MAX_SEATS)))
+    floats = np.zeros((MAX_SEATS, MAX_PARAMS + MEMORY_SIZE))
+    floats[:, :params.shape[1]] = params
+    arrays = (state, np.ascontiguousarray(table), fns, floats, np.zeros((RNG_ROWS, 4), np.uint64),
+              np.zeros((event_capacity, EVENT_FIELDS), np.int64))
+    if not numba.config.DISABLE_JIT:
+        slots = (ST_TABLE_ADDRESS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS)
+        for slot, array in zip(slots, arrays[1:]):
+            state[slot] = array.ctypes.data
+    state[ST_TABLE_ROWS] = table.shape[0]
+    state[ST_EVENT_CAPACITY] = event_capacity
+    return arrays
+
+
+class StateParts(NamedTuple):
+    """Named views of a batch's arrays (make_context): the places the kernel reads and writes, for Python
+    (the result columns, and tests that set up a position by hand)."""
+
+    public: np.ndarray        # view.py's public table
+    deck: np.ndarray          # card type of each card, in drawing order
+    landings: np.ndarray      # per square, summed over the batch
+    invest: np.ndarray        # [seat, commodity]: Exchange investments made this game
+    won: np.ndarray           # [seat, commodity]: and won
+    stats: np.ndarray         # [seat, SEAT_STATS]
+    extra_turns: np.ndarray   # per seat: extra turns still to play
+    bank: np.ndarray          # [1]: the bank's net payments to players this game
+    event_count: np.ndarray   # [1]: events logged (beyond the log's capacity too)
+    events: np.ndarray        # [capacity, EVENT_FIELDS]
+    params: np.ndarray        # [seat, MAX_PARAMS]: each strategy's parameters
+    memory: np.ndarray        # [seat, MEMORY_SIZE]: each strategy's memory
+
+
+def state_parts(arrays) -> StateParts:
+    state, floats = arrays[0], arrays[3]
+    commodities = int(state[ST_PUBLIC + PUB_COMMODITIES])
+
+    def part(slot, size):
+        start = int(state[slot])
+        return state[start:start + size]
+
+    return StateParts(
+        public=state[ST_PUBLIC:ST_PUBLIC + state[ST_PUBLIC_LEN]], deck=part(ST_DECK_AT, state[ST_DECK_SIZE]),
+        landings=part(ST_LANDINGS_AT, state[ST_PUBLIC + PUB_SQUARES]),
+        invest=part(ST_INVEST_AT, MAX_SEATS * commodities).reshape(MAX_SEATS, commodities),
+        won=part(ST_WON_AT, MAX_SEATS * commodities).reshape(MAX_SEATS, commodities),
+        stats=state[ST_STATS:ST_STATS + MAX_SEATS * N_STATS].reshape(MAX_SEATS, N_STATS),
+        extra_turns=state[ST_EXTRA:ST_EXTRA + MAX_SEATS], bank=state[ST_BANK:ST_BANK + 1],
+        event_count=state[ST_EVENT_COUNT:ST_EVENT_COUNT + 1], events=arrays[5],
+        params=floats[:, :MAX_PARAMS], memory=floats[:, MAX_PARAMS:])

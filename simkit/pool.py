@@ -1,0 +1,385 @@
+"""One pool of warm worker processes per process, shared by everything that plays games.
+
+The pool is forked on first use, after this process has compiled (or loaded from the disk cache) the engines
+it plays, so workers never compile; it then serves every later call (a run, a sweep's points, a
+tournament's line-ups and rotations, both sides of a compare, the trials of a tuner) and is shut down at
+exit. ``play_chunks`` takes the chunks of any number of batches at once and keeps two per worker in
+flight, so an analysis made of many small batches keeps every core busy. (Forking a pool per batch cost
+tens of milliseconds a batch and left the cores idle between batches.) Each worker has its own pipe, and
+this process needs no helper thread to talk to them.
+
+A worker is sent a batch's description, not the batch (its strategies are compiled functions): the game,
+its effective rules, the line-up as (strategy serial, parameter values) and the seed. It rebuilds the
+batch once, preparing the rules itself, and keeps it for the batch's other chunks. Strategies are found by
+serial in the registry every worker inherited at fork (``simkit.strategy.by_serial``); a strategy created
+after the pool was forked (one defined in a notebook, a module imported later) or a game whose engine was
+not yet loaded when it was forked makes the pool fork again, once. Results do not depend on the pool, the
+number of workers or the chunks: every game's streams come from (seed, game index).
+"""
+from __future__ import annotations
+
+import atexit
+import collections
+import ctypes
+import json
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from multiprocessing import connection
+
+from . import strategy as _strategy
+
+IN_FLIGHT_PER_WORKER = 2    # chunks waiting per worker: enough to hide a result's trip, little memory
+
+
+@dataclass(eq=False)
+class Chunk:
+    """Games ``first_game .. first_game + games - 1`` of ``batch``; ``key`` is the caller's name for it, and
+    ``columns`` the result columns it needs (None: all, with the game's ``_totals``)."""
+
+    batch: object
+    first_game: int
+    games: int
+    key: object = None
+    columns: tuple | None = field(default=None)
+
+
+_warm: set[str] = set()     # games whose engine this process has compiled or loaded
+
+
+def warm(batch) -> None:
+    """Compile or load the batch's engine here, once per game, before any worker needs it."""
+    if batch.game.name not in _warm:
+        batch.play(0, 1)
+        _warm.add(batch.game.name)
+
+
+def _describe(batch) -> tuple:
+    return (batch.game.name, json.dumps(batch.rules), batch.seed,
+            tuple((seat.strategy.serial, tuple(seat.overrides.items())) for seat in batch.seats))
+
+
+# --- in the workers -------------------------------------------------------------------------------------------
+INHERITED_FDS: set[int] = set()     # this process's run locks, which no forked worker may keep open
+PR_SET_PDEATHSIG = 1                # linux/prctl.h
+
+
+def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
+    """Run first in every forked worker. A worker must not outlive the process that forked it (the OOM killer
+    or a scheduler may ``kill -9`` that one alone): on Linux the kernel sends it SIGKILL when its parent
+    dies (prctl PR_SET_PDEATHSIG; the "parent" is the forking thread, so only when that is the main
+    thread), elsewhere a thread checks every half second that the parent is still there. A forked worker
+    also closes the run locks it inherited (close-on-exec does not apply to fork): a lock shared with
+    the workers would outlive a killed parent. Ctrl-C is the parent's to handle (it stops the workers):
+    a worker ignores SIGINT, so the terminal's signal to the whole process group prints no worker
+    tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for fd in list(INHERITED_FDS):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    INHERITED_FDS.clear()
+    armed = False
+    if sys.platform.startswith("linux") and forked_by_main_thread:
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:      # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="simkit-parent-watch", daemon=True).start()
+
+
+_built: dict = {}       # description -> Batch
+_prepared: dict = {}    # (game, rules, players) -> prepared rules
+MAX_BUILT = 256
+
+
+def _rebuild(description: tuple):
+    from .games import get_game
+    from .runner import Batch
+    from .strategy import Seat
+
+    game, rules_json, seed, seats = description
+    spec = get_game(game)
+    rules = json.loads(rules_json)
+    key = (game, rules_json, len(seats))
+    if key not in _prepared:
+        if len(_prepared) >= MAX_BUILT:
+            _prepared.clear()
+        _prepared[key] = spec.prepare(rules, len(seats))
+    line_up = tuple(Seat(_strategy.by_serial(serial), dict(overrides)) for serial, overrides in seats)
+    return Batch(spec, rules, _prepared[key], line_up, seed, 1)
+
+
+def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:
+    """A chunk's columns (only ``columns`` if given) and the seconds spent simulating it."""
+    started = time.perf_counter()
+    result = batch.play(first_game, games, check)
+    seconds = time.perf_counter() - started
+    return (result if columns is None else {name: result[name] for name in columns}), seconds
+
+
+def _play(description: tuple, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:
+    batch = _built.get(description)
+    if batch is None:
+        if len(_built) >= MAX_BUILT:
+            _built.clear()
+        batch = _built[description] = _rebuild(description)
+    return _timed_play(batch, first_game, games, check, columns)
+
+
+def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool) -> None:
+    """A worker's life: play the chunks its pipe brings and send back (True, (columns, seconds)) or (False,
+    (exception, its traceback)), until told to stop (None) or the pipe closes (its parent is gone)."""
+    for end in parents_ends:        # the parent's ends of its own and the other workers' pipes
+        end.close()
+    _die_with_parent(parent, forked_by_main_thread)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            reply = (True, _play(*task))
+        except Exception as exc:    # sent back and raised there, with this traceback as its cause
+            text = "".join(traceback.format_exception(exc))
+            try:
+                pickle.dumps(exc)
+            except Exception:
+                exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+            reply = (False, (exc, text))
+        try:
+            conn.send(reply)
+        except (EOFError, OSError):
+            return
+
+
+# --- in this process --------------------------------------------------------------------------------------------
+class WorkerDied(RuntimeError):
+    """A worker process ended while it had a chunk to play (killed by the system, perhaps for want of memory,
+    or crashed)."""
+
+
+class RemoteTraceback(Exception):
+    """The traceback, in the worker, of an exception a chunk raised (the ``__cause__`` of the one re-raised)."""
+
+
+@dataclass
+class Usage:
+    """What ``play_chunks`` has done in this process since ``reset``: chunks and games played and the seconds
+    spent inside the games' ``simulate`` (summed over the workers). ``simkit bench --overhead`` compares
+    that with the wall time."""
+
+    chunks: int = 0
+    games: int = 0
+    simulate_s: float = 0.0
+
+    def add(self, chunk: Chunk, seconds: float) -> None:
+        self.chunks += 1
+        self.games += chunk.games
+        self.simulate_s += seconds
+
+    def reset(self) -> None:
+        self.chunks, self.games, self.simulate_s = 0, 0, 0.0
+
+
+usage = Usage()
+
+
+class _Pool:
+    """Worker processes, each with its own pipe: a chunk's description goes down it and its columns come
+    back. This process needs no helper thread, so a chunk's round trip is one wake-up on each side (about
+    half the cost of a ProcessPoolExecutor's, whose feeder and result threads add two)."""
+
+    def __init__(self, workers: int):
+        self.context = multiprocessing.get_context("fork")
+        self.workers = workers
+        self.serial = _strategy.newest_serial()
+        self.games = frozenset(_warm)
+        self.conns, self.processes = [], []
+        for _ in range(workers):
+            self._start()
+
+    def _start(self, slot: int | None = None) -> None:
+        """Fork a worker into ``slot`` (None: a new one)."""
+        if slot is not None:
+            self.conns[slot].close()
+        mine, theirs = self.context.Pipe()
+        others = [conn for i, conn in enumerate(self.conns) if i != slot]
+        process = self.context.Process(target=_serve, name="simkit-worker", daemon=True,
+                                       args=(theirs, [*others, mine], os.getpid(),
+                                             threading.current_thread() is threading.main_thread()))
+        process.start()
+        theirs.close()
+        if slot is None:
+            self.conns.append(mine)
+            self.processes.append(process)
+        else:
+            self.conns[slot], self.processes[slot] = mine, process
+
+    def replace(self, slot: int) -> None:
+        """A new worker in the place of the dead one in ``slot``."""
+        self._start(slot)
+
+    def knows(self, batch) -> bool:
+        return batch.game.name in self.games and all(seat.strategy.serial <= self.serial for seat in batch.seats)
+
+    def alive(self) -> bool:
+        return all(process.is_alive() for process in self.processes)
+
+    def died(self, slot: int) -> WorkerDied:
+        """The error for the worker in ``slot``, whose pipe has closed."""
+        process = self.processes[slot]
+        process.join(1)
+        code = process.exitcode
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+        return WorkerDied(f"a worker process died ({how}; killed by the system, perhaps for want of memory)")
+
+    def close(self, kill: bool = False) -> None:
+        """Stop the workers: at once (``kill``: Ctrl-C or a failure, chunks in flight are dropped) or once they
+        have read the stop message."""
+        for conn, process in zip(self.conns, self.processes):
+            if kill:
+                process.terminate()
+            else:
+                try:
+                    conn.send(None)
+                except OSError:
+                    process.terminate()
+        for conn, process in zip(self.conns, self.processes):
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join()
+            conn.close()
+
+
+_pool: _Pool | None = None
+_forks = 0      # pools forked by this process (tests and benchmarks read it)
+
+
+def _pool_for(batches, workers: int) -> _Pool:
+    global _pool, _forks
+    if _pool is not None and (_pool.workers != workers or not _pool.alive()
+                              or not all(_pool.knows(batch) for batch in batches)):
+        _pool.close()
+        _pool = None
+    if _pool is None:
+        _pool = _Pool(workers)
+        _forks += 1
+    return _pool
+
+
+def shutdown() -> None:
+    """Stop the pool's workers (a later call forks a new pool)."""
+    global _pool
+    if _pool is not None:
+        pool, _pool = _pool, None
+        pool.close()
+
+
+atexit.register(shutdown)
+
+
+def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False, bar=None, failed=None) -> None:
+    """Play ``chunks`` (of any batches: give every chunk of an analysis, or of a tuner's round, in one call so
+    that the workers are never idle between batches) and hand each to ``sink(chunk, columns)`` as it
+    finishes, in any order: on the process's pool of ``workers`` processes, or here with one worker or one
+    chunk. The results do not depend on the workers or on the chunks.
+
+    ``bar``: anything with ``update(games)`` (a progress bar, simkit.progress), advanced as chunks finish.
+    An exception a chunk raises is raised here, with its worker's traceback as its ``__cause__``; a
+    worker that dies raises WorkerDied. With ``failed``, both are handed to ``failed(chunk, exception)``
+    instead and the other chunks go on (``simkit fuzz``: a case that breaks the engine, even one that
+    kills its worker, is reported and the campaign continues)."""
+    global _pool
+    batches = list({id(chunk.batch): chunk.batch for chunk in chunks}.values())
+    for batch in batches:
+        warm(batch)
+    if workers == 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            try:
+                columns, seconds = _timed_play(chunk.batch, chunk.first_game, chunk.games, check, chunk.columns)
+            except Exception as exc:
+                if failed is None:
+                    raise
+                failed(chunk, exc)
+            else:
+                usage.add(chunk, seconds)
+                sink(chunk, columns)
+            if bar is not None:
+                bar.update(chunk.games)
+        return
+    pool = _pool_for(batches, workers)
+    described = {id(batch): _describe(batch) for batch in batches}
+    queue = collections.deque(chunks)
+    in_flight = [collections.deque() for _ in pool.conns]      # per worker slot, in the order sent
+
+    def feed(slot: int, depth: int) -> None:
+        # a second chunk waits in a worker's pipe while there are many left (it hides the result's trip);
+        # near the end one each, so that no chunk waits behind a busy worker while another is idle
+        while queue and len(in_flight[slot]) < (depth if len(queue) > workers else 1):
+            chunk = queue.popleft()
+            pool.conns[slot].send((described[id(chunk.batch)], chunk.first_game, chunk.games, check, chunk.columns))
+            in_flight[slot].append(chunk)
+
+    def finish(chunk: Chunk) -> None:
+        if bar is not None:
+            bar.update(chunk.games)
+
+    try:
+        for depth in range(1, IN_FLIGHT_PER_WORKER + 1):     # round the workers, one chunk each at a time
+            for slot in range(len(pool.conns)):
+                feed(slot, depth)
+        while any(in_flight):
+            ready = connection.wait([pool.conns[slot] for slot, sent in enumerate(in_flight) if sent])
+            for conn in ready:
+                slot = pool.conns.index(conn)
+                try:
+                    ok, value = conn.recv()
+                except (EOFError, OSError):
+                    error = pool.died(slot)
+                    if failed is None:
+                        raise error from None
+                    chunk = in_flight[slot].popleft()    # the one it was playing; the others go back in the queue
+                    queue.extendleft(reversed(in_flight[slot]))
+                    in_flight[slot].clear()
+                    pool.replace(slot)
+                    feed(slot, IN_FLIGHT_PER_WORKER)
+                    failed(chunk, error)
+                    finish(chunk)
+                    continue
+                chunk = in_flight[slot].popleft()
+                feed(slot, IN_FLIGHT_PER_WORKER)     # the worker's next chunk first, then this one's results
+                if ok:
+                    columns, seconds = value
+                    usage.add(chunk, seconds)
+                    sink(chunk, columns)
+                else:
+                    exc, text = value
+                    if failed is None:
+                        raise exc from RemoteTraceback(text)
+                    failed(chunk, exc)
+                finish(chunk)
+    except BaseException:
+        if _pool is pool:
+            _pool = None
+        pool.close(kill=True)
+        raise
