@@ -32,8 +32,25 @@ CASES = {
         (0, 1, 7),
     ),
     "wheeler-dealer-uk": ([None, ["random"] * 3], [()], (0, 1)),
-    "wheedle": ([None, ["random"] * 4], [()], (0, 1)),
-    "dweebies": ([None, ["random"] * 3], [()], (0, 1)),
+    "wheedle": (
+        [None, ["random"] * 4, ["patient", "bluffer", "contrarian", "small-first", "tuned"],
+         ["never-stop", "blocker", "hair-trigger", "threshold", "bluffer",
+          "collector:targets=2:offer_size=3:revise_after=2:protect=2"],
+         ["hair-trigger", "patient"], ["bluffer", "random", "blocker"]],
+        [(), ("options.false_stop_ends_round=false", "scoring.false_stopper_cards=scored"),
+         ("options.gifts_allowed=false", "options.bankrupt_majority_scores=true", "options.max_ticks=50")],
+        (0, 1),
+    ),
+    "dweebies": (
+        [None, ["random"] * 3, ["greedy", "pair-keeper"],
+         ["greedy-defensive", "line-shortener", "scorer:defend=2:expected=1:shorten=0.5:keep_pairs=1", "greedy",
+          "random"],
+         ["pair-keeper", "greedy-defensive", "scorer:defend=1:expected=1", "line-shortener", "greedy", "random"],
+         ["rollout:samples=2", "greedy-defensive"],
+         ["rollout:samples=2:depth=2:policy=0:halving=1:margin=0", "greedy", "line-shortener"]],
+        [(), ("game.min_line=3",), ("game.collect=may",), ("game.split_rule=free", "game.collect=may")],
+        (0, 1),
+    ),
 }
 
 
