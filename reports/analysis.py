@@ -27,6 +27,7 @@ import pandas as pd  # noqa: E402
 
 from simkit import __version__  # noqa: E402
 from simkit.games import get_game  # noqa: E402
+from simkit.pool import map_forked  # noqa: E402
 from simkit.runner import MANIFEST, staged  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
@@ -259,24 +260,27 @@ def balance_matrix(result):
     return _heat_map(result.tables["head_to_head"])
 
 
-def figures(result):
-    """(name, title, Figure) for every registered plot of the analysis's kind that has something to draw."""
-    drawn = []
-    for name, title, draw in ANALYSIS_PLOTS.get(result.kind, []):
-        fig = draw(result)
-        if fig is not None:
-            drawn.append((name, title, fig))
-    return drawn
+def _save_figure(job) -> dict | None:
+    """Draw one registered plot of an analysis into its folder (PNG and SVG); None if it has nothing to draw."""
+    result, folder, name, title, draw = job
+    fig = draw(result)
+    if fig is None:
+        return None
+    fig.savefig(folder / f"{name}.png", dpi=110)
+    fig.savefig(folder / f"{name}.svg")
+    plt.close(fig)
+    return {"name": name, "title": title}
 
 
-def write_results(out, experiment, results, extra: dict, attachments: dict | None = None) -> Path:
+def write_results(out, experiment, results, extra: dict, attachments: dict | None = None, workers: int = 1) -> Path:
     """Write the results directory of an experiment's analyses (built under a temporary name and renamed
     into place when complete, like a run directory), then its report.html, rendered from those files by
     ``render_results`` exactly as ``simkit report`` renders it again later. attachments: name -> path of
-    files copied in as they are (e.g. the searches' Optuna storage)."""
+    files copied in as they are (e.g. the searches' Optuna storage). The figures are drawn on ``workers``
+    processes (drawing them took longer than the games of a small experiment)."""
     out = Path(out).resolve()
     with staged(out) as staging:
-        entries = []
+        entries, plots = [], []
         for number, result in enumerate(results, 1):
             folder = staging / f"{number:02d}-{result.kind}"
             folder.mkdir()
@@ -286,15 +290,15 @@ def write_results(out, experiment, results, extra: dict, attachments: dict | Non
             for name, text in result.files.items():
                 (folder / name).write_text(text)
             (folder / "findings.txt").write_text("\n".join([result.headline(), *result.findings]) + "\n")
-            drawn = []
-            for name, title, fig in figures(result):
-                fig.savefig(folder / f"{name}.png", dpi=110)
-                fig.savefig(folder / f"{name}.svg")
-                plt.close(fig)
-                drawn.append({"name": name, "title": title})
+            plots += [(len(entries), (result, folder, name, title, draw))
+                      for name, title, draw in ANALYSIS_PLOTS.get(result.kind, [])]
             entries.append({"kind": result.kind, "title": result.title, "setup": result.setup,
                             "players": result.players, "folder": folder.name, "tables": list(result.tables),
-                            "figures": drawn})
+                            "figures": []})
+        drawn = map_forked(_save_figure, [job for _, job in plots], workers)
+        for (entry, _), figure in zip(plots, drawn):
+            if figure is not None:
+                entries[entry]["figures"].append(figure)
         manifest = {"experiment": experiment.to_dict(), **extra, "analyses": entries,
                     "versions": {"simkit": __version__, "numba": numba.__version__, "numpy": np.__version__,
                                  "pandas": pd.__version__, "python": platform.python_version()},

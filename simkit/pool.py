@@ -348,12 +348,16 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
         for depth in range(1, IN_FLIGHT_PER_WORKER + 1):     # round the workers, one chunk each at a time
             for slot in range(len(pool.conns)):
                 feed(slot, depth)
-        while any(in_flight):
-            ready = connection.wait([pool.conns[slot] for slot, sent in enumerate(in_flight) if sent])
-            for conn in ready:
+        received = collections.deque()      # (slot, chunk, reply) read off the pipes, not yet handed to sink
+
+        def receive(timeout) -> None:
+            # read every finished chunk off its pipe before any sink work: a worker's send blocks until this
+            # process reads it, so a result left in the pipe while the sink builds a table idles that worker
+            waiting = [pool.conns[slot] for slot, sent in enumerate(in_flight) if sent]
+            for conn in connection.wait(waiting, timeout) if waiting else ():
                 slot = pool.conns.index(conn)
                 try:
-                    ok, value = conn.recv()
+                    reply = conn.recv()
                 except (EOFError, OSError):
                     error = pool.died(slot)
                     if failed is None:
@@ -363,23 +367,51 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
                     in_flight[slot].clear()
                     pool.replace(slot)
                     feed(slot, IN_FLIGHT_PER_WORKER)
-                    failed(chunk, error)
-                    finish(chunk)
+                    received.append((chunk, (False, (error, None))))
                     continue
                 chunk = in_flight[slot].popleft()
                 feed(slot, IN_FLIGHT_PER_WORKER)     # the worker's next chunk first, then this one's results
-                if ok:
-                    columns, seconds = value
-                    usage.add(chunk, seconds)
-                    sink(chunk, columns)
-                else:
-                    exc, text = value
-                    if failed is None:
-                        raise exc from RemoteTraceback(text)
-                    failed(chunk, exc)
-                finish(chunk)
+                received.append((chunk, reply))
+
+        while any(in_flight) or received:
+            if not received:
+                receive(None)
+            chunk, (ok, value) = received.popleft()
+            if ok:
+                columns, seconds = value
+                usage.add(chunk, seconds)
+                sink(chunk, columns)
+            else:
+                exc, text = value
+                if failed is None:
+                    raise exc from RemoteTraceback(text)
+                failed(chunk, exc)
+            finish(chunk)
+            receive(0)
     except BaseException:
         if _pool is pool:
             _pool = None
         pool.close(kill=True)
         raise
+
+
+_forked_calls: list = []      # what map_forked's children call, inherited at fork (closures need no pickling)
+
+
+def _call_forked(index: int):
+    function, item = _forked_calls[index]
+    return function(item)
+
+
+def map_forked(function, items: list, workers: int = 1) -> list:
+    """``[function(item) for item in items]``, on up to ``workers`` forked processes when there are several
+    items (results in order; each must pickle). For work between the games that is worth spreading over the
+    cores, e.g. drawing a report's figures; neither ``function`` nor ``items`` need pickle."""
+    if workers <= 1 or len(items) < 2:
+        return [function(item) for item in items]
+    _forked_calls[:] = [(function, item) for item in items]
+    try:
+        with multiprocessing.get_context("fork").Pool(min(workers, len(items))) as forked:
+            return forked.map(_call_forked, range(len(items)), chunksize=1)
+    finally:
+        _forked_calls.clear()

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from simkit import pool
+from simkit.pool import map_forked
 from simkit.cli import main
 from simkit.analysis import balance, compare, sweep, tournament
 from simkit.analysis import play as analysis_play
@@ -141,3 +142,11 @@ def test_jobs_of_any_sizes_play_in_one_call_as_they_would_alone():
         alone = analysis_play.play(list(job.batches), job.first_game, job.games, workers=1, keep=job.keep)
         pd.testing.assert_frame_equal(frame, alone, check_exact=True)
     assert together[1]["game"].min() == 1000 and "ticks" in together[1]
+
+
+def test_map_forked_returns_each_items_result_in_order_from_other_processes():
+    offset = 7      # a closure: map_forked's function need not pickle
+    results = map_forked(lambda item: (item + offset, os.getpid()), list(range(6)), workers=2)
+    assert [value for value, _ in results] == [item + 7 for item in range(6)]
+    assert os.getpid() not in {pid for _, pid in results}
+    assert map_forked(lambda item: (item + offset, os.getpid()), [1], workers=2) == [(8, os.getpid())]

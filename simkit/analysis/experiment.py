@@ -193,6 +193,7 @@ def run_experiment(experiment: Experiment | str | Path, out: str | Path | None =
 
         extra = {STATE_FILE: _settled(storage)} if storage.is_file() else {}
         write_results(out, experiment, results, {"games_override": games, "workers": workers,
-                                                 "elapsed_s": round(time.perf_counter() - started, 1)}, extra)
+                                                 "elapsed_s": round(time.perf_counter() - started, 1)}, extra,
+                      workers=workers)
         shutil.rmtree(storage.parent, ignore_errors=True)
     return results

@@ -6,6 +6,8 @@ statistical unit. Rows carry ``entry`` (the position in the line-up as given) an
 """
 from __future__ import annotations
 
+import collections
+
 import math
 from dataclasses import dataclass, replace
 
@@ -83,15 +85,21 @@ def play_jobs(jobs: list[Job], workers: int = 1) -> list[pd.DataFrame]:
             columns = None if job.keep == "all" else tuple(dict.fromkeys([*CORE, batch.game.score_column]))
             chunks += [Chunk(batch, job.first_game + first, n, (j, r, index), columns)
                        for index, first, n in chunk_ranges(job.games, size)]
-    parts = {}      # (job, rotation) -> {chunk index: columns}
+    expected = collections.Counter(chunk.key[0] for chunk in chunks)
+    parts = {j: {r: {} for r in range(len(job.batches))} for j, job in enumerate(jobs)}    # job -> rotation -> chunk
+    frames = {}
 
     def sink(chunk, columns):
+        # a job's frame is built as soon as its last chunk is in, while the workers play the other jobs
         j, r, index = chunk.key
-        parts.setdefault((j, r), {})[index] = {k: v for k, v in columns.items() if not k.startswith("_")}
+        parts[j][r][index] = {k: v for k, v in columns.items() if not k.startswith("_")}
+        expected[j] -= 1
+        if not expected[j]:
+            frames[j] = _rows(jobs[j], parts.pop(j))
 
     with progress.games(total) as bar:
         play_chunks(chunks, sink, workers, bar=bar)
-    return [_rows(job, {r: parts[j, r] for r in range(len(job.batches))}) for j, job in enumerate(jobs)]
+    return [frames[j] for j in range(len(jobs))]
 
 
 def _rows(job: Job, parts: dict) -> pd.DataFrame:

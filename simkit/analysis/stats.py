@@ -82,17 +82,20 @@ def paired(a: pd.DataFrame, b: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
 def bradley_terry(wins: np.ndarray, iterations: int = 1000, tol: float = 1e-10) -> np.ndarray:
     """Bradley-Terry strengths by Hunter's (2004) MM algorithm from ``wins[i, j]`` (i ahead of j; a tie
     counts half to each). Returns log-strengths with mean 0. A half-game pseudo-count each way keeps
-    the fit finite when a strategy never lost (or never won) a comparison."""
-    wins = np.asarray(wins, float) + 0.5 * (1 - np.eye(len(wins)))
-    games = wins + wins.T
-    strength = np.ones(len(wins))
-    total_wins = wins.sum(axis=1)
+    the fit finite when a strategy never lost (or never won) a comparison. ``wins`` may also be a stack
+    of such matrices (shape ``(k, n, n)``, e.g. bootstrap resamples), fitted together in one loop."""
+    wins = np.asarray(wins, float)
+    stacked = wins if wins.ndim == 3 else wins[None]
+    stacked = stacked + 0.5 * (1 - np.eye(stacked.shape[-1]))
+    games = stacked + stacked.transpose(0, 2, 1)
+    strength = np.ones(stacked.shape[:2])
+    total_wins = stacked.sum(axis=2)
     for _ in range(iterations):
-        denom = (games / (strength[:, None] + strength[None, :])).sum(axis=1)
+        denom = (games / (strength[:, :, None] + strength[:, None, :])).sum(axis=2)
         new = total_wins / denom
-        new /= np.exp(np.log(new).mean())
-        if np.max(np.abs(new - strength)) < tol:
-            strength = new
-            break
+        new /= np.exp(np.log(new).mean(axis=1, keepdims=True))
+        converged = np.max(np.abs(new - strength)) < tol
         strength = new
-    return np.log(strength)
+        if converged:
+            break
+    return np.log(strength) if wins.ndim == 3 else np.log(strength[0])

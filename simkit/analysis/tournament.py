@@ -157,8 +157,8 @@ def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
     table["rating"] = ELO * bradley_terry(wins.sum(axis=0))
     rng = np.random.default_rng(seed)
     flat = wins.reshape(len(wins), -1)
-    samples = np.array([ELO * bradley_terry((rng.multinomial(len(wins), np.full(len(wins), 1 / len(wins))) @ flat)
-                                            .reshape(len(names), len(names))) for _ in range(bootstrap)])
+    draws = rng.multinomial(len(wins), np.full(len(wins), 1 / len(wins)), size=bootstrap)
+    samples = ELO * bradley_terry((draws @ flat).reshape(bootstrap, len(names), len(names)))
     table["rating_low"], table["rating_high"] = np.percentile(samples, [2.5, 97.5], axis=0)
     order = np.argsort(-table["rating"].to_numpy(), kind="stable")
     table = table.iloc[order]
