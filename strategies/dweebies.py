@@ -19,8 +19,9 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
-from simkit.games.dweebies.table import (EMPTY, collect_gain, count_groups, gain, joins_table, legal_cells_into,
-                                         line_ends, one_group, play_card, qualifies, run_from, touches_card)
+from simkit.games.dweebies.table import (EMPTY, axis_end, collect_gain, count_groups, gain, joins_table,
+                                         legal_cells_into, line_ends, one_group, play_card, qualifies, run_from,
+                                         touches_card)
 from simkit.games.dweebies.view import (COLLECT_MAY, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_LEFT,
                                         PUB_LEGAL, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE, PUB_PLAYERS, PUB_RIGHT,
                                         PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE, PUB_TOP, SPLIT_SHORTEST_LINK,
@@ -71,17 +72,6 @@ def _reply(ends, memory, min_line):
     if ends[3] != EMPTY:
         best = max(best, memory[M_WEIGHT + ends[3]] * gain(ends, ends[3], min_line))
     return best
-
-
-@njit(cache=True, _nrt=False)
-def _one_side(before, end_before, after, end_after):
-    """The line a card would end along one axis from the runs beside it (table._axis_end's rule, D3): the
-    run on one side when the other is empty, (0, EMPTY) when both or neither hold cards."""
-    if before > 0 and after == 0:
-        return before, end_before
-    if after > 0 and before == 0:
-        return after, end_after
-    return 0, EMPTY
 
 
 @njit(cache=True, _nrt=False)
@@ -209,8 +199,8 @@ def score_moves(hand, public, table, legal, params, memory, rng_state):
         right, end_right = run_from(table, x, 1)
         up, end_up = run_from(table, x, -side)
         down, end_down = run_from(table, x, side)
-        row, row_end = _one_side(left, end_left, right, end_right)      # line_ends(table, side, x) from the runs
-        column, column_end = _one_side(up, end_up, down, end_down)
+        row, row_end = axis_end(left, end_left, right, end_right)      # line_ends(table, side, x) from the runs
+        column, column_end = axis_end(up, end_up, down, end_down)
         longest = max(left + right + 1, up + down + 1)
         edges = (x - left - 1, x + right + 1, x - (up + 1) * side, x + (down + 1) * side)
         unchanged = 0.0

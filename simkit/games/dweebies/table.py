@@ -34,16 +34,23 @@ def run_from(grid, cell, step):
 
 
 @njit(cache=True, _nrt=False)
-def _axis_end(grid, cell, step):
-    """The line a card on ``cell`` would end along one axis (D3): (cards beside it, far-end Dweebie).
-    (0, EMPTY) when the cell has no neighbour on that axis or sits between two runs (the middle of a line)."""
-    before, end_before = run_from(grid, cell, -step)
-    after, end_after = run_from(grid, cell, step)
+def axis_end(before, end_before, after, end_after):
+    """The line a card would end along one axis (D3) given the runs beside it on that axis (run_from each
+    way): (cards beside it, far-end Dweebie); (0, EMPTY) when the cell has no neighbour on that axis or sits
+    between two runs (the middle of a line)."""
     if before > 0 and after == 0:
         return before, end_before
     if after > 0 and before == 0:
         return after, end_after
     return 0, EMPTY
+
+
+@njit(cache=True, _nrt=False)
+def _axis_end(grid, cell, step):
+    """axis_end of the runs beside ``cell`` along ``step``."""
+    before, end_before = run_from(grid, cell, -step)
+    after, end_after = run_from(grid, cell, step)
+    return axis_end(before, end_before, after, end_after)
 
 
 @njit(cache=True, _nrt=False)
