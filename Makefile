@@ -6,7 +6,7 @@ DEMO_GAMES ?= 200000
 
 .PHONY: demo test bench clean-cache
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml setup.py
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'

@@ -3,7 +3,7 @@ design).
 
 Plots are registered per kind of analysis with ``@analysis_plot``; each is saved beside the tables as
 PNG and SVG, and report.html is rendered from the directory's files (so ``simkit report DIR`` renders
-the same page again). Tables are shown through ``reports.format``: one cell per estimate and interval.
+the same page again). Tables are shown through ``simkit.reports.format``: one cell per estimate and interval.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Report plots of the searches: tuning (trace, parameter effects, best vs start), the meta-game (equilibrium
 mix, dynamics on the simplex), re-tuned comparisons and the rule search (trace or Pareto front, effects,
 candidates against the default rules, their seat advantages and game lengths). Registered with
-``reports.analysis.analysis_plot``."""
+``simkit.reports.analysis.analysis_plot``."""
 from __future__ import annotations
 
 import numpy as np

@@ -6,27 +6,31 @@ game's view, everything reading ``rng.py``) used to keep its stale machine code 
 was edited, and results silently changed. simkit therefore gives Numba (through its documented
 ``CACHE_LOCATOR_CLASSES`` setting) locators that differ from Numba's own in one thing: the source stamp a
 cache entry is checked against is a hash of the function's file *and of every file it imports from,
-transitively*, within simkit and ``strategies`` and, for a module of your own, within its directory. An
-edit anywhere recompiles exactly the kernels that can see it, the next time they run, and nothing else;
-there is no cache to clear by hand. Where the cache lives is unchanged (``__pycache__`` beside each
+transitively*, within simkit (``simkit.strategies`` included) and, for a module of your own, within its
+directory. An edit anywhere recompiles exactly the kernels that can see it, the next time they run, and
+nothing else; there is no cache to clear by hand. Where the cache lives is unchanged (``__pycache__`` beside each
 module, Numba's user-wide directory when that is not writable, ``NUMBA_CACHE_DIR`` when set).
 
 Imports are found by reading the source (``import x``, ``from x import y``, relative or absolute, at
-any indentation), not by running it. Files are named by their path relative to the package root, so a
-copy of the package keeps its cache valid. Each file is read and hashed once per process: the stamps of
+any indentation), not by running it. Files are named by their module's path (``simkit/strategies/wheedle.py``)
+wherever the install put them, so a copy of the package keeps its cache valid. An editable install of the
+repository maps ``simkit.strategies`` to the folder ``strategies/`` beside ``simkit/`` (setup.py); a wheel puts
+it inside ``simkit/``; both are found. Each file is read and hashed once per process: the stamps of
 every game and every shipped strategy cost about 10 ms of CPU, 0.5% of importing them from the cache.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import os
 import re
+import sys
 
 from numba.core import caching, config
 
-SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))   # holds simkit/ and strategies/
-PACKAGES = ("simkit", "strategies")
+SIMKIT_DIR = os.path.dirname(os.path.realpath(__file__))
+SOURCE_ROOT = os.path.dirname(SIMKIT_DIR)     # holds simkit/ (and, in the repository, strategies/ and reports/)
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)"
                      r"|import[ \t]+([^\n#;]*))", re.M)
 _files: dict[tuple, tuple[bytes, tuple[str, ...]]] = {}   # (path, mtime, size) -> (content hash, imported files)
@@ -59,14 +63,67 @@ def _statements(source: str):
 
 
 @functools.lru_cache(maxsize=None)
-def _inside(path: str) -> bool:
-    """Whether ``path`` is a file of simkit or strategies."""
+def _mapped_folder(name: str) -> str | None:
+    """The folder of sub-package ``simkit.<name>`` when the install maps it from outside ``simkit/`` (an
+    editable install: ``strategies/`` beside it is ``simkit.strategies``); None for one inside ``simkit/``
+    or no such sub-package. Found by the import system's finders, without importing it."""
+    if not name.isidentifier() or os.path.exists(os.path.join(SIMKIT_DIR, name)) \
+            or os.path.exists(os.path.join(SIMKIT_DIR, name + ".py")):
+        return None
+    try:
+        spec = importlib.util.find_spec(f"simkit.{name}")
+    except (ImportError, ValueError):
+        return None
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return os.path.realpath(locations[0]) if locations else None
+
+
+def _simkit_file(dotted: str) -> str | None:
+    """The source file of module ``dotted`` (``simkit`` or a module in it), wherever its sub-package lies."""
+    parts = dotted.split(".")
+    folder = _mapped_folder(parts[1]) if len(parts) > 1 else None
+    if folder is None:
+        found = _module_file(SOURCE_ROOT, dotted)
+    elif len(parts) == 2:
+        found = os.path.join(folder, "__init__.py")
+    else:
+        found = _module_file(folder, ".".join(parts[2:]))
+    return found or _found_by_finders(dotted)
+
+
+def _found_by_finders(dotted: str) -> str | None:
+    """The file of module ``dotted`` when it is not where its name says but its package, already imported,
+    finds it (a package whose ``__path__`` was extended: a test-only game added to ``simkit.games``)."""
+    if dotted.rpartition(".")[0] not in sys.modules:
+        return None
+    try:
+        spec = importlib.util.find_spec(dotted)
+    except (ImportError, ValueError):
+        return None
+    origin = spec.origin if spec is not None and spec.has_location else None
+    return origin if origin and origin.endswith(".py") else None
+
+
+@functools.lru_cache(maxsize=None)
+def _package_path(path: str) -> str | None:
+    """``path`` as the path of its module inside simkit (``simkit/strategies/wheedle.py``), or None for a file
+    of no sub-package of simkit."""
     relative = os.path.relpath(path, SOURCE_ROOT)
-    return relative.split(os.sep)[0] in PACKAGES
+    top = relative.split(os.sep)[0]
+    if top == "simkit":
+        return relative.replace(os.sep, "/")
+    if _mapped_folder(top) == os.path.join(SOURCE_ROOT, top):     # the repository's strategies/, reports/
+        return "simkit/" + relative.replace(os.sep, "/")
+    return None
+
+
+def _inside(path: str) -> bool:
+    """Whether ``path`` is a file of simkit (its strategies included)."""
+    return _package_path(path) is not None
 
 
 def _imports(path: str, source: str) -> tuple[str, ...]:
-    """The files ``path`` imports from: inside simkit/strategies, or beside a file of one's own."""
+    """The files ``path`` imports from: inside simkit, or beside a file of one's own."""
     inside = _inside(path)
     here = os.path.dirname(path)
     found = set()
@@ -80,16 +137,17 @@ def _imports(path: str, source: str) -> tuple[str, ...]:
                 base = here
                 for _ in range(level - 1):
                     base = os.path.dirname(base)
-            elif module.split(".")[0] in PACKAGES:
-                base = str(SOURCE_ROOT)
+                find = functools.partial(_module_file, base)
+            elif module.split(".")[0] == "simkit":
+                find = _simkit_file
             elif not inside:    # a module of one's own may import its neighbours
-                base = here
+                find = functools.partial(_module_file, here)
             else:
                 continue
-            file = _module_file(base, module)
+            file = find(module)
             if file is None or file.endswith("__init__.py"):
                 # ``from package import module`` reads the module, not the package's __init__
-                submodules = [_module_file(base, f"{module}.{name}".strip(".")) for name in names if name != "*"]
+                submodules = [find(f"{module}.{name}".strip(".")) for name in names if name != "*"]
                 if any(submodules):
                     file = None
                     found.update(filter(None, submodules))
@@ -108,9 +166,8 @@ def _file(path: str) -> tuple[bytes, tuple[str, ...]]:
     return _files[key]
 
 
-@functools.lru_cache(maxsize=None)
 def _name(path: str) -> str:
-    return os.path.relpath(path, SOURCE_ROOT).replace(os.sep, "/") if _inside(path) else path
+    return _package_path(path) or path
 
 
 def source_stamp(path: str) -> tuple:

@@ -26,7 +26,7 @@ RUN_CASES = [
     ("workers-zero", ["run", "wheedle", "--workers", "0"], "--workers"),
     ("missing-module", ["run", "wheedle", "--players", "no_such_module_q:mine,random,random,random"],
      "no_such_module_q"),
-    ("missing-attr", ["run", "wheedle", "--players", "strategies.wheedle:nothing_here,random,random,random"],
+    ("missing-attr", ["run", "wheedle", "--players", "simkit.strategies.wheedle:nothing_here,random,random,random"],
      "nothing_here"),
     ("unknown-option", ["run", "wheedle", "--speed", "9"], "--speed"),
     ("rules-wrong-type", ["run", "wheedle", "--rules", "{tmp}/wrong-type.toml"], "options.max_ticks"),

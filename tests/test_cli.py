@@ -169,7 +169,7 @@ def test_report_is_self_contained(run_dir, tmp_path):
 
 @pytest.mark.parametrize("game_name", sorted(all_games()))
 def test_report_renders_every_plot_for_every_game(game_name, tmp_path):
-    from reports import plots_for
+    from simkit.reports import plots_for
 
     game = all_games()[game_name]
     main_run, other = tmp_path / "a", tmp_path / "b"
@@ -230,7 +230,7 @@ def test_user_strategy_module_attr(tmp_path, clean_sys_path):
     assert mine["offers_accepted"].sum() > 0
     lineup = frame.attrs["manifest"]["lineup"]
     assert lineup[0]["module"] == "usermod_cli" and lineup[0]["label"] == "mine"
-    assert lineup[1]["module"] == "strategies.wheedle"
+    assert lineup[1]["module"] == "simkit.strategies.wheedle"
 
 
 def test_parameters_change_label_and_manifest(tmp_path):

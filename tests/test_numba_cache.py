@@ -54,8 +54,12 @@ def closure(path) -> set[str]:
 def test_a_kernel_is_stamped_with_every_module_it_imports_from(tmp_path):
     engine = closure(ROOT / "simkit/games/wheedle/engine.py")
     assert {"simkit/games/wheedle/view.py", "simkit/rng.py"} <= engine
-    assert not any("wheeler_dealer" in name or name.startswith("strategies/") for name in engine)
-    assert "simkit/games/wheedle/view.py" in closure(ROOT / "strategies/wheedle.py")
+    assert not any("wheeler_dealer" in name or name.startswith("simkit/strategies/") for name in engine)
+    # the repository's strategies/ is simkit.strategies, named so whichever folder the install maps it from
+    strategy = closure(ROOT / "strategies/wheedle.py")
+    assert {"simkit/strategies/wheedle.py", "simkit/games/wheedle/view.py"} <= strategy
+    us = closure(ROOT / "strategies/wheeler_dealer_us/investor.py")     # imports simkit.strategies.wheeler_dealer_us.valuation
+    assert "simkit/strategies/wheeler_dealer_us/valuation.py" in us
     # a module of one's own: its neighbours and the simkit modules it reads
     (tmp_path / "mine.py").write_text("import numpy as np\nfrom helpers import LIMIT\nfrom simkit.rng import DEAL\n")
     (tmp_path / "helpers.py").write_text("LIMIT = 3\n")
@@ -82,21 +86,24 @@ PLAY = """
 import json
 import simkit
 frame = simkit.run("wheedle", games=20, players=["probe:probe", "hair-trigger", "threshold", "blocker"], seed=1)
-print(json.dumps({"file": simkit.__file__, "illegal": int(frame[frame.seat == 0].illegal_actions.sum())}))
+print(json.dumps({"file": simkit.__file__, "strategies": simkit.strategies.wheedle.__file__,
+                  "illegal": int(frame[frame.seat == 0].illegal_actions.sum())}))
 """
 
 
 def test_an_edit_to_a_module_a_kernel_imports_from_recompiles_it(tmp_path):
     """A copy of the package (with its warm cache) where wheedle's view.py gets a larger MEMORY_SIZE: the engine
     kernel, whose own file is unchanged, allocates the new size in the next process (with a cache keyed on
-    engine.py alone it kept the old one)."""
+    engine.py alone it kept the old one). The copy is laid out as a wheel installs it (strategies/ and
+    reports/ inside simkit/)."""
     copy = tmp_path / "src"
-    for package in ("simkit", "strategies"):
-        shutil.copytree(ROOT / package, copy / package, ignore=shutil.ignore_patterns("*.pyc"))
+    for folder, package in (("simkit", "simkit"), ("strategies", "simkit/strategies"), ("reports", "simkit/reports")):
+        shutil.copytree(ROOT / folder, copy / package, ignore=shutil.ignore_patterns("*.pyc"))
     new_size = view.MEMORY_SIZE + 8
     (tmp_path / "probe.py").write_text(PROBE.format(size=new_size))
     before = python(PLAY, tmp_path, copy)
-    assert before["file"].startswith(str(copy)) and before["illegal"] > 0      # the probe sees the old size
+    assert before["file"].startswith(str(copy)) and before["strategies"].startswith(str(copy / "simkit"))
+    assert before["illegal"] > 0      # the probe sees the old size
     view_file = copy / "simkit/games/wheedle/view.py"
     text, edits = re.subn(r"^MEMORY_SIZE = (.*?)(\s+#.*)?$", rf"MEMORY_SIZE = \1 + 8\2", view_file.read_text(),
                           count=1, flags=re.M)

@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from reports.analysis import _matrix
-from reports.format import headline, money_columns, present
-from reports.plots import hist_with_overflow, int_bins
+from simkit.reports.analysis import _matrix
+from simkit.reports.format import headline, money_columns, present
+from simkit.reports.plots import hist_with_overflow, int_bins
 from simkit.analysis import compare, tournament
 from simkit.cli import cli
 from simkit.games import get_game
@@ -159,8 +159,8 @@ def test_histogram_is_clipped_to_the_data_with_a_labelled_overflow_bar():
 
 
 def test_score_distribution_of_money_shows_shares_not_a_density():
-    from reports.html import ReportData
-    from reports.plots import score_distribution
+    from simkit.reports.html import ReportData
+    from simkit.reports.plots import score_distribution
 
     gen = np.random.default_rng(1)     # scores in the hundreds of thousands: a density would be ~1e-6 per credit
     frame = pd.DataFrame({"strategy": pd.Categorical(np.repeat(["a", "b"], 500)),

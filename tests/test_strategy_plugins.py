@@ -9,7 +9,7 @@ import pytest
 
 PLUGIN = '''
 from simkit.strategy import Strategy, register
-from strategies.wheedle import random_act, random_accept
+from simkit.strategies.wheedle import random_act, random_accept
 
 register(Strategy.build("wheedle", "plugin-random", act=random_act, accept=random_accept,
                         doc="a uniformly random player shipped by an installed package"))

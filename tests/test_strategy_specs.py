@@ -60,8 +60,8 @@ def test_several_parameters():
     ("threshold:points=", "KEY=NUMBER"),
     ("", "empty strategy"),
     ("nosuchmodule_xyz:thing", "cannot import module"),
-    ("strategies.wheedle:nope", "not a simkit Strategy"),
-    ("strategies.wheedle:np", "not a simkit Strategy"),
+    ("simkit.strategies.wheedle:nope", "not a simkit Strategy"),
+    ("simkit.strategies.wheedle:np", "not a simkit Strategy"),
 ])
 def test_bad_specs(spec, message):
     with pytest.raises(SimkitError, match=message):
@@ -151,7 +151,7 @@ def test_random_enumerates_w7_actions(gifts, can_stop):
     from simkit.games.wheedle.view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, OFFER, PASS,
                                            PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES, PUB_GIFTS_ALLOWED, STOP, SWAP,
                                            public_length)
-    from strategies.wheedle import _random_legal
+    from simkit.strategies.wheedle import _random_legal
 
     hand = np.array([0, 1, 2, 3, 0, 0, 5, 1, 3], np.int64)
     public = np.zeros(public_length(9, 4), np.int64)
@@ -182,7 +182,7 @@ def test_random_enumerates_w7_actions(gifts, can_stop):
 def test_random_rarely_stops():
     """W7: drawing uniformly over actions (not over types) makes STOP rare at any one tick."""
     from simkit.games.wheedle.view import PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES, PUB_GIFTS_ALLOWED, STOP, public_length
-    from strategies.wheedle import random_act
+    from simkit.strategies.wheedle import random_act
 
     hand = np.array([2, 1, 2, 1, 2, 1, 2, 2, 2], np.int64)
     public = np.zeros(public_length(9, 4), np.int64)

@@ -2,7 +2,7 @@
 report cards, tuning by search (best responses, self-play, re-tuned comparisons), the meta-game and
 declarative experiments. Every function here works for any registered game through
 the game registry and returns an :class:`Analysis` (tables as pandas DataFrames plus plain-language
-findings); ``reports.analysis`` turns analyses into a results directory with plots and an HTML report.
+findings); ``simkit.reports.analysis`` turns analyses into a results directory with plots and an HTML report.
 
 Game ``g`` of seed ``s`` gets the same deal, dice and tie-breaks whatever the strategies or rules, so
 two line-ups or rule sets run on one seed are paired game by game (see ``simkit.rng``).

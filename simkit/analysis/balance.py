@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from reports.format import interval_text, is_symbol, number
+from simkit.reports.format import interval_text, is_symbol, number
 
 from ..errors import SimkitError
 from ..stats import fmt_amount

@@ -909,7 +909,7 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
 
 def _cell(value, low, high, rate: bool = False, signed: bool = False) -> str:
     """An estimate and its interval as reports show them (``24.5% [24.3, 24.8]``)."""
-    from reports.format import present
+    from simkit.reports.format import present
 
     name = ("win" if rate else "value") + ("_diff" if signed else "")
     if not (np.isfinite(low) and np.isfinite(high)) or low == high:    # no width to take the decimals from

@@ -189,7 +189,7 @@ def run_experiment(experiment: Experiment | str | Path, out: str | Path | None =
     started = time.perf_counter()
     results = run_analyses(experiment, games, workers, storage)
     if out is not None:
-        from reports.analysis import write_results
+        from simkit.reports.analysis import write_results
 
         extra = {STATE_FILE: _settled(storage)} if storage.is_file() else {}
         write_results(out, experiment, results, {"games_override": games, "workers": workers,

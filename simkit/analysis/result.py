@@ -41,7 +41,7 @@ def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower
 def points(diff: float, low: float, high: float) -> str:
     """A difference of rates in percentage points with its interval: ``+1.2 points [+0.4, +2.0]`` (a value
     that rounds to zero is written 0.0, never -0.0)."""
-    from reports.format import number
+    from simkit.reports.format import number
 
     return f"{number(diff * 100, 1, True)} points [{number(low * 100, 1, True)}, {number(high * 100, 1, True)}]"
 
@@ -49,7 +49,7 @@ def points(diff: float, low: float, high: float) -> str:
 def score_change(game, diff: float, low: float, high: float) -> str:
     """A paired change of mean score in words with its interval, in the game's score and currency:
     ``mean net worth -$97,703 [-172,026, -23,380]``."""
-    from reports.format import interval_text, is_symbol
+    from simkit.reports.format import interval_text, is_symbol
 
     money = game.score_column in game.money_columns
     prefix = game.currency if money and is_symbol(game.currency) else ""
@@ -91,7 +91,7 @@ class Analysis:
     def headline(self) -> str:
         """What was tested, in one line (the report's headline): game, level, players, line-up, rule
         changes as ``key: default -> value`` and official/house-rule status."""
-        from reports.format import tested
+        from simkit.reports.format import tested
         from ..games import get_game
 
         return tested(get_game(self.game), self.kind, self.setup, self.players)
@@ -100,7 +100,7 @@ class Analysis:
         """The analysis for the terminal, answers first: what was tested, the findings, then the compact
         tables in the report's cells; long tables are named with where to find them (every table in
         full with ``verbose``)."""
-        from reports.format import table_text
+        from simkit.reports.format import table_text
         from ..games import get_game
 
         headline = self.headline()

@@ -18,7 +18,7 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from reports.format import number
+from simkit.reports.format import number
 
 from ..errors import SimkitError
 from ..games import get_game

@@ -27,7 +27,7 @@ def run(file, out, games, workers, overwrite, verbose):
     experiment = load_experiment(file)
     out = out or str(Path("runs") / Path(file).stem)
     results = run_experiment(experiment, out, games, workers or os.cpu_count() or 1, overwrite)
-    from reports.analysis import experiment_headline
+    from simkit.reports.analysis import experiment_headline
 
     click.echo(experiment_headline(experiment, [{"kind": r.kind, "setup": r.setup, "players": r.players}
                                                 for r in results]))

@@ -12,7 +12,7 @@ def command(directory, output, also):
     of an analysis results directory (compare, tournament, sweep, balance, experiment)."""
     from pathlib import Path
 
-    from reports.html import build_report, report_headline
+    from simkit.reports.html import build_report, report_headline
 
     from ..results import read_manifest
     from ..errors import SimkitError

@@ -42,7 +42,7 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
         return
     workers = workers or os.cpu_count() or 1
     if not quiet:   # what is about to be played, first (a progress bar then runs below it, on stderr)
-        from reports.format import run_headline
+        from simkit.reports.format import run_headline
 
         click.echo(run_headline(batch.game, batch.manifest()))
     try:

@@ -12,7 +12,7 @@ from ..results import read_manifest, summarize
 def command(directory, as_json):
     """What was tested, the answers in a few lines, then win rate and mean score per strategy and per seat
     with 95% CIs (Wilson for rates): the numbers and cells of the run's report."""
-    from reports.format import run_findings, run_headline, summary_frames, table_text
+    from simkit.reports.format import run_findings, run_headline, summary_frames, table_text
 
     manifest = read_manifest(directory)
     tables = summarize(directory)

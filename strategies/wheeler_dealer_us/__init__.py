@@ -9,10 +9,10 @@ other names are its presets, below. Parameter values are floats; flags are 0 or 
 """
 from simkit.strategy import preset
 # registered in this order (`simkit strategies` lists them so): the baseline, the family, its presets
-from strategies.wheeler_dealer_us.random_player import random  # noqa: F401  (strategies.wheeler_dealer_us:random)
-from strategies.wheeler_dealer_us.investor import investor
-from strategies.wheeler_dealer_us.valuation import (BORROW_ANY, BORROW_BLOCKS, BORROW_NEVER, INVEST_BEST_RETURN,
-                                                    INVEST_CAUTIOUS, INVEST_FIXED, INVEST_KELLY)
+from simkit.strategies.wheeler_dealer_us.random_player import random  # noqa: F401  (simkit.strategies.wheeler_dealer_us:random)
+from simkit.strategies.wheeler_dealer_us.investor import investor
+from simkit.strategies.wheeler_dealer_us.valuation import (BORROW_ANY, BORROW_BLOCKS, BORROW_NEVER, INVEST_BEST_RETURN,
+                                                           INVEST_CAUTIOUS, INVEST_FIXED, INVEST_KELLY)
 
 kelly = preset(investor, "kelly", "Invests by the Kelly criterion (best expected log growth of net worth, at most "
                 "`fraction` of it at stake); buys with one stake in reserve; no borrowing to buy, no offers.",

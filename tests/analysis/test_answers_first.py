@@ -266,7 +266,7 @@ def test_compare_does_not_print_a_seat_table_that_repeats_the_strategy_table():
 
 
 def test_tune_and_metagame_headlines_name_the_tuned_seat_and_the_pool():
-    from reports.format import tested
+    from simkit.reports.format import tested
     from simkit.games import get_game
 
     wheedle = get_game("wheedle")

@@ -12,7 +12,7 @@ from simkit.games.dweebies import SYMBOLS, _kernel_inputs, engine as E, view as 
 from simkit.games.dweebies.table import grid_side, legal_cells, play_card
 from simkit.strategy import parse_lineup, parse_seat
 
-import strategies.dweebies as shipped
+import simkit.strategies.dweebies as shipped
 
 from .harness import Table, decide
 

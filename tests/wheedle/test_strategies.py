@@ -6,7 +6,7 @@ import pytest
 from simkit.games.wheedle import engine
 from simkit.games.wheedle.view import ASKED, MEMORY_SIZE, NET, OFFERED, public_length
 from simkit.strategy import parse_lineup, registered
-from strategies.wheedle import collector_accept
+from simkit.strategies.wheedle import collector_accept
 
 from ..helpers import per_game, per_seat, play_with_events, prepare, simulate
 
