@@ -134,6 +134,12 @@ def _compiled(source: str, name: str, signature, **constants):
     return njit(signature)(namespace[name])
 
 
+def _clock() -> float:
+    """CPU seconds of this process: on a machine that others load too, the time it was given, not the time
+    it waited (the batch plays on one thread)."""
+    return time.process_time()
+
+
 def call_seconds(signature, calls: int = 200_000) -> float:
     """Seconds one call of a decision of this signature takes by itself: a trivial decision (it returns at
     once) called in a compiled loop with arguments made once, as an engine passes them. What a line-up
@@ -150,9 +156,9 @@ def call_seconds(signature, calls: int = 200_000) -> float:
     loop(1, trivial, *arrays)
     best = math.inf
     for _ in range(3):
-        start = time.perf_counter()
+        start = _clock()
         loop(calls, trivial, *arrays)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, _clock() - start)
     return best / calls
 
 
@@ -265,11 +271,11 @@ def _kernel_clock(module, spent: list):
 
     def timed(function):
         def call(*args, **kwargs):
-            start = time.perf_counter()
+            start = _clock()
             try:
                 return function(*args, **kwargs)
             finally:
-                spent[0] += time.perf_counter() - start
+                spent[0] += _clock() - start
         return call
 
     try:
@@ -300,10 +306,12 @@ def profile_batch(batch: Batch, games: int, repeat: int = 3) -> dict:
         raise RuntimeError("profile: recording the decisions changed the games")
     n_seats, points = len(batch.seats), tapes.points
     configs = {"full": (), "engine": tuple((s, p) for s in range(n_seats) for p in points)}
-    for point in points:
-        configs[point] = tuple((s, point) for s in range(n_seats))
+    for point in points:    # a decision nobody called costs nothing: not timed
+        if len(tapes.calls[point]):
+            configs[point] = tuple((s, point) for s in range(n_seats))
         for s in range(n_seats):
-            configs[point, s] = ((s, point),)
+            if len(tapes.seat_calls[point, s]):
+                configs[point, s] = ((s, point),)
     module = _engine_module(batch)
     seconds = {name: [] for name in configs}
     kernel = {name: [] for name in configs}
@@ -313,40 +321,49 @@ def profile_batch(batch: Batch, games: int, repeat: int = 3) -> dict:
             lineup = tapes.playing(taped)
             spent = [0.0]
             with _kernel_clock(module, spent):
-                start = time.perf_counter()
+                start = _clock()
                 columns = lineup.play(first, games)
-                seconds[name].append(time.perf_counter() - start)
+                seconds[name].append(_clock() - start)
             kernel[name].append(spent[0])
             if not same_columns(columns, reference) or not tapes.played_all(taped):
                 raise RuntimeError(f"profile: the games with {name} played from tapes differ from the real ones")
             if name == "full":
-                start = time.perf_counter()
+                start = _clock()
                 arrow = batch.table(columns)
-                table_s.append(time.perf_counter() - start)
-                start = time.perf_counter()
+                table_s.append(_clock() - start)
+                start = _clock()
                 pq.write_table(arrow, io.BytesIO())
-                parquet_s.append(time.perf_counter() - start)
+                parquet_s.append(_clock() - start)
 
     def per_game(values):
         return statistics.median(values) / games
 
     full = per_game(kernel["full"])
     engine = per_game(kernel["engine"])
-    decisions = {point: {"all": max(0.0, full - per_game(kernel[point])),
-                         "seats": [max(0.0, full - per_game(kernel[point, s])) for s in range(n_seats)],
+
+    def saved(name):
+        return max(0.0, full - per_game(kernel[name])) if name in kernel else 0.0
+
+    decisions = {point: {"all": saved(point), "seats": [saved((point, s)) for s in range(n_seats)],
                          "calls_per_game": len(tapes.calls[point]) / games} for point in points}
     parts = {"engine": engine,
              **{f"decision {point}": decisions[point]["all"] for point in points},
              "shared": max(0.0, full - engine - sum(d["all"] for d in decisions.values())),
              "around": max(0.0, per_game(seconds["full"]) - full),
              "table": per_game(table_s), "parquet": per_game(parquet_s)}
+    call = {}       # one measurement per signature (the US and UK games give every decision the same)
     for point in points:
-        decisions[point]["call"] = call_seconds(batch.game.decisions[point])
+        signature = batch.game.decisions[point]
+        if signature not in call:
+            call[signature] = call_seconds(signature)
+        decisions[point]["call"] = call[signature]
+    spread = (max(kernel["full"]) - min(kernel["full"])) / statistics.median(kernel["full"])
     return {"game": batch.game.name, "lineup": [seat.label for seat in batch.seats], "games": games,
-            "repeat": repeat, "parts": parts, "decisions": decisions, "total": sum(parts.values())}
+            "repeat": repeat, "parts": parts, "decisions": decisions, "total": sum(parts.values()),
+            "noise": spread}
 
 
-PART_NAMES = {"engine": "engine (every decision played from its tape)", "shared": "shared by decision points",
+PART_NAMES = {"engine": "engine (every decision played from its tape)", "shared": "shared by decision points, noise",
               "around": "around the kernel (inputs, outputs, result columns)", "table": "Arrow table of the results",
               "parquet": "Parquet part (encoded in memory)"}
 
@@ -358,8 +375,9 @@ def format_profile(result: dict) -> str:
     total = result["total"]
     width = max(10, *(len(label) for label in seats))
     name_width = max(len(PART_NAMES["around"]), *(len(key) for key in result["parts"]))
-    lines = [f"{result['game']}: {result['games']:,} games, median of {result['repeat']}, one core; "
-             "microseconds per game (parts below the noise show as 0)",
+    lines = [f"{result['game']}: {result['games']:,} games, median of {result['repeat']}, one core, CPU time; "
+             f"microseconds per game (the real batch's repeats spread over {result['noise']:.0%} of its median; a "
+             "part below the noise shows as 0)",
              f"{'part':<{name_width}} {'us/game':>9} {'share':>6} {'calls/game':>10}  "
              + "  ".join(f"{label:>{width}}" for label in seats)]
     for key, value in result["parts"].items():

@@ -19,8 +19,9 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
-from simkit.games.dweebies.table import (EMPTY, collect_gain, count_groups, gain, joins_table, legal_cells,
-                                         line_ends, one_group, play_card, qualifies, run_from, touches_card)
+from simkit.games.dweebies.table import (EMPTY, axis_end, collect_gain, count_groups, gain, joins_table,
+                                         legal_cells_into, line_ends, one_group, play_card, qualifies, run_from,
+                                         touches_card)
 from simkit.games.dweebies.view import (COLLECT_MAY, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_LEFT,
                                         PUB_LEGAL, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE, PUB_PLAYERS, PUB_RIGHT,
                                         PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE, PUB_TOP, SPLIT_SHORTEST_LINK,
@@ -35,10 +36,14 @@ TOP = 6  # best opponent replies kept: a move changes at most five cells' prospe
 # memory layout (scratch, rewritten every decision)
 M_WEIGHT = 0        # per Dweebie: how much an opponent's collection with it counts
 M_THREAT = 64       # per legal cell: the most the next player could collect there now
+M_CHANGED = 500     # _threat_after_collecting: the window cells a collection changes
+CHANGED_ROOM = 460
+M_KINDS = 960       # the Dweebies in hand, ascending (at most game.hand_size <= 20; the legal cells of a connected
+                    # table, at most 2 x 216 + 2, end before it)
 M_TOP = 1000        # indices of the TOP best cells in M_THREAT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _weights(hand, public, params, memory):
     """memory[M_WEIGHT + d]: 1 for a Dweebie the next player may hold (worst case), or the chance they hold one."""
     dweebies = public[PUB_DWEEBIES]
@@ -58,7 +63,7 @@ def _weights(hand, public, params, memory):
             memory[M_WEIGHT + d] = 1.0 - none
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reply(ends, memory, min_line):
     """The next player's best weighted collection at a cell whose lines end as ``ends``."""
     best = 0.0
@@ -69,33 +74,31 @@ def _reply(ends, memory, min_line):
     return best
 
 
-@njit(cache=True)
-def _end_after(table, cell, outward, cards, far):
-    """Row or column prospects at ``cell``, the empty end beyond a line of ``cards`` cards ending in ``far``:
-    (cards, far) if the cell ends that line, (0, EMPTY) if a card lies beyond it too (a middle)."""
-    if table[cell + outward] != EMPTY:
-        return 0, EMPTY
-    return cards, far
-
-
-@njit(cache=True)
-def _threat_at_end(table, side, cell, outward, cards, far, along_rows, memory, min_line):
-    """The reply at a line end changed by a placement; its other axis is untouched by the move."""
-    here, far_here = _end_after(table, cell, outward, cards, far)
-    row, row_end, column, column_end = line_ends(table, side, cell)
+@njit(cache=True, _nrt=False)
+def _threat_at_end(outward_open, ends, cards, far, along_rows, memory, min_line):
+    """The reply at a line end changed by a placement (``ends``: its line_ends before the move; its other
+    axis is untouched by the move): along the changed axis the cell ends the new line of ``cards`` cards
+    ending in ``far`` if the cell beyond it is empty (``outward_open``), else it lies in a line's middle."""
+    here, far_here = (cards, far) if outward_open else (0, EMPTY)
     if along_rows:
-        return _reply((here, far_here, column, column_end), memory, min_line)
-    return _reply((row, row_end, here, far_here), memory, min_line)
+        return _reply((here, far_here, ends[2], ends[3]), memory, min_line)
+    return _reply((ends[0], ends[1], here, far_here), memory, min_line)
 
 
 @njit(cache=True)
-def _threat_after_collecting(table, public, cell, dweebie, memory):
+def _threat_after_collecting(table, public, legal, cell, dweebie, memory):
     """The next player's best reply after this seat places ``dweebie`` on ``cell`` and collects: the lines
     are taken off a copy of the table's occupied window (the table shown is read-only; the placed card
     leaves with them). A table left split offers no reply (nobody collects until it is joined; a one-card
-    link that joins and collects at once is not looked for)."""
+    link that joins and collects at once is not looked for).
+
+    Only the cells the collection changes are looked at again: the emptied ones and, from each of them and
+    from ``cell``, the first empty cell beyond the cards in each direction (the only cells whose lines or
+    neighbours change). Every other cell a reply may use is a legal cell of the table as it is (on a
+    connected table every empty cell next to a card is legal), whose reply memory[M_THREAT + i] holds."""
     side = public[PUB_SIDE]
     min_line = public[PUB_MIN_LINE]
+    n_legal = public[PUB_LEGAL]
     if public[PUB_ON_TABLE] == 0:
         return 0.0
     row, row_end, column, column_end = line_ends(table, side, cell)
@@ -107,18 +110,49 @@ def _threat_after_collecting(table, public, cell, dweebie, memory):
         for c in range(width):
             window[r * width + c] = table[(top + r) * side + left + c]
     here = (cell // side - top) * width + cell % side - left
+    memory[M_CHANGED] = here
+    emptied = 1
     for cards, far, step in ((row, row_end, 1), (column, column_end, width)):
         if qualifies(cards, far, dweebie, min_line):
             if window[here + step] == EMPTY:
                 step = -step
             for k in range(1, cards + 1):
                 window[here + k * step] = EMPTY
+                if emptied < CHANGED_ROOM:
+                    memory[M_CHANGED + emptied] = here + k * step
+                emptied += 1
+    if not one_group(window, width, 1, height - 2, 1, width - 2, -1):
+        return 0.0
     best = 0.0
-    if one_group(window, width, 1, height - 2, 1, width - 2, -1):
+    if 5 * emptied > CHANGED_ROOM:   # too long a collection to list what it changes: every cell looked at
         for r in range(1, height - 1):
             for x in range(r * width + 1, r * width + width - 1):
                 if window[x] == EMPTY and touches_card(window, width, x):
                     best = max(best, _reply(line_ends(window, width, x), memory, min_line))
+        return best
+    changed = emptied
+    for j in range(emptied):
+        x = int(memory[M_CHANGED + j])
+        for step in (1, -1, width, -width):
+            y = x + step
+            while window[y] != EMPTY:
+                y += step
+            memory[M_CHANGED + changed] = y
+            changed += 1
+    for j in range(changed):
+        x = int(memory[M_CHANGED + j])
+        r, c = x // width, x % width
+        if 1 <= r <= height - 2 and 1 <= c <= width - 2 and window[x] == EMPTY and touches_card(window, width, x):
+            best = max(best, _reply(line_ends(window, width, x), memory, min_line))
+    for i in range(n_legal):
+        x = (legal[i] // side - top) * width + legal[i] % side - left
+        unchanged = True
+        for j in range(changed):
+            if memory[M_CHANGED + j] == x:
+                unchanged = False
+                break
+        if unchanged:
+            best = max(best, memory[M_THREAT + i])
     return best
 
 
@@ -151,6 +185,11 @@ def score_moves(hand, public, table, legal, params, memory, rng_state):
                         memory[M_TOP + u] = memory[M_TOP + u - 1]
                     memory[M_TOP + t] = i
                     break
+    kinds = 0
+    for d in range(dweebies):
+        if hand[d] > 0:
+            memory[M_KINDS + kinds] = d
+            kinds += 1
     best_score = -1e18
     best_move = -1
     ties = 0
@@ -160,11 +199,19 @@ def score_moves(hand, public, table, legal, params, memory, rng_state):
         right, end_right = run_from(table, x, 1)
         up, end_up = run_from(table, x, -side)
         down, end_down = run_from(table, x, side)
-        row, row_end, column, column_end = line_ends(table, side, x)
+        row, row_end = axis_end(left, end_left, right, end_right)      # line_ends(table, side, x) from the runs
+        column, column_end = axis_end(up, end_up, down, end_down)
         longest = max(left + right + 1, up + down + 1)
         edges = (x - left - 1, x + right + 1, x - (up + 1) * side, x + (down + 1) * side)
         unchanged = 0.0
+        left_open = right_open = up_open = down_open = False
+        ends_left = ends_right = ends_up = ends_down = (0, EMPTY, 0, EMPTY)
         if defend != 0.0:
+            # what each of the four line ends offers beside its changed axis does not depend on the card
+            left_open, ends_left = table[edges[0] - 1] == EMPTY, line_ends(table, side, edges[0])
+            right_open, ends_right = table[edges[1] + 1] == EMPTY, line_ends(table, side, edges[1])
+            up_open, ends_up = table[edges[2] - side] == EMPTY, line_ends(table, side, edges[2])
+            down_open, ends_down = table[edges[3] + side] == EMPTY, line_ends(table, side, edges[3])
             for t in range(TOP):
                 j = int(memory[M_TOP + t])
                 if j < 0:
@@ -173,9 +220,8 @@ def score_moves(hand, public, table, legal, params, memory, rng_state):
                 if c != x and c != edges[0] and c != edges[1] and c != edges[2] and c != edges[3]:
                     unchanged = memory[M_THREAT + j]
                     break
-        for d in range(dweebies):
-            if hand[d] == 0:
-                continue
+        for k in range(kinds):
+            d = int(memory[M_KINDS + k])
             got = gain((row, row_end, column, column_end), d, min_line)
             if got > 0 and split and not joins_table(table, side, x, top, bottom, left_col, right_col):
                 got = 0   # a card that leaves the table split collects nothing (D5)
@@ -193,16 +239,16 @@ def score_moves(hand, public, table, legal, params, memory, rng_state):
                     far_up, far_down = end_up if up > 0 else d, end_down if down > 0 else d
                     kept -= defend * max(
                         unchanged,
-                        _threat_at_end(table, side, edges[0], -1, span, far_right, True, memory, min_line),
-                        _threat_at_end(table, side, edges[1], 1, span, far_left, True, memory, min_line),
-                        _threat_at_end(table, side, edges[2], -side, height, far_down, False, memory, min_line),
-                        _threat_at_end(table, side, edges[3], side, height, far_up, False, memory, min_line))
+                        _threat_at_end(left_open, ends_left, span, far_right, True, memory, min_line),
+                        _threat_at_end(right_open, ends_right, span, far_left, True, memory, min_line),
+                        _threat_at_end(up_open, ends_up, height, far_down, False, memory, min_line),
+                        _threat_at_end(down_open, ends_down, height, far_up, False, memory, min_line))
             score = kept
             move = pack_move(d, x)
             if got > 0:
                 score = float(got)
                 if defend != 0.0:
-                    score -= defend * _threat_after_collecting(table, public, x, d, memory)
+                    score -= defend * _threat_after_collecting(table, public, legal, x, d, memory)
                 if may_decline and kept > score:   # game.collect = "may": decline only when that is better
                     score = kept
                     move = pack_move(d, x, False)
@@ -217,7 +263,7 @@ def score_moves(hand, public, table, legal, params, memory, rng_state):
     return best_move
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_place(hand, public, table, legal, params, memory, rng_state):
     """D8: uniform over the distinct (Dweebie in hand, legal cell) pairs."""
     return random_move(hand, legal, public[PUB_LEGAL], rng_state)
@@ -259,7 +305,7 @@ MARGINS = ("best", "mean", "total")
 MARGIN_BEST, MARGIN_MEAN, MARGIN_TOTAL = range(3)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _margin(scores, me, kind):
     """This seat's cards minus the best other seat's, the others' mean, or all the others' cards together."""
     best, together = -scores.sum(), 0
@@ -274,7 +320,7 @@ def _margin(scores, me, kind):
     return float(scores[me] - together)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_take(ends, hand, min_line):
     """The most a seat holding ``hand`` collects with one card at a cell whose lines end as ``ends`` (connected table)."""
     best = 0
@@ -413,6 +459,7 @@ def rollout_margins(hand, public, table, legal, params, rng_state, incremental=T
     taken = np.zeros(dweebies, np.int64)
     label = np.full(size, -1, np.int64)
     mark = np.zeros(size, np.int64)
+    link_scratch = np.empty(4 * size, np.int64)
     stack = np.empty(cards, np.int64)
     removed = np.empty(cards, np.int64)
     moves = np.empty(4 * cards + 4, np.int64)
@@ -490,8 +537,8 @@ def rollout_margins(hand, public, table, legal, params, rng_state, incremental=T
                         if actor < 0:
                             break
                         stamp += 1
-                        n_moves, _ = legal_cells(grid, span, cells, n_on, label, groups, split, shortest_link, mark,
-                                                 stamp, moves)
+                        n_moves, _ = legal_cells_into(grid, span, cells, n_on, label, groups, split, shortest_link,
+                                                      mark, stamp, moves, link_scratch)
                         if policy == POLICY_GREEDY:
                             move = _greedy_move(grid, span, hands[actor], moves, n_moves, split, min_line, roll_rng)
                         else:

@@ -1,16 +1,17 @@
 """The Dweebies engine: a batch of games in one Numba kernel (the rules as simulated, decisions D1-D9:
 docs/rules/dweebies.md).
 
-``play_batch`` allocates the outputs; the private kernel ``_play`` is a pure function of (seed, game
-indices, deck, strategies). Strategies arrive as a tuple of first-class functions, one per seat padded
-to MAX_SEATS, so one cached compilation serves every line-up and every user strategy.
+``play_batch`` allocates the outputs and the working state; the private kernel ``_play`` is a pure function
+of (seed, game indices, deck, strategies) and allocates nothing. Strategies arrive as a tuple of
+first-class functions, one per seat padded to MAX_SEATS, so one cached compilation serves every line-up
+and every user strategy.
 """
 import numpy as np
 from numba import njit
 
 from ... import rng
 from ...numba_tools import EVENT_FIELDS, append_event, readonly
-from .table import EMPTY, grid_side, legal_cells, play_card
+from .table import EMPTY, grid_side, legal_cells_into, play_card
 from .view import (COLLECT_MUST, MEMORY_SIZE, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_GROUPS,
                    PUB_HAND_SIZE, PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_LINK, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE,
                    PUB_PLAYERS, PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE, PUB_TOP, PUB_TURN,
@@ -37,31 +38,57 @@ EV_TURN, EV_SEAT, EV_KIND, EV_DWEEBIE, EV_CELL, EV_A, EV_B = range(EVENT_FIELDS)
  E_STILL_SPLIT) = range(11)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log(events, count, turn, seat, kind, dweebie, cell, a, b):
     count[0] = append_event(events, count[0], turn, seat, kind, dweebie, cell, a, b)
 
 
-@njit(cache=True)
-def _check(hands, hand_sizes, pile, on_table, taken, copies, grid, cells, n_on, view):
-    for d in range(copies.size):
-        if hands[:, d].sum() + pile[d] + on_table[d] + taken[d] != copies[d]:
+@njit(cache=True, _nrt=False)
+def _check(hands, hand_sizes, pile, on_table, taken, copies, grid, cells, n_on):
+    """Checking mode's conservation laws (element loops: the kernel runs without the runtime). A strategy
+    cannot change the table it is shown (its view is read-only), so that needs no check."""
+    n_players, dweebies = hands.shape
+    total_on = 0
+    for d in range(dweebies):
+        held = 0
+        for p in range(n_players):
+            held += hands[p, d]
+        if held + pile[d] + on_table[d] + taken[d] != copies[d]:
             raise AssertionError("dweebies: cards not conserved (deck = collected + table + hands + pile)")
-    for p in range(hands.shape[0]):
-        if hands[p].sum() != hand_sizes[p] or hands[p].min() < 0:
+        total_on += on_table[d]
+    for p in range(n_players):
+        held = 0
+        for d in range(dweebies):
+            if hands[p, d] < 0:
+                raise AssertionError("dweebies: a hand's size does not match its cards")
+            held += hands[p, d]
+        if held != hand_sizes[p]:
             raise AssertionError("dweebies: a hand's size does not match its cards")
-    if on_table.sum() != n_on:
+    if total_on != n_on:
         raise AssertionError("dweebies: the table's card count is off")
     for i in range(n_on):
         if grid[cells[i]] == EMPTY:
             raise AssertionError("dweebies: a listed table cell is empty")
-    if not np.array_equal(view, grid):
-        raise AssertionError("dweebies: a strategy changed its table view without putting it back")
 
 
-@njit(cache=True)
+def _work_arrays(n_players, copies):
+    """The kernel's working state, allocated by its caller: the kernel allocates nothing, so it is compiled
+    without reference counting (every array view it makes or hands a strategy would otherwise cost an atomic
+    increment and decrement), and arrays from the caller reach the strategies uncounted. The grid starts
+    empty and the kernel empties it after each game."""
+    dweebies, total = copies.size, int(copies.sum())
+    area = grid_side(total) ** 2
+    int_arrays = [np.zeros(shape, np.int64) for shape in (
+        area, 4 * area, total, total, total, total, 4 * total + 4, (n_players, dweebies), n_players, n_players,
+        dweebies, dweebies, dweebies, public_length(n_players, dweebies))]
+    return (np.full(area, EMPTY, np.int64), np.full(area, -1, np.int64), *int_arrays,
+            np.zeros((n_players, MEMORY_SIZE)), np.zeros(4, np.uint64), np.zeros(4, np.uint64),
+            np.zeros((n_players, 4), np.uint64))
+
+
+@njit(cache=True, _nrt=False)
 def _play(seed, first_game, n_games, n_players, copies, rules, places, params, check, record,
-          out_stats, out_game, out_winner, sizes, events, event_count):
+          out_stats, out_game, out_winner, sizes, events, event_count, work):
     hand_size = rules[R_HAND_SIZE]
     min_line = rules[R_MIN_LINE]
     may_decline = rules[R_COLLECT] != COLLECT_MUST
@@ -69,28 +96,8 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
     dweebies = copies.size
     total = copies.sum()
     side = grid_side(total)
-    deck = np.empty(total, np.int64)
-    grid = np.full(side * side, EMPTY, np.int64)
-    views = np.full((n_players, side * side), EMPTY, np.int64)
-    label = np.full(side * side, -1, np.int64)
-    mark = np.zeros(side * side, np.int64)
-    cells = np.empty(total, np.int64)
-    stack = np.empty(total, np.int64)
-    removed = np.empty(total, np.int64)
-    legal = np.empty(4 * total + 4, np.int64)
-    legal_view = np.empty(4 * total + 4, np.int64)
-    hands = np.zeros((n_players, dweebies), np.int64)
-    hand_view = np.zeros(dweebies, np.int64)
-    hand_sizes = np.zeros(n_players, np.int64)
-    collected = np.zeros(n_players, np.int64)
-    on_table = np.zeros(dweebies, np.int64)
-    taken = np.zeros(dweebies, np.int64)
-    pile_left = np.zeros(dweebies, np.int64)
-    public = np.zeros(public_length(n_players, dweebies), np.int64)
-    memory = np.zeros((n_players, MEMORY_SIZE))
-    deal_rng = np.zeros(4, np.uint64)
-    fallback_rng = np.zeros(4, np.uint64)
-    strategy_rng = np.zeros((n_players, 4), np.uint64)
+    (grid, label, mark, link_scratch, deck, cells, stack, removed, legal, hands, hand_sizes, collected, on_table,
+     taken, pile_left, public, memory, deal_rng, fallback_rng, strategy_rng) = work
     stamp = 0
     seats = PUB_HEADER
     per_dweebie = PUB_HEADER + 2 * n_players
@@ -103,7 +110,8 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
     public[PUB_MIN_LINE] = min_line
     public[PUB_COLLECT] = rules[R_COLLECT]
     public[PUB_SPLIT_RULE] = rules[R_SPLIT_RULE]
-    public[per_dweebie:per_dweebie + dweebies] = copies
+    for d in range(dweebies):   # element loops throughout: an array assignment would need the runtime
+        public[per_dweebie + d] = copies[d]
 
     for g in range(n_games):
         game = first_game + g
@@ -122,7 +130,8 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
         collected[:] = 0
         on_table[:] = 0
         taken[:] = 0
-        pile_left[:] = copies
+        for d in range(dweebies):
+            pile_left[d] = copies[d]
         for i in range(n_players * hand_size):  # dealt one at a time from seat 0 (D2)
             hands[i % n_players, deck[i]] += 1
             pile_left[deck[i]] -= 1
@@ -141,8 +150,8 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
             if actor < 0:
                 break
             stamp += 1
-            n_legal, link = legal_cells(grid, side, cells, n_on, label, groups, split, shortest_link, mark, stamp,
-                                        legal)
+            n_legal, link = legal_cells_into(grid, side, cells, n_on, label, groups, split, shortest_link, mark,
+                                             stamp, legal, link_scratch)
             if split and record:
                 if shortest_link:
                     for k in range(n_legal):
@@ -163,15 +172,15 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
                 r, c = cells[k] // side, cells[k] % side
                 top, bottom, left, right = min(top, r), max(bottom, r), min(left, c), max(right, c)
             public[PUB_TOP], public[PUB_BOTTOM], public[PUB_LEFT], public[PUB_RIGHT] = top, bottom, left, right
-            public[seats:seats + n_players] = hand_sizes
-            public[seats + n_players:seats + 2 * n_players] = collected
-            public[per_dweebie + dweebies:per_dweebie + 2 * dweebies] = taken
-            public[per_dweebie + 2 * dweebies:per_dweebie + 3 * dweebies] = on_table
-            hand_view[:] = hands[actor]
-            legal_view[:n_legal] = legal[:n_legal]
-            move = places[actor](readonly(hand_view), readonly(public), readonly(views[actor]),
-                                 readonly(legal_view[:n_legal]), readonly(params[actor]), memory[actor],
-                                 strategy_rng[actor])
+            for p in range(n_players):
+                public[seats + p] = hand_sizes[p]
+                public[seats + n_players + p] = collected[p]
+            for d in range(dweebies):
+                public[per_dweebie + dweebies + d] = taken[d]
+                public[per_dweebie + 2 * dweebies + d] = on_table[d]
+            # what the strategy is shown is read-only, so it sees the engine's own arrays (no copies)
+            move = places[actor](readonly(hands[actor]), readonly(public), readonly(grid), readonly(legal[:n_legal]),
+                                 readonly(params[actor]), memory[actor], strategy_rng[actor])
             # the answer is checked before anything is indexed with it (every int64 decodes to some triple)
             dweebie = move_dweebie(move)
             cell = move_cell(move)
@@ -186,15 +195,13 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
                 cell = move_cell(move)
                 collect = True
             if check:
-                _check(hands, hand_sizes, pile_left, on_table, taken, copies, grid, cells, n_on, views[actor])
+                _check(hands, hand_sizes, pile_left, on_table, taken, copies, grid, cells, n_on)
 
             n_on, groups, row_taken, column_taken, reconnected, declined = play_card(
                 grid, side, cells, n_on, on_table, taken, label, stack, split, dweebie, cell, removed, min_line,
                 collect)
             hands[actor, dweebie] -= 1
             hand_sizes[actor] -= 1
-            for p in range(n_players):
-                views[p, cell] = dweebie
             if record:
                 _log(events, event_count, turn, actor, E_PLACE, dweebie, cell, n_legal, split)
             if split:
@@ -217,10 +224,6 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
                         if record:
                             _log(events, event_count, turn, actor, E_COLLECT, dweebie, cell,
                                  removed[first + cards - 1], cards + 1)
-                for k in range(got):
-                    x = removed[k]
-                    for p in range(n_players):
-                        views[p, x] = EMPTY
                 collected[actor] += got
                 out_stats[g, actor, S_COLLECTED] += got
                 out_stats[g, actor, S_COLLECTIONS] += 1
@@ -250,17 +253,17 @@ def _play(seed, first_game, n_games, n_players, copies, rules, places, params, c
             actor = (actor + 1) % n_players
 
         if check:
-            _check(hands, hand_sizes, pile_left, on_table, taken, copies, grid, cells, n_on, views[0])
+            _check(hands, hand_sizes, pile_left, on_table, taken, copies, grid, cells, n_on)
         out_game[g, G_TURNS] = turn
         out_game[g, G_LEFT] = n_on
         out_game[g, G_MOST_GROUPS] = most_groups
-        best = collected.max()
+        best = collected[0]
+        for p in range(1, n_players):
+            best = max(best, collected[p])
         for p in range(n_players):
             out_winner[g, p] = collected[p] == best
         for k in range(n_on):  # clear the table for the next game
             grid[cells[k]] = EMPTY
-            for p in range(n_players):
-                views[p, cells[k]] = EMPTY
 
 
 def play_batch(seed, first_game, n_games, copies, rules, places, params, check=False, record=False,
@@ -283,7 +286,7 @@ def play_batch(seed, first_game, n_games, copies, rules, places, params, check=F
     events = np.zeros((event_capacity, EVENT_FIELDS), np.int64)
     event_count = np.zeros(1, np.int64)
     _play(np.uint64(seed), first_game, n_games, n_players, copies, rules, places, params, check, record,
-          out["stats"], out["game"], out["winner"], out["sizes"], events, event_count)
+          out["stats"], out["game"], out["winner"], out["sizes"], events, event_count, _work_arrays(n_players, copies))
     out["events"] = events[: min(event_count[0], event_capacity)]
     out["events_lost"] = max(0, int(event_count[0]) - event_capacity)
     return out

@@ -14,12 +14,12 @@ from numba import njit
 EMPTY = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def grid_side(cards):
     return 2 * cards + 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_from(grid, cell, step):
     """The unbroken run of cards starting next to ``cell`` in direction ``step`` (+-1 along a row,
     +-side along a column): (how many cards, the Dweebie at its far end or EMPTY)."""
@@ -33,12 +33,11 @@ def run_from(grid, cell, step):
     return count, end
 
 
-@njit(cache=True)
-def _axis_end(grid, cell, step):
-    """The line a card on ``cell`` would end along one axis (D3): (cards beside it, far-end Dweebie).
-    (0, EMPTY) when the cell has no neighbour on that axis or sits between two runs (the middle of a line)."""
-    before, end_before = run_from(grid, cell, -step)
-    after, end_after = run_from(grid, cell, step)
+@njit(cache=True, _nrt=False)
+def axis_end(before, end_before, after, end_after):
+    """The line a card would end along one axis (D3) given the runs beside it on that axis (run_from each
+    way): (cards beside it, far-end Dweebie); (0, EMPTY) when the cell has no neighbour on that axis or sits
+    between two runs (the middle of a line)."""
     if before > 0 and after == 0:
         return before, end_before
     if after > 0 and before == 0:
@@ -46,7 +45,15 @@ def _axis_end(grid, cell, step):
     return 0, EMPTY
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _axis_end(grid, cell, step):
+    """axis_end of the runs beside ``cell`` along ``step``."""
+    before, end_before = run_from(grid, cell, -step)
+    after, end_after = run_from(grid, cell, step)
+    return axis_end(before, end_before, after, end_after)
+
+
+@njit(cache=True, _nrt=False)
 def line_ends(grid, side, cell):
     """What a card on the empty ``cell`` would end: (row cards, row far end, column cards, column far end)."""
     row, row_end = _axis_end(grid, cell, 1)
@@ -54,14 +61,14 @@ def line_ends(grid, side, cell):
     return row, row_end, column, column_end
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def qualifies(cards, far, dweebie, min_line):
     """True if a line of ``cards`` cards beside the placed ``dweebie`` (plus the placed card) is collected:
     its far end matches (D3) and the whole line has at least ``min_line`` cards (D9)."""
     return cards > 0 and cards + 1 >= min_line and far == dweebie
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gain(ends, dweebie, min_line):
     """Cards collected by placing ``dweebie`` where ``line_ends`` gave ``ends`` on a connected table
     (D3, D4: both lines, the placed card once; D9: lines of at least ``min_line`` cards)."""
@@ -74,13 +81,13 @@ def gain(ends, dweebie, min_line):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collect_gain(grid, side, cell, dweebie, min_line):
     """Cards collected by placing ``dweebie`` on the empty ``cell`` of a connected table."""
     return gain(line_ends(grid, side, cell), dweebie, min_line)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_groups(grid, side, cells, n, label, stack):
     """Label the cards on ``cells[:n]`` by 4-connected group (``label[cell]``); returns the number of groups."""
     for i in range(n):
@@ -105,7 +112,7 @@ def count_groups(grid, side, cells, n, label, stack):
     return groups
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def adjacent_cells(grid, side, cells, n, mark, stamp, out):
     """Empty cells next to at least one card (the placements of a connected table); returns how many."""
     count = 0
@@ -119,17 +126,18 @@ def adjacent_cells(grid, side, cells, n, mark, stamp, out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def touches_card(grid, side, cell):
     return (grid[cell + 1] != EMPTY or grid[cell - 1] != EMPTY or grid[cell + side] != EMPTY
             or grid[cell - side] != EMPTY)
 
 
-@njit(cache=True)
-def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
+@njit(cache=True, _nrt=False)
+def link_cells_into(grid, side, cells, n, label, groups, mark, stamp, out, scratch):
     """D5, D6: the legal placements of a split table: empty cells next to a card that lie on a shortest
     path of empty cells joining two nearest groups. Writes them to ``out``; returns (how many, link length),
-    the link length being the number of cards that path needs."""
+    the link length being the number of cards that path needs. ``scratch``: int64[4 * grid.size], working
+    space (so that nothing is allocated)."""
     top, bottom, left, right = side, -1, side, -1
     for i in range(n):
         r, c = cells[i] // side, cells[i] % side
@@ -139,9 +147,16 @@ def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
     width = right - left + 1
     area = width * (bottom - top + 1)
     far = 4 * area + 4
-    dist = np.full((groups, area), far, np.int64)
-    queue = np.empty(area, np.int64)
+    # a cell's distance from each group in turn; of them, only the two smallest are kept (first <= second):
+    # the shortest path joining any two groups through a cell is the sum of those two
+    dist, queue = scratch[:area], scratch[area:2 * area]
+    first, second = scratch[2 * area:3 * area], scratch[3 * area:4 * area]
+    for local in range(area):
+        first[local] = far
+        second[local] = far
     for g in range(groups):
+        for local in range(area):
+            dist[local] = far
         head, tail = 0, 0
         for i in range(n):
             if label[cells[i]] != g:
@@ -149,40 +164,40 @@ def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
             for step in (1, -1, side, -side):
                 y = cells[i] + step
                 local = (y // side - top) * width + (y % side - left)
-                if grid[y] == EMPTY and dist[g, local] == far:
-                    dist[g, local] = 1
+                if grid[y] == EMPTY and dist[local] == far:
+                    dist[local] = 1
                     queue[tail] = y
                     tail += 1
         while head < tail:
             x = queue[head]
             head += 1
-            dx = dist[g, (x // side - top) * width + (x % side - left)]
+            dx = dist[(x // side - top) * width + (x % side - left)]
             for step in (1, -1, side, -side):
                 y = x + step
                 r, c = y // side, y % side
                 if r < top or r > bottom or c < left or c > right or grid[y] != EMPTY:
                     continue
                 local = (r - top) * width + (c - left)
-                if dist[g, local] == far:
-                    dist[g, local] = dx + 1
+                if dist[local] == far:
+                    dist[local] = dx + 1
                     queue[tail] = y
                     tail += 1
+        for local in range(area):
+            d = dist[local]
+            if d < first[local]:
+                second[local] = first[local]
+                first[local] = d
+            elif d < second[local]:
+                second[local] = d
     shortest = far
     for local in range(area):
-        for a in range(groups):
-            for b in range(a + 1, groups):
-                shortest = min(shortest, dist[a, local] + dist[b, local] - 1)
+        shortest = min(shortest, first[local] + second[local] - 1)
     count = 0
     for local in range(area):
         cell = (top + local // width) * side + left + local % width
         if grid[cell] != EMPTY or not touches_card(grid, side, cell):
             continue
-        on_link = False
-        for a in range(groups):
-            for b in range(a + 1, groups):
-                if dist[a, local] + dist[b, local] - 1 == shortest:
-                    on_link = True
-        if on_link and mark[cell] != stamp:
+        if first[local] + second[local] - 1 == shortest and mark[cell] != stamp:
             mark[cell] = stamp
             out[count] = cell
             count += 1
@@ -190,19 +205,34 @@ def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
 
 
 @njit(cache=True)
-def legal_cells(grid, side, cells, n_on, label, groups, split, shortest_link, mark, stamp, out):
+def link_cells(grid, side, cells, n, label, groups, mark, stamp, out):
+    """link_cells_into with its working space allocated."""
+    return link_cells_into(grid, side, cells, n, label, groups, mark, stamp, out, np.empty(4 * grid.size, np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def legal_cells_into(grid, side, cells, n_on, label, groups, split, shortest_link, mark, stamp, out, scratch):
     """This turn's legal placements, written to ``out`` and marked ``stamp`` in ``mark``: the centre of an
     empty table; on a split table under game.split_rule = "shortest_link" the cells on a shortest link (D5,
     D6); otherwise every empty cell next to a card (a connected table, or a split one under "free", D9).
-    Returns (how many, the link length or 0). The engine and look-ahead strategies both call it."""
+    Returns (how many, the link length or 0). The engine and look-ahead strategies both call it; ``scratch``
+    is link_cells_into's working space."""
     if n_on == 0:
         centre = (side // 2) * side + side // 2
         out[0] = centre
         mark[centre] = stamp
         return 1, 0
     if split and shortest_link:
-        return link_cells(grid, side, cells, n_on, label, groups, mark, stamp, out)
+        return link_cells_into(grid, side, cells, n_on, label, groups, mark, stamp, out, scratch)
     return adjacent_cells(grid, side, cells, n_on, mark, stamp, out), 0
+
+
+@njit(cache=True)
+def legal_cells(grid, side, cells, n_on, label, groups, split, shortest_link, mark, stamp, out):
+    """legal_cells_into with its working space allocated (only for a split table's links)."""
+    links = split and shortest_link and n_on > 0
+    return legal_cells_into(grid, side, cells, n_on, label, groups, split, shortest_link, mark, stamp, out,
+                            np.empty(4 * grid.size if links else 0, np.int64))
 
 
 @njit(cache=True)
@@ -248,7 +278,7 @@ def joins_table(grid, side, cell, top, bottom, left, right):
     return one_group(grid, side, top, bottom, left, right, cell)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_card(grid, side, cells, n_on, on_table, taken, label, stack, split, dweebie, cell, removed, min_line,
               collect):
     """One placement on a legal empty cell (D3-D5, D9): place, check connectivity if the table was split, then

@@ -6,15 +6,16 @@
 declines the collection the card would make; a move that does not say collects. Declining under "must",
 a Dweebie not in the hand or a cell not legal is an illegal answer: the engine refuses it, counts it in
 ``illegal_actions`` and plays a random legal move instead (D8). It receives only:
-  hand    int64[dweebies]: copies of each Dweebie in the seat's own hand (a copy);
+  hand    int64[dweebies]: copies of each Dweebie in the seat's own hand;
   public  int64 vector: the PUB_* fields below, then per seat its hand size and cards collected, then
           per Dweebie its copies in the deck, copies collected so far and copies on the table;
-  table   int64[side * side]: the seat's own copy of the table (table.EMPTY or a Dweebie); cell = row * side + col;
+  table   int64[side * side]: the table (table.EMPTY or a Dweebie); cell = row * side + col;
   legal   int64 vector: the cells where this turn's card may go (the first public[PUB_LEGAL] entries);
           on a split table under game.split_rule = "shortest_link" (D5) only cells on a shortest link;
 plus the seat's parameters, a private ``memory`` of floats zeroed at the start of each game, and its
-own random stream. Never another hand or the pile's order. A strategy may change ``table`` while it
-looks ahead (it is its own copy) but must put back what it changed before returning.
+own random stream. Never another hand or the pile's order. Every array but ``memory`` and the random
+stream is read-only (a strategy that writes to one fails to compile); one that looks ahead plays on its
+own copy of the table.
 """
 import numpy as np
 from numba import njit, types
@@ -50,65 +51,65 @@ PLACE_SIGNATURE = types.int64(_shown, _shown, _shown, _shown, _params, _memory, 
 DECISIONS = {"place": PLACE_SIGNATURE}
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def public_length(players, dweebies):
     return PUB_HEADER + 2 * players + 3 * dweebies
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pack_move(dweebie, cell, collect=True):
     """The answer of ``place``; ``collect=False`` declines the collection (only under game.collect = "may")."""
     return (dweebie << MOVE_SHIFT) | cell | (0 if collect else DECLINE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_dweebie(move):
     return move >> MOVE_SHIFT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_cell(move):
     return move & CELL_MASK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_collects(move):
     return move & DECLINE == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_size_of(public, seat):
     return public[PUB_HEADER + seat]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collected_by(public, seat):
     return public[PUB_HEADER + public[PUB_PLAYERS] + seat]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def copies_of(public, dweebie):
     """Copies of a Dweebie in the whole deck (the deck's makeup is public)."""
     return public[PUB_HEADER + 2 * public[PUB_PLAYERS] + dweebie]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collected_copies(public, dweebie):
     return public[PUB_HEADER + 2 * public[PUB_PLAYERS] + public[PUB_DWEEBIES] + dweebie]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_copies(public, dweebie):
     return public[PUB_HEADER + 2 * public[PUB_PLAYERS] + 2 * public[PUB_DWEEBIES] + dweebie]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unseen(hand, public, dweebie):
     """Copies this seat has not seen: in the pile or in other hands."""
     return copies_of(public, dweebie) - collected_copies(public, dweebie) - table_copies(public, dweebie) - hand[dweebie]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def unseen_total(hand, public):
     """Cards this seat has not seen (the pile plus the other hands)."""
     total = public[PUB_PILE]
@@ -151,7 +152,7 @@ def deal_unseen(hand, public, rng_state, hands, pile):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_seat(public):
     """The next seat that will still hold a card after this turn (-1 if none): the opponent a move sets up."""
     n = public[PUB_PLAYERS]
@@ -166,7 +167,7 @@ def next_seat(public):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_to_play(hand_sizes, actor):
     """Who plays the turn that comes to ``actor``: ``actor`` or the first seat after it still holding a card
     (an empty hand is skipped); -1 when every hand is empty and the game is over."""
@@ -178,7 +179,7 @@ def next_to_play(hand_sizes, actor):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_move(hand, legal, n_legal, rng_state):
     """D8: a uniform choice among the distinct (Dweebie in hand, legal cell) pairs."""
     kinds = 0
