@@ -18,7 +18,7 @@ demo: $(VENV)/.installed
 	$(SIMKIT) report runs/demo -o runs/demo/report.html
 
 test: $(VENV)/.installed
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 bench: $(VENV)/.installed
 	$(SIMKIT) bench wheedle
