@@ -119,10 +119,13 @@ def hist_with_overflow(ax, values, weights=None, cap=None, quantile: float = 0.9
         share = weights[over].sum() / total
         ax.bar(position, share, width=max(width, (bins[-1] - bins[0]) / 30), color="white", edgecolor=color,
                hatch="///", align="center")
-        ax.annotate(f"> {number(cap)}: {share:.1%} of {unit}\n(up to {number(values[over].max())})",
-                    (position + width, share), textcoords="offset points", xytext=(0, 4), ha="right", fontsize=7)
         ax.set_xlim(bins[0] - width, position + 3 * width)
-        ax.set_ylim(0, max(ax.get_ylim()[1], share * 1.35))
+        # headroom above every bar for the label, which sits in the top right corner and points at its bar
+        tallest = max([patch.get_height() for patch in ax.patches] + [share])
+        ax.set_ylim(0, max(ax.get_ylim()[1], tallest * 1.3))
+        ax.annotate(f"> {number(cap)}: {share:.1%} of {unit}\n(up to {number(values[over].max())})",
+                    (position, share), xytext=(0.99, 0.97), textcoords="axes fraction", ha="right", va="top",
+                    fontsize=7, arrowprops={"arrowstyle": "-", "color": "grey", "linewidth": 0.6})
     percent_axis(ax)
     return float(cap)
 

@@ -6,6 +6,7 @@ import html as htmllib
 import re
 
 import matplotlib.pyplot as plt
+from matplotlib.text import Text
 import numpy as np
 import pandas as pd
 import pytest
@@ -156,6 +157,23 @@ def test_histogram_is_clipped_to_the_data_with_a_labelled_overflow_bar():
     assert sum(heights) == pytest.approx(1.0)                        # shares of all values, overflow included
     plt.close(fig)
     assert list(int_bins(0, 1000, 60)[:3]) == [-0.5, 19.5, 39.5]    # round bin widths
+
+
+@pytest.mark.parametrize("values", [
+    np.concatenate([np.arange(20, 60), np.full(300, 58), np.full(200, 55), [80, 90]]),  # the mass just left of the cap
+    np.concatenate([np.full(500, 30), np.arange(30, 70), [200] * 5]),                    # one tall bar far left
+])
+def test_the_overflow_label_covers_no_bar(values):
+    fig, ax = plt.subplots(figsize=(4, 3))
+    hist_with_overflow(ax, values, unit="games")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    annotation = next(text for text in ax.texts if "of games" in text.get_text())
+    label = Text.get_window_extent(annotation, renderer)          # the words, without the line to their bar
+    bars = [patch.get_window_extent(renderer) for patch in ax.patches if patch.get_height() > 0]
+    assert bars and not [bar for bar in bars if bar.overlaps(label)]
+    assert ax.get_window_extent(renderer).contains(label.x0, label.y0)    # inside the plot, not over its title
+    plt.close(fig)
 
 
 def test_score_distribution_of_money_shows_shares_not_a_density():
