@@ -1,6 +1,6 @@
 """Reports a person reads at a glance: one cell per estimate and interval, money with its currency, the
 headline says what was tested, seat/strategy confounding stated, the numbers of `simkit summary`, heat
-maps centred on 0.5, histograms clipped with a labelled overflow bar, `simkit report` on analysis results
+maps centred on 0.5, histograms clipped with a labelled overflow bar, the sweep legend beside its curves, `simkit report` on analysis results
 and --also for every game. (That the pages render in a browser: tests/test_browser.py.)"""
 import html as htmllib
 import re
@@ -193,4 +193,20 @@ def test_score_distribution_of_money_shows_shares_not_a_density():
         assert 0.01 < steps.max() <= 1 and 0.97 <= steps[1:-1:2].sum() <= 1.0 + 1e-9
     ax.figure.canvas.draw()
     assert "k" in ax.get_xticklabels()[2].get_text()        # 250k, not 250000 or 2.5e5
+    plt.close(fig)
+
+
+def test_the_sweep_legend_stands_beside_the_curves_not_on_them():
+    from simkit.analysis import sweep
+    from simkit.reports.analysis import sweep_curve
+
+    result = sweep("wheedle", strategy="threshold", param="points=16|24|32", games=30, seed=3)
+    fig = sweep_curve(result)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    assert len(legends) == 1 and len(legends[0].get_texts()) == 5       # four entries and the best point
+    box = legends[0].get_window_extent(renderer)
+    assert not [ax for ax in fig.axes if ax.get_window_extent(renderer).overlaps(box)]
+    assert fig.bbox.contains(box.x1 - 1, box.y0 + 1)                    # and it is not cut off by the figure
     plt.close(fig)
