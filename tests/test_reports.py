@@ -1,7 +1,8 @@
 """Reports a person reads at a glance: one cell per estimate and interval, money with its currency, the
 headline says what was tested, seat/strategy confounding stated, the numbers of `simkit summary`, heat
-maps centred on 0.5, histograms clipped with a labelled overflow bar, the sweep legend beside its curves, `simkit report` on analysis results
-and --also for every game. (That the pages render in a browser: tests/test_browser.py.)"""
+maps centred on 0.5, histograms clipped with a labelled overflow bar, the sweep legend beside its curves,
+`simkit report` on analysis results and --also for every game. (That the pages render in a browser:
+tests/test_browser.py.)"""
 import html as htmllib
 import re
 
