@@ -5,6 +5,7 @@ import numpy as np
 
 from simkit.games import get_game
 from simkit.games.wheedle import _kernel_inputs, engine, score_round
+from simkit.games.wheedle.engine import trace_centre, trace_hands
 from simkit.games.wheedle.view import ASKED, NET, OFFERED
 from simkit.strategy import parse_lineup
 
@@ -49,8 +50,8 @@ def hand_dicts(prepared, rows) -> list[dict]:
 def trace_round_scores(prepared, rules, trace, g: int, r: int, stopper):
     """score_round of round r of game g from the trace's final hands and centre."""
     n = prepared.n_players
-    hands = hand_dicts(prepared, trace[g, r, 1, :n])
-    centre = prepared.companies[int(trace[g, r, 1, n, 0])]
+    hands = hand_dicts(prepared, trace_hands(trace[g, r], engine.TRACE_END))
+    centre = prepared.companies[int(trace_centre(trace[g, r], engine.TRACE_END))]
     return score_round(hands, centre, None if stopper is None or stopper < 0 else int(stopper), rules)
 
 
@@ -79,8 +80,8 @@ def replay_round(prepared, out: dict, rnd: int):
     n = prepared.n_players
     companies = len(prepared.companies)
     trace = out["trace"][0]
-    hands = trace[rnd, 0, :n].copy()
-    centre = int(trace[rnd, 0, n, 0])
+    hands = trace_hands(trace[rnd], engine.TRACE_START).copy()
+    centre = int(trace_centre(trace[rnd], engine.TRACE_START))
     seen = np.zeros((3, n, companies), np.int64)
     snapshots = {}
     for ev in events_of_round(out, rnd):

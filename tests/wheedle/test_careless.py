@@ -8,6 +8,7 @@ import pytest
 from numba import njit
 
 from simkit import rng
+from simkit.games.wheedle.engine import trace_centre, trace_hands
 from simkit.strategy import Strategy
 
 from ..helpers import per_game, per_seat, simulate
@@ -41,8 +42,8 @@ def _check_games(lineup, games, seed, sets, check):
     rules, prepared, _, cols = simulate(lineup, games, seed=seed, sets=sets, check=check, record=True)
     n = len(lineup)
     trace = cols["_trace"]
-    hands = trace[:, :, :, :n, :]
-    centre = trace[:, :, :, n, 0]
+    hands = trace_hands(trace)
+    centre = trace_centre(trace)
     assert (hands >= 0).all()
     assert ((hands.sum(axis=3) + (centre[..., None] == np.arange(len(prepared.counts)))) == prepared.counts).all(), \
         "cards not conserved"

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from simkit.testing import check_conformance
+from simkit.games.wheedle.engine import TRACE_END, trace_centre, trace_hands
 
 from ..helpers import per_game, per_seat, simulate, trace_round_scores
 
@@ -53,7 +54,7 @@ def test_false_stops_are_scored_as_false(cards):
             if s < 0:
                 continue
             without = trace_round_scores(prepared, rules, trace, g, r, None)
-            hand, centre = trace[g, r, 1, s], trace[g, r, 1, n, 0]
+            hand, centre = trace_hands(trace[g, r], TRACE_END)[s], trace_centre(trace[g, r], TRACE_END)
             qualified = all(hand[c] == 0 or 2 * hand[c] > prepared.counts[c] for c in range(9))
             if qualified:
                 assert points[g, s] == without[s] + 5

@@ -4,6 +4,7 @@ import pytest
 
 from simkit import rng
 from simkit.games.wheedle import engine
+from simkit.games.wheedle.engine import TRACE_END, TRACE_START, trace_centre, trace_hands
 from simkit.strategy import parse_lineup
 
 from ..helpers import (events_of_round, per_game, per_seat, play_with_events, prepare, replay_round, simulate,
@@ -27,11 +28,10 @@ MIXED_LINEUPS = {
 
 
 def assert_trace_conserves_cards(prepared, trace):
-    n = prepared.n_players
     counts = prepared.counts
-    hands = trace[:, :, :, :n, :]
+    hands = trace_hands(trace)
     assert (hands >= 0).all()
-    centre = trace[:, :, :, n, 0]
+    centre = trace_centre(trace)
     total = hands.sum(axis=3) + (centre[..., None] == np.arange(counts.size))
     assert (total == counts).all(), "hands + centre must hold every card of every company"
 
@@ -45,7 +45,7 @@ def test_cards_conserved_in_check_mode(lineups, n):
     assert trace.shape == (60, n, 2, n + 1, 9)
     assert_trace_conserves_cards(prepared, trace)
     hand_size = int(prepared.vector[engine.R_HAND])
-    assert (trace[:, :, 0, :n, :].sum(axis=3) == hand_size).all(), "everyone is dealt the same number of cards"
+    assert (trace_hands(trace, TRACE_START).sum(axis=3) == hand_size).all(), "everyone is dealt the same number of cards"
     assert len(cols["points"]) == 60 * n
 
 
@@ -88,8 +88,8 @@ def test_deal_matches_w2_procedure(n):
     trace = cols["_trace"]
     for g in range(3):
         for rnd, (hands, centre) in enumerate(w2_deal(prepared, 42, 10 + g)):
-            assert np.array_equal(trace[g, rnd, 0, :n], hands)
-            assert trace[g, rnd, 0, n, 0] == centre
+            assert np.array_equal(trace_hands(trace[g, rnd], TRACE_START), hands)
+            assert trace_centre(trace[g, rnd], TRACE_START) == centre
 
 
 def test_hands_do_not_depend_on_strategies():
@@ -169,7 +169,7 @@ def test_false_stop_ends_the_round_by_default():
             expected = trace_round_scores(prepared, rules, trace, g, r, stoppers[g, r])
             assert list(per_seat(cols, f"points_r{r + 1}", n)[g]) == expected
             # nothing moved: the end hands are the dealt hands
-            assert np.array_equal(trace[g, r, 1], trace[g, r, 0])
+            assert np.array_equal(trace[g, r, TRACE_END], trace[g, r, TRACE_START])
 
 
 def test_false_stopper_may_not_stop_again_w4():
@@ -303,8 +303,8 @@ def test_offer_moves_cards_face_up():
         trace = out["trace"][0]
         for r in range(prepared.rounds):
             _, (hands, centre) = replay_round(prepared, out, r)
-            assert np.array_equal(hands, trace[r, 1, :5])
-            assert centre == trace[r, 1, 5, 0]
+            assert np.array_equal(hands, trace_hands(trace[r], TRACE_END))
+            assert centre == trace_centre(trace[r], TRACE_END)
 
 
 def test_max_ticks_bounds_every_round():

@@ -12,7 +12,7 @@ from numba import njit
 from ... import rng
 from ...numba_tools import readonly
 from .view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, ACTION_SIZE, ASKED, MEMORY_SIZE, NET,
-                   OFFER, OFFERED, PASS, PUB_ALL_POINTS, PUB_BANKRUPT_MAJORITY_SCORES, PUB_BANKRUPT_POINTS,
+                   OFFER, OFFER_FROM, OFFERED, PASS, PUB_ALL_POINTS, PUB_BANKRUPT_MAJORITY_SCORES, PUB_BANKRUPT_POINTS,
                    PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES, PUB_DEALER, PUB_FALSE_STOP, PUB_FALSE_STOP_ENDS_ROUND,
                    PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAJORITY_POINTS, PUB_MAX_TICKS,
                    PUB_MY_NO_TAKER_STREAK, PUB_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_ROUNDS, PUB_SEAT,
@@ -35,6 +35,11 @@ SEAT_STATS = ("stops", "good_stops", "false_stops", "offers", "offers_taken", "o
 # event log (replay): one row per move
 EV_GAME, EV_ROUND, EV_TICK, EV_KIND, EV_SEAT, EV_GIVE, EV_GIVE_COUNT, EV_WANT, EV_WANT_COUNT, EV_OTHER = range(10)
 EVENT_FIELDS = 10
+# the recorded hands (record=True): trace[game, round, TRACE_START or TRACE_END, seat, company] holds each seat's
+# cards per company as the round was dealt and as it ended; the row after the seats holds the centre card
+# in its column TRACE_CENTRE (tests read it through trace_hands and trace_centre below)
+TRACE_START, TRACE_END = 0, 1
+TRACE_CENTRE = 0
 (E_PASS, E_OFFER_TAKEN, E_OFFER_UNTAKEN, E_SWAP, E_GOOD_STOP, E_FALSE_STOP, E_ILLEGAL, E_STALEMATE) = range(8)
 
 
@@ -132,7 +137,7 @@ def _trace_hands(trace, hands, centre):
     for p in range(hands.shape[0]):
         for c in range(hands.shape[1]):
             trace[p, c] = hands[p, c]
-    trace[hands.shape[0], 0] = centre
+    trace[hands.shape[0], TRACE_CENTRE] = centre
 
 
 @njit(cache=True, _nrt=False)
@@ -197,7 +202,7 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
             dealer = rnd % n_players
             centre = _deal(deck, deal_rng, hands, n_players, dealer, hand_size)
             if record:
-                _trace_hands(trace[g, rnd, 0], hands, centre)
+                _trace_hands(trace[g, rnd, TRACE_START], hands, centre)
             for p in range(n_players):
                 _fill_static_public(public[p], p, n_players, dealer, rnd, rounds, hand_size, counts, rules, totals)
             seen[:, :, :] = 0
@@ -230,11 +235,11 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                             seen[OFFERED, actor, give] += 1
                         if m > 0:
                             seen[ASKED, actor, want] += 1
-                        offer[0] = actor
-                        offer[1] = give
-                        offer[2] = k
-                        offer[3] = want
-                        offer[4] = m
+                        offer[OFFER_FROM] = actor
+                        offer[A_GIVE] = give
+                        offer[A_GIVE_COUNT] = k
+                        offer[A_WANT] = want
+                        offer[A_WANT_COUNT] = m
                         # W3: the players who could accept are asked in random order
                         n = 0
                         for p in range(n_players):
@@ -341,7 +346,7 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
             out_round_ticks[g, rnd] = tick
             out_round_stopper[g, rnd] = stopper
             if record:
-                _trace_hands(trace[g, rnd, 1], hands, centre)
+                _trace_hands(trace[g, rnd, TRACE_END], hands, centre)
 
         best = totals[0]
         for p in range(1, n_players):
@@ -373,7 +378,7 @@ def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, 
     }
     events = np.zeros((event_capacity, EVENT_FIELDS), np.int64)
     event_count = np.zeros(1, np.int64)
-    # trace[g, round, start|end, seat (last row: centre in column 0), company]
+    # trace[g, round, TRACE_START|TRACE_END, seat (the last row: the centre card), company]
     trace = np.zeros((n_games if record else 0, rounds, 2, n_players + 1, counts.size), np.int64)
     _play(np.uint64(seed), first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
           out["points"], out["round_points"], out["seat_stats"], out["round_ticks"], out["round_stopper"],
@@ -382,3 +387,14 @@ def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, 
     out["events_lost"] = max(0, int(event_count[0]) - event_capacity)
     out["trace"] = trace
     return out
+
+
+def trace_hands(trace, when=slice(None)):
+    """The seats' hands (seat, company) in a trace or a slice of one that keeps its last three axes; ``when``:
+    TRACE_START, TRACE_END or both."""
+    return trace[..., when, : trace.shape[-2] - 1, :]
+
+
+def trace_centre(trace, when=slice(None)):
+    """The centre card in a trace or a slice of one that keeps its last three axes (as trace_hands)."""
+    return trace[..., when, trace.shape[-2] - 1, TRACE_CENTRE]
