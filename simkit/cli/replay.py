@@ -12,5 +12,8 @@ from .options import game_argument, players_list, players_option, rules_options,
 @rules_options
 def command(game, seed, game_index, players, rules_file, sets):
     """Re-play one game of a batch from (seed, game index, line-up) and print every move."""
+    from simkit.reports.format import run_headline
+
     batch = make_batch(game, game_index + 1, players_list(players), seed, rules_file, sets)
+    click.echo(run_headline(batch.game, batch.manifest()))      # what is played, as every output starts
     click.echo(batch.game.replay(batch.prepared, list(batch.seats), batch.seed, game_index))

@@ -72,6 +72,17 @@ def test_a_run_summary_and_report_start_with_what_was_tested(run_with_change):
     assert f"<h1>{escape(expected)}</h1>" in (out / "report.html").read_text()
 
 
+@pytest.mark.parametrize("args, expected", [
+    (["wheedle", "--set", "scoring.false_stop=-10"], f"Wheedle, 4 players ({LINEUP}), rules changed: {CHANGE}"),
+    (["wheeler-dealer-us", "--set", "game.level=2", "--players", "kelly,builder,random"],
+     "Wheeler-Dealer (US), level 2, 3 players (kelly, builder, random), default rules (official)"),
+])
+def test_a_replay_starts_with_what_was_tested(args, expected):
+    printed = invoke("replay", *args, "--seed", 7, "--game", 2)
+    assert first_line(printed) == expected
+    assert printed.splitlines()[1].startswith(expected.split(",")[0] + ", game 2 of seed 7")   # then the game itself
+
+
 def test_every_analysis_starts_with_what_was_tested(analysed):
     command, printed, out, expected = analysed
     assert first_line(printed) == expected
