@@ -99,7 +99,8 @@ def _header(column: str, money: bool, currency: str) -> str:
 def present(table: pd.DataFrame, money: set[str] = frozenset(), currency: str = "") -> pd.DataFrame:
     """A flat table as strings for people: ``X``, ``X_low``/``low``, ``X_high``/``high`` (an interval
     follows the estimate it belongs to) become one ``X`` cell; rates become percentages (differences
-    of rates signed), money gets the currency and every number its separators."""
+    of rates signed), money gets the currency and every number its separators. A variance-reduction
+    column with no value in any row is left out."""
     columns = [str(c) for c in table.columns]
     table = table.set_axis(columns, axis=1)
     shown = {}
@@ -112,7 +113,8 @@ def present(table: pd.DataFrame, money: set[str] = frozenset(), currency: str = 
         if i + 2 < len(columns) and columns[i + 1].endswith("low") and columns[i + 2].endswith("high") \
                 and columns[i + 1][:-3] == columns[i + 2][:-4]:
             interval = (table[columns[i + 1]], table[columns[i + 2]])
-        if HIDDEN.search(column):
+        # a variance reduction that no row has (the paired difference is zero in every game) is no column
+        if HIDDEN.search(column) or ("var_reduction" in column and len(values) and values.isna().all()):
             i += 1
             continue
         if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
