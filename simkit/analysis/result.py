@@ -113,7 +113,7 @@ class Analysis:
             if table.empty:     # e.g. the head-to-head of a line-up of one strategy
                 continue
             if not verbose and (name in self.details or len(table) > TERMINAL_ROWS):
-                held.append(f"{name} ({len(table):,} rows)")
+                held.append(f"{name} ({len(table):,} row{'' if len(table) == 1 else 's'})")
                 continue
             lines += ["", f"[{name}]", table_text(table, game)]
         if held:

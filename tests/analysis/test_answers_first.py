@@ -288,3 +288,8 @@ def test_tune_and_metagame_headlines_name_the_tuned_seat_and_the_pool():
         f"Wheedle, 4 players (threshold (tuned) in every seat), rules changed: {CHANGE}"
     assert tested(wheedle, "metagame", {"strategies": ["a", "b", "c"], "players": 4}) == \
         "Wheedle, 4 players drawn from 3 strategies (a, b, c), default rules (official)"
+
+
+def test_a_held_table_of_one_row_says_row():
+    printed = invoke("balance", "dweebies", "--games", 8, "-w", 1)     # Dweebies' length is the deck: one row
+    assert "length (1 row):" in printed and "(1 rows)" not in printed
