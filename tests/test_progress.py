@@ -22,6 +22,8 @@ COMMANDS = {
     "experiment run": ["experiment", "run", str(ROOT / "experiments" / "wheedle-false-stop.toml"), "--games", "80",
                        "--out", "{tmp}/experiment"],
     "fuzz": ["fuzz", "dweebies", "--games", "20", "--games-per-case", "5"],
+    "metagame": ["metagame", "wheedle", "--strategies", "hair-trigger,threshold,blocker", "--players", "3", "--games",
+                 "60", "--bootstrap", "5"],
 }
 # A bar's state: "<label>: 100%|...| 300/300 [00:01<00:00, 245 games/s]" (tqdm redraws it after each \r).
 STATE = re.compile(r"(?:^|\r)(?:([^\r]*?): )?\s*(\d+)%\|[^|]*\| ([\d.]+k?)/([\d.]+k?) \[[^\]]*games/s\]")
