@@ -8,6 +8,7 @@ from click.testing import CliRunner
 import simkit
 from simkit.cli import cli
 from simkit.games import get_game
+from simkit.reports.format import run_headline
 from simkit.runner import make_batch
 
 
@@ -38,7 +39,8 @@ def test_run_rules_replay_report(tmp_path):
     assert result.exit_code == 0
     game = get_game("dice-race")
     batch = make_batch("dice-race", 4, None, 7, sets=["game.target=40"])
-    assert result.output == game.replay(batch.prepared, list(batch.seats), 7, 3) + "\n"
+    headline = run_headline(game, batch.manifest())      # what is played, first, as every output starts
+    assert result.output == headline + "\n" + game.replay(batch.prepared, list(batch.seats), 7, 3) + "\n"
     winner = frame[(frame.game == 3) & frame.winner]
     assert f"seat {int(winner.seat.iloc[0])} ({winner.strategy.iloc[0]}) with {int(winner.points.iloc[0])}" \
         in result.output.rstrip().splitlines()[-1]
