@@ -15,7 +15,7 @@ from .. import Game
 from . import engine
 from .rules import HOUSE_PLAYER_COUNTS, PLAYER_COUNTS, WheedleRules
 from .rules import prepare as _prepare
-from .view import DECISIONS, card_points, false_stopper_card_points
+from .view import DECISIONS, card_points, false_stopper_card_points, holds_majorities
 
 
 def prepare(rules: dict, n_players: int) -> WheedleRules:
@@ -85,7 +85,7 @@ def score_round(hands, centre, stopper=None, rules=None):
                               v[engine.R_BANKRUPT_POINTS], bool(v[engine.R_BANKRUPT_MAJORITY_SCORES])))
               for p in range(len(hands))]
     if stopper is not None and stopper != -1:
-        qualified = engine._qualified(matrix[stopper], counts)
+        qualified = holds_majorities(matrix[stopper], counts)
         if not qualified and not v[engine.R_FALSE_STOPPER_CARDS_SCORED]:
             # W8: the false stopper's own cards earn nothing; its bankrupt cards still cost
             points[stopper] = int(false_stopper_card_points(matrix[stopper], c, v[engine.R_BANKRUPT_POINTS]))

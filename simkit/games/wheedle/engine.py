@@ -17,7 +17,7 @@ from .view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, ACTION_SIZE, ASKE
                    PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAJORITY_POINTS, PUB_MAX_TICKS,
                    PUB_MY_NO_TAKER_STREAK, PUB_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_ROUNDS, PUB_SEAT,
                    PUB_FALSE_STOPPER_CARDS_SCORED, PUB_STOP_BONUS, PUB_TICK, STOP, SWAP, card_points,
-                   false_stopper_card_points, public_length)
+                   false_stopper_card_points, holds_majorities, public_length)
 
 MAX_SEATS = 6
 MAX_OFFER_COUNT = 99   # no company has more cards (rules.toml: company cards 1..99)
@@ -100,14 +100,6 @@ def _view(seat, hands, hand_view, public, tick, centre, can_stop, streak, my_str
     public[PUB_CAN_STOP] = can_stop
     public[PUB_NO_TAKER_STREAK] = streak
     public[PUB_MY_NO_TAKER_STREAK] = my_streak
-
-
-@njit(cache=True, _nrt=False)
-def _qualified(hand, counts):
-    for c in range(counts.size):
-        if hand[c] > 0 and 2 * hand[c] <= counts[c]:
-            return False
-    return True
 
 
 @njit(cache=True, _nrt=False)
@@ -296,7 +288,7 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                         kind = -1
                     else:
                         out_seat_stats[g, actor, S_STOPS] += 1
-                        good = _qualified(hands[actor], counts)
+                        good = holds_majorities(hands[actor], counts)
                         if record:
                             _log(events, event_count, g, rnd, tick, E_GOOD_STOP if good else E_FALSE_STOP,
                                  actor, -1, 0, -1, 0, -1)

@@ -85,12 +85,21 @@ def has_majority(held, cards):
 
 
 @_helper(_B(_shown, _shown))
-def is_qualified(hand, public):
-    """True if the hand shows a majority in every company held (an empty hand qualifies)."""
+def holds_majorities(hand, counts):
+    """The stop's qualification, the one place it is written (the engine judges a stop with it): the hand
+    holds a majority of every company it holds cards of (an empty hand qualifies); ``counts``: each
+    company's printed number of cards."""
     for c in range(hand.size):
-        if hand[c] > 0 and not has_majority(hand[c], company_cards(public, c)):
+        if hand[c] > 0 and not has_majority(hand[c], counts[c]):
             return False
     return True
+
+
+@_helper(_B(_shown, _shown))
+def is_qualified(hand, public):
+    """True if the hand shows a majority in every company held (an empty hand qualifies): holds_majorities
+    with the card counts of ``public``."""
+    return holds_majorities(hand, public[PUB_HEADER:PUB_HEADER + hand.size])
 
 
 @_helper(_I(_shown, _I, _shown, _I, _I, _I, _B))
