@@ -12,6 +12,7 @@ import numpy as np
 from simkit.columns import ResultColumns
 from simkit.games import Game
 from simkit.rules import require_int
+from simkit.strategy import kernel_inputs
 
 from . import engine
 from .view import DECISIONS
@@ -38,11 +39,9 @@ def prepare(rules: dict, n_players: int) -> DiceRaceRules:
 
 
 def _kernel_inputs(seats):
-    decisions = tuple(seat.strategy.decisions["roll_again"] for seat in seats)
-    params = np.zeros((engine.MAX_SEATS, seats[0].vector().size))
-    for i, seat in enumerate(seats):
-        params[i] = seat.vector()
-    return decisions, params
+    """Each seat's roll_again and the seats' parameters, as engine.play_batch takes them."""
+    functions, params = kernel_inputs(seats, ("roll_again",), engine.MAX_SEATS)
+    return tuple(roll_again for roll_again, in functions), params
 
 
 def simulate(prepared: DiceRaceRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
