@@ -268,6 +268,7 @@ def preset(base: Strategy, name: str, doc: str, **params) -> Strategy:
 PLUGIN_GROUP = "simkit.strategies"   # entry points of installed packages that register strategies
 _SHIPPED_LOADED: set[str] = set()
 _PLUGINS: dict[tuple[str, str], str] = {}   # (game, strategy name) -> the installed package that added it
+_PLUGIN_MODULES: dict[tuple[str, str], str] = {}   # (game, strategy name) -> the module its entry point names
 _PLUGINS_LOADED = False
 
 
@@ -292,6 +293,7 @@ def _load_plugins() -> None:
             for name, strategy in names.items():
                 if (game, name) not in before:
                     _PLUGINS[game, name] = package
+                    _PLUGIN_MODULES[game, name] = entry.module
                 elif before[game, name] is not strategy:
                     taken = _PLUGINS.get((game, name), "simkit")
                     raise SimkitError(f"strategy package {package} defines {game} strategy {name!r}, which {taken} "
@@ -314,6 +316,11 @@ def registered(game: str) -> dict[str, Strategy]:
 def plugin_package(game: str, name: str) -> str | None:
     """The installed package that added a strategy (None for a shipped one)."""
     return _PLUGINS.get((game, name))
+
+
+def plugin_module(game: str, name: str) -> str | None:
+    """The module that added a strategy of an installed package (its entry point's; None for a shipped one)."""
+    return _PLUGIN_MODULES.get((game, name))
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def test_an_installed_package_adds_strategies_that_are_listed_and_played(site, t
     _distribution(site, PLUGIN)
     listed = _simkit(site, "strategies", "wheedle")
     assert listed.returncode == 0, listed.stderr
-    assert "plugin-random  (from package simkit-plugin-demo)" in listed.stdout
+    assert "plugin-random  (from package simkit-plugin-demo, module simkit_plugin_demo)" in listed.stdout
     assert "hair-trigger" in listed.stdout          # the shipped ones are still there
     played = _simkit(site, "run", "wheedle", "--games", "20", "-w", "1", "--out", str(tmp_path / "run"),
                      "--players", "plugin-random,hair-trigger,threshold,blocker")

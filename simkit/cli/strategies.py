@@ -2,7 +2,7 @@ import textwrap
 
 import click
 
-from ..strategy import _fmt, plugin_package, registered
+from ..strategy import _fmt, plugin_module, plugin_package, registered
 from .options import game_argument
 
 
@@ -22,7 +22,7 @@ def command(game):
     families = {}    # the decisions of a family -> its first strategy listed (whose parameters are printed whole)
     for name, strategy in registered(game).items():
         package = plugin_package(game, name)
-        click.echo(f"{name}" + (f"  (from package {package})" if package else ""))
+        click.echo(f"{name}" + (f"  (from package {package}, module {plugin_module(game, name)})" if package else ""))
         for line in textwrap.wrap(strategy.doc, 100, initial_indent="    ", subsequent_indent="    "):
             click.echo(line)
         if not strategy.params:
