@@ -22,6 +22,8 @@ import sys
 
 _CHILD = """
 import json, sys, time
+from tree_imports import use_simkit_tree
+use_simkit_tree()
 from simkit.runner import execute, make_batch
 game, games, sets, workers = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4])
 players = sys.argv[5].split(",") if sys.argv[5] else None
@@ -45,7 +47,9 @@ print(json.dumps([games / seconds, turns[0] / seconds]))
 
 
 def _speed(tree: str, args) -> tuple[float, float]:
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), NUMBA_NUM_THREADS="1")
+    # the tree's simkit, and through tree_imports (beside this file) its strategies and reports too
+    path = os.pathsep.join((os.path.abspath(tree), os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=path, NUMBA_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", _CHILD, args.game, str(args.games), json.dumps(args.sets),
                            str(args.workers), args.players or ""], env=env, cwd=os.path.abspath(tree),
                           capture_output=True, text=True, check=True)
