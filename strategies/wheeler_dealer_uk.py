@@ -74,14 +74,18 @@ def will_sell(table, params, seat, c, cards):
     return cards >= params[P_SELL_AT] or cards >= reachable(table, seat, c) or cash(table, seat) < params[P_CASH_FLOOR]
 
 
-@_typed(B(TABLE, I, I, I, PARAMS, B))
-def affordable(table, seat, price, c, params, completes_set):
-    """Can the seat pay ``price`` keeping its reserve, borrowing At Risk if its leverage allows (and, before
-    rolling with K7 borrow_on_sale, on the cards of the set the purchase completes and that it sells at once)?"""
+@_typed(B(TABLE, I, I, I, PARAMS, B, I))
+def affordable(table, seat, price, c, params, completes_set, loans):
+    """Can the seat pay ``price`` for a card of c keeping its reserve, borrowing At Risk on its other cards if
+    its leverage allows (and, before rolling with K7 borrow_on_sale, on the cards of the set the purchase
+    completes and that it sells at once)? ``loans``: what it could borrow on all its clean cards
+    (loan_capacity(table, seat, -1, 1 << 62)), or -1 to work that out here if needed."""
     spare = cash(table, seat) - params[P_RESERVE]
     leverage = params[P_LEVERAGE]
     if leverage == LEVERAGE_ANY or (leverage == LEVERAGE_SETS and completes_set):
-        spare += loan_capacity(table, seat, c, 1 << 62)
+        if loans < 0:
+            loans = loan_capacity(table, seat, -1, 1 << 62)
+        spare += loans - borrowable(table, seat, c) * loan_value(table, c)
         if completes_set and table[H_SALE_OPEN] != 0 and will_sell(table, params, seat, c, held(table, seat, c) + 1):
             spare += borrowable(table, seat, c) * loan_value(table, c)
     return spare >= price
@@ -107,9 +111,12 @@ def spare_card(table, seat, avoid, below):
 def trader_deal(table, params, memory, state, query):
     """Buy the card that completes (or enlarges) a set worth more than its price: a raid at 2 x face before a
     purchase at 3 x; the pair with the best margin."""
+    if params[P_RAIDS] == 0.0 and params[P_DEALS] == 0.0:
+        return 0
     seat = query[Q_SEAT]
     min_set = table[H_MIN_SET]
     best, best_margin = 0, 0.0
+    loans = -1   # what the seat could borrow on all its clean cards: worked out once, for the first deal it weighs
     for c in range(table[H_COMMODITIES]):
         mine = held(table, seat, c)
         if mine + 1 < min_set:
@@ -126,7 +133,9 @@ def trader_deal(table, params, memory, state, query):
                 if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
                     continue
                 if (held(table, q, c) if kind == DEAL_BUY else at_risk(table, q, c)) > 0:
-                    if affordable(table, seat, price, c, params, True):
+                    if loans < 0 and params[P_LEVERAGE] != LEVERAGE_NEVER:
+                        loans = loan_capacity(table, seat, -1, 1 << 62)
+                    if affordable(table, seat, price, c, params, True, loans):
                         best, best_margin = pack_deal(kind, q, c), margin
                     break
     return best
@@ -220,7 +229,7 @@ def trader_buy(table, params, memory, state, query):
     wanted = mine > 0 or colour(table, c) == params[P_FAVOUR] or params[P_FAVOUR] < 0
     if not wanted and cash(table, seat) < 4 * query[Q_PRICE] + params[P_RESERVE]:
         return 0
-    return 1 if affordable(table, seat, query[Q_PRICE], c, params, completes) else 0
+    return 1 if affordable(table, seat, query[Q_PRICE], c, params, completes, -1) else 0
 
 
 @_typed(DECISION_SIGNATURE)
