@@ -33,7 +33,13 @@ def _typed(signature):
     return njit(signature, cache=True, _nrt=False)
 
 
-@_typed(I(TABLE, I, I))
+def _inlined(signature):
+    # small checks called in loops over every commodity: inlined where they are called, so that their first,
+    # usual early answer costs no call
+    return njit(signature, cache=True, _nrt=False, inline="always")
+
+
+@_inlined(I(TABLE, I, I))
 def others_hold(table, seat, c):
     """Copies of c that other players in the game hold, clean or At Risk."""
     total = 0
@@ -43,19 +49,19 @@ def others_hold(table, seat, c):
     return total
 
 
-@_typed(I(TABLE, I, I))
+@_inlined(I(TABLE, I, I))
 def reachable(table, seat, c):
     """The most clean copies of c the seat could gather: its own (At Risk ones redeemed), the pack's, others'."""
     return held(table, seat, c) + at_risk(table, seat, c) + in_pack(table, c) + others_hold(table, seat, c)
 
 
-@_typed(I(TABLE, I, I, I))
+@_inlined(I(TABLE, I, I, I))
 def set_gain(table, c, before, after):
     """What ``after`` clean cards of c would sell for beyond ``before`` of them."""
     return set_value(table, c, after) - set_value(table, c, before)
 
 
-@_typed(I(TABLE, I, I, I))
+@_inlined(I(TABLE, I, I, I))
 def loan_capacity(table, seat, keep, below):
     """Credits the seat could borrow on its clean cards of face below ``below``, leaving commodity ``keep``."""
     total = 0
@@ -65,7 +71,7 @@ def loan_capacity(table, seat, keep, below):
     return total
 
 
-@_typed(B(TABLE, PARAMS, I, I, I))
+@_inlined(B(TABLE, PARAMS, I, I, I))
 def will_sell(table, params, seat, c, cards):
     """Would the trader sell a set of ``cards`` clean cards of c now: at ``sell_at`` cards, or all it can still
     reach, or when cash is short of ``cash_floor``."""
@@ -74,7 +80,7 @@ def will_sell(table, params, seat, c, cards):
     return cards >= params[P_SELL_AT] or cards >= reachable(table, seat, c) or cash(table, seat) < params[P_CASH_FLOOR]
 
 
-@_typed(B(TABLE, I, I, I, PARAMS, B, I))
+@_inlined(B(TABLE, I, I, I, PARAMS, B, I))
 def affordable(table, seat, price, c, params, completes_set, loans):
     """Can the seat pay ``price`` for a card of c keeping its reserve, borrowing At Risk on its other cards if
     its leverage allows (and, before rolling with K7 borrow_on_sale, on the cards of the set the purchase
@@ -91,7 +97,7 @@ def affordable(table, seat, price, c, params, completes_set, loans):
     return spare >= price
 
 
-@_typed(I(TABLE, I, I, I))
+@_inlined(I(TABLE, I, I, I))
 def spare_card(table, seat, avoid, below):
     """The card to borrow on, of face below ``below``: the cheapest single (not building a set), else the
     cheapest card; -1 if none."""
