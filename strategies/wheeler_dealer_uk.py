@@ -87,6 +87,8 @@ def affordable(table, seat, price, c, params, completes_set, loans):
     completes and that it sells at once)? ``loans``: what it could borrow on all its clean cards
     (loan_capacity(table, seat, -1, 1 << 62)), or -1 to work that out here if needed."""
     spare = cash(table, seat) - params[P_RESERVE]
+    if spare >= price:   # what borrowing would add is never negative
+        return True
     leverage = params[P_LEVERAGE]
     if leverage == LEVERAGE_ANY or (leverage == LEVERAGE_SETS and completes_set):
         if loans < 0:
@@ -122,7 +124,7 @@ def trader_deal(table, params, memory, state, query):
     seat = query[Q_SEAT]
     min_set = table[H_MIN_SET]
     best, best_margin = 0, 0.0
-    loans = -1   # what the seat could borrow on all its clean cards: worked out once, for the first deal it weighs
+    loans = -1   # what the seat could borrow on all its clean cards: worked out once, at the first deal it is short for
     for c in range(table[H_COMMODITIES]):
         mine = held(table, seat, c)
         if mine + 1 < min_set:
@@ -139,7 +141,8 @@ def trader_deal(table, params, memory, state, query):
                 if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
                     continue
                 if (held(table, q, c) if kind == DEAL_BUY else at_risk(table, q, c)) > 0:
-                    if loans < 0 and params[P_LEVERAGE] != LEVERAGE_NEVER:
+                    if loans < 0 and params[P_LEVERAGE] != LEVERAGE_NEVER \
+                            and cash(table, seat) - params[P_RESERVE] < price:
                         loans = loan_capacity(table, seat, -1, 1 << 62)
                     if affordable(table, seat, price, c, params, True, loans):
                         best, best_margin = pack_deal(kind, q, c), margin
