@@ -28,7 +28,7 @@ from numba import njit, types
 from ... import rng
 from ...columns import logged_events
 from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
-                            kernel_context, readonly, store_addresses, unmanaged, vector_at, view)
+                            kernel_context, readonly_c, store_addresses, unmanaged, vector_at, view)
 from ...strategy import MAX_PARAMS
 from .rules import (C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_COLLECT, C_COLLECT_FROM_EACH, C_DISCARD_CHEAPEST,
                     C_FREE_CARD, C_MISS_TURN, C_MOVE, C_PAY, C_PAY_CASH_PERCENT, C_PAY_EACH, C_REDEEM_AT_RISK)
@@ -210,9 +210,9 @@ def _ask(ctx, kind, seat, context, commodity, price, short, other):
     query[Q_SHORT] = short
     query[Q_FROM] = other
     floats = _floats(ctx)[seat]
-    return _decision(ctx, kind, seat)(readonly(table), readonly(view(floats, 0, MAX_PARAMS)),
+    return _decision(ctx, kind, seat)(readonly_c(table), readonly_c(view(floats, 0, MAX_PARAMS)),
                                       view(floats, MAX_PARAMS, MEMORY_SIZE), _rngs(ctx)[table[H_PLAYERS] + seat],
-                                      readonly(query))
+                                      readonly_c(query))
 
 
 @_typed(CTX, I, I, I)

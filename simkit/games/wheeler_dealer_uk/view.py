@@ -84,10 +84,11 @@ SEAT_FIELDS = 10
 
 # What a strategy is shown (the table, its parameters, the query) is read-only: a write is a typing error when
 # the strategy compiles. Its memory and random stream are its own to write; the answer is the return value.
-TABLE = readonly_array(types.int64, 1)           # the table and the query, as a strategy is shown them
-PARAMS = readonly_array(types.float64, 1)
-MEMORY = types.Array(types.float64, 1, "A")
-RNG = types.Array(types.uint64, 1, "A")
+# C-ordered, as the engine keeps them (numba_tools.readonly_c): indexing them needs no strides.
+TABLE = readonly_array(types.int64, 1, "C")        # the table and the query, as a strategy is shown them
+PARAMS = readonly_array(types.float64, 1, "C")
+MEMORY = types.Array(types.float64, 1, "C")
+RNG = types.Array(types.uint64, 1, "C")
 DECISION_SIGNATURE = types.int64(TABLE, PARAMS, MEMORY, RNG, TABLE)
 DECISIONS = {name: DECISION_SIGNATURE for name in DECISION_NAMES}
 
