@@ -13,9 +13,9 @@ from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORR
                                                  H_BUY_MULTIPLE, H_COMMODITIES, H_INNER_WEALTH, H_MIN_SET, H_PLAYERS,
                                                  H_RAID_MULTIPLE, H_SALE_OPEN, PARAMS, Q_COMMODITY, Q_CONTEXT, Q_PRICE,
                                                  Q_SEAT, REDEEM_COMMAND, RNG, TABLE, at_risk, borrowable, cash, colour,
-                                                 face, held, in_pack, loan_value, pack_deal, pack_sale, pack_sale_loan,
-                                                 redeem_cost, redeemable, sale_loan, seat_field, set_value,
-                                                 total_wealth)
+                                                 face, hand, held, in_pack, loan_value, pack_deal, pack_sale,
+                                                 pack_sale_loan, redeem_cost, redeemable, redeemable_cards, sale_loan,
+                                                 seat_field, set_value, total_wealth)
 from simkit.strategy import Param, Strategy, preset, register
 
 # parameter order (the Strategy's params dict keeps it)
@@ -65,8 +65,9 @@ def set_gain(table, c, before, after):
 def loan_capacity(table, seat, keep, below):
     """Credits the seat could borrow on its clean cards of face below ``below``, leaving commodity ``keep``."""
     total = 0
+    mine = hand(table, seat)
     for c in range(table[H_COMMODITIES]):
-        if c != keep and face(table, c) < below:
+        if mine[c] > 0 and c != keep and face(table, c) < below:   # no clean card, none to borrow on
             total += borrowable(table, seat, c) * loan_value(table, c)
     return total
 
@@ -104,10 +105,11 @@ def spare_card(table, seat, avoid, below):
     """The card to borrow on, of face below ``below``: the cheapest single (not building a set), else the
     cheapest card; -1 if none."""
     best, best_key = -1, 0.0
+    mine = hand(table, seat)
     for c in range(table[H_COMMODITIES]):
-        if c == avoid or borrowable(table, seat, c) <= 0 or face(table, c) >= below:
+        if mine[c] == 0 or c == avoid or borrowable(table, seat, c) <= 0 or face(table, c) >= below:
             continue
-        key = face(table, c) * (1.0 if held(table, seat, c) == 1 else 100.0)
+        key = face(table, c) * (1.0 if mine[c] == 1 else 100.0)
         if best < 0 or key < best_key:
             best, best_key = c, key
     return best
@@ -125,8 +127,9 @@ def trader_deal(table, params, memory, state, query):
     min_set = table[H_MIN_SET]
     best, best_margin = 0, 0.0
     loans = -1   # what the seat could borrow on all its clean cards: worked out once, at the first deal it is short for
+    mine_of = hand(table, seat)
     for c in range(table[H_COMMODITIES]):
-        mine = held(table, seat, c)
+        mine = mine_of[c]
         if mine + 1 < min_set:
             continue
         gain = set_gain(table, c, mine, mine + 1)
@@ -163,10 +166,11 @@ def trader_redeem(table, params, memory, state, query):
     card, dearest first: every card worth more than its redeem cost that cash, and loans on cheaper cards,
     can pay for (the rest are forfeit)."""
     seat = query[Q_SEAT]
+    left = redeemable_cards(table)
     if query[Q_CONTEXT] == REDEEM_COMMAND:
         best = -1
         for c in range(table[H_COMMODITIES]):
-            if redeemable(table, c) == 0:
+            if left[c] == 0:
                 continue
             cost = redeem_cost(table, c)
             if face(table, c) > cost and (best < 0 or face(table, c) > face(table, best)) \
@@ -174,7 +178,7 @@ def trader_redeem(table, params, memory, state, query):
                 best = c
         return best
     for c in range(table[H_COMMODITIES]):
-        if redeemable(table, c) == 0:
+        if left[c] == 0:
             continue
         cost = redeem_cost(table, c)
         mine = held(table, seat, c)
@@ -190,9 +194,10 @@ def trader_redeem(table, params, memory, state, query):
 def trader_sell(table, params, memory, state, query):
     """Sell a set once it has ``sell_at`` cards, or all the cards it can still reach, or when cash is short."""
     seat = query[Q_SEAT]
+    mine = hand(table, seat)
     for c in range(table[H_COMMODITIES]):
-        if will_sell(table, params, seat, c, held(table, seat, c)):
-            return pack_sale(c, held(table, seat, c))
+        if will_sell(table, params, seat, c, mine[c]):
+            return pack_sale(c, mine[c])
     return -1
 
 

@@ -155,6 +155,14 @@ def held(table, seat, c):
     return table[table[H_HELD] + seat * table[H_COMMODITIES] + c]
 
 
+@njit(inline="always", cache=True)   # inlined where it is called: a function compiled on its own cannot
+def hand(table, seat):                 # return a view without reference counting
+    """The seat's clean cards, one entry per commodity (``hand(table, seat)[c] == held(table, seat, c)``): a view
+    of the table for a loop over every commodity, which then indexes one vector from 0."""
+    start = table[H_HELD] + seat * table[H_COMMODITIES]
+    return table[start:start + table[H_COMMODITIES]]
+
+
 @_helper(_I(TABLE, _I, _I))
 def at_risk(table, seat, c):
     return table[table[H_RISK] + seat * table[H_COMMODITIES] + c]
@@ -220,6 +228,12 @@ def redeemable(table, c):
     """At Risk cards of c that the turn's seat may still redeem in the redeem step (or Command) under way: those
     At Risk when it began (a card borrowed on to pay for redeeming stays At Risk)."""
     return table[table[H_REDEEMABLE] + c]
+
+
+@njit(inline="always", cache=True)   # as hand
+def redeemable_cards(table):
+    """``redeemable`` for every commodity, as a view (like ``hand``)."""
+    return table[table[H_REDEEMABLE]:table[H_REDEEMABLE] + table[H_COMMODITIES]]
 
 
 @_helper(_I(TABLE, _I, _I))
