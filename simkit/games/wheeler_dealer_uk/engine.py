@@ -422,18 +422,19 @@ def _redeem_step(ctx, seat, command):
     forfeit to their packs: the loan stands as paid by the card."""
     table, state = _table(ctx), _state(ctx)
     n = table[H_COMMODITIES]
-    base = table[H_REDEEMABLE]
+    redeemable = view(table, table[H_REDEEMABLE], n)   # sections of the table, indexed from 0
+    risk = view(table, _risk(table, seat, 0), n)
     left = 0
     for c in range(n):
-        table[base + c] = table[_risk(table, seat, c)]
-        left += table[base + c]
+        redeemable[c] = risk[c]
+        left += risk[c]
     context = REDEEM_COMMAND if command else REDEEM_VOLUNTARY
     cash_at = _seat(table, seat, F_CASH)
     while left > 0:
         c = _ask(ctx, D_REDEEM, seat, context, -1, 0, 0, -1)
         if c == -1:
             break
-        if c < -1 or c >= n or table[base + c] <= 0:
+        if c < -1 or c >= n or redeemable[c] <= 0:
             _illegal(ctx, seat, D_REDEEM, c)
             break
         cost = redeem_cost(table, c)
@@ -442,16 +443,17 @@ def _redeem_step(ctx, seat, command):
             _log(ctx, seat, E_CANNOT_RAISE, c, cost, WANT_REDEEM, -1)
             break
         _redeem(ctx, seat, c)
-        table[base + c] -= 1
+        redeemable[c] -= 1
         left -= 1
-    for c in range(n):
-        if command:
-            for _ in range(table[base + c]):
+    if command:
+        for c in range(n):
+            for _ in range(redeemable[c]):
                 _to_pack_bottom(ctx, c)
                 state[_stat(state, seat, S_FORFEITED)] += 1
                 _log(ctx, seat, E_FORFEIT, c, 0, 0, 0)
-            _add_at_risk(table, seat, c, -table[base + c])
-        table[base + c] = 0
+            _add_at_risk(table, seat, c, -redeemable[c])
+    for c in range(n):
+        redeemable[c] = 0
 
 
 # ---- a turn -------------------------------------------------------------------------------------
