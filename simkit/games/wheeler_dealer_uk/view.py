@@ -5,13 +5,14 @@ Every decision point is a function with one signature::
 
     decide(table, params, memory, rng, query) -> int64
 
-- ``table`` (int64 vector): the game as every player sees it, which is the engine's own live array: read
-  it, never write it. Use the accessors below: rule values (``H_*`` header fields), each commodity's
-  ``face``, ``colour`` and copies, the set multiples, the boards, and per seat its ``cash``, ``held``
-  (clean cards per commodity), ``at_risk`` (cards per commodity in its At Risk zone), position, circle and
-  flags, and ``in_pack`` (copies of each commodity in its pack now); for the seat whose turn it is,
-  ``on_sale`` (cards borrowed on as part of a set to be sold this turn) and ``redeemable`` (the At Risk
-  cards the redeem step or Command under way may still redeem).
+- ``table`` (C-ordered int64 vector): the game as every player sees it, which is the engine's own live
+  array: read it, never write it. Use the accessors below: rule values (``H_*`` header fields), each
+  commodity's ``face``, ``colour`` and copies, the set multiples, the boards, and per seat its ``cash``,
+  ``held`` (clean cards per commodity; ``hand``: all of them as one vector), ``at_risk`` (cards per
+  commodity in its At Risk zone), position, circle and flags, and ``in_pack`` (copies of each commodity in
+  its pack now); for the seat whose turn it is, ``on_sale`` (cards borrowed on as part of a set to be sold
+  this turn) and ``redeemable`` (the At Risk cards the redeem step or Command under way may still redeem;
+  ``redeemable_cards``: as one vector).
 - ``query`` (int64 vector): ``query[Q_SEAT]`` is the seat being asked, ``query[Q_KIND]`` the decision
   (``D_*``), the rest its arguments (documented at each ``D_*``).
 - ``params``, ``memory`` (the seat's floats, zeroed at the start of each game) and its own random stream.
