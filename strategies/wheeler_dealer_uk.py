@@ -5,16 +5,17 @@ Every decision point is one Numba function with the signature of
 timing, pack preference, deals and raids, At Risk borrowing, the inner circle, yellow card or Command
 card); the other names are its presets. ``random`` is the baseline: a random legal answer everywhere.
 """
-from numba import njit
+from numba import njit, types
 
 from simkit import rng
 from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
-                                                 BORROW_VOLUNTARY, DEAL_BUY, DEAL_RAID, F_BANKRUPT, H_BUY_MULTIPLE,
-                                                 H_COMMODITIES, H_INNER_WEALTH, H_MIN_SET, H_PLAYERS, H_RAID_MULTIPLE,
-                                                 H_SALE_OPEN, Q_COMMODITY, Q_CONTEXT, Q_PRICE, Q_SEAT, REDEEM_COMMAND,
-                                                 at_risk, borrowable, cash, colour, face, held, in_pack, loan_value,
-                                                 pack_deal, pack_sale, pack_sale_loan, redeem_cost, redeemable,
-                                                 sale_loan, seat_field, set_value, total_wealth)
+                                                 BORROW_VOLUNTARY, DEAL_BUY, DEAL_RAID, DECISION_SIGNATURE, F_BANKRUPT,
+                                                 H_BUY_MULTIPLE, H_COMMODITIES, H_INNER_WEALTH, H_MIN_SET, H_PLAYERS,
+                                                 H_RAID_MULTIPLE, H_SALE_OPEN, PARAMS, Q_COMMODITY, Q_CONTEXT, Q_PRICE,
+                                                 Q_SEAT, REDEEM_COMMAND, RNG, TABLE, at_risk, borrowable, cash, colour,
+                                                 face, hand, held, in_pack, loan_value, pack_deal, pack_sale,
+                                                 pack_sale_loan, redeem_cost, redeemable, redeemable_cards, sale_loan,
+                                                 seat_field, set_value, total_wealth)
 from simkit.strategy import Param, Strategy, preset, register
 
 # parameter order (the Strategy's params dict keeps it)
@@ -22,8 +23,23 @@ from simkit.strategy import Param, Strategy, preset, register
  P_CASH_FLOOR) = range(10)
 LEVERAGE_NEVER, LEVERAGE_SETS, LEVERAGE_ANY = 0, 1, 2
 
+# The helpers and decisions are compiled once each, for one explicit signature, and without reference counting
+# (_nrt=False; nothing here allocates): with it, every array argument of a call that is not inlined costs a
+# call into the runtime and back. Strategy.build keeps the decisions as compiled here.
+I, B = types.int64, types.boolean
 
-@njit(cache=True)
+
+def _typed(signature):
+    return njit(signature, cache=True, _nrt=False)
+
+
+def _inlined(signature):
+    # small checks called in loops over every commodity: inlined where they are called, so that their first,
+    # usual early answer costs no call
+    return njit(signature, cache=True, _nrt=False, inline="always")
+
+
+@_inlined(I(TABLE, I, I))
 def others_hold(table, seat, c):
     """Copies of c that other players in the game hold, clean or At Risk."""
     total = 0
@@ -33,29 +49,30 @@ def others_hold(table, seat, c):
     return total
 
 
-@njit(cache=True)
+@_inlined(I(TABLE, I, I))
 def reachable(table, seat, c):
     """The most clean copies of c the seat could gather: its own (At Risk ones redeemed), the pack's, others'."""
     return held(table, seat, c) + at_risk(table, seat, c) + in_pack(table, c) + others_hold(table, seat, c)
 
 
-@njit(cache=True)
+@_inlined(I(TABLE, I, I, I))
 def set_gain(table, c, before, after):
     """What ``after`` clean cards of c would sell for beyond ``before`` of them."""
     return set_value(table, c, after) - set_value(table, c, before)
 
 
-@njit(cache=True)
+@_inlined(I(TABLE, I, I, I))
 def loan_capacity(table, seat, keep, below):
     """Credits the seat could borrow on its clean cards of face below ``below``, leaving commodity ``keep``."""
     total = 0
+    mine = hand(table, seat)
     for c in range(table[H_COMMODITIES]):
-        if c != keep and face(table, c) < below:
+        if mine[c] > 0 and c != keep and face(table, c) < below:   # no clean card, none to borrow on
             total += borrowable(table, seat, c) * loan_value(table, c)
     return total
 
 
-@njit(cache=True)
+@_inlined(B(TABLE, PARAMS, I, I, I))
 def will_sell(table, params, seat, c, cards):
     """Would the trader sell a set of ``cards`` clean cards of c now: at ``sell_at`` cards, or all it can still
     reach, or when cash is short of ``cash_floor``."""
@@ -64,28 +81,35 @@ def will_sell(table, params, seat, c, cards):
     return cards >= params[P_SELL_AT] or cards >= reachable(table, seat, c) or cash(table, seat) < params[P_CASH_FLOOR]
 
 
-@njit(cache=True)
-def affordable(table, seat, price, c, params, completes_set):
-    """Can the seat pay ``price`` keeping its reserve, borrowing At Risk if its leverage allows (and, before
-    rolling with K7 borrow_on_sale, on the cards of the set the purchase completes and that it sells at once)?"""
+@_inlined(B(TABLE, I, I, I, PARAMS, B, I))
+def affordable(table, seat, price, c, params, completes_set, loans):
+    """Can the seat pay ``price`` for a card of c keeping its reserve, borrowing At Risk on its other cards if
+    its leverage allows (and, before rolling with K7 borrow_on_sale, on the cards of the set the purchase
+    completes and that it sells at once)? ``loans``: what it could borrow on all its clean cards
+    (loan_capacity(table, seat, -1, 1 << 62)), or -1 to work that out here if needed."""
     spare = cash(table, seat) - params[P_RESERVE]
+    if spare >= price:   # what borrowing would add is never negative
+        return True
     leverage = params[P_LEVERAGE]
     if leverage == LEVERAGE_ANY or (leverage == LEVERAGE_SETS and completes_set):
-        spare += loan_capacity(table, seat, c, 1 << 62)
+        if loans < 0:
+            loans = loan_capacity(table, seat, -1, 1 << 62)
+        spare += loans - borrowable(table, seat, c) * loan_value(table, c)
         if completes_set and table[H_SALE_OPEN] != 0 and will_sell(table, params, seat, c, held(table, seat, c) + 1):
             spare += borrowable(table, seat, c) * loan_value(table, c)
     return spare >= price
 
 
-@njit(cache=True)
+@_inlined(I(TABLE, I, I, I))
 def spare_card(table, seat, avoid, below):
     """The card to borrow on, of face below ``below``: the cheapest single (not building a set), else the
     cheapest card; -1 if none."""
     best, best_key = -1, 0.0
+    mine = hand(table, seat)
     for c in range(table[H_COMMODITIES]):
-        if c == avoid or borrowable(table, seat, c) <= 0 or face(table, c) >= below:
+        if mine[c] == 0 or c == avoid or borrowable(table, seat, c) <= 0 or face(table, c) >= below:
             continue
-        key = face(table, c) * (1.0 if held(table, seat, c) == 1 else 100.0)
+        key = face(table, c) * (1.0 if mine[c] == 1 else 100.0)
         if best < 0 or key < best_key:
             best, best_key = c, key
     return best
@@ -93,15 +117,19 @@ def spare_card(table, seat, avoid, below):
 
 # ---- trader: one parametrised family ----------------------------------------------------------------
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def trader_deal(table, params, memory, state, query):
     """Buy the card that completes (or enlarges) a set worth more than its price: a raid at 2 x face before a
     purchase at 3 x; the pair with the best margin."""
+    if params[P_RAIDS] == 0.0 and params[P_DEALS] == 0.0:
+        return 0
     seat = query[Q_SEAT]
     min_set = table[H_MIN_SET]
     best, best_margin = 0, 0.0
+    loans = -1   # what the seat could borrow on all its clean cards: worked out once, at the first deal it is short for
+    mine_of = hand(table, seat)
     for c in range(table[H_COMMODITIES]):
-        mine = held(table, seat, c)
+        mine = mine_of[c]
         if mine + 1 < min_set:
             continue
         gain = set_gain(table, c, mine, mine + 1)
@@ -116,29 +144,33 @@ def trader_deal(table, params, memory, state, query):
                 if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
                     continue
                 if (held(table, q, c) if kind == DEAL_BUY else at_risk(table, q, c)) > 0:
-                    if affordable(table, seat, price, c, params, True):
+                    if loans < 0 and params[P_LEVERAGE] != LEVERAGE_NEVER \
+                            and cash(table, seat) - params[P_RESERVE] < price:
+                        loans = loan_capacity(table, seat, -1, 1 << 62)
+                    if affordable(table, seat, price, c, params, True, loans):
                         best, best_margin = pack_deal(kind, q, c), margin
                     break
     return best
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def trader_answer(table, params, memory, state, query):
     """Sell at 3 x face unless the card is part of a set being built (``keep_from`` copies or more)."""
     return 1 if held(table, query[Q_SEAT], query[Q_COMMODITY]) < params[P_KEEP_FROM] else 0
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def trader_redeem(table, params, memory, state, query):
     """Before rolling: redeem At Risk cards of commodities being collected while cash stays above the reserve,
     or (K7 borrow_on_sale) one that completes a set it sells at once, borrowing on that set. For the Command
     card, dearest first: every card worth more than its redeem cost that cash, and loans on cheaper cards,
     can pay for (the rest are forfeit)."""
     seat = query[Q_SEAT]
+    left = redeemable_cards(table)
     if query[Q_CONTEXT] == REDEEM_COMMAND:
         best = -1
         for c in range(table[H_COMMODITIES]):
-            if redeemable(table, c) == 0:
+            if left[c] == 0:
                 continue
             cost = redeem_cost(table, c)
             if face(table, c) > cost and (best < 0 or face(table, c) > face(table, best)) \
@@ -146,7 +178,7 @@ def trader_redeem(table, params, memory, state, query):
                 best = c
         return best
     for c in range(table[H_COMMODITIES]):
-        if redeemable(table, c) == 0:
+        if left[c] == 0:
             continue
         cost = redeem_cost(table, c)
         mine = held(table, seat, c)
@@ -158,17 +190,18 @@ def trader_redeem(table, params, memory, state, query):
     return -1
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def trader_sell(table, params, memory, state, query):
     """Sell a set once it has ``sell_at`` cards, or all the cards it can still reach, or when cash is short."""
     seat = query[Q_SEAT]
+    mine = hand(table, seat)
     for c in range(table[H_COMMODITIES]):
-        if will_sell(table, params, seat, c, held(table, seat, c)):
-            return pack_sale(c, held(table, seat, c))
+        if will_sell(table, params, seat, c, mine[c]):
+            return pack_sale(c, mine[c])
     return -1
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def trader_borrow(table, params, memory, state, query):
     """Borrow for a payment always; for a purchase as leverage allows; before rolling only to keep
     ``cash_floor`` credits in hand. To pay for a card or a redeem that completes a set it sells at once, on
@@ -191,13 +224,13 @@ def trader_borrow(table, params, memory, state, query):
     return spare_card(table, seat, c if context == BORROW_FOR_PURCHASE else -1, 1 << 62)
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def trader_enter(table, params, memory, state, query):
     """Enter the inner circle once total wealth reaches ``enter_at`` x the level's threshold (0: at once)."""
     return 1 if total_wealth(table, query[Q_SEAT]) >= params[P_ENTER_AT] * table[H_INNER_WEALTH] else 0
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def trader_buy(table, params, memory, state, query):
     """Buy a turned card that can still become a set, if the favoured colour or one already held (or cash is
     plentiful), keeping the reserve (borrowing as leverage allows)."""
@@ -210,10 +243,10 @@ def trader_buy(table, params, memory, state, query):
     wanted = mine > 0 or colour(table, c) == params[P_FAVOUR] or params[P_FAVOUR] < 0
     if not wanted and cash(table, seat) < 4 * query[Q_PRICE] + params[P_RESERVE]:
         return 0
-    return 1 if affordable(table, seat, query[Q_PRICE], c, params, completes) else 0
+    return 1 if affordable(table, seat, query[Q_PRICE], c, params, completes, -1) else 0
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def trader_yellow(table, params, memory, state, query):
     """Take a Command card on an outer yellow space with probability ``command``."""
     return 1 if rng.uniform(state) < params[P_COMMAND] else 0
@@ -270,7 +303,7 @@ preset(trader, "tuned", "Commander tuned by search (experiments/uk-tuned.toml) a
 ZONE_CLEAN, ZONE_AT_RISK, ZONE_BORROWABLE, ZONE_REDEEMABLE = range(4)
 
 
-@njit(cache=True)
+@_typed(I(TABLE, I, I, I))
 def _cards_in(table, seat, c, zone):
     if zone == ZONE_CLEAN:
         return held(table, seat, c)
@@ -281,7 +314,7 @@ def _cards_in(table, seat, c, zone):
     return redeemable(table, c)
 
 
-@njit(cache=True)
+@_typed(I(TABLE, I, RNG, I))
 def _random_commodity(table, seat, state, zone):
     """A uniformly random commodity of which the seat has a card in ``zone`` (ZONE_*); -1 if none."""
     count = 0
@@ -298,7 +331,7 @@ def _random_commodity(table, seat, state, zone):
     return -1
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def random_deal(table, params, memory, state, query):
     """Half the time a random deal: a random other player, one of its cards, bought or raided as it lies."""
     seat = query[Q_SEAT]
@@ -314,12 +347,12 @@ def random_deal(table, params, memory, state, query):
     return pack_deal(DEAL_BUY if zone == ZONE_CLEAN else DEAL_RAID, q, c)
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def random_coin(table, params, memory, state, query):
     return rng.below(state, 2)
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def random_redeem(table, params, memory, state, query):
     seat = query[Q_SEAT]
     c = _random_commodity(table, seat, state, ZONE_REDEEMABLE)
@@ -328,7 +361,7 @@ def random_redeem(table, params, memory, state, query):
     return c
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def random_sell(table, params, memory, state, query):
     seat = query[Q_SEAT]
     if rng.uniform(state) < 0.5:
@@ -339,7 +372,7 @@ def random_sell(table, params, memory, state, query):
     return -1
 
 
-@njit(cache=True)
+@_typed(DECISION_SIGNATURE)
 def random_borrow(table, params, memory, state, query):
     if query[Q_CONTEXT] == BORROW_VOLUNTARY and rng.uniform(state) < 0.9:
         return -1

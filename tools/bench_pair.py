@@ -2,12 +2,13 @@
 machine can still measure (the absolute figures are not).
 
     python tools/bench_pair.py BEFORE_DIR AFTER_DIR [--game NAME] [--games N] [--repeat K] [--set KEY=VALUE ...]
-                               [--players LINE-UP] [--workers W]
+                               [--players LINE-UP] [--workers W | --cpu]
 
 Each round runs BEFORE then AFTER (then the next round AFTER then BEFORE), each in a fresh process that
 imports simkit from its tree, plays one warm-up game and then times ``--games`` games: on one core in the
-process (``--workers 1``, the default), or through ``simkit.runner.execute`` on W workers, in chunks of a
-quarter of the games per worker as ``simkit bench`` plays them. Prints the median games/s of each and the
+process (``--workers 1``, the default; ``--cpu``: by the process's CPU time), or through
+``simkit.runner.execute`` on W workers, in chunks of a quarter of the games per worker as ``simkit bench``
+plays them. Prints the median games/s of each and the
 median of the per-round ratios AFTER / BEFORE; also player turns/s where the game counts them (the fair
 figure when a change of behaviour makes games longer or shorter).
 """
@@ -22,17 +23,20 @@ import sys
 
 _CHILD = """
 import json, sys, time
+from tree_imports import use_simkit_tree
+use_simkit_tree()
 from simkit.runner import execute, make_batch
 game, games, sets, workers = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4])
 players = sys.argv[5].split(",") if sys.argv[5] else None
+clock = time.process_time if sys.argv[6] == "cpu" else time.perf_counter
 batch = make_batch(game, games + 1, players, 1, sets=sets)
 batch.play(0, 1)
 count = getattr(batch.game, "player_turns", None)
 turns = [0]
-t = time.perf_counter()
+t = clock()
 if workers == 1:
     columns = batch.play(1, games)
-    seconds = time.perf_counter() - t
+    seconds = clock() - t
     turns[0] = count(columns) if count else 0
 else:
     def sink(index, columns):
@@ -45,10 +49,12 @@ print(json.dumps([games / seconds, turns[0] / seconds]))
 
 
 def _speed(tree: str, args) -> tuple[float, float]:
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), NUMBA_NUM_THREADS="1")
+    # the tree's simkit, and through tree_imports (beside this file) its strategies and reports too
+    path = os.pathsep.join((os.path.abspath(tree), os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=path, NUMBA_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", _CHILD, args.game, str(args.games), json.dumps(args.sets),
-                           str(args.workers), args.players or ""], env=env, cwd=os.path.abspath(tree),
-                          capture_output=True, text=True, check=True)
+                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall"],
+                          env=env, cwd=os.path.abspath(tree), capture_output=True, text=True, check=True)
     return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
@@ -62,7 +68,12 @@ def main(argv=None) -> int:
     parser.add_argument("--set", dest="sets", action="append", default=[])
     parser.add_argument("--players", default="", help="a line-up, comma-separated (default: the game's own)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--cpu", action="store_true",
+                        help="one worker: time by the process's CPU time instead of the wall clock (what a machine "
+                             "others load still measures)")
     args = parser.parse_args(argv)
+    if args.cpu and args.workers != 1:
+        parser.error("--cpu times one worker only")
     speeds = {0: [], 1: []}
     ratios, turn_ratios = [], []
     for i in range(args.repeat):

@@ -16,10 +16,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from tree_imports import use_simkit_tree
 
-from simkit.games import all_games
-from simkit.runner import make_batch
-from simkit.strategy import parse_lineup
+use_simkit_tree()   # strategies from the tree simkit comes from (PYTHONPATH=/other/tree), not the installed one
+from simkit.games import all_games  # noqa: E402
+from simkit.runner import make_batch  # noqa: E402
+from simkit.strategy import parse_lineup  # noqa: E402
 
 # game -> (line-ups, rule changes each is played under (on top of every level), games to replay)
 CASES = {

@@ -28,7 +28,7 @@ from numba import njit, types
 from ... import rng
 from ...columns import logged_events
 from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
-                            kernel_context, readonly, store_addresses, unmanaged, vector_at)
+                            kernel_context, readonly_c, store_addresses, unmanaged, vector_at, view)
 from ...strategy import MAX_PARAMS
 from .rules import (C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_COLLECT, C_COLLECT_FROM_EACH, C_DISCARD_CHEAPEST,
                     C_FREE_CARD, C_MISS_TURN, C_MOVE, C_PAY, C_PAY_CASH_PERCENT, C_PAY_EACH, C_REDEEM_AT_RISK)
@@ -58,11 +58,11 @@ END_TARGET, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 LAST_ONES_OUT = -2
 
 # state layout
-ST_BANK_OUT, ST_BANK_IN, ST_EVENT_COUNT, ST_RECORD, ST_COMMAND_HEAD, ST_COMMAND_CARDS, ST_PARAMS, ST_TURN = range(8)
-ST_SALE_LOANS = 8                           # cards of the turn's seat borrowed on for a sale, not yet sold
+ST_BANK_OUT, ST_BANK_IN, ST_EVENT_COUNT, ST_RECORD, ST_COMMAND_HEAD, ST_COMMAND_CARDS, ST_TURN = range(7)
+ST_SALE_LOANS = 7                           # cards of the turn's seat borrowed on for a sale, not yet sold
 (ST_TABLE_ADDRESS, ST_TABLE_LENGTH, ST_PACKS_ADDRESS, ST_PACK_CAPACITY, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS,
- ST_EVENTS_ADDRESS, ST_EVENT_CAPACITY, ST_FNS_ADDRESS) = range(9, 18)
-ST_BANKRUPT_TURN = 18                       # per seat: the game turn it went bankrupt in
+ ST_EVENTS_ADDRESS, ST_EVENT_CAPACITY, ST_FNS_ADDRESS) = range(8, 17)
+ST_BANKRUPT_TURN = 17                       # per seat: the game turn it went bankrupt in
 ST_QUERY = ST_BANKRUPT_TURN + MAX_SEATS
 ST_HEADS = ST_QUERY + QUERY_SIZE
 ST_STATS = ST_HEADS + 4
@@ -200,8 +200,8 @@ def _write_event(ctx, seat, kind, a, b, c, d):
 @_typed(CTX, I, I, I, I, I, I, I, restype=I)
 def _ask(ctx, kind, seat, context, commodity, price, short, other):
     """Put a question to a seat's strategy (view.py D_*)."""
-    table, state, floats, rngs = _table(ctx), _state(ctx), _floats(ctx), _rngs(ctx)
-    query = state[ST_QUERY:ST_QUERY + QUERY_SIZE]
+    table, state = _table(ctx), _state(ctx)
+    query = view(state, ST_QUERY, QUERY_SIZE)   # views without a slice's clamping of its bounds
     query[Q_SEAT] = seat
     query[Q_KIND] = kind
     query[Q_CONTEXT] = context
@@ -209,9 +209,10 @@ def _ask(ctx, kind, seat, context, commodity, price, short, other):
     query[Q_PRICE] = price
     query[Q_SHORT] = short
     query[Q_FROM] = other
-    n_params = state[ST_PARAMS]
-    return _decision(ctx, kind, seat)(readonly(table), readonly(floats[seat, :n_params]), floats[seat, n_params:],
-                                      rngs[table[H_PLAYERS] + seat], readonly(query))
+    floats = _floats(ctx)[seat]
+    return _decision(ctx, kind, seat)(readonly_c(table), readonly_c(view(floats, 0, MAX_PARAMS)),
+                                      view(floats, MAX_PARAMS, MEMORY_SIZE), _rngs(ctx)[table[H_PLAYERS] + seat],
+                                      readonly_c(query))
 
 
 @_typed(CTX, I, I, I)
@@ -421,18 +422,19 @@ def _redeem_step(ctx, seat, command):
     forfeit to their packs: the loan stands as paid by the card."""
     table, state = _table(ctx), _state(ctx)
     n = table[H_COMMODITIES]
-    base = table[H_REDEEMABLE]
+    redeemable = view(table, table[H_REDEEMABLE], n)   # sections of the table, indexed from 0
+    risk = view(table, _risk(table, seat, 0), n)
     left = 0
     for c in range(n):
-        table[base + c] = table[_risk(table, seat, c)]
-        left += table[base + c]
+        redeemable[c] = risk[c]
+        left += risk[c]
     context = REDEEM_COMMAND if command else REDEEM_VOLUNTARY
     cash_at = _seat(table, seat, F_CASH)
     while left > 0:
         c = _ask(ctx, D_REDEEM, seat, context, -1, 0, 0, -1)
         if c == -1:
             break
-        if c < -1 or c >= n or table[base + c] <= 0:
+        if c < -1 or c >= n or redeemable[c] <= 0:
             _illegal(ctx, seat, D_REDEEM, c)
             break
         cost = redeem_cost(table, c)
@@ -441,16 +443,17 @@ def _redeem_step(ctx, seat, command):
             _log(ctx, seat, E_CANNOT_RAISE, c, cost, WANT_REDEEM, -1)
             break
         _redeem(ctx, seat, c)
-        table[base + c] -= 1
+        redeemable[c] -= 1
         left -= 1
-    for c in range(n):
-        if command:
-            for _ in range(table[base + c]):
+    if command:
+        for c in range(n):
+            for _ in range(redeemable[c]):
                 _to_pack_bottom(ctx, c)
                 state[_stat(state, seat, S_FORFEITED)] += 1
                 _log(ctx, seat, E_FORFEIT, c, 0, 0, 0)
-            _add_at_risk(table, seat, c, -table[base + c])
-        table[base + c] = 0
+            _add_at_risk(table, seat, c, -redeemable[c])
+    for c in range(n):
+        redeemable[c] = 0
 
 
 # ---- a turn -------------------------------------------------------------------------------------
@@ -760,7 +763,6 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
     table, state, packs, floats, rngs = _table(ctx), _state(ctx), _packs(ctx), _floats(ctx), _rngs(ctx)
     n = template[H_PLAYERS]
     commodities = template[H_COMMODITIES]
-    n_params = state[ST_PARAMS]
     commands = state[ST_COMMAND_CARDS]
     deck = np.empty(packs.shape[1], np.int64)
     for g in range(n_games):
@@ -774,7 +776,7 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
         for p in range(n):
             rng.seed_stream(rngs[p], seed, game, rng.DICE + p)
             rng.seed_stream(rngs[n + p], seed, game, rng.STRATEGY + p)
-            floats[p, n_params:] = 0.0
+            floats[p, MAX_PARAMS:] = 0.0
             state[_stat(state, p, S_BANKRUPT_ROUND)] = -1
             state[_stat(state, p, S_INNER_ROUND)] = -1
         deal_rng = rngs[2 * n]
@@ -886,7 +888,6 @@ def make_context(prepared, functions, params, event_capacity=0, record=False):
     state = np.zeros(ST_COMMANDS + 3 * cards, np.int64)
     state[ST_RECORD] = record
     state[ST_COMMAND_CARDS] = cards
-    state[ST_PARAMS] = MAX_PARAMS
     state[ST_COMMANDS + cards:ST_COMMANDS + 2 * cards] = commands[:, 0]
     state[ST_COMMANDS + 2 * cards:] = commands[:, 1]
     table = prepared.table.copy()

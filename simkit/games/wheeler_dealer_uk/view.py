@@ -5,13 +5,14 @@ Every decision point is a function with one signature::
 
     decide(table, params, memory, rng, query) -> int64
 
-- ``table`` (int64 vector): the game as every player sees it, which is the engine's own live array: read
-  it, never write it. Use the accessors below: rule values (``H_*`` header fields), each commodity's
-  ``face``, ``colour`` and copies, the set multiples, the boards, and per seat its ``cash``, ``held``
-  (clean cards per commodity), ``at_risk`` (cards per commodity in its At Risk zone), position, circle and
-  flags, and ``in_pack`` (copies of each commodity in its pack now); for the seat whose turn it is,
-  ``on_sale`` (cards borrowed on as part of a set to be sold this turn) and ``redeemable`` (the At Risk
-  cards the redeem step or Command under way may still redeem).
+- ``table`` (C-ordered int64 vector): the game as every player sees it, which is the engine's own live
+  array: read it, never write it. Use the accessors below: rule values (``H_*`` header fields), each
+  commodity's ``face``, ``colour`` and copies, the set multiples, the boards, and per seat its ``cash``,
+  ``held`` (clean cards per commodity; ``hand``: all of them as one vector), ``at_risk`` (cards per
+  commodity in its At Risk zone), position, circle and flags, and ``in_pack`` (copies of each commodity in
+  its pack now); for the seat whose turn it is, ``on_sale`` (cards borrowed on as part of a set to be sold
+  this turn) and ``redeemable`` (the At Risk cards the redeem step or Command under way may still redeem;
+  ``redeemable_cards``: as one vector).
 - ``query`` (int64 vector): ``query[Q_SEAT]`` is the seat being asked, ``query[Q_KIND]`` the decision
   (``D_*``), the rest its arguments (documented at each ``D_*``).
 - ``params``, ``memory`` (the seat's floats, zeroed at the start of each game) and its own random stream.
@@ -84,35 +85,48 @@ SEAT_FIELDS = 10
 
 # What a strategy is shown (the table, its parameters, the query) is read-only: a write is a typing error when
 # the strategy compiles. Its memory and random stream are its own to write; the answer is the return value.
-DECISION_SIGNATURE = types.int64(readonly_array(types.int64, 1), readonly_array(types.float64, 1),
-                                 types.Array(types.float64, 1, "A"), types.Array(types.uint64, 1, "A"),
-                                 readonly_array(types.int64, 1))
+# C-ordered, as the engine keeps them (numba_tools.readonly_c): indexing them needs no strides.
+TABLE = readonly_array(types.int64, 1, "C")        # the table and the query, as a strategy is shown them
+PARAMS = readonly_array(types.float64, 1, "C")
+MEMORY = types.Array(types.float64, 1, "C")
+RNG = types.Array(types.uint64, 1, "C")
+DECISION_SIGNATURE = types.int64(TABLE, PARAMS, MEMORY, RNG, TABLE)
 DECISIONS = {name: DECISION_SIGNATURE for name in DECISION_NAMES}
 
+# The accessors and rule checks below serve the engine and every strategy: each is compiled once, for the
+# read-only table a strategy is shown, and without reference counting (they allocate nothing; with it, every
+# array argument of a call that is not inlined costs a call into the runtime and back). The engine's writable
+# table converts to a read-only one where they are called.
+_I, _B = types.int64, types.boolean
 
-@njit(cache=True)
+
+def _helper(signature):
+    return njit(signature, cache=True, _nrt=False)
+
+
+@_helper(_I(TABLE, _I))
 def face(table, c):
     return table[table[H_FACE] + c]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def colour(table, c):
     return table[table[H_COLOUR] + c]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def copies(table, c):
     """Copies of a commodity in the game."""
     return table[table[H_COPIES] + c]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I, _I))
 def multiple(table, c, cards):
     """The set multiple for selling ``cards`` cards of commodity c (the data's set_multiple_rule)."""
     return table[table[H_MULTIPLE] + colour(table, c) * (MAX_SET + 1) + min(cards, MAX_SET)]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I, _I))
 def set_value(table, c, cards):
     """What the bank pays for a set of ``cards`` cards of c (0 below the minimum set)."""
     if cards < table[H_MIN_SET]:
@@ -120,81 +134,89 @@ def set_value(table, c, cards):
     return multiple(table, c, cards) * face(table, c) * cards
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I, _I))
 def space(table, circle, position):
     """The colour of a space (RED, GREEN, YELLOW or BLUE)."""
     return table[table[H_OUTER if circle == OUTER else H_INNER] + position]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I, _I))
 def seat_field(table, seat, field):
     return table[table[H_SEATS] + seat * SEAT_FIELDS + field]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def cash(table, seat):
     return table[table[H_SEATS] + seat * SEAT_FIELDS + F_CASH]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I, _I))
 def held(table, seat, c):
     """Clean cards of c the seat holds (At Risk cards are not counted, K2)."""
     return table[table[H_HELD] + seat * table[H_COMMODITIES] + c]
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)   # inlined where it is called: a function compiled on its own cannot
+def hand(table, seat):                 # return a view without reference counting
+    """The seat's clean cards, one entry per commodity (``hand(table, seat)[c] == held(table, seat, c)``): a view
+    of the table for a loop over every commodity, which then indexes one vector from 0."""
+    start = table[H_HELD] + seat * table[H_COMMODITIES]
+    return table[start:start + table[H_COMMODITIES]]
+
+
+@_helper(_I(TABLE, _I, _I))
 def at_risk(table, seat, c):
     return table[table[H_RISK] + seat * table[H_COMMODITIES] + c]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def in_pack(table, c):
     """Copies of c in its pack now (the order of the pack is hidden)."""
     return table[table[H_IN_PACK] + c]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def pack_size(table, pack):
     return table[table[H_PACK_SIZE] + pack]
 
 
-@njit(cache=True)
+@_helper(_I(_I, _I))
 def part_down(amount, basis_points):
     """A share of an amount paid by the bank: rounded down (K7)."""
     return amount * basis_points // 10000
 
 
-@njit(cache=True)
+@_helper(_I(_I, _I))
 def part_up(amount, basis_points):
     """A share of an amount paid to the bank: rounded up (K7)."""
     return (amount * basis_points + 9999) // 10000
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def loan_value(table, c):
     """The At Risk loan on one card of c: half its face value."""
     return part_down(face(table, c), table[H_LOAN_BP])
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def redeem_cost(table, c):
     """What redeeming one At Risk card of c costs: the loan plus 10% interest."""
     loan = loan_value(table, c)
     return loan + part_up(loan, table[H_INTEREST_BP])
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def handlers_charge(table, c):
     return part_up(face(table, c), table[H_HANDLERS_BP])
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def total_wealth(table, seat):
     """K4: cash + face value of every card held, At Risk ones included, - what redeeming them all would cost."""
     return cash(table, seat) + seat_field(table, seat, F_CARD_VALUE) - seat_field(table, seat, F_RISK_COST)
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def on_sale(table, c):
     """Clean cards of c that the turn's seat has borrowed on as part of a set to be sold this turn (K7
     borrow_on_sale): still in its hand and counted by ``held``; the sale repays each loan + interest, and any
@@ -202,14 +224,20 @@ def on_sale(table, c):
     return table[table[H_ON_SALE] + c]
 
 
-@njit(cache=True)
+@_helper(_I(TABLE, _I))
 def redeemable(table, c):
     """At Risk cards of c that the turn's seat may still redeem in the redeem step (or Command) under way: those
     At Risk when it began (a card borrowed on to pay for redeeming stays At Risk)."""
     return table[table[H_REDEEMABLE] + c]
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)   # as hand
+def redeemable_cards(table):
+    """``redeemable`` for every commodity, as a view (like ``hand``)."""
+    return table[table[H_REDEEMABLE]:table[H_REDEEMABLE] + table[H_COMMODITIES]]
+
+
+@_helper(_I(TABLE, _I, _I))
 def borrowable(table, seat, c):
     """Clean cards of c the seat may borrow on now (those already borrowed on for a sale excepted)."""
     cards = held(table, seat, c)
@@ -218,7 +246,7 @@ def borrowable(table, seat, c):
     return cards
 
 
-@njit(cache=True)
+@_helper(_B(TABLE, _I, _I, _I))
 def sale_loan(table, seat, c, incoming):
     """May the seat borrow on a card of c now as part of a set to be sold (pack_sale_loan; K7 borrow_on_sale)?
     Only the turn's seat, in its deal and redeem steps (to pay for the deal or a redeem), and only when c is a
@@ -228,17 +256,17 @@ def sale_loan(table, seat, c, incoming):
     return held(table, seat, c) + (1 if c == incoming else 0) >= table[H_MIN_SET]
 
 
-@njit(cache=True)
+@_helper(_I(_I, _I, _I))
 def pack_deal(kind, seat, c):
     return kind + 4 * (seat + MAX_SEATS * c)
 
 
-@njit(cache=True)
+@_helper(_I(_I))
 def pack_sale_loan(c):
     """The borrow answer for a loan on a card of c as part of a set to be sold this turn (K7 borrow_on_sale)."""
     return SALE_LOAN + c
 
 
-@njit(cache=True)
+@_helper(_I(_I, _I))
 def pack_sale(c, cards):
     return c * (MAX_SET + 1) + cards
