@@ -54,7 +54,7 @@ def _decimals(half_widths, scale: float, floor: int, ceiling: int) -> int:
     """Decimals down to the interval's leading digit: a half-width of 0.023 (after ``scale``) gets 2,
     of 0.23 gets 1, of 2.3 or more gets 0; ``floor``/``ceiling`` bound the result."""
     widths = np.abs(np.asarray(half_widths, float)) * scale
-    widths = widths[np.isfinite(widths) & (widths > 0)]
+    widths = widths[np.isfinite(widths) & (widths > 1e-9)]     # below that, rounding error of a zero width
     if not len(widths):
         return floor
     return int(min(max(-math.floor(math.log10(float(np.median(widths)))), floor), ceiling))
@@ -99,8 +99,20 @@ def _header(column: str, money: bool, currency: str) -> str:
 def present(table: pd.DataFrame, money: set[str] = frozenset(), currency: str = "") -> pd.DataFrame:
     """A flat table as strings for people: ``X``, ``X_low``/``low``, ``X_high``/``high`` (an interval
     follows the estimate it belongs to) become one ``X`` cell; rates become percentages (differences
-    of rates signed), money gets the currency and every number its separators. A variance-reduction
-    column with no value in any row is left out."""
+    of rates signed), money gets the currency and every number its separators. A column is a rate by its
+    name, or, in a table with a true/false column ``rate`` (rows measuring different things, e.g. a share
+    and a length), in the rows where ``rate`` is true; that column itself is not shown. A
+    variance-reduction column with no value in any row is left out."""
+    if "rate" in table.columns and pd.api.types.is_bool_dtype(table["rate"]):
+        rows = table["rate"].to_numpy(bool)
+        rest = table.drop(columns="rate").reset_index(drop=True)
+        shown = pd.concat([_present(rest[rows], money, currency, every_rate=True),
+                           _present(rest[~rows], money, currency)]).sort_index()
+        return shown.set_axis(table.index)
+    return _present(table, money, currency)
+
+
+def _present(table: pd.DataFrame, money, currency, every_rate: bool = False) -> pd.DataFrame:
     columns = [str(c) for c in table.columns]
     table = table.set_axis(columns, axis=1)
     shown = {}
@@ -121,7 +133,7 @@ def present(table: pd.DataFrame, money: set[str] = frozenset(), currency: str = 
             shown[column.replace("_", " ")] = values.astype(str).where(values.notna(), "")
             i += 1
             continue
-        rate = bool(RATE.search(column))
+        rate = every_rate or bool(RATE.search(column))
         signed = bool(SIGNED.search(column))
         is_money = column in money
         scale = 100 if rate else 1

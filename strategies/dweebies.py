@@ -276,8 +276,9 @@ _PARAMS = {
                                           "(0: assume it holds any card this seat has not seen)"),
     "shorten": Param(0.0, 0.0, 5.0, doc="penalty per card of the longest line a move leaves when it collects "
                                         "nothing"),
-    "keep_pairs": Param(0.0, 0.0, 10.0, doc="penalty, in cards, for playing one of two or more copies of a Dweebie "
-                                            "without collecting"),
+    "keep_pairs": Param(0.0, -10.0, 10.0, doc="penalty, in cards, for playing one of two or more copies of a "
+                                              "Dweebie without collecting (below 0: a bonus, playing a copy before "
+                                              "a single)"),
 }
 
 scorer = register(Strategy.build(
@@ -294,6 +295,12 @@ preset(scorer, "line-shortener", "The published tip: collect when it can, otherw
                           "the longest line it leaves is shortest).", shorten=1.0)
 preset(scorer, "pair-keeper", "Collects the most now; otherwise plays a single before breaking up two or more copies "
                        "of one Dweebie, keeping pairs to set up and take lines later.", keep_pairs=1.5)
+# found by experiments/dweebies-tuned.toml (its fifth search, the first to reach keep_pairs below 0); docs/tuning.md
+# has the searches, the four that found nothing better than greedy-defensive, and the validation
+preset(scorer, "tuned", "Greedy-defensive tuned by search (experiments/dweebies-tuned.toml) as a best response to "
+                        "greedy, line-shortener and pair-keeper: weighs the next player's reply 1.6 times, by the "
+                        "chance it holds the card, and plays one of two copies before a single when it collects "
+                        "nothing.", defend=1.639, shorten=0.002076, keep_pairs=-0.8378, expected=1)
 
 
 # ---- rollout: a search-based player (Monte Carlo over determinisations of the unseen cards) ----

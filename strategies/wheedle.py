@@ -377,13 +377,13 @@ small_first = preset(collector, "small-first", "Collector that targets the small
                       targets=TARGET_SMALL_FIRST)
 contrarian = preset(collector, "contrarian", "Collector that targets the companies fewest rivals are asking for.",
                      targets=TARGET_UNCONTESTED)
-# found by experiments/wheedle-tuned.toml (its third search: a best response to a table of patient players);
-# docs/tuning.md has the searches, the two that found nothing better than patient, and the validation
+# found by experiments/wheedle-tuned.toml (its fourth search: a best response to the rest of the default line-up);
+# docs/tuning.md has the searches, the three before it, and the validation. points=40 is the search's value; the
+# patience stop does not read it
 tuned = preset(collector, "tuned", "Patient tuned by search (experiments/wheedle-tuned.toml) as a best response to "
-                                   "three patient players: stops after 11 ticks without improvement, offers up to 6 "
-                                   "cards, revises targets after 16 untaken offers, refuses deals that hand a rival a "
-                                   "majority.",
-                stop=STOP_PATIENCE, points=33, patience=11, offer_size=6, revise_after=16, protect=1)
+                                   "hair-trigger, threshold and blocker: stops after 7 ticks without improvement "
+                                   "instead of 20, and refuses deals that would hand a rival a majority.",
+                stop=STOP_PATIENCE, points=40, patience=7, protect=1)
 random = register(Strategy.build(
     "wheedle", "random", act=random_act, accept=random_accept,
     params={"accept": Param(0.5, 0.0, 1.0, doc="chance of accepting an offer it can fill")},

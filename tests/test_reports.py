@@ -46,6 +46,19 @@ def test_an_interval_shares_its_estimates_cell():
     assert shown["n"].tolist() == ["4,000", "12,000"]
 
 
+def test_a_rate_column_marks_the_rows_that_are_shares():
+    # a design's validation: one measure a share of games, another a length in ticks, in the same columns
+    table = pd.DataFrame({"measure": ["seat-balance", "length=60", "seat-balance"], "rate": [True, False, True],
+                          "value": [0.0211, 74.0, 0.0216], "value_low": [0.0084, 73.0, 0.0084],
+                          "value_high": [0.0434, 75.0, 0.0434]}, index=[5, 3, 9])
+    shown = present(table)
+    assert list(shown.columns) == ["measure", "value"] and list(shown.index) == [5, 3, 9]   # the flag is not shown
+    assert shown["value"].tolist() == ["2.1% [0.8, 4.3]", "74 [73, 75]", "2.2% [0.8, 4.3]"]
+    # an interval of zero width up to rounding error takes the decimals of an exact zero
+    mix = pd.DataFrame({"mix": [1.0, 0.0], "mix_low": [1.0 - 2e-16, 0.0], "mix_high": [1.0, 0.0]})
+    assert present(mix)["mix"].tolist() == ["100.0% [100.0, 100.0]", "0.0% [0.0, 0.0]"]
+
+
 def test_money_has_separators_and_its_currency():
     us, uk = get_game("wheeler-dealer-us"), get_game("wheeler-dealer-uk")
     table = pd.DataFrame({"seat": [0], "mean_net_worth": [825_800.4], "mean_low": [801_000.0], "mean_high": [850_600.9]})

@@ -81,8 +81,7 @@ def test_strategies_prints_meaning_kind_and_range(capsys):
 ROOT = Path(__file__).resolve().parents[1]
 
 
-# Dweebies' searches found nothing better than greedy-defensive (experiments/dweebies-tuned.toml, docs/tuning.md)
-TUNED = sorted(set(all_games()) - {"dweebies"})
+TUNED = sorted(all_games())
 
 
 @pytest.mark.parametrize("game", TUNED)
@@ -99,11 +98,3 @@ def test_every_game_ships_a_tuned_preset_with_the_search_that_found_it(game):
     families = {tuple(registered(game)[a["strategy"]].declared) for a in searches}
     assert searches and families == {tuple(tuned.declared)}
     assert any("tuned" in a.get("players_b", []) for a in experiment.analyses if a["kind"] == "compare")
-
-
-def test_a_game_without_a_tuned_preset_ships_the_searches_that_tried():
-    from simkit.analysis import load_experiment
-
-    assert "tuned" not in registered("dweebies")
-    experiment = load_experiment(ROOT / "experiments/dweebies-tuned.toml")
-    assert sum(a["kind"] == "tune" for a in experiment.analyses) >= 3

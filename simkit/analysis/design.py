@@ -731,8 +731,8 @@ def _validation(plan: _Plan, names: list[str], judged: list[dict]) -> tuple[pd.D
             values = result["goals" if role == "goal" else "constraints"][column]
             base = judged[0]["goals" if role == "goal" else "constraints"][column]
             estimate, low, high = interval(values)
-            row = {"rules": name, "measure": text, "role": role, "value": estimate, "value_low": low,
-                   "value_high": high}
+            row = {"rules": name, "measure": text, "role": role, "rate": bool(item.rate), "value": estimate,
+                   "value_low": low, "value_high": high}
             if role == "constraint":   # shown as the constrained value, not its slack
                 verdict = "met" if high <= 0 else "broken" if low > 0 else "not decided"
                 ends = sorted((_unslack(item, low), _unslack(item, high)))

@@ -21,7 +21,8 @@ from ..strategy import Seat
 from .compare import paired_tables, seat_advantage
 from .play import Job, play_jobs
 from .play import batches, deals_for, rotate
-from .result import Analysis
+from ..games import get_game
+from .result import Analysis, score_change
 
 
 def retuned_entries(seats, family: str, players_b, seed_b) -> list[int]:
@@ -83,14 +84,14 @@ def add_retuned(result: Analysis, side_a, family: str, params, budget, sets, set
              f"({'self-play' if self_play else 'a best response to the other seats'}, budget {tuned['A'].setup['budget']} "
              f"each, the same search seeds); tuned under A: {lineups['A'][entries[0]].label}; under B: "
              f"{lineups['B'][entries[0]].label}."]
+    game = get_game(result.game)
     for label, row in fixed.iterrows():
         lines.append(f"Fixed-bot effect on {label}: win rate {row['win_diff']:+.2%} [{row['win_low']:+.2%}, "
-                     f"{row['win_high']:+.2%}], mean score {row['score_diff']:+.4g} [{row['score_low']:+.4g}, "
-                     f"{row['score_high']:+.4g}].")
+                     f"{row['win_high']:+.2%}], {score_change(game, row['score_diff'], row['score_low'], row['score_high'])}.")
     for label, row in table.iterrows():
         lines.append(f"Re-tuned effect on entry {label}: win rate {row['win_a']:.2%} -> {row['win_b']:.2%} "
-                     f"({row['win_diff']:+.2%} [{row['win_low']:+.2%}, {row['win_high']:+.2%}]), mean score "
-                     f"{row['score_diff']:+.4g} [{row['score_low']:+.4g}, {row['score_high']:+.4g}].")
+                     f"({row['win_diff']:+.2%} [{row['win_low']:+.2%}, {row['win_high']:+.2%}]), "
+                     f"{score_change(game, row['score_diff'], row['score_low'], row['score_high'])}.")
     for side in tuned:
         row = tuned[side].validation.iloc[0]
         lines.append(f"Tuned under {side} against its start ({tuned[side].validation.index[0]}, fresh seeds): "

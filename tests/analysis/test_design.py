@@ -79,6 +79,11 @@ def test_two_conflicting_goals_give_a_non_dominated_front():
     assert len(front) == on_front.sum() >= 2
     assert front["game.first_weight"].between(0.35, 1.3).all(), front["game.first_weight"]   # between 0.5 and 1
     assert len(result.candidates) <= 3
+    # the validation table holds a share and a length in the same columns: its rate column tells them apart
+    validation = result.validation.set_index("measure")["rate"]
+    assert validation.loc["seat-balance"].all() and not validation.loc["length=5"].any()
+    shown = result.text().split("[validation]")[1]
+    assert all(("%" in line) == ("seat-balance" in line) for line in shown.split("\n\n")[0].splitlines()[2:])
 
 
 def test_same_seed_same_history_whatever_the_workers():

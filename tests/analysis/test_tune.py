@@ -2,6 +2,7 @@
 history of an uninterrupted one, and bad input is one line."""
 import importlib
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -196,3 +197,7 @@ def test_compare_retune_shows_the_fixed_and_the_retuned_effect():
     assert any(line.startswith("Fixed-bot effect on threshold") for line in result.findings)
     assert any(line.startswith("Re-tuned effect on entry 0") for line in result.findings)
     assert result.tables["retuned_params"].index.tolist() == ["points"]
+    # the score's change is written as compare writes it: the game's score, decimals from the interval
+    effects = [line for line in result.findings if line.startswith(("Fixed-bot effect", "Re-tuned effect"))]
+    assert effects and all(re.search(r"mean points [-+]?[\d.]+ \[[-+]?[\d.]+, [-+]?[\d.]+\]\.$", line)
+                           for line in effects), effects

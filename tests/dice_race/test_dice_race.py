@@ -213,7 +213,7 @@ def test_replay_golden(game):
 SHARED = ["tests/test_conformance.py", "tests/test_fuzz.py", "tests/test_cli.py", "tests/test_readonly_views.py",
           "tests/test_strategy_params.py", "tests/test_rule_options.py", "tests/analysis/test_compare.py",
           "tests/analysis/test_experiments.py", "tests/dice_race/cli_checks.py"]
-# every shipped game but Dweebies ships a `tuned` preset and the search that found it; a test game does not
+# every shipped game ships a `tuned` preset and the search that found it; a test game does not
 POLICY_ONLY = "tuned_preset"
 
 
