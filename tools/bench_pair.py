@@ -20,9 +20,28 @@ import statistics
 import subprocess
 import sys
 
+# The child imports simkit, simkit.strategies and simkit.reports from the tree it runs in (its working directory):
+# PYTHONPATH alone finds simkit there, but an editable install maps the other two to its own checkout's folders.
 _CHILD = """
-import json, sys, time
+import importlib.util, json, os, sys, time
+
+
+class _TreeFinder:
+    FOLDERS = {"simkit": "simkit", "simkit.strategies": "strategies", "simkit.reports": "reports"}
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname not in cls.FOLDERS:
+            return None
+        folder = os.path.join(os.getcwd(), cls.FOLDERS[fullname])
+        return importlib.util.spec_from_file_location(fullname, os.path.join(folder, "__init__.py"),
+                                                      submodule_search_locations=[folder])
+
+
+sys.meta_path.insert(0, _TreeFinder)
 from simkit.runner import execute, make_batch
+import simkit.strategies
+assert simkit.strategies.__file__.startswith(os.getcwd()), simkit.strategies.__file__
 game, games, sets, workers = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4])
 players = sys.argv[5].split(",") if sys.argv[5] else None
 batch = make_batch(game, games + 1, players, 1, sets=sets)
