@@ -40,11 +40,11 @@ from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY,
                                                            PUB_PROPERTIES, P_BLOCK, P_BLOCK_SIZE, P_COST, P_PAYOFF,
                                                            REACH_SQUARES, REFUSED_ROUNDS, SHOWN, SHOWN_TABLE,
                                                            TRADE_FAIR_EV, WIN_WAYS, X_INVEST, X_RETURN, X_WAYS, cash,
-                                                           debt_ridden, income_multiple, owner, owner_slot, park_mean,
-                                                           _block, _card_worth, _debt, _ev, _fill_blocks, _fill_mine,
+                                                           debt_ridden, income_multiple, owner, park_mean, _block,
+                                                           _card_worth, _debt, _ev, _fill_blocks, _fill_mine,
                                                            _fill_whole, _growth, _holding, _mask_add, _mask_has,
-                                                           _net_worth, _occupied, _rent, _run, _school_cost, _typed,
-                                                           _value, _whole)
+                                                           _net_worth, _next_title, _occupied, _rent, _run,
+                                                           _school_cost, _typed, _value, _whole)
 
 # ---- the Exchange -------------------------------------------------------------------------------------
 
@@ -172,17 +172,17 @@ def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled)
     """The property to borrow on next: lowest tier first; in it the cheapest loan (payoff - loan) that
     covers ``short``, else the biggest loan (fewest debt-ridden titles, fewest poaching chances)."""
     pick, best = -1, 1e300
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) != seat or debt_ridden(public, prop):
-            continue
-        k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
-        tier = _borrow_tier(table, prop, k, debts)
-        if tier < min_tier or tier > max_tier:
-            continue
-        loan = table[prop, P_LOAN]
-        key = tier * 1e12 + ((table[prop, P_PAYOFF] - loan) if loan >= short else 1e9 - loan)
-        if key < best:
-            pick, best = prop, key
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if not debt_ridden(public, prop):
+            k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+            tier = _borrow_tier(table, prop, k, debts)
+            if min_tier <= tier <= max_tier:
+                loan = table[prop, P_LOAN]
+                key = tier * 1e12 + ((table[prop, P_PAYOFF] - loan) if loan >= short else 1e9 - loan)
+                if key < best:
+                    pick, best = prop, key
+        prop = _next_title(public, memory, seat, prop)
     return pick
 
 
@@ -190,11 +190,13 @@ def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled)
 def _tier0_loans(public, table, memory, seat, filled):
     """Cash that borrowing outside whole blocks would raise."""
     total = 0
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) == seat and not debt_ridden(public, prop):
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if not debt_ridden(public, prop):
             k, _, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
             if not _whole(table, prop, k):
                 total += table[prop, P_LOAN]
+        prop = _next_title(public, memory, seat, prop)
     return total
 
 
@@ -235,24 +237,28 @@ def _finance(public, table, query, params, memory, state, out):
     if money - memory[M_REPAY_MIN] < floor:  # no repayment keeps the floor: most calls end here
         return FINANCE_DONE
     cheapest = -1
-    debt_at, owner_at = debt_slot(public, 0), owner_slot(0)
-    for prop in range(public[PUB_PROPERTIES]):  # debt flags first: mostly zero, so the branch predicts well
-        if public[debt_at + prop] != 0 and public[owner_at + prop] == seat and money - table[prop, P_PAYOFF] >= floor:
+    debt_at = debt_slot(public, 0)
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if public[debt_at + prop] != 0 and money - table[prop, P_PAYOFF] >= floor:
             if cheapest < 0 or table[prop, P_PAYOFF] < table[cheapest, P_PAYOFF]:
                 cheapest = prop
+        prop = _next_title(public, memory, seat, prop)
     if cheapest < 0:
         return FINANCE_DONE
     out[A_FINANCE_PROPERTY] = cheapest
     if first:
         filled = _fill_mine(public, table, seat, memory)
         best = 1e300
-        for prop in range(public[PUB_PROPERTIES]):
-            if owner(public, prop) == seat and debt_ridden(public, prop) and money - table[prop, P_PAYOFF] >= floor:
+        prop = _next_title(public, memory, seat, -1)
+        while prop >= 0:
+            if public[debt_at + prop] != 0 and money - table[prop, P_PAYOFF] >= floor:
                 k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
                 # whole blocks first, the block closest to debt-free first; then blocks by progress
                 key = (debts * 1e6 if _whole(table, prop, k) else 1e9 - k * 1e6) + table[prop, P_PAYOFF]
                 if key < best:
                     best, out[A_FINANCE_PROPERTY] = key, prop
+            prop = _next_title(public, memory, seat, prop)
     return FINANCE_REPAY
 
 
@@ -493,15 +499,15 @@ def _deal_answer(public, table, query, params, memory, state, out):
 def _pick_sale(public, table, memory, params, seat, whole, filled):
     """My least valuable property (inside or outside whole blocks) not yet offered in this raise."""
     pick, best = -1, 1e300
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) != seat or _mask_has(memory, M_TRIED, prop):
-            continue
-        k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
-        if _whole(table, prop, k) != whole:
-            continue
-        v = _value(table, prop, k, s, params[PR_BLOCK_WEIGHT], True) - _debt(public, table, prop)
-        if v < best:
-            pick, best = prop, v
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if not _mask_has(memory, M_TRIED, prop):
+            k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+            if _whole(table, prop, k) == whole:
+                v = _value(table, prop, k, s, params[PR_BLOCK_WEIGHT], True) - _debt(public, table, prop)
+                if v < best:
+                    pick, best = prop, v
+        prop = _next_title(public, memory, seat, prop)
     return pick
 
 

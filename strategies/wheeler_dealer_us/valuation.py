@@ -56,14 +56,14 @@ BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
 # areas: my holdings per block (count, cost sum, debt-ridden count), kept while they are unchanged, and
 # another seat's holdings per block (count, cost sum), or per seat for one block, refilled inside a decision;
 # then what is derived from my titles and debts alone, each with the key it was derived for (_holdings_key).
-# (slot 7 is free)
 (M_TRIED_CARDS, M_RAISE_AMOUNT, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED, M_REFUSED_RESET) = range(7)
+M_MINE_BITS = 7                        # my titles as bits, where the board has at most MASK_BITS properties
 MINE, MINE_FIELDS = 8, 3
 BCAP = 11                              # blocks the scratch areas hold; beyond them the slow path counts
 OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
 KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch area holds
 M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any Player card is not reconsidered
-M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE, M_REPAY_MIN and M_WORTH_BASE hold my holdings for this key
+M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE, M_MINE_BITS, M_REPAY_MIN and M_WORTH_BASE hold my holdings for this key
 M_REPAY_MIN = M_HOLDINGS_KEY + 1       # the smallest payoff of my debt-ridden titles
 M_WORTH_BASE = M_HOLDINGS_KEY + 2      # my market value less those payoffs
 M_REACH = M_HOLDINGS_KEY + 3           # per square, scratch of _best_move
@@ -227,6 +227,7 @@ def _refresh_holdings(public, table, seat, memory):
     mine = 0
     for prop in range(min(n, 63)):
         mine |= np.int64(public[owner_at + prop] == seat) << prop
+    memory[M_MINE_BITS] = float(mine) if n <= MASK_BITS else 0.0
     while mine != 0:
         prop = trailing_zeros(mine)
         mine &= mine - 1
@@ -239,6 +240,21 @@ def _refresh_holdings(public, table, seat, memory):
     memory[M_REPAY_MIN] = cheapest
     memory[M_WORTH_BASE] = worth
     memory[M_HOLDINGS_KEY] = _holdings_key(public, seat)
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _next_title(public, memory, seat, after):
+    """The first of the seat's titles after property ``after`` (-1: from the first), or -1 when none is left:
+    from M_MINE_BITS (_fill_mine first), or by scanning the board where it has more than MASK_BITS properties.
+    The decisions that look only at their own titles walk them so, in index order, rather than every property."""
+    n = public[PUB_PROPERTIES]
+    if n <= MASK_BITS:
+        rest = np.int64(memory[M_MINE_BITS]) >> (after + 1)
+        return -1 if rest == 0 else after + 1 + trailing_zeros(rest)
+    for prop in range(after + 1, n):
+        if owner(public, prop) == seat:
+            return prop
+    return -1
 
 
 @_typed(F(SHOWN_TABLE, I, I, F, F, B1))
