@@ -53,18 +53,21 @@ def _kelly(public, table, params, memory, money, bankroll):
     """Kelly: among the positive-EV stakes ``money`` pays of at most max(fraction x bankroll, smallest stake),
     the one with the best expected log growth of the bankroll (net worth: what the game scores, and what
     borrowing and selling can turn into cash), or -1. Logarithms are taken only where an upper bound
-    (log1p(x) <= x - x^2/2 + x^3/3, kept in the scratch area) could still beat the best growth found."""
+    (log1p(x) <= x - x^2/2 + x^3/3, kept in the scratch area) could still beat the best growth found. The
+    bound only prunes (its margin, about x^4/4, is far above its rounding for any bankroll a game reaches),
+    so it is computed with one division a call rather than two a commodity; the answer is the growths' own."""
     row = public[PUB_COMMODITY_ROW]
     cap = max(params[PR_FRACTION] * bankroll, public[PUB_MIN_INVEST])
     n = public[PUB_COMMODITIES]
+    per_dollar = 1.0 / bankroll if bankroll > 0 else 0.0   # no stake is below a bankroll of 0 or less
     top, top_bound = -1, -1e300
     for c in range(n):
         stake = table[row + c, X_INVEST]
         bound = -1e300
         if stake <= cap and stake <= money and stake < bankroll and _ev(table, row + c) > 0:
             p = table[row + c, X_WAYS] / 36.0
-            a = (table[row + c, X_RETURN] - stake) / bankroll
-            b = stake / bankroll
+            a = (table[row + c, X_RETURN] - stake) * per_dollar
+            b = stake * per_dollar
             bound = p * (a - a * a / 2 + a * a * a / 3) - (1.0 - p) * (b + b * b / 2 + b * b * b / 3)
             if c >= KELLY_SCRATCH:
                 bound = 1e300
