@@ -2,12 +2,13 @@
 machine can still measure (the absolute figures are not).
 
     python tools/bench_pair.py BEFORE_DIR AFTER_DIR [--game NAME] [--games N] [--repeat K] [--set KEY=VALUE ...]
-                               [--players LINE-UP] [--workers W]
+                               [--players LINE-UP] [--workers W] [--cpu]
 
 Each round runs BEFORE then AFTER (then the next round AFTER then BEFORE), each in a fresh process that
 imports simkit from its tree, plays one warm-up game and then times ``--games`` games: on one core in the
 process (``--workers 1``, the default), or through ``simkit.runner.execute`` on W workers, in chunks of a
-quarter of the games per worker as ``simkit bench`` plays them. Prints the median games/s of each and the
+quarter of the games per worker as ``simkit bench`` plays them; ``--cpu`` (one worker) divides by the
+process's CPU time instead of the wall clock's. Prints the median games/s of each and the
 median of the per-round ratios AFTER / BEFORE; also player turns/s where the game counts them (the fair
 figure when a change of behaviour makes games longer or shorter).
 """
@@ -44,14 +45,15 @@ import simkit.strategies
 assert simkit.strategies.__file__.startswith(os.getcwd()), simkit.strategies.__file__
 game, games, sets, workers = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4])
 players = sys.argv[5].split(",") if sys.argv[5] else None
+clock = time.process_time if sys.argv[6] == "cpu" else time.perf_counter
 batch = make_batch(game, games + 1, players, 1, sets=sets)
 batch.play(0, 1)
 count = getattr(batch.game, "player_turns", None)
 turns = [0]
-t = time.perf_counter()
+t = clock()
 if workers == 1:
     columns = batch.play(1, games)
-    seconds = time.perf_counter() - t
+    seconds = clock() - t
     turns[0] = count(columns) if count else 0
 else:
     def sink(index, columns):
@@ -66,7 +68,7 @@ print(json.dumps([games / seconds, turns[0] / seconds]))
 def _speed(tree: str, args) -> tuple[float, float]:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), NUMBA_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", _CHILD, args.game, str(args.games), json.dumps(args.sets),
-                           str(args.workers), args.players or ""], env=env, cwd=os.path.abspath(tree),
+                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall"], env=env, cwd=os.path.abspath(tree),
                           capture_output=True, text=True, check=True)
     return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
 
@@ -81,7 +83,12 @@ def main(argv=None) -> int:
     parser.add_argument("--set", dest="sets", action="append", default=[])
     parser.add_argument("--players", default="", help="a line-up, comma-separated (default: the game's own)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--cpu", action="store_true",
+                        help="one worker: time the batch by the process's CPU time, not the wall clock (a loaded "
+                             "machine slows both trees alike either way, but CPU time waits for no other job)")
     args = parser.parse_args(argv)
+    if args.cpu and args.workers != 1:
+        parser.error("--cpu times one worker only")
     speeds = {0: [], 1: []}
     ratios, turn_ratios = [], []
     for i in range(args.repeat):
