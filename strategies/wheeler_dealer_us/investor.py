@@ -42,7 +42,7 @@ from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY,
                                                            TRADE_FAIR_EV, WIN_WAYS, X_INVEST, X_RETURN, X_WAYS, cash,
                                                            debt_ridden, income_multiple, owner, park_mean, _block,
                                                            _card_worth, _debt, _ev, _fill_blocks, _fill_mine,
-                                                           _fill_whole, _growth, _holding, _mask_add, _mask_has,
+                                                           _fill_whole, _growth, _growth_floor, _holding, _mask_add, _mask_has,
                                                            _net_worth, _next_title, _occupied, _rent, _run,
                                                            _school_cost, _typed, _value, _whole)
 
@@ -52,15 +52,17 @@ from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY,
 def _kelly(public, table, params, memory, money, bankroll):
     """Kelly: among the positive-EV stakes ``money`` pays of at most max(fraction x bankroll, smallest stake),
     the one with the best expected log growth of the bankroll (net worth: what the game scores, and what
-    borrowing and selling can turn into cash), or -1. Logarithms are taken only where an upper bound
-    (log1p(x) <= x - x^2/2 + x^3/3, kept in the scratch area) could still beat the best growth found. The
-    bound only prunes (its margin, about x^4/4, is far above its rounding for any bankroll a game reaches),
-    so it is computed with one division a call rather than two a commodity; the answer is the growths' own."""
+    borrowing and selling can turn into cash), or -1. Logarithms are taken only where they can change the
+    answer: the stake with the best upper bound of the growth (log1p(x) <= x - x^2/2 + x^3/3, kept in the
+    scratch area) wins outright when its lower bound (_growth_floor) reaches every other stake's upper bound;
+    otherwise each stake whose upper bound could still beat the best growth found has its growth computed.
+    The bounds only prune: their margins (about x^4/4 and x^3/3) are thousands of ulps for any net worth
+    below $100 million, so the answer is the growths' own, and one division a call serves every bound."""
     row = public[PUB_COMMODITY_ROW]
     cap = max(params[PR_FRACTION] * bankroll, public[PUB_MIN_INVEST])
     n = public[PUB_COMMODITIES]
     per_dollar = 1.0 / bankroll if bankroll > 0 else 0.0   # no stake is below a bankroll of 0 or less
-    top, top_bound = -1, -1e300
+    top, top_bound, runner_up = -1, -1e300, -1e300
     for c in range(n):
         stake = table[row + c, X_INVEST]
         bound = -1e300
@@ -72,11 +74,15 @@ def _kelly(public, table, params, memory, money, bankroll):
             if c >= KELLY_SCRATCH:
                 bound = 1e300
             if bound > top_bound:
-                top, top_bound = c, bound
+                top, top_bound, runner_up = c, bound, top_bound
+            elif bound > runner_up:
+                runner_up = bound
         if c < KELLY_SCRATCH:
             memory[OTHER + c] = bound
     if top < 0:
         return -1
+    if runner_up <= _growth_floor(table, row + top, per_dollar):
+        return top      # no other stake's growth can exceed the top's (nor tie it: a tie keeps the top)
     best, best_growth = top, _growth(table, row + top, bankroll)
     for c in range(n):
         if c != top:

@@ -296,6 +296,19 @@ def _growth(table, row, bankroll):
     return p * math.log1p((table[row, X_RETURN] - stake) / bankroll) + (1.0 - p) * math.log1p(-stake / bankroll)
 
 
+@_typed(F(SHOWN_TABLE, I, F))
+def _growth_floor(table, row, per_dollar):
+    """A lower bound of _growth for a bankroll of 1 / per_dollar, without logarithms: log1p(a) >= a - a^2/2
+    for a >= 0, and -log1p(-b) <= b + b^2/2 + b^3/3 + b^4/2 for 0 <= b <= 1/2 (-1e300 beyond)."""
+    stake = table[row, X_INVEST]
+    b = stake * per_dollar
+    if b > 0.5:
+        return -1e300
+    p = table[row, X_WAYS] / 36.0
+    a = (table[row, X_RETURN] - stake) * per_dollar
+    return p * (a - a * a / 2) - (1.0 - p) * (b + b * b / 2 + b * b * b / 3 + b * b * b * b / 2)
+
+
 @_typed(F(SHOWN, SHOWN_TABLE, FV, I))
 def _net_worth(public, table, memory, seat):
     """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties."""
