@@ -416,10 +416,13 @@ def _deal_offer(public, table, query, params, memory, state, out):
     weight = params[PR_BLOCK_WEIGHT]
     want, want_value = -1, 0.0
     for prop in range(public[PUB_PROPERTIES]):
+        block = table[prop, P_BLOCK]
+        if block < BCAP and memory[MINE + MINE_FIELDS * block] == 0:
+            continue    # a block I hold nothing in (from MINE, without the checks below): most properties
         holder = owner(public, prop)
         if holder < 0 or holder == seat or _mask_has(memory, M_REFUSED, prop):
             continue
-        k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+        k, s, _ = _block(public, table, memory, seat, block, MINE, MINE_FIELDS, filled)
         if k == 0 or seat_field(public, holder, S_ON_SCHOOL) or not seat_field(public, holder, S_ALIVE):
             continue
         v = _value(table, prop, k, s, weight, False) - _debt(public, table, prop)
