@@ -2,7 +2,7 @@
 borrowing and poaching, dealing, Level Two bumps and cards): its decisions and its parameters. The worth
 of things it decides by is in valuation.py; its presets are in this package's __init__."""
 import numpy as np
-from numba import types
+from numba import njit, types
 
 from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_COMBO_MOVE_SQUARE, A_COMBO_SEAT,
                                                  A_COMBO_SQUARE, A_COMBO_USE, A_DEAL_CASH, A_DEAL_MINE, A_DEAL_OTHER,
@@ -563,10 +563,11 @@ def _raise(public, table, query, params, memory, state, out):
 
 # ---- Level Two: bumping, cards, Bamboozle ------------------------------------------------------------------
 
-@_typed(F(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I, I, B1))
+@njit(inline="always", cache=True, _nrt=False)
 def _square_worth(public, table, memory, params, seat, square, money, filled):
     """Rough worth of coming to rest on a square (taxi): corners by their pay-outs, an unowned property by
-    what buying it adds, my own by its income, a rival's by the rent (or the poach it allows)."""
+    what buying it adds, my own by its income, a rival's by the rent (or the poach it allows). Inlined into
+    _best_taxi's loop over the squares, where passing the four arrays cost more than most squares' worth."""
     row = public[PUB_SQUARE_ROW] + square
     kind = table[row, B_KIND]
     if kind == SQ_PARK:
@@ -623,10 +624,10 @@ def _may_be_worth(public, table, seat, square):
     return kind == SQ_CITY_HALL or (kind == SQ_PROPERTY and owner(public, table[row, B_PROPERTY]) == seat)
 
 
-@_typed(F(SHOWN, SHOWN_TABLE, FV, I, I, I, B1))
+@njit(inline="always", cache=True, _nrt=False)
 def _landing_worth(public, table, memory, seat, square, victim, filled):
     """What a rival coming to rest on ``square`` is worth to me: my rent (a debt-ridden title of mine
-    invites a poach), or the City Hall tax it pays."""
+    invites a poach), or the City Hall tax it pays. Inlined into the loops over squares that call it."""
     row = public[PUB_SQUARE_ROW] + square
     kind = table[row, B_KIND]
     if kind == SQ_CITY_HALL:
