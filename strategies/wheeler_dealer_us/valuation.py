@@ -17,7 +17,7 @@ else:
 from simkit.games.wheeler_dealer_us.view import (CK_EXTRA_TURN, CK_MASTER_KEY, CK_MOVE_ANY, CK_TAXI, K_AMOUNT, K_KIND,
                                                  MAX_SEATS, MEMORY_SIZE, PUB_BLOCKS, PUB_CARD_ROW, PUB_MIN_INVEST,
                                                  PUB_PROPERTIES, P_BLOCK, P_BLOCK_SIZE, P_COST, P_PAYOFF, X_INVEST,
-                                                 X_RETURN, X_WAYS, cash, debt_ridden, holdings_version,
+                                                 X_RETURN, X_WAYS, cash, debt_ridden, debt_slot, holdings_version,
                                                  income_multiple, occupied, owner, owner_slot, park_mean,
                                                  school_mean)
 from simkit.numba_tools import readonly_array
@@ -63,10 +63,11 @@ BCAP = 11                              # blocks the scratch areas hold; beyond t
 OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
 KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch area holds
 M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any Player card is not reconsidered
-M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE, M_MINE_BITS, M_REPAY_MIN and M_WORTH_BASE hold my holdings for this key
+M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE and the three below hold my holdings for this key, with M_MINE_BITS
 M_REPAY_MIN = M_HOLDINGS_KEY + 1       # the smallest payoff of my debt-ridden titles
 M_WORTH_BASE = M_HOLDINGS_KEY + 2      # my market value less those payoffs
-M_REACH = M_HOLDINGS_KEY + 3           # per square, scratch of _best_move
+M_DEBT_BITS = M_HOLDINGS_KEY + 3       # my debt-ridden titles as bits (as M_MINE_BITS)
+M_REACH = M_HOLDINGS_KEY + 4           # per square, scratch of _best_move
 REACH_SQUARES = MEMORY_SIZE - M_REACH  # boards up to this size use it
 assert REACH_SQUARES >= 40
 NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
@@ -214,29 +215,62 @@ def _fill_mine(public, table, seat, memory):
     return True
 
 
+@njit(inline="always", cache=True, _nrt=False)
+def _move_holding(table, memory, prop, held, debt, sign):
+    """Add (sign 1) or take out (sign -1) one title of mine in MINE, if held, with its debt flag."""
+    if held:
+        j = MINE + MINE_FIELDS * table[prop, P_BLOCK]
+        memory[j] += sign
+        memory[j + 1] += sign * table[prop, P_COST]
+        if debt:
+            memory[j + 2] += sign
+
+
 @_typed(types.none(SHOWN, SHOWN_TABLE, I, FV))
 def _refresh_holdings(public, table, seat, memory):
-    """_fill_mine's work, in one pass. Whole dollars below 2**53: the sums are exact in any order."""
-    nb = min(public[PUB_BLOCKS], BCAP)
-    for i in range(MINE, MINE + MINE_FIELDS * nb):
-        memory[i] = 0.0
-    cheapest, worth = NO_DEBT, 0.0
-    # my titles among the first 63 as bits, found without a branch a property, then taken in index order
+    """_fill_mine's work. After the seat's first refresh of a game, on a board of at most MASK_BITS properties
+    in at most BCAP blocks, only the titles whose holder or debt changed since the last refresh (the title and
+    debt bits kept with it tell) are moved out of MINE and back in; otherwise one pass over all its titles.
+    Whole dollars below 2**53: the sums are exact in any order, so both ways give the same values."""
     n = public[PUB_PROPERTIES]
-    owner_at = owner_slot(0)
-    mine = 0
+    nb = min(public[PUB_BLOCKS], BCAP)
+    # my titles and my debt-ridden ones among the first 63 as bits, found without a branch a property
+    owner_at, debt_at = owner_slot(0), debt_slot(public, 0)
+    mine, debts = 0, 0
     for prop in range(min(n, 63)):
-        mine |= np.int64(public[owner_at + prop] == seat) << prop
-    memory[M_MINE_BITS] = float(mine) if n <= MASK_BITS else 0.0
-    while mine != 0:
-        prop = trailing_zeros(mine)
-        mine &= mine - 1
-        cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
-    for prop in range(63, n):
-        if owner(public, prop) == seat:
+        held = public[owner_at + prop] == seat
+        mine |= np.int64(held) << prop
+        debts |= np.int64(held & (public[debt_at + prop] != 0)) << prop
+    cheapest, worth = NO_DEBT, 0.0
+    if n <= MASK_BITS and public[PUB_BLOCKS] <= BCAP and memory[M_HOLDINGS_KEY] != 0:
+        was_mine, was_debts = np.int64(memory[M_MINE_BITS]), np.int64(memory[M_DEBT_BITS])
+        changed = (mine ^ was_mine) | (debts ^ was_debts)
+        while changed != 0:
+            prop = trailing_zeros(changed)
+            changed &= changed - 1
+            _move_holding(table, memory, prop, (was_mine >> prop) & 1, (was_debts >> prop) & 1, -1.0)
+            _move_holding(table, memory, prop, (mine >> prop) & 1, (debts >> prop) & 1, 1.0)
+        rest = debts
+        while rest != 0:
+            prop = trailing_zeros(rest)
+            rest &= rest - 1
+            cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
+            worth -= table[prop, P_PAYOFF]
+    else:
+        for i in range(MINE, MINE + MINE_FIELDS * nb):
+            memory[i] = 0.0
+        rest = mine
+        while rest != 0:    # taken in index order
+            prop = trailing_zeros(rest)
+            rest &= rest - 1
             cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
+        for prop in range(63, n):
+            if owner(public, prop) == seat:
+                cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
     for block in range(nb):
         worth += memory[MINE + MINE_FIELDS * block] * memory[MINE + MINE_FIELDS * block + 1]
+    memory[M_MINE_BITS] = float(mine) if n <= MASK_BITS else 0.0
+    memory[M_DEBT_BITS] = float(debts) if n <= MASK_BITS else 0.0
     memory[M_REPAY_MIN] = cheapest
     memory[M_WORTH_BASE] = worth
     memory[M_HOLDINGS_KEY] = _holdings_key(public, seat)
