@@ -277,7 +277,8 @@ def _finance(public, table, query, params, memory, state, out):
 def _buy(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     prop = query[Q_BUY_PROPERTY]
-    k, _, _ = _holding(public, table, seat, prop)
+    filled = _fill_mine(public, table, seat, memory)   # kept since this seat's last change, mostly
+    k, _, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
     return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1, False) else 0
 
 
