@@ -234,13 +234,17 @@ def _refresh_holdings(public, table, seat, memory):
     Whole dollars below 2**53: the sums are exact in any order, so both ways give the same values."""
     n = public[PUB_PROPERTIES]
     nb = min(public[PUB_BLOCKS], BCAP)
-    # my titles and my debt-ridden ones among the first 63 as bits, found without a branch a property
+    # my titles among the first 63 as bits, found without a branch a property; then which of them are
+    # debt-ridden, looking at those alone
     owner_at, debt_at = owner_slot(0), debt_slot(public, 0)
     mine, debts = 0, 0
     for prop in range(min(n, 63)):
-        held = public[owner_at + prop] == seat
-        mine |= np.int64(held) << prop
-        debts |= np.int64(held & (public[debt_at + prop] != 0)) << prop
+        mine |= np.int64(public[owner_at + prop] == seat) << prop
+    rest = mine
+    while rest != 0:
+        prop = trailing_zeros(rest)
+        rest &= rest - 1
+        debts |= np.int64(public[debt_at + prop] != 0) << prop
     cheapest, worth = NO_DEBT, 0.0
     if n <= MASK_BITS and public[PUB_BLOCKS] <= BCAP and memory[M_HOLDINGS_KEY] != 0:
         was_mine, was_debts = np.int64(memory[M_MINE_BITS]), np.int64(memory[M_DEBT_BITS])
