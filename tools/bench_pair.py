@@ -68,8 +68,8 @@ print(json.dumps([games / seconds, turns[0] / seconds]))
 def _speed(tree: str, args) -> tuple[float, float]:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), NUMBA_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", _CHILD, args.game, str(args.games), json.dumps(args.sets),
-                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall"], env=env, cwd=os.path.abspath(tree),
-                          capture_output=True, text=True, check=True)
+                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall"], env=env,
+                          cwd=os.path.abspath(tree), capture_output=True, text=True, check=True)
     return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
 
 

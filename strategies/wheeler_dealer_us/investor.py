@@ -41,10 +41,11 @@ from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY,
                                                            REACH_SQUARES, REFUSED_ROUNDS, SHOWN, SHOWN_TABLE,
                                                            TRADE_FAIR_EV, WIN_WAYS, X_INVEST, X_RETURN, X_WAYS, cash,
                                                            debt_ridden, income_multiple, owner, park_mean, _block,
-                                                           _card_worth, _debt, _ev, _fill_blocks, _fill_mine,
-                                                           _fill_whole, _growth, _growth_floor, _holding, _mask_add, _mask_has,
-                                                           _net_worth, _next_title, _occupied, _rent, _run,
-                                                           _school_cost, _typed, _value, _whole)
+                                                           _card_worth, _debt, _ev, _fill_blocks, _fill_kelly_chances,
+                                                           _fill_mine, _fill_whole, _growth, _growth_floor, _holding,
+                                                           _kelly_chance, _mask_add, _mask_has, _net_worth,
+                                                           _next_title, _occupied, _rent, _run, _school_cost, _typed,
+                                                           _value, _whole)
 
 # ---- the Exchange -------------------------------------------------------------------------------------
 
@@ -62,12 +63,13 @@ def _kelly(public, table, params, memory, money, bankroll):
     cap = max(params[PR_FRACTION] * bankroll, public[PUB_MIN_INVEST])
     n = public[PUB_COMMODITIES]
     per_dollar = 1.0 / bankroll if bankroll > 0 else 0.0   # no stake is below a bankroll of 0 or less
+    _fill_kelly_chances(table, memory, row, n)
     top, top_bound, runner_up = -1, -1e300, -1e300
     for c in range(n):
         stake = table[row + c, X_INVEST]
         bound = -1e300
-        if stake <= cap and stake <= money and stake < bankroll and _ev(table, row + c) > 0:
-            p = table[row + c, X_WAYS] / 36.0
+        p = _kelly_chance(table, memory, row, c)
+        if p >= 0 and stake <= cap and stake <= money and stake < bankroll:
             a = (table[row + c, X_RETURN] - stake) * per_dollar
             b = stake * per_dollar
             bound = p * (a - a * a / 2 + a * a * a / 3) - (1.0 - p) * (b + b * b / 2 + b * b * b / 3)
@@ -89,7 +91,7 @@ def _kelly(public, table, params, memory, money, bankroll):
             bound = memory[OTHER + c] if c < KELLY_SCRATCH else 1e300
             if bound > best_growth:
                 stake = table[row + c, X_INVEST]
-                if stake <= cap and stake <= money and stake < bankroll and _ev(table, row + c) > 0:
+                if _kelly_chance(table, memory, row, c) >= 0 and stake <= cap and stake <= money and stake < bankroll:
                     growth = _growth(table, row + c, bankroll)
                     if growth > best_growth:
                         best, best_growth = c, growth

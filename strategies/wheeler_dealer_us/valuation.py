@@ -67,7 +67,10 @@ M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE and the three below hold my holdin
 M_REPAY_MIN = M_HOLDINGS_KEY + 1       # the smallest payoff of my debt-ridden titles
 M_WORTH_BASE = M_HOLDINGS_KEY + 2      # my market value less those payoffs
 M_DEBT_BITS = M_HOLDINGS_KEY + 3       # my debt-ridden titles as bits (as M_MINE_BITS)
-M_REACH = M_HOLDINGS_KEY + 4           # per square, scratch of _best_move
+M_KELLY_FILLED = M_HOLDINGS_KEY + 4    # 1 once M_KELLY_CHANCE is filled this game
+M_KELLY_CHANCE = M_HOLDINGS_KEY + 5    # per commodity (the first KELLY_KEPT): its chance if its EV is positive, else -1
+KELLY_KEPT = 16
+M_REACH = M_KELLY_CHANCE + KELLY_KEPT  # per square, scratch of _best_move
 REACH_SQUARES = MEMORY_SIZE - M_REACH  # boards up to this size use it
 assert REACH_SQUARES >= 40
 NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
@@ -332,6 +335,23 @@ def _growth(table, row, bankroll):
     stake = table[row, X_INVEST]
     p = table[row, X_WAYS] / 36.0
     return p * math.log1p((table[row, X_RETURN] - stake) / bankroll) + (1.0 - p) * math.log1p(-stake / bankroll)
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _kelly_chance(table, memory, row, c):
+    """Commodity c's chance to win (its X_WAYS / 36) if its expected return is positive, else -1: kept in
+    memory for the first KELLY_KEPT commodities once a game (_fill_kelly_chances), as the table is fixed."""
+    if c < KELLY_KEPT:
+        return memory[M_KELLY_CHANCE + c]
+    return table[row + c, X_WAYS] / 36.0 if _ev(table, row + c) > 0 else -1.0
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _fill_kelly_chances(table, memory, row, n):
+    if memory[M_KELLY_FILLED] == 0:
+        for c in range(min(n, KELLY_KEPT)):
+            memory[M_KELLY_CHANCE + c] = table[row + c, X_WAYS] / 36.0 if _ev(table, row + c) > 0 else -1.0
+        memory[M_KELLY_FILLED] = 1.0
 
 
 @_typed(F(SHOWN_TABLE, I, F))
