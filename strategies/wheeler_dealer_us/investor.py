@@ -38,7 +38,7 @@ from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY,
                                                            PR_PROTECT, PR_REPAY_FIRST, PR_RESERVE, PR_RICH,
                                                            PR_SELL_PREMIUM, PR_SWAPS, PUB_CARD_ROW, PUB_MIN_INVEST,
                                                            PUB_PROPERTIES, P_BLOCK, P_BLOCK_SIZE, P_COST, P_PAYOFF,
-                                                           REACH_SQUARES, REFUSED_ROUNDS, SHOWN, SHOWN_TABLE,
+                                                           REACH_SQUARES, REFUSED_ROUNDS, SHOWN, SHOWN_TABLE, THIRD,
                                                            TRADE_FAIR_EV, WIN_WAYS, X_INVEST, X_RETURN, X_WAYS, cash,
                                                            debt_ridden, income_multiple, owner, park_mean, _block,
                                                            _card_worth, _debt, _ev, _fill_blocks, _fill_kelly_chances,
@@ -58,7 +58,7 @@ def _kelly(public, table, params, memory, money, bankroll):
     scratch area) wins outright when its lower bound (_growth_floor) reaches every other stake's upper bound;
     otherwise each stake whose upper bound could still beat the best growth found has its growth computed.
     The bounds only prune: their margins (about x^4/4 and x^3/3) are thousands of ulps for any net worth
-    below $100 million, so the answer is the growths' own, and one division a call serves every bound."""
+    below $100 million, so the answer is the growths' own, and the bounds need no division but one a call."""
     row = public[PUB_COMMODITY_ROW]
     cap = max(params[PR_FRACTION] * bankroll, public[PUB_MIN_INVEST])
     n = public[PUB_COMMODITIES]
@@ -72,7 +72,7 @@ def _kelly(public, table, params, memory, money, bankroll):
         if p >= 0 and stake <= cap and stake <= money and stake < bankroll:
             a = (table[row + c, X_RETURN] - stake) * per_dollar
             b = stake * per_dollar
-            bound = p * (a - a * a / 2 + a * a * a / 3) - (1.0 - p) * (b + b * b / 2 + b * b * b / 3)
+            bound = p * (a - a * a / 2 + a * a * a * THIRD) - (1.0 - p) * (b + b * b / 2 + b * b * b * THIRD)
             if c >= KELLY_SCRATCH:
                 bound = 1e300
             if bound > top_bound:

@@ -74,6 +74,7 @@ M_REACH = M_KELLY_CHANCE + KELLY_KEPT  # per square, scratch of _best_move
 REACH_SQUARES = MEMORY_SIZE - M_REACH  # boards up to this size use it
 assert REACH_SQUARES >= 40
 NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
+THIRD = 1.0 / 3.0                      # the Kelly bounds multiply by it: a division costs more, and they only prune
 MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
 WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
 TRADE_FAIR_EV = 4000.0                 # an optional Exchange investment, roughly (when the rules offer one)
@@ -364,7 +365,7 @@ def _growth_floor(table, row, per_dollar):
         return -1e300
     p = table[row, X_WAYS] / 36.0
     a = (table[row, X_RETURN] - stake) * per_dollar
-    return p * (a - a * a / 2) - (1.0 - p) * (b + b * b / 2 + b * b * b / 3 + b * b * b * b / 2)
+    return p * (a - a * a / 2) - (1.0 - p) * (b + b * b / 2 + b * b * b * THIRD + b * b * b * b / 2)
 
 
 @_typed(F(SHOWN, SHOWN_TABLE, FV, I))
