@@ -21,28 +21,14 @@ import statistics
 import subprocess
 import sys
 
-# The child imports simkit, simkit.strategies and simkit.reports from the tree it runs in (its working directory):
-# PYTHONPATH alone finds simkit there, but an editable install maps the other two to its own checkout's folders.
+# The child imports simkit, simkit.strategies and simkit.reports from the tree it runs in (its working directory),
+# through tree_imports beside this script: PYTHONPATH alone would take the strategies from an editable install.
 _CHILD = """
-import importlib.util, json, os, sys, time
-
-
-class _TreeFinder:
-    FOLDERS = {"simkit": "simkit", "simkit.strategies": "strategies", "simkit.reports": "reports"}
-
-    @classmethod
-    def find_spec(cls, fullname, path=None, target=None):
-        if fullname not in cls.FOLDERS:
-            return None
-        folder = os.path.join(os.getcwd(), cls.FOLDERS[fullname])
-        return importlib.util.spec_from_file_location(fullname, os.path.join(folder, "__init__.py"),
-                                                      submodule_search_locations=[folder])
-
-
-sys.meta_path.insert(0, _TreeFinder)
+import json, os, sys, time
+sys.path.insert(0, sys.argv[7])
+import tree_imports
+tree_imports.install(os.getcwd())
 from simkit.runner import execute, make_batch
-import simkit.strategies
-assert simkit.strategies.__file__.startswith(os.getcwd()), simkit.strategies.__file__
 game, games, sets, workers = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4])
 players = sys.argv[5].split(",") if sys.argv[5] else None
 clock = time.process_time if sys.argv[6] == "cpu" else time.perf_counter
@@ -68,7 +54,8 @@ print(json.dumps([games / seconds, turns[0] / seconds]))
 def _speed(tree: str, args) -> tuple[float, float]:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), NUMBA_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", _CHILD, args.game, str(args.games), json.dumps(args.sets),
-                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall"], env=env,
+                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall",
+                           os.path.dirname(os.path.abspath(__file__))], env=env,
                           cwd=os.path.abspath(tree), capture_output=True, text=True, check=True)
     return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
 
