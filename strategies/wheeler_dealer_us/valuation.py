@@ -339,19 +339,26 @@ def _growth(table, row, bankroll):
 
 
 @njit(inline="always", cache=True, _nrt=False)
+def _gainful_chance(table, row):
+    """A commodity's chance to win (its X_WAYS / 36) if its expected return is positive, else -1."""
+    return table[row, X_WAYS] / 36.0 if _ev(table, row) > 0 else -1.0
+
+
+@njit(inline="always", cache=True, _nrt=False)
 def _kelly_chance(table, memory, row, c):
-    """Commodity c's chance to win (its X_WAYS / 36) if its expected return is positive, else -1: kept in
-    memory for the first KELLY_KEPT commodities once a game (_fill_kelly_chances), as the table is fixed."""
+    """Commodity c's _gainful_chance: kept in memory for the first KELLY_KEPT commodities once a game
+    (_fill_kelly_chances), as the table is fixed."""
     if c < KELLY_KEPT:
         return memory[M_KELLY_CHANCE + c]
-    return table[row + c, X_WAYS] / 36.0 if _ev(table, row + c) > 0 else -1.0
+    return _gainful_chance(table, row + c)
 
 
 @njit(inline="always", cache=True, _nrt=False)
 def _fill_kelly_chances(table, memory, row, n):
+    """Keep the first KELLY_KEPT commodities' _gainful_chance, once a game."""
     if memory[M_KELLY_FILLED] == 0:
         for c in range(min(n, KELLY_KEPT)):
-            memory[M_KELLY_CHANCE + c] = table[row + c, X_WAYS] / 36.0 if _ev(table, row + c) > 0 else -1.0
+            memory[M_KELLY_CHANCE + c] = _gainful_chance(table, row + c)
         memory[M_KELLY_FILLED] = 1.0
 
 
