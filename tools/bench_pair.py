@@ -2,13 +2,13 @@
 machine can still measure (the absolute figures are not).
 
     python tools/bench_pair.py BEFORE_DIR AFTER_DIR [--game NAME] [--games N] [--repeat K] [--set KEY=VALUE ...]
-                               [--players LINE-UP] [--workers W | --cpu]
+                               [--players LINE-UP] [--workers W] [--cpu]
 
 Each round runs BEFORE then AFTER (then the next round AFTER then BEFORE), each in a fresh process that
 imports simkit from its tree, plays one warm-up game and then times ``--games`` games: on one core in the
-process (``--workers 1``, the default; ``--cpu``: by the process's CPU time), or through
-``simkit.runner.execute`` on W workers, in chunks of a quarter of the games per worker as ``simkit bench``
-plays them. Prints the median games/s of each and the
+process (``--workers 1``, the default), or through ``simkit.runner.execute`` on W workers, in chunks of a
+quarter of the games per worker as ``simkit bench`` plays them; ``--cpu`` (one worker) divides by the
+process's CPU time instead of the wall clock's. Prints the median games/s of each and the
 median of the per-round ratios AFTER / BEFORE; also player turns/s where the game counts them (the fair
 figure when a change of behaviour makes games longer or shorter).
 """
@@ -21,10 +21,13 @@ import statistics
 import subprocess
 import sys
 
+# The child imports simkit, simkit.strategies and simkit.reports from the tree it runs in (its working directory),
+# through tree_imports beside this script: PYTHONPATH alone would take the strategies from an editable install.
 _CHILD = """
-import json, sys, time
-from tree_imports import use_simkit_tree
-use_simkit_tree()
+import json, os, sys, time
+sys.path.insert(0, sys.argv[7])
+import tree_imports
+tree_imports.install(os.getcwd())
 from simkit.runner import execute, make_batch
 game, games, sets, workers = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4])
 players = sys.argv[5].split(",") if sys.argv[5] else None
@@ -49,12 +52,11 @@ print(json.dumps([games / seconds, turns[0] / seconds]))
 
 
 def _speed(tree: str, args) -> tuple[float, float]:
-    # the tree's simkit, and through tree_imports (beside this file) its strategies and reports too
-    path = os.pathsep.join((os.path.abspath(tree), os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONPATH=path, NUMBA_NUM_THREADS="1")
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), NUMBA_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", _CHILD, args.game, str(args.games), json.dumps(args.sets),
-                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall"],
-                          env=env, cwd=os.path.abspath(tree), capture_output=True, text=True, check=True)
+                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall",
+                           os.path.dirname(os.path.abspath(__file__))], env=env,
+                          cwd=os.path.abspath(tree), capture_output=True, text=True, check=True)
     return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
@@ -69,8 +71,8 @@ def main(argv=None) -> int:
     parser.add_argument("--players", default="", help="a line-up, comma-separated (default: the game's own)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--cpu", action="store_true",
-                        help="one worker: time by the process's CPU time instead of the wall clock (what a machine "
-                             "others load still measures)")
+                        help="one worker: time the batch by the process's CPU time, not the wall clock (a loaded "
+                             "machine slows both trees alike either way, but CPU time waits for no other job)")
     args = parser.parse_args(argv)
     if args.cpu and args.workers != 1:
         parser.error("--cpu times one worker only")

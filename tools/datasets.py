@@ -6,7 +6,9 @@ changed no behaviour (every column of every game bit-identical, every replay the
 
 ``save`` plays each game's cases below (several line-ups, each level, both checking modes, a few rule
 changes) and writes one .npz of all result columns per case, plus the replay text of a few games; ``compare``
-plays them again and reports every case, column or replay that differs. Exit status 1 when any does.
+plays them again and reports every case, column or replay that differs. Exit status 1 when any does. The
+games are played by the tree this script is in (simkit, its strategies and reports: tree_imports), so
+``python OTHER_TREE/tools/datasets.py save DIR`` keeps another tree's baseline.
 """
 from __future__ import annotations
 
@@ -16,9 +18,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from tree_imports import use_simkit_tree
 
-use_simkit_tree()   # strategies from the tree simkit comes from (PYTHONPATH=/other/tree), not the installed one
+import tree_imports
+
+tree_imports.install(Path(__file__).resolve().parents[1])
+
 from simkit.games import all_games  # noqa: E402
 from simkit.runner import make_batch  # noqa: E402
 from simkit.strategy import parse_lineup  # noqa: E402

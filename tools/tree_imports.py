@@ -1,32 +1,34 @@
-"""Import ``simkit.strategies`` and ``simkit.reports`` from the source tree ``simkit`` itself comes from.
+"""Import simkit, simkit.strategies and simkit.reports from one source tree, whatever is installed.
 
-An editable install maps those two sub-packages to its own checkout's folders (setup.py's FOLDERS), so a
-process that imports simkit from another tree (``PYTHONPATH=/other/tree``) would otherwise play that tree's
-engines with the installed checkout's strategies. The tools that compare two trees call ``use_simkit_tree``
-before anything imports a strategy."""
+An editable install maps ``simkit.strategies`` and ``simkit.reports`` to the folders of the checkout it was
+made from, so ``PYTHONPATH=OTHER_TREE`` alone imports simkit from the other tree but its strategies and
+reports from the installed one: a baseline or a timing of another tree would then run this tree's strategies.
+``install(tree)`` puts a finder first on ``sys.meta_path`` that maps all three to ``tree``'s folders (setup.py's
+layout); call it before anything imports simkit.
+"""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
-from pathlib import Path
 
-FOLDERS = {"simkit.strategies": "strategies", "simkit.reports": "reports"}   # as in setup.py
+FOLDERS = {"simkit": "simkit", "simkit.strategies": "strategies", "simkit.reports": "reports"}
 
 
-def use_simkit_tree() -> Path:
-    """Load the sub-packages of FOLDERS from the tree of the ``simkit`` on the import path; return that tree."""
-    import simkit
+class _TreeFinder:
+    def __init__(self, tree: str):
+        self.tree = os.path.abspath(tree)
 
-    root = Path(simkit.__file__).resolve().parent.parent
-    for name, folder in FOLDERS.items():
-        if name in sys.modules:
-            if Path(sys.modules[name].__file__).resolve().parent != root / folder:
-                raise RuntimeError(f"{name} was imported from another tree before use_simkit_tree")
-            continue
-        spec = importlib.util.spec_from_file_location(name, root / folder / "__init__.py",
-                                                      submodule_search_locations=[str(root / folder)])
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        setattr(simkit, name.rpartition(".")[2], module)
-    return root
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname not in FOLDERS:
+            return None     # submodules follow their package's __path__
+        folder = os.path.join(self.tree, FOLDERS[fullname])
+        return importlib.util.spec_from_file_location(fullname, os.path.join(folder, "__init__.py"),
+                                                      submodule_search_locations=[folder])
+
+
+def install(tree) -> None:
+    """Import simkit and its strategies and reports from ``tree`` (a checkout of this repository)."""
+    if "simkit" in sys.modules:
+        raise RuntimeError("tree_imports.install: simkit is already imported")
+    sys.meta_path.insert(0, _TreeFinder(str(tree)))

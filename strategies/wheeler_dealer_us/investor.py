@@ -2,7 +2,7 @@
 borrowing and poaching, dealing, Level Two bumps and cards): its decisions and its parameters. The worth
 of things it decides by is in valuation.py; its presets are in this package's __init__."""
 import numpy as np
-from numba import types
+from numba import njit, types
 
 from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_COMBO_MOVE_SQUARE, A_COMBO_SEAT,
                                                  A_COMBO_SQUARE, A_COMBO_USE, A_DEAL_CASH, A_DEAL_MINE, A_DEAL_OTHER,
@@ -38,12 +38,13 @@ from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY,
                                                            PR_PROTECT, PR_REPAY_FIRST, PR_RESERVE, PR_RICH,
                                                            PR_SELL_PREMIUM, PR_SWAPS, PUB_CARD_ROW, PUB_MIN_INVEST,
                                                            PUB_PROPERTIES, P_BLOCK, P_BLOCK_SIZE, P_COST, P_PAYOFF,
-                                                           REACH_SQUARES, REFUSED_ROUNDS, SHOWN, SHOWN_TABLE,
+                                                           REACH_SQUARES, REFUSED_ROUNDS, SHOWN, SHOWN_TABLE, THIRD,
                                                            TRADE_FAIR_EV, WIN_WAYS, X_INVEST, X_RETURN, X_WAYS, cash,
-                                                           debt_ridden, income_multiple, owner, owner_slot, park_mean,
-                                                           _block, _card_worth, _debt, _ev, _fill_blocks, _fill_mine,
-                                                           _fill_whole, _growth, _holding, _mask_add, _mask_has,
-                                                           _net_worth, _occupied, _rent, _run, _school_cost, _typed,
+                                                           debt_ridden, income_multiple, owner, park_mean, _block,
+                                                           _card_worth, _debt, _ev, _fill_blocks, _fill_kelly_chances,
+                                                           _fill_mine, _fill_whole, _growth, _growth_floor, _holding,
+                                                           _kelly_chance, _mask_add, _mask_has, _net_worth,
+                                                           _next_title, _occupied, _rent, _run, _school_cost, _typed,
                                                            _value, _whole)
 
 # ---- the Exchange -------------------------------------------------------------------------------------
@@ -52,44 +53,55 @@ from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY,
 def _kelly(public, table, params, memory, money, bankroll):
     """Kelly: among the positive-EV stakes ``money`` pays of at most max(fraction x bankroll, smallest stake),
     the one with the best expected log growth of the bankroll (net worth: what the game scores, and what
-    borrowing and selling can turn into cash), or -1. Logarithms are taken only where an upper bound
-    (log1p(x) <= x - x^2/2 + x^3/3, kept in the scratch area) could still beat the best growth found."""
+    borrowing and selling can turn into cash), or -1. Logarithms are taken only where they can change the
+    answer: the stake with the best upper bound of the growth (log1p(x) <= x - x^2/2 + x^3/3, kept in the
+    scratch area) wins outright when its lower bound (_growth_floor) reaches every other stake's upper bound;
+    otherwise each stake whose upper bound could still beat the best growth found has its growth computed.
+    The bounds only prune: their margins (about x^4/4 and x^3/3) are thousands of ulps for any net worth
+    below $100 million, so the answer is the growths' own, and the bounds need no division but one a call."""
     row = public[PUB_COMMODITY_ROW]
     cap = max(params[PR_FRACTION] * bankroll, public[PUB_MIN_INVEST])
     n = public[PUB_COMMODITIES]
-    top, top_bound = -1, -1e300
+    per_dollar = 1.0 / bankroll if bankroll > 0 else 0.0   # no stake is below a bankroll of 0 or less
+    _fill_kelly_chances(table, memory, row, n)
+    top, top_bound, runner_up = -1, -1e300, -1e300
     for c in range(n):
         stake = table[row + c, X_INVEST]
         bound = -1e300
-        if stake <= cap and stake <= money and stake < bankroll and _ev(table, row + c) > 0:
-            p = table[row + c, X_WAYS] / 36.0
-            a = (table[row + c, X_RETURN] - stake) / bankroll
-            b = stake / bankroll
-            bound = p * (a - a * a / 2 + a * a * a / 3) - (1.0 - p) * (b + b * b / 2 + b * b * b / 3)
+        p = _kelly_chance(table, memory, row, c)
+        if p >= 0 and stake <= cap and stake <= money and stake < bankroll:
+            a = (table[row + c, X_RETURN] - stake) * per_dollar
+            b = stake * per_dollar
+            bound = p * (a - a * a / 2 + a * a * a * THIRD) - (1.0 - p) * (b + b * b / 2 + b * b * b * THIRD)
             if c >= KELLY_SCRATCH:
                 bound = 1e300
             if bound > top_bound:
-                top, top_bound = c, bound
+                top, top_bound, runner_up = c, bound, top_bound
+            elif bound > runner_up:
+                runner_up = bound
         if c < KELLY_SCRATCH:
             memory[OTHER + c] = bound
     if top < 0:
         return -1
+    if runner_up <= _growth_floor(table, row + top, per_dollar):
+        return top      # no other stake's growth can exceed the top's (nor tie it: a tie keeps the top)
     best, best_growth = top, _growth(table, row + top, bankroll)
     for c in range(n):
         if c != top:
             bound = memory[OTHER + c] if c < KELLY_SCRATCH else 1e300
             if bound > best_growth:
                 stake = table[row + c, X_INVEST]
-                if stake <= cap and stake <= money and stake < bankroll and _ev(table, row + c) > 0:
+                if _kelly_chance(table, memory, row, c) >= 0 and stake <= cap and stake <= money and stake < bankroll:
                     growth = _growth(table, row + c, bankroll)
                     if growth > best_growth:
                         best, best_growth = c, growth
     return best
 
 
-@_typed(I(SHOWN, SHOWN_TABLE, PARAMS, FV, I))
+@njit(inline="always", cache=True, _nrt=False)
 def _choose_commodity(public, table, params, memory, money):
-    """The investing rule's commodity among the stakes ``money`` pays for (-1 if none)."""
+    """The investing rule's commodity among the stakes ``money`` pays for (-1 if none). Inlined into _invest,
+    its only caller (one call site a path): one fewer call with four arrays on every investment."""
     rule = int(params[PR_INVEST_RULE])
     row = public[PUB_COMMODITY_ROW]
     if rule == INVEST_FIXED:
@@ -172,17 +184,17 @@ def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled)
     """The property to borrow on next: lowest tier first; in it the cheapest loan (payoff - loan) that
     covers ``short``, else the biggest loan (fewest debt-ridden titles, fewest poaching chances)."""
     pick, best = -1, 1e300
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) != seat or debt_ridden(public, prop):
-            continue
-        k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
-        tier = _borrow_tier(table, prop, k, debts)
-        if tier < min_tier or tier > max_tier:
-            continue
-        loan = table[prop, P_LOAN]
-        key = tier * 1e12 + ((table[prop, P_PAYOFF] - loan) if loan >= short else 1e9 - loan)
-        if key < best:
-            pick, best = prop, key
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if not debt_ridden(public, prop):
+            k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+            tier = _borrow_tier(table, prop, k, debts)
+            if min_tier <= tier <= max_tier:
+                loan = table[prop, P_LOAN]
+                key = tier * 1e12 + ((table[prop, P_PAYOFF] - loan) if loan >= short else 1e9 - loan)
+                if key < best:
+                    pick, best = prop, key
+        prop = _next_title(public, memory, seat, prop)
     return pick
 
 
@@ -190,11 +202,13 @@ def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled)
 def _tier0_loans(public, table, memory, seat, filled):
     """Cash that borrowing outside whole blocks would raise."""
     total = 0
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) == seat and not debt_ridden(public, prop):
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if not debt_ridden(public, prop):
             k, _, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
             if not _whole(table, prop, k):
                 total += table[prop, P_LOAN]
+        prop = _next_title(public, memory, seat, prop)
     return total
 
 
@@ -235,24 +249,28 @@ def _finance(public, table, query, params, memory, state, out):
     if money - memory[M_REPAY_MIN] < floor:  # no repayment keeps the floor: most calls end here
         return FINANCE_DONE
     cheapest = -1
-    debt_at, owner_at = debt_slot(public, 0), owner_slot(0)
-    for prop in range(public[PUB_PROPERTIES]):  # debt flags first: mostly zero, so the branch predicts well
-        if public[debt_at + prop] != 0 and public[owner_at + prop] == seat and money - table[prop, P_PAYOFF] >= floor:
+    debt_at = debt_slot(public, 0)
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if public[debt_at + prop] != 0 and money - table[prop, P_PAYOFF] >= floor:
             if cheapest < 0 or table[prop, P_PAYOFF] < table[cheapest, P_PAYOFF]:
                 cheapest = prop
+        prop = _next_title(public, memory, seat, prop)
     if cheapest < 0:
         return FINANCE_DONE
     out[A_FINANCE_PROPERTY] = cheapest
     if first:
         filled = _fill_mine(public, table, seat, memory)
         best = 1e300
-        for prop in range(public[PUB_PROPERTIES]):
-            if owner(public, prop) == seat and debt_ridden(public, prop) and money - table[prop, P_PAYOFF] >= floor:
+        prop = _next_title(public, memory, seat, -1)
+        while prop >= 0:
+            if public[debt_at + prop] != 0 and money - table[prop, P_PAYOFF] >= floor:
                 k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
                 # whole blocks first, the block closest to debt-free first; then blocks by progress
                 key = (debts * 1e6 if _whole(table, prop, k) else 1e9 - k * 1e6) + table[prop, P_PAYOFF]
                 if key < best:
                     best, out[A_FINANCE_PROPERTY] = key, prop
+            prop = _next_title(public, memory, seat, prop)
     return FINANCE_REPAY
 
 
@@ -262,7 +280,8 @@ def _finance(public, table, query, params, memory, state, out):
 def _buy(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     prop = query[Q_BUY_PROPERTY]
-    k, _, _ = _holding(public, table, seat, prop)
+    filled = _fill_mine(public, table, seat, memory)   # kept since this seat's last change, mostly
+    k, _, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
     return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1, False) else 0
 
 
@@ -401,10 +420,13 @@ def _deal_offer(public, table, query, params, memory, state, out):
     weight = params[PR_BLOCK_WEIGHT]
     want, want_value = -1, 0.0
     for prop in range(public[PUB_PROPERTIES]):
+        block = table[prop, P_BLOCK]
+        if block < BCAP and memory[MINE + MINE_FIELDS * block] == 0:
+            continue    # a block I hold nothing in (from MINE, without the checks below): most properties
         holder = owner(public, prop)
         if holder < 0 or holder == seat or _mask_has(memory, M_REFUSED, prop):
             continue
-        k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+        k, s, _ = _block(public, table, memory, seat, block, MINE, MINE_FIELDS, filled)
         if k == 0 or seat_field(public, holder, S_ON_SCHOOL) or not seat_field(public, holder, S_ALIVE):
             continue
         v = _value(table, prop, k, s, weight, False) - _debt(public, table, prop)
@@ -493,15 +515,15 @@ def _deal_answer(public, table, query, params, memory, state, out):
 def _pick_sale(public, table, memory, params, seat, whole, filled):
     """My least valuable property (inside or outside whole blocks) not yet offered in this raise."""
     pick, best = -1, 1e300
-    for prop in range(public[PUB_PROPERTIES]):
-        if owner(public, prop) != seat or _mask_has(memory, M_TRIED, prop):
-            continue
-        k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
-        if _whole(table, prop, k) != whole:
-            continue
-        v = _value(table, prop, k, s, params[PR_BLOCK_WEIGHT], True) - _debt(public, table, prop)
-        if v < best:
-            pick, best = prop, v
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if not _mask_has(memory, M_TRIED, prop):
+            k, s, _ = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+            if _whole(table, prop, k) == whole:
+                v = _value(table, prop, k, s, params[PR_BLOCK_WEIGHT], True) - _debt(public, table, prop)
+                if v < best:
+                    pick, best = prop, v
+        prop = _next_title(public, memory, seat, prop)
     return pick
 
 
@@ -545,10 +567,11 @@ def _raise(public, table, query, params, memory, state, out):
 
 # ---- Level Two: bumping, cards, Bamboozle ------------------------------------------------------------------
 
-@_typed(F(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I, I, B1))
+@njit(inline="always", cache=True, _nrt=False)
 def _square_worth(public, table, memory, params, seat, square, money, filled):
     """Rough worth of coming to rest on a square (taxi): corners by their pay-outs, an unowned property by
-    what buying it adds, my own by its income, a rival's by the rent (or the poach it allows)."""
+    what buying it adds, my own by its income, a rival's by the rent (or the poach it allows). Inlined into
+    _best_taxi's loop over the squares, where passing the four arrays cost more than most squares' worth."""
     row = public[PUB_SQUARE_ROW] + square
     kind = table[row, B_KIND]
     if kind == SQ_PARK:
@@ -605,10 +628,10 @@ def _may_be_worth(public, table, seat, square):
     return kind == SQ_CITY_HALL or (kind == SQ_PROPERTY and owner(public, table[row, B_PROPERTY]) == seat)
 
 
-@_typed(F(SHOWN, SHOWN_TABLE, FV, I, I, I, B1))
+@njit(inline="always", cache=True, _nrt=False)
 def _landing_worth(public, table, memory, seat, square, victim, filled):
     """What a rival coming to rest on ``square`` is worth to me: my rent (a debt-ridden title of mine
-    invites a poach), or the City Hall tax it pays."""
+    invites a poach), or the City Hall tax it pays. Inlined into the loops over squares that call it."""
     row = public[PUB_SQUARE_ROW] + square
     kind = table[row, B_KIND]
     if kind == SQ_CITY_HALL:

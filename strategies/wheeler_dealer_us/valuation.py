@@ -17,7 +17,7 @@ else:
 from simkit.games.wheeler_dealer_us.view import (CK_EXTRA_TURN, CK_MASTER_KEY, CK_MOVE_ANY, CK_TAXI, K_AMOUNT, K_KIND,
                                                  MAX_SEATS, MEMORY_SIZE, PUB_BLOCKS, PUB_CARD_ROW, PUB_MIN_INVEST,
                                                  PUB_PROPERTIES, P_BLOCK, P_BLOCK_SIZE, P_COST, P_PAYOFF, X_INVEST,
-                                                 X_RETURN, X_WAYS, cash, debt_ridden, holdings_version,
+                                                 X_RETURN, X_WAYS, cash, debt_ridden, debt_slot, holdings_version,
                                                  income_multiple, occupied, owner, owner_slot, park_mean,
                                                  school_mean)
 from simkit.numba_tools import readonly_array
@@ -56,20 +56,25 @@ BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
 # areas: my holdings per block (count, cost sum, debt-ridden count), kept while they are unchanged, and
 # another seat's holdings per block (count, cost sum), or per seat for one block, refilled inside a decision;
 # then what is derived from my titles and debts alone, each with the key it was derived for (_holdings_key).
-# (slot 7 is free)
 (M_TRIED_CARDS, M_RAISE_AMOUNT, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED, M_REFUSED_RESET) = range(7)
+M_MINE_BITS = 7                        # my titles as bits, where the board has at most MASK_BITS properties
 MINE, MINE_FIELDS = 8, 3
 BCAP = 11                              # blocks the scratch areas hold; beyond them the slow path counts
 OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
 KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch area holds
 M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any Player card is not reconsidered
-M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE, M_REPAY_MIN and M_WORTH_BASE hold my holdings for this key
+M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE and the three below hold my holdings for this key, with M_MINE_BITS
 M_REPAY_MIN = M_HOLDINGS_KEY + 1       # the smallest payoff of my debt-ridden titles
 M_WORTH_BASE = M_HOLDINGS_KEY + 2      # my market value less those payoffs
-M_REACH = M_HOLDINGS_KEY + 3           # per square, scratch of _best_move
+M_DEBT_BITS = M_HOLDINGS_KEY + 3       # my debt-ridden titles as bits (as M_MINE_BITS)
+M_KELLY_FILLED = M_HOLDINGS_KEY + 4    # 1 once M_KELLY_CHANCE is filled this game
+M_KELLY_CHANCE = M_HOLDINGS_KEY + 5    # per commodity (the first KELLY_KEPT): its chance if its EV is positive, else -1
+KELLY_KEPT = 16
+M_REACH = M_KELLY_CHANCE + KELLY_KEPT  # per square, scratch of _best_move
 REACH_SQUARES = MEMORY_SIZE - M_REACH  # boards up to this size use it
 assert REACH_SQUARES >= 40
 NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
+THIRD = 1.0 / 3.0                      # the Kelly bounds multiply by it: a division costs more, and they only prune
 MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
 WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
 TRADE_FAIR_EV = 4000.0                 # an optional Exchange investment, roughly (when the rules offer one)
@@ -214,31 +219,84 @@ def _fill_mine(public, table, seat, memory):
     return True
 
 
+@njit(inline="always", cache=True, _nrt=False)
+def _move_holding(table, memory, prop, held, debt, sign):
+    """Add (sign 1) or take out (sign -1) one title of mine in MINE, if held, with its debt flag."""
+    if held:
+        j = MINE + MINE_FIELDS * table[prop, P_BLOCK]
+        memory[j] += sign
+        memory[j + 1] += sign * table[prop, P_COST]
+        if debt:
+            memory[j + 2] += sign
+
+
 @_typed(types.none(SHOWN, SHOWN_TABLE, I, FV))
 def _refresh_holdings(public, table, seat, memory):
-    """_fill_mine's work, in one pass. Whole dollars below 2**53: the sums are exact in any order."""
-    nb = min(public[PUB_BLOCKS], BCAP)
-    for i in range(MINE, MINE + MINE_FIELDS * nb):
-        memory[i] = 0.0
-    cheapest, worth = NO_DEBT, 0.0
-    # my titles among the first 63 as bits, found without a branch a property, then taken in index order
+    """_fill_mine's work. After the seat's first refresh of a game, on a board of at most MASK_BITS properties
+    in at most BCAP blocks, only the titles whose holder or debt changed since the last refresh (the title and
+    debt bits kept with it tell) are moved out of MINE and back in; otherwise one pass over all its titles.
+    Whole dollars below 2**53: the sums are exact in any order, so both ways give the same values."""
     n = public[PUB_PROPERTIES]
-    owner_at = owner_slot(0)
-    mine = 0
+    nb = min(public[PUB_BLOCKS], BCAP)
+    # my titles among the first 63 as bits, found without a branch a property; then which of them are
+    # debt-ridden, looking at those alone
+    owner_at, debt_at = owner_slot(0), debt_slot(public, 0)
+    mine, debts = 0, 0
     for prop in range(min(n, 63)):
         mine |= np.int64(public[owner_at + prop] == seat) << prop
-    while mine != 0:
-        prop = trailing_zeros(mine)
-        mine &= mine - 1
-        cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
-    for prop in range(63, n):
-        if owner(public, prop) == seat:
+    rest = mine
+    while rest != 0:
+        prop = trailing_zeros(rest)
+        rest &= rest - 1
+        debts |= np.int64(public[debt_at + prop] != 0) << prop
+    cheapest, worth = NO_DEBT, 0.0
+    if n <= MASK_BITS and public[PUB_BLOCKS] <= BCAP and memory[M_HOLDINGS_KEY] != 0:
+        was_mine, was_debts = np.int64(memory[M_MINE_BITS]), np.int64(memory[M_DEBT_BITS])
+        changed = (mine ^ was_mine) | (debts ^ was_debts)
+        while changed != 0:
+            prop = trailing_zeros(changed)
+            changed &= changed - 1
+            _move_holding(table, memory, prop, (was_mine >> prop) & 1, (was_debts >> prop) & 1, -1.0)
+            _move_holding(table, memory, prop, (mine >> prop) & 1, (debts >> prop) & 1, 1.0)
+        rest = debts
+        while rest != 0:
+            prop = trailing_zeros(rest)
+            rest &= rest - 1
+            cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
+            worth -= table[prop, P_PAYOFF]
+    else:
+        for i in range(MINE, MINE + MINE_FIELDS * nb):
+            memory[i] = 0.0
+        rest = mine
+        while rest != 0:    # taken in index order
+            prop = trailing_zeros(rest)
+            rest &= rest - 1
             cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
+        for prop in range(63, n):
+            if owner(public, prop) == seat:
+                cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
     for block in range(nb):
         worth += memory[MINE + MINE_FIELDS * block] * memory[MINE + MINE_FIELDS * block + 1]
+    memory[M_MINE_BITS] = float(mine) if n <= MASK_BITS else 0.0
+    memory[M_DEBT_BITS] = float(debts) if n <= MASK_BITS else 0.0
     memory[M_REPAY_MIN] = cheapest
     memory[M_WORTH_BASE] = worth
     memory[M_HOLDINGS_KEY] = _holdings_key(public, seat)
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _next_title(public, memory, seat, after):
+    """The first of the seat's titles after property ``after`` (-1: from the first), or -1 when none is left:
+    from M_MINE_BITS (_fill_mine first), or by scanning the board where it has more than MASK_BITS properties.
+    The decisions that look only at their own titles walk them so, in index order, rather than every property."""
+    n = public[PUB_PROPERTIES]
+    if n <= MASK_BITS:
+        rest = np.int64(memory[M_MINE_BITS]) >> (after + 1)
+        return -1 if rest == 0 else after + 1 + trailing_zeros(rest)
+    for prop in range(after + 1, n):
+        if owner(public, prop) == seat:
+            return prop
+    return -1
 
 
 @_typed(F(SHOWN_TABLE, I, I, F, F, B1))
@@ -278,6 +336,43 @@ def _growth(table, row, bankroll):
     stake = table[row, X_INVEST]
     p = table[row, X_WAYS] / 36.0
     return p * math.log1p((table[row, X_RETURN] - stake) / bankroll) + (1.0 - p) * math.log1p(-stake / bankroll)
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _gainful_chance(table, row):
+    """A commodity's chance to win (its X_WAYS / 36) if its expected return is positive, else -1."""
+    return table[row, X_WAYS] / 36.0 if _ev(table, row) > 0 else -1.0
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _kelly_chance(table, memory, row, c):
+    """Commodity c's _gainful_chance: kept in memory for the first KELLY_KEPT commodities once a game
+    (_fill_kelly_chances), as the table is fixed."""
+    if c < KELLY_KEPT:
+        return memory[M_KELLY_CHANCE + c]
+    return _gainful_chance(table, row + c)
+
+
+@njit(inline="always", cache=True, _nrt=False)
+def _fill_kelly_chances(table, memory, row, n):
+    """Keep the first KELLY_KEPT commodities' _gainful_chance, once a game."""
+    if memory[M_KELLY_FILLED] == 0:
+        for c in range(min(n, KELLY_KEPT)):
+            memory[M_KELLY_CHANCE + c] = _gainful_chance(table, row + c)
+        memory[M_KELLY_FILLED] = 1.0
+
+
+@_typed(F(SHOWN_TABLE, I, F))
+def _growth_floor(table, row, per_dollar):
+    """A lower bound of _growth for a bankroll of 1 / per_dollar, without logarithms: log1p(a) >= a - a^2/2
+    for a >= 0, and -log1p(-b) <= b + b^2/2 + b^3/3 + b^4/2 for 0 <= b <= 1/2 (-1e300 beyond)."""
+    stake = table[row, X_INVEST]
+    b = stake * per_dollar
+    if b > 0.5:
+        return -1e300
+    p = table[row, X_WAYS] / 36.0
+    a = (table[row, X_RETURN] - stake) * per_dollar
+    return p * (a - a * a / 2) - (1.0 - p) * (b + b * b / 2 + b * b * b * THIRD + b * b * b * b / 2)
 
 
 @_typed(F(SHOWN, SHOWN_TABLE, FV, I))

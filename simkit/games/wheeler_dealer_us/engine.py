@@ -178,7 +178,9 @@ def _turn(ctx, seat):
     _invest(ctx, seat, False, 0)
     # 2. roll and move
     d1, d2 = _die(ctx, DICE_ROW + seat), _die(ctx, DICE_ROW + seat)
-    square = (public[seat_slot(seat, S_POSITION)] + d1 + d2) % public[PUB_SQUARES]
+    square = public[seat_slot(seat, S_POSITION)] + d1 + d2
+    while square >= public[PUB_SQUARES]:  # round the board by subtracting: a division costs more
+        square -= public[PUB_SQUARES]
     _log(ctx, seat, E_MOVE, d1, d2, square, 0)
     if d1 == d2:
         _add_cash(ctx, seat, rules[R_DOUBLES_BONUS] * (d1 + d2), True)
@@ -362,7 +364,7 @@ def _play_game(ctx):
                     _check(ctx, start_total)
                 if public[PUB_LAST_CARD_DRAWN]:
                     return END_CLOCK
-        seat = (seat + 1) % n_players
+        seat = seat + 1 if seat + 1 < n_players else 0
 
 
 @njit(cache=True)
