@@ -28,9 +28,9 @@ from simkit.numba_tools import readonly_array
 # back. Strategy.build keeps the decisions as compiled here, so the engine calls them directly.
 I, F, B1 = types.int64, types.float64, types.boolean
 # What the engine shows a strategy is read-only (view.DECISION_SIGNATURE), and the helpers take it as such;
-# its memory (FV) and answer buffer (OUT) are its own to write.
-SHOWN, SHOWN_TABLE, PARAMS = readonly_array(I, 1), readonly_array(I, 2), readonly_array(F, 1)
-FV, OUT = types.Array(F, 1, "A"), types.Array(I, 1, "A")
+# its memory (FV) and answer buffer (OUT) are its own to write. All C-ordered, as the engine shows them.
+SHOWN, SHOWN_TABLE, PARAMS = readonly_array(I, 1, "C"), readonly_array(I, 2, "C"), readonly_array(F, 1, "C")
+FV, OUT = types.Array(F, 1, "C"), types.Array(I, 1, "C")
 
 
 def _typed(signature):

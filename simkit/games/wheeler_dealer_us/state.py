@@ -9,7 +9,7 @@ from numba import njit, types
 
 from ... import rng
 from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
-                            kernel_context, readonly, store_addresses, view)
+                            kernel_context, readonly_c, store_addresses, view)
 from ...strategy import MAX_PARAMS
 from .rules import RULE_SIZE
 from .view import (DECISION_NAMES, DECISION_SIGNATURE, K_KIND, MAX_BLOCK, MAX_SEATS, MEMORY_SIZE, OUT_SIZE,
@@ -235,8 +235,10 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
         state[ST_OUT + i] = 0
     floats = _floats(ctx)[seat]
     function = _decision_at(_fns(ctx), decision * MAX_SEATS + seat)
-    return function(readonly(public), readonly(_table(ctx)), readonly(query), readonly(_part(floats, 0, MAX_PARAMS)),
-                    _part(floats, MAX_PARAMS, MEMORY_SIZE), _rngs(ctx)[STRATEGY_ROW + seat], out)
+    # every argument C-ordered (view.DECISION_SIGNATURE): views of the state, the table and floats, no copies
+    return function(readonly_c(public), readonly_c(_table(ctx)), readonly_c(query),
+                    readonly_c(_part(floats, 0, MAX_PARAMS)), _part(floats, MAX_PARAMS, MEMORY_SIZE),
+                    _rngs(ctx)[STRATEGY_ROW + seat], out)
 
 
 @_inline

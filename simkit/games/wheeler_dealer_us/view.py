@@ -138,10 +138,12 @@ S_CASH, S_POSITION, S_ALIVE, S_ON_SCHOOL, S_MISSES_TURN, S_EXTRA_EXCHANGE = rang
 
 # What a strategy is shown (public, table, query, params) is read-only: a write is a typing error when the
 # strategy compiles. Its memory, random stream and answer buffer (out) are its own to write.
-DECISION_SIGNATURE = types.int64(readonly_array(types.int64, 1), readonly_array(types.int64, 2),
-                                 readonly_array(types.int64, 1), readonly_array(types.float64, 1),
-                                 types.Array(types.float64, 1, "A"), types.Array(types.uint64, 1, "A"),
-                                 types.Array(types.int64, 1, "A"))
+# All are C-ordered, as the engine keeps them (numba_tools.readonly_c): indexing them needs no strides, so the
+# strategies' loops over the board vectorise.
+DECISION_SIGNATURE = types.int64(readonly_array(types.int64, 1, "C"), readonly_array(types.int64, 2, "C"),
+                                 readonly_array(types.int64, 1, "C"), readonly_array(types.float64, 1, "C"),
+                                 types.Array(types.float64, 1, "C"), types.Array(types.uint64, 1, "C"),
+                                 types.Array(types.int64, 1, "C"))
 DECISIONS = {name: DECISION_SIGNATURE for name in DECISION_NAMES}
 
 
