@@ -53,6 +53,14 @@ def append_event(events, count, time, seat, kind, a, b, c, d):
     return count + 1
 
 
+def uncounted(signature, inline: bool = False):
+    """Decorator: compile a helper or decision once, for an explicit signature, cached, and without reference
+    counting. For code that allocates nothing: with counting, every array argument of a call that is not
+    inlined costs a call into the runtime and back. ``inline``: inline it where it is called (a small check in
+    a loop, whose usual early answer then costs no call)."""
+    return njit(signature, cache=True, _nrt=False, inline="always" if inline else "never")
+
+
 def readonly_array(dtype, ndim: int, layout: str = "A"):
     """The Numba type of a read-only array argument (what a strategy may read but not write): of any layout
     ("A", what ``readonly`` shows), or C-ordered ("C", what ``readonly_c`` shows)."""

@@ -7,7 +7,7 @@ declared with its range, kind and meaning (``simkit strategies wheedle`` prints 
 import math
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
 from simkit import rng
 from simkit.games.wheedle.view import (ACCEPT_SIGNATURE, ACT_SIGNATURE, A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT,
@@ -16,7 +16,7 @@ from simkit.games.wheedle.view import (ACCEPT_SIGNATURE, ACT_SIGNATURE, A_GIVE, 
                                        PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAX_TICKS,
                                        PUB_MY_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_SEAT, PUB_TICK, STOP,
                                        SWAP, is_qualified, stop_points)
-from simkit.numba_tools import readonly_array
+from simkit.numba_tools import readonly_array, uncounted
 from simkit.strategy import Param, Strategy, preset, register
 
 # parameter order (the Strategy's params dict preserves it)
@@ -39,11 +39,8 @@ SHOWN, SEEN, PARAMS = readonly_array(I, 1), readonly_array(I, 3), readonly_array
 MEMORY, STATE, ANSWER = types.Array(F, 1, "A"), types.Array(types.uint64, 1, "A"), types.Array(I, 1, "A")
 
 
-def _typed(signature):
-    return njit(signature, cache=True, _nrt=False)
 
-
-@_typed(types.void(SHOWN, MEMORY))
+@uncounted(types.void(SHOWN, MEMORY))
 def _reset_round(public, memory):
     if memory[M_ROUND] != public[PUB_ROUND] + 1:
         memory[M_ROUND] = public[PUB_ROUND] + 1
@@ -59,7 +56,7 @@ def _reset_round(public, memory):
         memory[M_ADOPTED] = -1
 
 
-@_typed(types.void(SHOWN, SHOWN, SEEN, PARAMS, MEMORY))
+@uncounted(types.void(SHOWN, SHOWN, SEEN, PARAMS, MEMORY))
 def choose_targets(hand, public, seen, params, memory):
     """Mark the companies to collect in memory[WANTED + c]: keep every majority held, then add companies
     by the target rule while the hand can hold their majorities. The centre's company may be a target:
@@ -114,7 +111,7 @@ def choose_targets(hand, public, seen, params, memory):
             used += cost
 
 
-@_typed(B(SHOWN, SHOWN, PARAMS, MEMORY))
+@uncounted(B(SHOWN, SHOWN, PARAMS, MEMORY))
 def _wants_to_stop(hand, public, params, memory):
     rule = int(params[P_STOP_RULE])
     if rule == STOP_NEVER:
@@ -139,7 +136,7 @@ def _wants_to_stop(hand, public, params, memory):
     return True
 
 
-@_typed(I(STATE, MEMORY, I, I))
+@uncounted(I(STATE, MEMORY, I, I))
 def _pick(state, memory, row, n):
     """A uniformly random company whose flag memory[row + c] is set, or -1."""
     count = 0
@@ -156,7 +153,7 @@ def _pick(state, memory, row, n):
     return -1
 
 
-@_typed(ACT_SIGNATURE)
+@uncounted(ACT_SIGNATURE)
 def collector_act(hand, public, seen, params, memory, state, action):
     _reset_round(public, memory)
     if public[PUB_CAN_STOP] and _wants_to_stop(hand, public, params, memory):
@@ -248,7 +245,7 @@ def collector_act(hand, public, seen, params, memory, state, action):
     return PASS
 
 
-@_typed(F(SHOWN, SHOWN, SEEN, I, I, I))
+@uncounted(F(SHOWN, SHOWN, SEEN, I, I, I))
 def rival_holding_after(hand, public, seen, rival, company, m):
     """Estimate, from public information only, how many cards of ``company`` a rival would hold after
     receiving ``m`` more: its hand is what it was dealt plus its public net flow (cards travel face up),
@@ -264,7 +261,7 @@ def rival_holding_after(hand, public, seen, rival, company, m):
     return max(dealt + seen[NET, rival, company], 0.0) + m
 
 
-@_typed(ACCEPT_SIGNATURE)
+@uncounted(ACCEPT_SIGNATURE)
 def collector_accept(hand, public, seen, offer, params, memory, state):
     _reset_round(public, memory)
     choose_targets(hand, public, seen, params, memory)
@@ -281,7 +278,7 @@ def collector_accept(hand, public, seen, offer, params, memory, state):
     return k > 0 or m > 0
 
 
-@_typed(I(SHOWN, SHOWN, I, ANSWER))
+@uncounted(I(SHOWN, SHOWN, I, ANSWER))
 def _random_legal(hand, public, target, action):
     """Walk the distinct legal actions of W7 in a fixed order; return their count, and when
     ``target`` >= 0 write the target-th one into ``action`` and return its type."""
@@ -318,13 +315,13 @@ def _random_legal(hand, public, target, action):
     return i + 1
 
 
-@_typed(ACT_SIGNATURE)
+@uncounted(ACT_SIGNATURE)
 def random_act(hand, public, seen, params, memory, state, action):
     count = _random_legal(hand, public, -1, action)
     return _random_legal(hand, public, rng.below(state, count), action)
 
 
-@_typed(ACCEPT_SIGNATURE)
+@uncounted(ACCEPT_SIGNATURE)
 def random_accept(hand, public, seen, offer, params, memory, state):
     return rng.uniform(state) < params[0]
 

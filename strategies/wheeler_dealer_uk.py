@@ -5,7 +5,7 @@ Every decision point is one Numba function with the signature of
 timing, pack preference, deals and raids, At Risk borrowing, the inner circle, yellow card or Command
 card); the other names are its presets. ``random`` is the baseline: a random legal answer everywhere.
 """
-from numba import njit, types
+from numba import types
 
 from simkit import rng
 from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
@@ -16,6 +16,7 @@ from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORR
                                                  face, hand, held, in_pack, loan_value, pack_deal, pack_sale,
                                                  pack_sale_loan, redeem_cost, redeemable, redeemable_cards, sale_loan,
                                                  seat_field, set_value, total_wealth)
+from simkit.numba_tools import uncounted
 from simkit.strategy import Param, Strategy, preset, register
 
 # parameter order (the Strategy's params dict keeps it)
@@ -29,17 +30,9 @@ LEVERAGE_NEVER, LEVERAGE_SETS, LEVERAGE_ANY = 0, 1, 2
 I, B = types.int64, types.boolean
 
 
-def _typed(signature):
-    return njit(signature, cache=True, _nrt=False)
 
 
-def _inlined(signature):
-    # small checks called in loops over every commodity: inlined where they are called, so that their first,
-    # usual early answer costs no call
-    return njit(signature, cache=True, _nrt=False, inline="always")
-
-
-@_inlined(I(TABLE, I, I))
+@uncounted(I(TABLE, I, I), inline=True)
 def others_hold(table, seat, c):
     """Copies of c that other players in the game hold, clean or At Risk."""
     total = 0
@@ -49,19 +42,19 @@ def others_hold(table, seat, c):
     return total
 
 
-@_inlined(I(TABLE, I, I))
+@uncounted(I(TABLE, I, I), inline=True)
 def reachable(table, seat, c):
     """The most clean copies of c the seat could gather: its own (At Risk ones redeemed), the pack's, others'."""
     return held(table, seat, c) + at_risk(table, seat, c) + in_pack(table, c) + others_hold(table, seat, c)
 
 
-@_inlined(I(TABLE, I, I, I))
+@uncounted(I(TABLE, I, I, I), inline=True)
 def set_gain(table, c, before, after):
     """What ``after`` clean cards of c would sell for beyond ``before`` of them."""
     return set_value(table, c, after) - set_value(table, c, before)
 
 
-@_inlined(I(TABLE, I, I, I))
+@uncounted(I(TABLE, I, I, I), inline=True)
 def loan_capacity(table, seat, keep, below):
     """Credits the seat could borrow on its clean cards of face below ``below``, leaving commodity ``keep``."""
     total = 0
@@ -72,7 +65,7 @@ def loan_capacity(table, seat, keep, below):
     return total
 
 
-@_inlined(B(TABLE, PARAMS, I, I, I))
+@uncounted(B(TABLE, PARAMS, I, I, I), inline=True)
 def will_sell(table, params, seat, c, cards):
     """Would the trader sell a set of ``cards`` clean cards of c now: at ``sell_at`` cards, or all it can still
     reach, or when cash is short of ``cash_floor``."""
@@ -81,7 +74,7 @@ def will_sell(table, params, seat, c, cards):
     return cards >= params[P_SELL_AT] or cards >= reachable(table, seat, c) or cash(table, seat) < params[P_CASH_FLOOR]
 
 
-@_inlined(B(TABLE, I, I, I, PARAMS, B, I))
+@uncounted(B(TABLE, I, I, I, PARAMS, B, I), inline=True)
 def affordable(table, seat, price, c, params, completes_set, loans):
     """Can the seat pay ``price`` for a card of c keeping its reserve, borrowing At Risk on its other cards if
     its leverage allows (and, before rolling with K7 borrow_on_sale, on the cards of the set the purchase
@@ -100,7 +93,7 @@ def affordable(table, seat, price, c, params, completes_set, loans):
     return spare >= price
 
 
-@_inlined(I(TABLE, I, I, I))
+@uncounted(I(TABLE, I, I, I), inline=True)
 def spare_card(table, seat, avoid, below):
     """The card to borrow on, of face below ``below``: the cheapest single (not building a set), else the
     cheapest card; -1 if none."""
@@ -117,7 +110,7 @@ def spare_card(table, seat, avoid, below):
 
 # ---- trader: one parametrised family ----------------------------------------------------------------
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def trader_deal(table, params, memory, state, query):
     """Buy the card that completes (or enlarges) a set worth more than its price: a raid at 2 x face before a
     purchase at 3 x; the pair with the best margin."""
@@ -153,13 +146,13 @@ def trader_deal(table, params, memory, state, query):
     return best
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def trader_answer(table, params, memory, state, query):
     """Sell at 3 x face unless the card is part of a set being built (``keep_from`` copies or more)."""
     return 1 if held(table, query[Q_SEAT], query[Q_COMMODITY]) < params[P_KEEP_FROM] else 0
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def trader_redeem(table, params, memory, state, query):
     """Before rolling: redeem At Risk cards of commodities being collected while cash stays above the reserve,
     or (K7 borrow_on_sale) one that completes a set it sells at once, borrowing on that set. For the Command
@@ -190,7 +183,7 @@ def trader_redeem(table, params, memory, state, query):
     return -1
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def trader_sell(table, params, memory, state, query):
     """Sell a set once it has ``sell_at`` cards, or all the cards it can still reach, or when cash is short."""
     seat = query[Q_SEAT]
@@ -201,7 +194,7 @@ def trader_sell(table, params, memory, state, query):
     return -1
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def trader_borrow(table, params, memory, state, query):
     """Borrow for a payment always; for a purchase as leverage allows; before rolling only to keep
     ``cash_floor`` credits in hand. To pay for a card or a redeem that completes a set it sells at once, on
@@ -224,13 +217,13 @@ def trader_borrow(table, params, memory, state, query):
     return spare_card(table, seat, c if context == BORROW_FOR_PURCHASE else -1, 1 << 62)
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def trader_enter(table, params, memory, state, query):
     """Enter the inner circle once total wealth reaches ``enter_at`` x the level's threshold (0: at once)."""
     return 1 if total_wealth(table, query[Q_SEAT]) >= params[P_ENTER_AT] * table[H_INNER_WEALTH] else 0
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def trader_buy(table, params, memory, state, query):
     """Buy a turned card that can still become a set, if the favoured colour or one already held (or cash is
     plentiful), keeping the reserve (borrowing as leverage allows)."""
@@ -246,7 +239,7 @@ def trader_buy(table, params, memory, state, query):
     return 1 if affordable(table, seat, query[Q_PRICE], c, params, completes, -1) else 0
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def trader_yellow(table, params, memory, state, query):
     """Take a Command card on an outer yellow space with probability ``command``."""
     return 1 if rng.uniform(state) < params[P_COMMAND] else 0
@@ -303,7 +296,7 @@ preset(trader, "tuned", "Commander tuned by search (experiments/uk-tuned.toml) a
 ZONE_CLEAN, ZONE_AT_RISK, ZONE_BORROWABLE, ZONE_REDEEMABLE = range(4)
 
 
-@_typed(I(TABLE, I, I, I))
+@uncounted(I(TABLE, I, I, I))
 def _cards_in(table, seat, c, zone):
     if zone == ZONE_CLEAN:
         return held(table, seat, c)
@@ -314,7 +307,7 @@ def _cards_in(table, seat, c, zone):
     return redeemable(table, c)
 
 
-@_typed(I(TABLE, I, RNG, I))
+@uncounted(I(TABLE, I, RNG, I))
 def _random_commodity(table, seat, state, zone):
     """A uniformly random commodity of which the seat has a card in ``zone`` (ZONE_*); -1 if none."""
     count = 0
@@ -331,7 +324,7 @@ def _random_commodity(table, seat, state, zone):
     return -1
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def random_deal(table, params, memory, state, query):
     """Half the time a random deal: a random other player, one of its cards, bought or raided as it lies."""
     seat = query[Q_SEAT]
@@ -347,12 +340,12 @@ def random_deal(table, params, memory, state, query):
     return pack_deal(DEAL_BUY if zone == ZONE_CLEAN else DEAL_RAID, q, c)
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def random_coin(table, params, memory, state, query):
     return rng.below(state, 2)
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def random_redeem(table, params, memory, state, query):
     seat = query[Q_SEAT]
     c = _random_commodity(table, seat, state, ZONE_REDEEMABLE)
@@ -361,7 +354,7 @@ def random_redeem(table, params, memory, state, query):
     return c
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def random_sell(table, params, memory, state, query):
     seat = query[Q_SEAT]
     if rng.uniform(state) < 0.5:
@@ -372,7 +365,7 @@ def random_sell(table, params, memory, state, query):
     return -1
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def random_borrow(table, params, memory, state, query):
     if query[Q_CONTEXT] == BORROW_VOLUNTARY and rng.uniform(state) < 0.9:
         return -1

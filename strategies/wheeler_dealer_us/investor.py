@@ -24,6 +24,7 @@ from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_C
                                                  SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, S_ALIVE, S_ON_SCHOOL,
                                                  S_POSITION, audit_max, bid_limit, city_hall_share, debt_slot,
                                                  extra_exchange_open, held_in_block, saved, saved_slot, seat_field)
+from simkit.numba_tools import uncounted
 from simkit.strategy import Param, Strategy, register
 from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY, BORROW_BLOCKS, BORROW_NEVER,
                                                            CK_EXTRA_TURN, CK_MASTER_KEY, CK_MOVE_ANY, CK_TAXI, F, FV, I,
@@ -44,12 +45,12 @@ from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY,
                                                            _card_worth, _debt, _ev, _fill_blocks, _fill_kelly_chances,
                                                            _fill_mine, _fill_whole, _growth, _growth_floor, _holding,
                                                            _kelly_chance, _mask_add, _mask_has, _net_worth,
-                                                           _next_title, _occupied, _rent, _run, _school_cost, _typed,
+                                                           _next_title, _occupied, _rent, _run, _school_cost,
                                                            _value, _whole)
 
 # ---- the Exchange -------------------------------------------------------------------------------------
 
-@_typed(I(SHOWN, SHOWN_TABLE, PARAMS, FV, I, F))
+@uncounted(I(SHOWN, SHOWN_TABLE, PARAMS, FV, I, F))
 def _kelly(public, table, params, memory, money, bankroll):
     """Kelly: among the positive-EV stakes ``money`` pays of at most max(fraction x bankroll, smallest stake),
     the one with the best expected log growth of the bankroll (net worth: what the game scores, and what
@@ -127,7 +128,7 @@ def _choose_commodity(public, table, params, memory, money):
     return pick
 
 
-@_typed(I(SHOWN, SHOWN_TABLE, I, F))
+@uncounted(I(SHOWN, SHOWN_TABLE, I, F))
 def _resurrection(public, table, money, amount):
     """Raising money: the likeliest stake whose win covers ``amount``, else the biggest profit."""
     row = public[PUB_COMMODITY_ROW]
@@ -144,7 +145,7 @@ def _resurrection(public, table, money, amount):
     return pick if pick >= 0 else fallback
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _invest(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     money = cash(public, seat)
@@ -170,7 +171,7 @@ def _invest(public, table, query, params, memory, state, out):
 
 # ---- borrowing ------------------------------------------------------------------------------------------
 
-@_typed(I(SHOWN_TABLE, I, I, I))
+@uncounted(I(SHOWN_TABLE, I, I, I))
 def _borrow_tier(table, prop, k, debts):
     """0: outside a whole block; 1: a whole block already debt-ridden (top multiple already lost); 2: a
     whole debt-free block (borrowing loses its top multiple)."""
@@ -179,7 +180,7 @@ def _borrow_tier(table, prop, k, debts):
     return 1 if debts > 0 else 2
 
 
-@_typed(I(SHOWN, SHOWN_TABLE, FV, I, I, I, I, B1))
+@uncounted(I(SHOWN, SHOWN_TABLE, FV, I, I, I, I, B1))
 def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled):
     """The property to borrow on next: lowest tier first; in it the cheapest loan (payoff - loan) that
     covers ``short``, else the biggest loan (fewest debt-ridden titles, fewest poaching chances)."""
@@ -198,7 +199,7 @@ def _pick_borrow(public, table, memory, seat, short, min_tier, max_tier, filled)
     return pick
 
 
-@_typed(I(SHOWN, SHOWN_TABLE, FV, I, B1))
+@uncounted(I(SHOWN, SHOWN_TABLE, FV, I, B1))
 def _tier0_loans(public, table, memory, seat, filled):
     """Cash that borrowing outside whole blocks would raise."""
     total = 0
@@ -212,7 +213,7 @@ def _tier0_loans(public, table, memory, seat, filled):
     return total
 
 
-@_typed(B1(SHOWN, SHOWN_TABLE, PARAMS, FV, I, I, B1, B1))
+@uncounted(B1(SHOWN, SHOWN_TABLE, PARAMS, FV, I, I, B1, B1))
 def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
     """Pay ``price`` to the bank for a property: keeping the reserve; or keeping the next stake, for a
     bargain (a poach) or (block_buy) a property that advances a block; or borrowing for it outside whole
@@ -230,14 +231,14 @@ def _can_pay(public, table, params, memory, seat, price, advancing, bargain):
     return False
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _borrow_on(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     filled = _fill_mine(public, table, seat, memory)
     return _pick_borrow(public, table, memory, seat, query[Q_BORROW_SHORT], 0, 2, filled)
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _finance(public, table, query, params, memory, state, out):
     """Never borrows here (borrowing happens only to buy, poach or pay); repays while the cash left keeps
     the reserve (repay_first) or three reserves (otherwise); repay_first repays whole blocks first."""
@@ -276,7 +277,7 @@ def _finance(public, table, query, params, memory, state, out):
 
 # ---- buying, bidding, poaching ------------------------------------------------------------------------
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _buy(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     prop = query[Q_BUY_PROPERTY]
@@ -285,7 +286,7 @@ def _buy(public, table, query, params, memory, state, out):
     return 1 if _can_pay(public, table, params, memory, seat, table[prop, P_COST], k >= 1, False) else 0
 
 
-@_typed(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, PARAMS, FV, I, B1))
+@uncounted(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, PARAMS, FV, I, B1))
 def _bamboozle_plan(public, table, params, memory, seat, underhanded):
     """(my stake property or -1 for cash, target, gain - loss): the most valuable eligible target against my
     least valuable property; the target is -1 when there is none or no stake."""
@@ -322,7 +323,7 @@ def _bamboozle_plan(public, table, params, memory, seat, underhanded):
     return mine, target, gain - loss
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _bid(public, table, query, params, memory, state, out):
     seat = public[PUB_SEAT]
     prop = query[Q_BID_PROPERTY]
@@ -372,7 +373,7 @@ def _bid(public, table, query, params, memory, state, out):
     return np.int64(bid) if bid > 0 else 0
 
 
-@_typed(B1(SHOWN, SHOWN_TABLE, PARAMS, FV, I, I))
+@uncounted(B1(SHOWN, SHOWN_TABLE, PARAMS, FV, I, I))
 def _wants_poach(public, table, params, memory, seat, prop):
     """Poach when the payoff is at most poach_ratio x the worth (what the property adds to my market value,
     plus the rent poaching saves) and I can pay it."""
@@ -386,14 +387,14 @@ def _wants_poach(public, table, params, memory, seat, prop):
     return _can_pay(public, table, params, memory, seat, payoff, k >= 1, True)
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _poach(public, table, query, params, memory, state, out):
     return 1 if _wants_poach(public, table, params, memory, public[PUB_SEAT], query[Q_POACH_PROPERTY]) else 0
 
 
 # ---- Wheeling & Dealing (U4) ----------------------------------------------------------------------------
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _deal_offer(public, table, query, params, memory, state, out):
     """Buy (or, with swaps, swap for) the rival's property worth most to my blocks: pay premium x cost
     (less its debt), never more than it is worth to me nor below the reserve; a refused property is left
@@ -478,7 +479,7 @@ def _deal_offer(public, table, query, params, memory, state, out):
     return kind
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _deal_answer(public, table, query, params, memory, state, out):
     """Accept when what I get (cash, the property's worth to my blocks) reaches sell_premium x what I give;
     never break a whole block of mine, never (protect) hand a rival the last property of its block; buy a
@@ -511,7 +512,7 @@ def _deal_answer(public, table, query, params, memory, state, out):
 
 # ---- raising money (U6, U13) ----------------------------------------------------------------------------
 
-@_typed(I(SHOWN, SHOWN_TABLE, FV, PARAMS, I, B1, B1))
+@uncounted(I(SHOWN, SHOWN_TABLE, FV, PARAMS, I, B1, B1))
 def _pick_sale(public, table, memory, params, seat, whole, filled):
     """My least valuable property (inside or outside whole blocks) not yet offered in this raise."""
     pick, best = -1, 1e300
@@ -527,7 +528,7 @@ def _pick_sale(public, table, memory, params, seat, whole, filled):
     return pick
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _raise(public, table, query, params, memory, state, out):
     """Borrow outside whole blocks; sell saved cards (reserve: half their worth); sell outside whole blocks
     (reserve: half the property's worth net of debt); borrow on whole blocks; sell anything; one extra
@@ -601,7 +602,7 @@ def _square_worth(public, table, memory, params, seat, square, money, filled):
     return -3.5 * _rent(public, table, prop)
 
 
-@_typed(types.Tuple((I, F))(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I))
+@uncounted(types.Tuple((I, F))(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I))
 def _best_taxi(public, table, memory, params, seat, amount):
     """(square, worth including the card's own payment) of the best legal taxi ride, or (-1, 0)."""
     money = cash(public, seat) + amount
@@ -619,7 +620,7 @@ def _best_taxi(public, table, memory, params, seat, amount):
     return pick, best + amount
 
 
-@_typed(B1(SHOWN, SHOWN_TABLE, I, I))
+@uncounted(B1(SHOWN, SHOWN_TABLE, I, I))
 def _may_be_worth(public, table, seat, square):
     """False where _landing_worth is 0 at once (a corner other than City Hall, a title not mine): the hot
     loops skip those squares without the call."""
@@ -647,7 +648,7 @@ def _landing_worth(public, table, memory, seat, square, victim, filled):
     return 3.5 * income_multiple(table, prop, k, debts)
 
 
-@_typed(I(SHOWN, I, I))
+@uncounted(I(SHOWN, I, I))
 def _richest_rival(public, seat, here):
     """The rival with the most cash (on square ``here`` if here >= 0; else anywhere but School)."""
     pick = -1
@@ -663,7 +664,7 @@ def _richest_rival(public, seat, here):
     return pick
 
 
-@_typed(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, FV, I))
+@uncounted(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, FV, I))
 def _best_move(public, table, memory, seat):
     """Move Any Player: the richest rival to the free property square from which its next roll pays me most.
     The squares worth something (my properties, City Hall) are listed in the scratch area first, so each
@@ -718,7 +719,7 @@ def _best_move(public, table, memory, seat):
     return victim, pick, best / 36.0
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _bump(public, table, query, params, memory, state, out):
     """Bump the richest rival here onto my best-paying free property (or City Hall, or School)."""
     if params[PR_LEVEL2] == 0:
@@ -749,7 +750,7 @@ def _bump(public, table, query, params, memory, state, out):
 LATE_CARDS = 10       # a Master Key goes to the Tax Audit (EV: the Park pay-out) once this few cards are left
 
 
-@_typed(I(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I, OUT))
+@uncounted(I(SHOWN, SHOWN_TABLE, FV, PARAMS, I, I, OUT))
 def _use_card(public, table, memory, params, seat, card_type, out):
     """card_type with out[] set to use a saveable card now, or -1 to keep it."""
     kind = table[public[PUB_CARD_ROW] + card_type, K_KIND]
@@ -779,7 +780,7 @@ def _use_card(public, table, memory, params, seat, card_type, out):
     return -1
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _card(public, table, query, params, memory, state, out):
     """Extra turns at once; a taxi to the best square (Park at least); Move Any Player when the rival's
     next roll likely pays me; a Master Key skips School, cancels an audit when the loss would hurt, and
@@ -839,7 +840,7 @@ def _card(public, table, query, params, memory, state, out):
     return -1
 
 
-@_typed(DECISION_SIGNATURE)
+@uncounted(DECISION_SIGNATURE)
 def _bamboozle(public, table, query, params, memory, state, out):
     """Stake my least valuable property (or the rules' cash stake when I own none) against the eligible property
     worth most to me, when that is worth more; one I must play (bought, or a Combo Platter) always; level2 = 0

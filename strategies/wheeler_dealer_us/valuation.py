@@ -20,7 +20,7 @@ from simkit.games.wheeler_dealer_us.view import (CK_EXTRA_TURN, CK_MASTER_KEY, C
                                                  X_RETURN, X_WAYS, cash, debt_ridden, debt_slot, holdings_version,
                                                  income_multiple, occupied, owner, owner_slot, park_mean,
                                                  school_mean)
-from simkit.numba_tools import readonly_array
+from simkit.numba_tools import readonly_array, uncounted
 
 # The family's helpers and decisions: compiled once each, for one explicit signature (called with literal
 # constants, Numba would compile a specialisation per combination of values), and without reference counting
@@ -32,9 +32,6 @@ I, F, B1 = types.int64, types.float64, types.boolean
 SHOWN, SHOWN_TABLE, PARAMS = readonly_array(I, 1, "C"), readonly_array(I, 2, "C"), readonly_array(F, 1, "C")
 FV, OUT = types.Array(F, 1, "C"), types.Array(I, 1, "C")
 
-
-def _typed(signature):
-    return njit(signature, cache=True, _nrt=False)
 
 
 # ---- values --------------------------------------------------------------------------------------------
@@ -90,7 +87,7 @@ def _school_cost(public):
     return MISSED_TURN - school_mean(public)
 
 
-@_typed(F(SHOWN, SHOWN_TABLE, I))
+@uncounted(F(SHOWN, SHOWN_TABLE, I))
 def _card_worth(public, table, card_type):
     """Rough worth of holding a saved card: an extra turn, a taxi (to the Park at least, its payment
     included), a Move Any Player (the least it is played for), a Master Key (out of School)."""
@@ -107,7 +104,7 @@ def _card_worth(public, table, card_type):
     return 0.0
 
 
-@_typed(B1(SHOWN, SHOWN_TABLE, I, FV, I, I))
+@uncounted(B1(SHOWN, SHOWN_TABLE, I, FV, I, I))
 def _fill_blocks(public, table, seat, memory, base, fields):
     """memory[base + fields * block + 0, 1(, 2)]: seat's count, cost sum (and debt-ridden count) per block."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -143,7 +140,7 @@ def _block(public, table, memory, seat, block, base, fields, filled):
     return _count_block(public, table, seat, block)
 
 
-@_typed(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
+@uncounted(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
 def _count_block(public, table, seat, block):
     """_block's count over the whole board."""
     k, s, d = 0, 0.0, 0
@@ -155,13 +152,13 @@ def _count_block(public, table, seat, block):
     return k, s, d
 
 
-@_typed(B1(SHOWN, I, I))
+@uncounted(B1(SHOWN, I, I))
 def _occupied(public, square, except_seat):
     """view.occupied, compiled once for the family's hot loops."""
     return occupied(public, square, except_seat)
 
 
-@_typed(types.UniTuple(I, 2)(SHOWN_TABLE, I, I))
+@uncounted(types.UniTuple(I, 2)(SHOWN_TABLE, I, I))
 def _run(table, prop, n):
     """Index range to scan for the properties of prop's block: its run of adjacent indices when that run
     is the whole block (as in the default data), else every property."""
@@ -176,7 +173,7 @@ def _run(table, prop, n):
     return lo, hi
 
 
-@_typed(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
+@uncounted(types.Tuple((I, F, I))(SHOWN, SHOWN_TABLE, I, I))
 def _holding(public, table, seat, prop):
     """(count, cost sum, debt-ridden count) of a seat's holdings in prop's block (prop included if held)."""
     block = table[prop, P_BLOCK]
@@ -230,7 +227,7 @@ def _move_holding(table, memory, prop, held, debt, sign):
             memory[j + 2] += sign
 
 
-@_typed(types.none(SHOWN, SHOWN_TABLE, I, FV))
+@uncounted(types.none(SHOWN, SHOWN_TABLE, I, FV))
 def _refresh_holdings(public, table, seat, memory):
     """_fill_mine's work. After the seat's first refresh of a game, on a board of at most MASK_BITS properties
     in at most BCAP blocks, only the titles whose holder or debt changed since the last refresh (the title and
@@ -299,7 +296,7 @@ def _next_title(public, memory, seat, after):
     return -1
 
 
-@_typed(F(SHOWN_TABLE, I, I, F, F, B1))
+@uncounted(F(SHOWN_TABLE, I, I, F, F, B1))
 def _value(table, prop, k, s, weight, held):
     """What ``prop`` adds to a seat holding k properties of its block costing s (prop among them if held)."""
     c = table[prop, P_COST]
@@ -313,24 +310,24 @@ def _value(table, prop, k, s, weight, held):
     return v
 
 
-@_typed(I(SHOWN, SHOWN_TABLE, I))
+@uncounted(I(SHOWN, SHOWN_TABLE, I))
 def _debt(public, table, prop):
     return table[prop, P_PAYOFF] if debt_ridden(public, prop) else 0
 
 
-@_typed(B1(SHOWN_TABLE, I, I))
+@uncounted(B1(SHOWN_TABLE, I, I))
 def _whole(table, prop, k):
     return k == table[prop, P_BLOCK_SIZE]
 
 
 # ---- the Exchange -------------------------------------------------------------------------------------
 
-@_typed(F(SHOWN_TABLE, I))
+@uncounted(F(SHOWN_TABLE, I))
 def _ev(table, row):
     return table[row, X_WAYS] / 36.0 * table[row, X_RETURN] - table[row, X_INVEST]
 
 
-@_typed(F(SHOWN_TABLE, I, F))
+@uncounted(F(SHOWN_TABLE, I, F))
 def _growth(table, row, bankroll):
     """Expected log growth of a bankroll from one stake (Kelly)."""
     stake = table[row, X_INVEST]
@@ -362,7 +359,7 @@ def _fill_kelly_chances(table, memory, row, n):
         memory[M_KELLY_FILLED] = 1.0
 
 
-@_typed(F(SHOWN_TABLE, I, F))
+@uncounted(F(SHOWN_TABLE, I, F))
 def _growth_floor(table, row, per_dollar):
     """A lower bound of _growth for a bankroll of 1 / per_dollar, without logarithms: log1p(a) >= a - a^2/2
     for a >= 0, and -log1p(-b) <= b + b^2/2 + b^3/3 + b^4/2 for 0 <= b <= 1/2 (-1e300 beyond)."""
@@ -375,14 +372,14 @@ def _growth_floor(table, row, per_dollar):
     return p * (a - a * a / 2) - (1.0 - p) * (b + b * b / 2 + b * b * b * THIRD + b * b * b * b / 2)
 
 
-@_typed(F(SHOWN, SHOWN_TABLE, FV, I))
+@uncounted(F(SHOWN, SHOWN_TABLE, FV, I))
 def _net_worth(public, table, memory, seat):
     """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties."""
     _fill_mine(public, table, seat, memory)
     return float(cash(public, seat)) + memory[M_WORTH_BASE]
 
 
-@_typed(types.none(SHOWN, SHOWN_TABLE, FV))
+@uncounted(types.none(SHOWN, SHOWN_TABLE, FV))
 def _fill_whole(public, table, memory):
     """memory[OTHER + 2 * block]: the seat holding the whole block, or a negative number."""
     nb = min(public[PUB_BLOCKS], BCAP)
@@ -399,19 +396,19 @@ def _fill_whole(public, table, memory):
                 memory[OTHER + 2 * block] = -2.0
 
 
-@_typed(I(SHOWN, SHOWN_TABLE, I))
+@uncounted(I(SHOWN, SHOWN_TABLE, I))
 def _rent(public, table, prop):
     """Income Multiple a visitor pays on a held property (view.rent_multiple over the block's run only)."""
     k, _, debts = _holding(public, table, owner(public, prop), prop)
     return income_multiple(table, prop, k, debts)
 
 
-@_typed(B1(FV, I, I))
+@uncounted(B1(FV, I, I))
 def _mask_has(memory, slot, prop):
     return prop >= MASK_BITS or (np.int64(memory[slot]) >> prop) & 1 == 1
 
 
-@_typed(types.none(FV, I, I))
+@uncounted(types.none(FV, I, I))
 def _mask_add(memory, slot, prop):
     if prop < MASK_BITS:
         memory[slot] = float(np.int64(memory[slot]) | (np.int64(1) << prop))

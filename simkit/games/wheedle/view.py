@@ -22,7 +22,7 @@ seen (int64 [3, players, companies]), reset each round, built from public events
 """
 from numba import njit, types
 
-from ...numba_tools import readonly_array
+from ...numba_tools import readonly_array, uncounted
 
 # action / offer layout
 A_TYPE, A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT = 0, 1, 2, 3, 4
@@ -58,33 +58,30 @@ DECISIONS = {"act": ACT_SIGNATURE, "accept": ACCEPT_SIGNATURE}
 _I, _B = types.int64, types.boolean
 
 
-def _helper(signature):
-    return njit(signature, cache=True, _nrt=False)
-
 
 @njit(cache=True)
 def public_length(companies, players):
     return PUB_HEADER + companies + players
 
 
-@_helper(_I(_shown, _I))
+@uncounted(_I(_shown, _I))
 def company_cards(public, company):
     """Printed number of cards of a company."""
     return public[PUB_HEADER + company]
 
 
-@_helper(_I(_shown, _I))
+@uncounted(_I(_shown, _I))
 def score_so_far(public, seat):
     """A seat's total points from earlier rounds of this game."""
     return public[PUB_HEADER + public[PUB_COMPANIES] + seat]
 
 
-@_helper(_B(_I, _I))
+@uncounted(_B(_I, _I))
 def has_majority(held, cards):
     return 2 * held > cards
 
 
-@_helper(_B(_shown, _shown))
+@uncounted(_B(_shown, _shown))
 def holds_majorities(hand, counts):
     """The stop's qualification, the one place it is written (the engine judges a stop with it): the hand
     holds a majority of every company it holds cards of (an empty hand qualifies); ``counts``: each
@@ -95,14 +92,14 @@ def holds_majorities(hand, counts):
     return True
 
 
-@_helper(_B(_shown, _shown))
+@uncounted(_B(_shown, _shown))
 def is_qualified(hand, public):
     """True if the hand shows a majority in every company held (an empty hand qualifies): holds_majorities
     with the card counts of ``public``."""
     return holds_majorities(hand, public[PUB_HEADER:PUB_HEADER + hand.size])
 
 
-@_helper(_I(_shown, _I, _shown, _I, _I, _I, _B))
+@uncounted(_I(_shown, _I, _shown, _I, _I, _I, _B))
 def card_points(hand, centre, counts, all_points, majority_points, bankrupt_points, bankrupt_majority_scores):
     """Per-card points of one hand with ``centre`` the bankrupt company (the one scoring rule of engine, score_round and strategies; W6)."""
     points = 0
@@ -119,14 +116,14 @@ def card_points(hand, centre, counts, all_points, majority_points, bankrupt_poin
     return points
 
 
-@_helper(_I(_shown, _I, _I))
+@uncounted(_I(_shown, _I, _I))
 def false_stopper_card_points(hand, centre, bankrupt_points):
     """W8 ("none"): a round-ending false stopper's cards earn nothing, but its cards of the bankrupt
     company still cost ``bankrupt_points`` each (a deduction is not an earning)."""
     return bankrupt_points * hand[centre] if 0 <= centre < hand.size else 0
 
 
-@_helper(_I(_shown, _shown, _B))
+@uncounted(_I(_shown, _shown, _B))
 def stop_points(hand, public, qualified):
     """points_if_stopped (below) for a hand already known to be ``qualified`` (is_qualified) or not."""
     companies = public[PUB_COMPANIES]
@@ -143,7 +140,7 @@ def stop_points(hand, public, qualified):
     return points + public[PUB_FALSE_STOP]
 
 
-@_helper(_I(_shown, _shown))
+@uncounted(_I(_shown, _shown))
 def points_if_stopped(hand, public):
     """The round score this hand would get if its holder stopped now: card points plus the stop bonus, or
     for an unqualified hand the false-stop penalty plus what W8 leaves its cards (nothing but the bankrupt

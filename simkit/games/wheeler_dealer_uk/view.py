@@ -24,7 +24,7 @@ circle, decline the card, a yellow card. A yes/no answer must be 0 or 1; "-1 to 
 """
 from numba import njit, types
 
-from ...numba_tools import readonly_array
+from ...numba_tools import readonly_array, uncounted
 
 MAX_SEATS = 6
 MAX_COMMODITIES = 64
@@ -100,33 +100,30 @@ DECISIONS = {name: DECISION_SIGNATURE for name in DECISION_NAMES}
 _I, _B = types.int64, types.boolean
 
 
-def _helper(signature):
-    return njit(signature, cache=True, _nrt=False)
 
-
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def face(table, c):
     return table[table[H_FACE] + c]
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def colour(table, c):
     return table[table[H_COLOUR] + c]
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def copies(table, c):
     """Copies of a commodity in the game."""
     return table[table[H_COPIES] + c]
 
 
-@_helper(_I(TABLE, _I, _I))
+@uncounted(_I(TABLE, _I, _I))
 def multiple(table, c, cards):
     """The set multiple for selling ``cards`` cards of commodity c (the data's set_multiple_rule)."""
     return table[table[H_MULTIPLE] + colour(table, c) * (MAX_SET + 1) + min(cards, MAX_SET)]
 
 
-@_helper(_I(TABLE, _I, _I))
+@uncounted(_I(TABLE, _I, _I))
 def set_value(table, c, cards):
     """What the bank pays for a set of ``cards`` cards of c (0 below the minimum set)."""
     if cards < table[H_MIN_SET]:
@@ -134,23 +131,23 @@ def set_value(table, c, cards):
     return multiple(table, c, cards) * face(table, c) * cards
 
 
-@_helper(_I(TABLE, _I, _I))
+@uncounted(_I(TABLE, _I, _I))
 def space(table, circle, position):
     """The colour of a space (RED, GREEN, YELLOW or BLUE)."""
     return table[table[H_OUTER if circle == OUTER else H_INNER] + position]
 
 
-@_helper(_I(TABLE, _I, _I))
+@uncounted(_I(TABLE, _I, _I))
 def seat_field(table, seat, field):
     return table[table[H_SEATS] + seat * SEAT_FIELDS + field]
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def cash(table, seat):
     return table[table[H_SEATS] + seat * SEAT_FIELDS + F_CASH]
 
 
-@_helper(_I(TABLE, _I, _I))
+@uncounted(_I(TABLE, _I, _I))
 def held(table, seat, c):
     """Clean cards of c the seat holds (At Risk cards are not counted, K2)."""
     return table[table[H_HELD] + seat * table[H_COMMODITIES] + c]
@@ -164,59 +161,59 @@ def hand(table, seat):                 # return a view without reference countin
     return table[start:start + table[H_COMMODITIES]]
 
 
-@_helper(_I(TABLE, _I, _I))
+@uncounted(_I(TABLE, _I, _I))
 def at_risk(table, seat, c):
     return table[table[H_RISK] + seat * table[H_COMMODITIES] + c]
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def in_pack(table, c):
     """Copies of c in its pack now (the order of the pack is hidden)."""
     return table[table[H_IN_PACK] + c]
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def pack_size(table, pack):
     return table[table[H_PACK_SIZE] + pack]
 
 
-@_helper(_I(_I, _I))
+@uncounted(_I(_I, _I))
 def part_down(amount, basis_points):
     """A share of an amount paid by the bank: rounded down (K7)."""
     return amount * basis_points // 10000
 
 
-@_helper(_I(_I, _I))
+@uncounted(_I(_I, _I))
 def part_up(amount, basis_points):
     """A share of an amount paid to the bank: rounded up (K7)."""
     return (amount * basis_points + 9999) // 10000
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def loan_value(table, c):
     """The At Risk loan on one card of c: half its face value."""
     return part_down(face(table, c), table[H_LOAN_BP])
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def redeem_cost(table, c):
     """What redeeming one At Risk card of c costs: the loan plus 10% interest."""
     loan = loan_value(table, c)
     return loan + part_up(loan, table[H_INTEREST_BP])
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def handlers_charge(table, c):
     return part_up(face(table, c), table[H_HANDLERS_BP])
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def total_wealth(table, seat):
     """K4: cash + face value of every card held, At Risk ones included, - what redeeming them all would cost."""
     return cash(table, seat) + seat_field(table, seat, F_CARD_VALUE) - seat_field(table, seat, F_RISK_COST)
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def on_sale(table, c):
     """Clean cards of c that the turn's seat has borrowed on as part of a set to be sold this turn (K7
     borrow_on_sale): still in its hand and counted by ``held``; the sale repays each loan + interest, and any
@@ -224,7 +221,7 @@ def on_sale(table, c):
     return table[table[H_ON_SALE] + c]
 
 
-@_helper(_I(TABLE, _I))
+@uncounted(_I(TABLE, _I))
 def redeemable(table, c):
     """At Risk cards of c that the turn's seat may still redeem in the redeem step (or Command) under way: those
     At Risk when it began (a card borrowed on to pay for redeeming stays At Risk)."""
@@ -237,7 +234,7 @@ def redeemable_cards(table):
     return table[table[H_REDEEMABLE]:table[H_REDEEMABLE] + table[H_COMMODITIES]]
 
 
-@_helper(_I(TABLE, _I, _I))
+@uncounted(_I(TABLE, _I, _I))
 def borrowable(table, seat, c):
     """Clean cards of c the seat may borrow on now (those already borrowed on for a sale excepted)."""
     cards = held(table, seat, c)
@@ -246,7 +243,7 @@ def borrowable(table, seat, c):
     return cards
 
 
-@_helper(_B(TABLE, _I, _I, _I))
+@uncounted(_B(TABLE, _I, _I, _I))
 def sale_loan(table, seat, c, incoming):
     """May the seat borrow on a card of c now as part of a set to be sold (pack_sale_loan; K7 borrow_on_sale)?
     Only the turn's seat, in its deal and redeem steps (to pay for the deal or a redeem), and only when c is a
@@ -256,17 +253,17 @@ def sale_loan(table, seat, c, incoming):
     return held(table, seat, c) + (1 if c == incoming else 0) >= table[H_MIN_SET]
 
 
-@_helper(_I(_I, _I, _I))
+@uncounted(_I(_I, _I, _I))
 def pack_deal(kind, seat, c):
     return kind + 4 * (seat + MAX_SEATS * c)
 
 
-@_helper(_I(_I))
+@uncounted(_I(_I))
 def pack_sale_loan(c):
     """The borrow answer for a loan on a card of c as part of a set to be sold this turn (K7 borrow_on_sale)."""
     return SALE_LOAN + c
 
 
-@_helper(_I(_I, _I))
+@uncounted(_I(_I, _I))
 def pack_sale(c, cards):
     return c * (MAX_SET + 1) + cards
