@@ -38,26 +38,22 @@ def lineups(n_strategies: int, players: int) -> list[tuple[int, ...]]:
 
 def pairwise_by_block(frame: pd.DataFrame, names: list[str]) -> np.ndarray:
     """wins[block, i, j]: over one block's games, how often strategy i finished ahead of j (ties half)."""
+    index = {name: i for i, name in enumerate(names)}
     blocks = np.sort(frame["game"].unique())
-    code = pd.Index(names).get_indexer(frame["strategy"])
-    block = np.searchsorted(blocks, frame["game"].to_numpy())
-    seat, score = frame["seat"].to_numpy(), frame["score"].to_numpy()
-    group = frame.groupby(["lineup", "rotation"], sort=False).ngroup().to_numpy()
-    order = np.lexsort((seat, block, group))      # each line-up and rotation's games, seat by seat
-    starts = np.flatnonzero(np.diff(group[order], prepend=-1))
-    cells, shares = [], []
-    for rows in np.split(order, starts[1:]) if order.size else ():
-        seats = np.unique(seat[rows]).size
-        by_game = score[rows].reshape(-1, seats)
-        codes = code[rows].reshape(-1, seats)
-        first, second = np.nonzero(~np.eye(seats, dtype=bool))     # every ordered pair of different seats
-        ahead, level = by_game[:, first] > by_game[:, second], by_game[:, first] == by_game[:, second]
-        cells.append(((block[rows].reshape(-1, seats)[:, :1] * len(names) + codes[:, first]) * len(names)
-                      + codes[:, second]).ravel())
-        shares.append((ahead + 0.5 * level).ravel())
-    # every share is 0, 0.5 or 1, so the sums are exact in any order: the same wins as adding game by game
-    wins = np.bincount(np.concatenate(cells), np.concatenate(shares), minlength=len(blocks) * len(names) ** 2)
-    return wins.reshape(len(blocks), len(names), len(names))
+    frame = frame.assign(code=frame["strategy"].map(index), block=np.searchsorted(blocks, frame["game"]))
+    wins = np.zeros((len(blocks), len(names), len(names)))
+    for _, games in frame.groupby(["lineup", "rotation"], sort=False):
+        games = games.sort_values(["block", "seat"])
+        seats = games["seat"].nunique()
+        score = games["score"].to_numpy().reshape(-1, seats)
+        code = games["code"].to_numpy().reshape(-1, seats)
+        block = games["block"].to_numpy().reshape(-1, seats)[:, 0]
+        for p in range(seats):
+            for q in range(seats):
+                if p != q:
+                    share = (score[:, p] > score[:, q]) + 0.5 * (score[:, p] == score[:, q])
+                    np.add.at(wins, (block, code[:, p], code[:, q]), share)
+    return wins
 
 
 def head_to_head_intervals(frame, labels, wins: np.ndarray | None = None) -> pd.DataFrame:
