@@ -267,8 +267,7 @@ def preset(base: Strategy, name: str, doc: str, **params) -> Strategy:
 
 PLUGIN_GROUP = "simkit.strategies"   # entry points of installed packages that register strategies
 _SHIPPED_LOADED: set[str] = set()
-_PLUGINS: dict[tuple[str, str], str] = {}   # (game, strategy name) -> the installed package that added it
-_PLUGIN_MODULES: dict[tuple[str, str], str] = {}   # (game, strategy name) -> the module its entry point names
+_PLUGINS: dict[tuple[str, str], tuple[str, str]] = {}   # (game, strategy name) -> (package, module) that added it
 _PLUGINS_LOADED = False
 
 
@@ -292,10 +291,9 @@ def _load_plugins() -> None:
         for game, names in _REGISTRY.items():
             for name, strategy in names.items():
                 if (game, name) not in before:
-                    _PLUGINS[game, name] = package
-                    _PLUGIN_MODULES[game, name] = entry.module
+                    _PLUGINS[game, name] = (package, entry.module)
                 elif before[game, name] is not strategy:
-                    taken = _PLUGINS.get((game, name), "simkit")
+                    taken = _PLUGINS.get((game, name), ("simkit",))[0]
                     raise SimkitError(f"strategy package {package} defines {game} strategy {name!r}, which {taken} "
                                       "already has; a package must choose names of its own")
 
@@ -315,12 +313,12 @@ def registered(game: str) -> dict[str, Strategy]:
 
 def plugin_package(game: str, name: str) -> str | None:
     """The installed package that added a strategy (None for a shipped one)."""
-    return _PLUGINS.get((game, name))
+    return _PLUGINS.get((game, name), (None,))[0]
 
 
 def plugin_module(game: str, name: str) -> str | None:
     """The module that added a strategy of an installed package (its entry point's; None for a shipped one)."""
-    return _PLUGIN_MODULES.get((game, name))
+    return _PLUGINS.get((game, name), (None, None))[1]
 
 
 @dataclass(frozen=True)

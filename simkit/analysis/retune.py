@@ -16,12 +16,12 @@ from dataclasses import replace
 import pandas as pd
 
 from ..errors import SimkitError
+from ..games import get_game
 from ..stats import Z95
 from ..strategy import Seat
 from .compare import paired_tables, seat_advantage
 from .play import Job, play_jobs
 from .play import batches, deals_for, rotate
-from ..games import get_game
 from .result import Analysis, score_change
 
 
