@@ -103,9 +103,23 @@ def backend_rates(spec: dict, games: int, workers: int, repeat: int) -> dict:
             "dask_ratios": [d / l for d, l in zip(rates["dask"], rates["local"])]}
 
 
-def _median_rates(spec: dict, games: int, workers: int, repeat: int) -> tuple[float, float]:
-    runs = [throughput(spec, games, workers) for _ in range(repeat)]
-    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+def _paired_rates(spec: dict, games: int, cores: int, repeat: int) -> dict:
+    """Medians of ``repeat`` rounds on all cores and on one, the two alternated within each round (and the
+    round's order flipped each time) so that the machine's drift over the measurement falls on both; the
+    parallel speed-up is the median of the rounds' own ratios."""
+    throughput(spec, max(1, 8 * cores), cores)      # fork the pool before the first timing
+    all_cores, one_core = [], []
+    for round_ in range(repeat):
+        order = (cores, 1) if round_ % 2 == 0 else (1, cores)
+        timed = {workers: throughput(spec, games, workers) for workers in order}
+        all_cores.append(timed[cores])
+        one_core.append(timed[1])
+    return {"games_per_s_all_cores": statistics.median(r[0] for r in all_cores),
+            "turns_per_s_all_cores": statistics.median(r[1] for r in all_cores),
+            "games_per_s_one_core": statistics.median(r[0] for r in one_core),
+            "turns_per_s_one_core": statistics.median(r[1] for r in one_core),
+            "parallel_speedups": [a[0] / o[0] for a, o in zip(all_cores, one_core)],
+            "parallel_speedup": statistics.median(a[0] / o[0] for a, o in zip(all_cores, one_core))}
 
 
 def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: int = 20,
@@ -118,9 +132,7 @@ def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: 
     spec = {"game": game, "rules_file": str(rules_file) if rules_file else None, "sets": list(sets)}
     make_batch(game, 1, None, 1, rules_file, sets).play(0, 1)  # validate and fill the cache before timing
     result = {"game": game, "sets": list(sets), "cores": cores, "games": games, "repeat": repeat}
-    result["games_per_s_all_cores"], result["turns_per_s_all_cores"] = _median_rates(spec, games, cores, repeat)
-    result["games_per_s_one_core"], result["turns_per_s_one_core"] = _median_rates(spec, games, 1, repeat)
-    result["parallel_speedup"] = result["games_per_s_all_cores"] / result["games_per_s_one_core"]
+    result.update(_paired_rates(spec, games, cores, repeat))
     nojit = statistics.median(_child(["play", json.dumps(spec), nojit_games, 1], {"NUMBA_DISABLE_JIT": "1"})["games_per_s"]
                               for _ in range(repeat))
     result["games_per_s_jit_disabled"] = nojit
@@ -199,15 +211,16 @@ def format_table(results: list[dict]) -> str:
 
     first = results[0]
     head = (f"{'game':<20} {'games/s all':>12} {'games/s one':>12} {'turns/s all':>12} {'turns/s one':>12} "
-            f"{'JIT x':>6} {'peak MiB':>9}")
+            f"{'all/one':>7} {'JIT x':>6} {'peak MiB':>9}")
     rows = [f"{r['game']:<20} {rate(r['games_per_s_all_cores']):>12} {rate(r['games_per_s_one_core']):>12} "
-            f"{rate(r['turns_per_s_all_cores']):>12} {rate(r['turns_per_s_one_core']):>12} {r['jit_speedup']:>6.0f} "
+            f"{rate(r['turns_per_s_all_cores']):>12} {rate(r['turns_per_s_one_core']):>12} {r['parallel_speedup']:>7.2f} "
+            f"{r['jit_speedup']:>6.0f} "
             f"{r.get('peak_rss_mib', float('nan')):>9.0f}"
             + (f" {r['memory_ratio']:>9.2f}" if "memory_ratio" in r else "") for r in results]
     if "memory_ratio" in first:
         head += f" {'10x ratio':>9}"
     return "\n".join([f"default line-ups, {first['games']:,} games a figure, median of {first['repeat']}, "
-                      f"all cores = {first['cores']}; peak MiB: a run of {first['games']:,} games, all processes",
+                      f"all cores = {first['cores']}; all/one: median of the rounds' ratios; peak MiB: a run of {first['games']:,} games, all processes",
                       head, *rows])
 
 
@@ -220,7 +233,8 @@ def format_benchmark(result: dict) -> str:
     lines = [f"{result['game']}{rules}: {result['games']} games, median of {result['repeat']}, {result['cores']} cores",
              f"  all cores      {result['games_per_s_all_cores']:>12,.0f} games/s{turns('turns_per_s_all_cores')}",
              f"  one core       {result['games_per_s_one_core']:>12,.0f} games/s{turns('turns_per_s_one_core')}  "
-             f"(parallel speed-up {result['parallel_speedup']:.2f}x)",
+             f"(parallel speed-up {result['parallel_speedup']:.2f}x, median of the rounds "
+             f"{', '.join(f'{x:.2f}' for x in result['parallel_speedups'])})",
              f"  JIT disabled   {result['games_per_s_jit_disabled']:>12,.1f} games/s  "
              f"(JIT speed-up {result['jit_speedup']:,.0f}x, one core)",
              f"  warm start     {result['warm_start_s']:>12.2f} s to the first simulated game"]
