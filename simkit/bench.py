@@ -114,12 +114,12 @@ def _paired_rates(spec: dict, games: int, cores: int, repeat: int) -> dict:
         timed = {workers: throughput(spec, games, workers) for workers in order}
         all_cores.append(timed[cores])
         one_core.append(timed[1])
+    speedups = [a[0] / o[0] for a, o in zip(all_cores, one_core)]
     return {"games_per_s_all_cores": statistics.median(r[0] for r in all_cores),
             "turns_per_s_all_cores": statistics.median(r[1] for r in all_cores),
             "games_per_s_one_core": statistics.median(r[0] for r in one_core),
             "turns_per_s_one_core": statistics.median(r[1] for r in one_core),
-            "parallel_speedups": [a[0] / o[0] for a, o in zip(all_cores, one_core)],
-            "parallel_speedup": statistics.median(a[0] / o[0] for a, o in zip(all_cores, one_core))}
+            "parallel_speedups": speedups, "parallel_speedup": statistics.median(speedups)}
 
 
 def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: int = 20,
@@ -220,8 +220,8 @@ def format_table(results: list[dict]) -> str:
     if "memory_ratio" in first:
         head += f" {'10x ratio':>9}"
     return "\n".join([f"default line-ups, {first['games']:,} games a figure, median of {first['repeat']}, "
-                      f"all cores = {first['cores']}; all/one: median of the rounds' ratios; peak MiB: a run of {first['games']:,} games, all processes",
-                      head, *rows])
+                      f"all cores = {first['cores']} (all/one: the rounds' median ratio); peak MiB: a run of "
+                      f"{first['games']:,} games, all processes", head, *rows])
 
 
 def format_benchmark(result: dict) -> str:

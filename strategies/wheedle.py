@@ -39,7 +39,6 @@ SHOWN, SEEN, PARAMS = readonly_array(I, 1), readonly_array(I, 3), readonly_array
 MEMORY, STATE, ANSWER = types.Array(F, 1, "A"), types.Array(types.uint64, 1, "A"), types.Array(I, 1, "A")
 
 
-
 @uncounted(types.void(SHOWN, MEMORY))
 def _reset_round(public, memory):
     if memory[M_ROUND] != public[PUB_ROUND] + 1:

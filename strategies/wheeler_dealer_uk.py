@@ -30,8 +30,6 @@ LEVERAGE_NEVER, LEVERAGE_SETS, LEVERAGE_ANY = 0, 1, 2
 I, B = types.int64, types.boolean
 
 
-
-
 @uncounted(I(TABLE, I, I), inline=True)
 def others_hold(table, seat, c):
     """Copies of c that other players in the game hold, clean or At Risk."""

@@ -58,7 +58,6 @@ DECISIONS = {"act": ACT_SIGNATURE, "accept": ACCEPT_SIGNATURE}
 _I, _B = types.int64, types.boolean
 
 
-
 @njit(cache=True)
 def public_length(companies, players):
     return PUB_HEADER + companies + players

@@ -100,7 +100,6 @@ DECISIONS = {name: DECISION_SIGNATURE for name in DECISION_NAMES}
 _I, _B = types.int64, types.boolean
 
 
-
 @uncounted(_I(TABLE, _I))
 def face(table, c):
     return table[table[H_FACE] + c]
