@@ -119,12 +119,16 @@ def test_rent_paid_and_received_balance_when_rent_bankrupts_the_payer():
     assert sum(paid) == sum(received)
 
 
-def test_rent_columns_count_only_what_a_bankrupt_payer_hands_over():
-    table = Table(players=2, poach=0)
+def test_rent_columns_count_what_a_bankrupt_payer_hands_over_after_raising():
+    table = Table(players=2, poach=0, bid=[0, 5_000])
     table.own(1, "B1", "B2", "B3", "B4")            # whole block: at least $160,000 rent
+    table.own(0, "E1")
     table.set_cash(0, 7_000)
+    table.script_raise(0, (view.RAISE_SELL, table.prop("E1")))
     land_on(table, 0, "B1")
-    assert table.stats[0, state.S_RENT_PAID] == 7_000 and table.stats[1, state.S_RENT_RECEIVED] == 7_000
+    (_, _, _, creditor, handed, _, _), = table.log(state.E_BANKRUPT)
+    assert creditor == 1 and handed > 7_000                # the sale of E1 raised cash before the bankruptcy
+    assert table.stats[0, state.S_RENT_PAID] == handed and table.stats[1, state.S_RENT_RECEIVED] == handed
 
 
 # ---- U17(b): borrowing is closed to a hopeless debtor; sales to players stay open ------------------------
