@@ -6,7 +6,7 @@ from simkit.games import get_game
 from simkit.games.wheeler_dealer_us import _kernel_inputs, engine, money, state, view
 from simkit.strategy import parse_lineup
 
-from .harness import SC_MINE, SC_TARGET, Table
+from .harness import Table
 from .test_scenarios import draw, land_on
 
 GAME = get_game("wheeler-dealer-us")

@@ -9,7 +9,7 @@ from .state import (B, EXTRA_DICE_ROW, E_BUY, E_CITY_HALL, E_OWN_INCOME, E_PARK,
                     S_RENT_RECEIVED, none, _add_cash, _cash, _decide, _die, _illegal, _inline, _landings_at, _log,
                     _members, _public, _rules, _set_debt, _set_owner, _state, _table, _typed)
 from .auctions import _auction
-from .money import _forced_borrowing, _invest, _pay, _pay_handed_over
+from .money import _forced_borrowing, _invest, _pay_handed_over
 
 
 @_typed(none, I, I, B)

@@ -38,7 +38,8 @@ from .state import (B, CTX, DECK_ROW, DICE_ROW, END_CLOCK, END_LAST_PLAYER, END_
                     EXTRA_DICE_ROW, E_BUMP, E_CARD_USED, E_DEAL, E_DEAL_TERMS, E_DOUBLES, E_END, E_MISSED, E_MOVE,
                     E_TURN, I, MODE_CHECK, N_STATS, STRATEGY_ROW, ST_BANK, ST_EXTRA, ST_INVEST_AT, ST_MODE, ST_STATS,
                     ST_WON_AT, S_BANKRUPT_TURN, S_BUMPS, S_CARDS_USED, S_DEALS_ACCEPTED, S_DEALS_OFFERED, S_RENT_PAID,
-                    S_RENT_RECEIVED, S_TURNS, TIE_ROW, USED_SKIP_SCHOOL, USED_STEP5, block_members, kernel_context, make_context, none,
+                    S_RENT_RECEIVED, S_TURNS, TIE_ROW, USED_SKIP_SCHOOL, USED_STEP5, block_members, kernel_context,
+                    make_context, none,
                     state_parts, _I64, _add_cash, _alive, _cash, _decide, _deck, _die, _floats, _held_in_block,
                     _illegal, _invest_at, _log, _members, _on_school, _out, _public, _rngs, _rules, _set_owner,
                     _state, _table, _transfer, _typed, _won_at)

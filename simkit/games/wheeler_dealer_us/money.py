@@ -5,11 +5,10 @@ from .view import (A_RAISE_ITEM, A_RAISE_RESERVE, B_PROPERTY, D_BORROW_ON, D_INV
                    PUB_CARD_TYPES, PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_PROPERTIES, PUB_SQUARES, PUB_SQUARE_ROW,
                    PUB_TURN, P_LOAN, P_PAYOFF, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
                    RAISE_SELL_CARD, S_ALIVE, S_EXTRA_EXCHANGE, S_MISSES_TURN, S_ON_SCHOOL, X_INVEST, X_MASK, X_RETURN,
-                   debt_slot, extra_exchange_open, may_borrow, may_repay, owner_slot, raise_may_borrow, saved_slot,
-                   seat_slot)
+                   extra_exchange_open, may_borrow, may_repay, owner_slot, raise_may_borrow, saved_slot, seat_slot)
 from .state import (B, EXCHANGE_ROW, E_BANKRUPT, E_BORROW, E_INVEST, E_PAY, E_REPAY, I, N_STATS, ST_STATS,
                     S_BANKRUPT_TURN, S_EXCHANGE_PROFIT, S_LOANS, S_REPAID, none, _add_cash, _cash, _decide, _die,
-                    _illegal, _inline, _invest_at, _log, _out, _public, _rules, _set_debt, _set_owner, _state, _table,
+                    _illegal, _invest_at, _log, _out, _public, _rules, _set_debt, _set_owner, _state, _table,
                     _transfer, _tried, _typed, _won_at)
 from .auctions import _auction, _sell_card
 
