@@ -1,5 +1,5 @@
 """Wheeler-Dealer (US edition): properties, Title Cards and the Commodity Futures Exchange, Levels One
-and Two. The rules as the simulator plays them, with its decisions U1-U16: docs/rules/wheeler-dealer-us.md."""
+and Two. The rules as the simulator plays them, with its decisions U1-U17: docs/rules/wheeler-dealer-us.md."""
 from __future__ import annotations
 
 from pathlib import Path
