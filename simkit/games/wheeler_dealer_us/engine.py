@@ -1,5 +1,5 @@
 """The Wheeler-Dealer (US) engine: a batch of games in one Numba kernel (the rules as it plays them, with
-the decisions U1-U16: docs/rules/wheeler-dealer-us.md).
+the decisions U1-U17: docs/rules/wheeler-dealer-us.md).
 
 The table everyone sees (U12) is the engine's state itself, the ``public`` vector of view.py; hidden
 are only the deck order and the random streams. Each seat has its own dice stream, so a strategy
