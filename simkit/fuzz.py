@@ -63,9 +63,18 @@ def draw_case(game: str, pick) -> Case:
     return Case(game, spec.fuzz(pick, n), tuple(pick.choice(names) for _ in range(n)))
 
 
+def no_refused_answers(columns: dict) -> None:
+    """A case's line-up is all shipped strategies, and no answer of theirs may be refused (illegal_actions)."""
+    refused = int(np.sum(columns["illegal_actions"]))
+    if refused:
+        raise AssertionError(f"{refused} answers of shipped strategies refused (illegal_actions)")
+
+
 def play_case(case: Case, games: int, seed: int) -> None:
-    """Play ``games`` games of a case in checking mode; an AssertionError is a broken conservation law."""
-    make_batch(case.game, games, list(case.players), seed, rules=case.rules).play(0, games, check=True)
+    """Play ``games`` games of a case in checking mode; an AssertionError is a broken conservation law or a
+    refused answer of a shipped strategy."""
+    no_refused_answers(make_batch(case.game, games, list(case.players), seed, rules=case.rules).play(0, games,
+                                                                                                     check=True))
 
 
 ROUND_PER_WORKER = 64    # cases drawn at a time per worker: drawing them all first would keep the workers waiting
@@ -79,7 +88,8 @@ def _failure(case: Case, index: int, per_case: int, seed: int, exc: BaseExceptio
 def campaign(game: str, games: int, per_case: int = 200, workers: int = 1, seed: int = 0, out=sys.stderr) -> dict:
     """Play ``games`` fuzzed games of one game in checking mode (cases of ``per_case`` games each, the case
     index seeding both the draw and the games) on the process's pool (simkit.pool); returns counts and
-    the failing cases. A case that raises (a broken conservation law, a rule the engine refuses) or kills
+    the failing cases. A case that raises (a broken conservation law, a rule the engine refuses), has an
+    answer of a shipped strategy refused or kills
     its worker (a crash) is printed to ``out`` with the Python that replays it, and the campaign goes on.
     Progress: the command's bar (simkit.progress) where one is drawn, else a line to ``out`` every 5%."""
     cases = -(-games // per_case)
@@ -88,6 +98,12 @@ def campaign(game: str, games: int, per_case: int = 200, workers: int = 1, seed:
     done = [0]
 
     def played(chunk, columns):
+        if columns is not None:
+            try:
+                no_refused_answers(columns)
+            except AssertionError as exc:
+                failed(chunk, exc)
+                return
         done[0] += 1
         if not bar.drawn and done[0] % max(1, cases // 20) == 0:
             print(f"  {game}: {done[0] * per_case:,} games, {len(failures)} violations, "
@@ -111,7 +127,7 @@ def campaign(game: str, games: int, per_case: int = 200, workers: int = 1, seed:
                     failed(Chunk(None, 0, per_case, (index, case)), exc)
                     bar.update(per_case)
                     continue
-                chunks.append(Chunk(batch, 0, per_case, (index, case), columns=()))     # only errors come back
+                chunks.append(Chunk(batch, 0, per_case, (index, case), columns=("illegal_actions",)))
             play_chunks(chunks, played, workers, check=True, bar=bar, failed=failed)
     return {"game": game, "games": cases * per_case, "cases": cases, "games_per_case": per_case, "seed": seed,
             "violations": len(failures), "failures": sorted(failures, key=lambda f: f["case"]),

@@ -23,7 +23,8 @@ from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_C
                                                  RAISE_GIVE_UP, RAISE_SELL, RAISE_SELL_CARD, SQ_CITY_HALL, SQ_PARK,
                                                  SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, S_ALIVE, S_ON_SCHOOL,
                                                  S_POSITION, audit_max, bid_limit, city_hall_share, debt_slot,
-                                                 extra_exchange_open, held_in_block, saved, saved_slot, seat_field)
+                                                 extra_exchange_open, held_in_block, raise_may_borrow, saved,
+                                                 saved_slot, seat_field)
 from simkit.numba_tools import uncounted
 from simkit.strategy import Param, Strategy, register
 from simkit.strategies.wheeler_dealer_us.valuation import (B1, BCAP, BORROW_ANY, BORROW_BLOCKS, BORROW_NEVER,
@@ -532,7 +533,7 @@ def _pick_sale(public, table, memory, params, seat, whole, filled):
 def _raise(public, table, query, params, memory, state, out):
     """Borrow outside whole blocks; sell saved cards (reserve: half their worth); sell outside whole blocks
     (reserve: half the property's worth net of debt); borrow on whole blocks; sell anything; one extra
-    Exchange gamble; give up."""
+    Exchange gamble; give up. No borrowing on a debt that every loan together could not cover (U17(b))."""
     seat = public[PUB_SEAT]
     short = query[Q_RAISE_SHORT]
     money = cash(public, seat)
@@ -541,8 +542,11 @@ def _raise(public, table, query, params, memory, state, out):
         memory[M_TRIED] = 0.0
         memory[M_TRIED_CARDS] = 0.0
     filled = _fill_mine(public, table, seat, memory)
+    borrowing = raise_may_borrow(public, table, seat, short)   # U17(b): closed on a hopeless debt
     for whole in (False, True):
-        prop = _pick_borrow(public, table, memory, seat, short, 1 if whole else 0, 2 if whole else 0, filled)
+        prop = -1
+        if borrowing:
+            prop = _pick_borrow(public, table, memory, seat, short, 1 if whole else 0, 2 if whole else 0, filled)
         if prop >= 0:
             out[A_RAISE_ITEM] = prop
             return RAISE_BORROW

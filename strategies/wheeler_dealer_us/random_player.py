@@ -14,12 +14,12 @@ from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_C
                                                  PUB_AUCTION_MIN, PUB_BAMBOOZLE_CASH, PUB_CARD_ROW, PUB_CARD_TYPES,
                                                  PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_PLAYERS, PUB_PROPERTIES,
                                                  PUB_SEAT, PUB_SQUARES, PUB_SQUARE_ROW, Q_CARD_CONTEXT, Q_CARD_TYPE,
-                                                 Q_INVEST_OPTIONAL, Q_MUST_USE, Q_RAISE_STEPS, Q_UNDERHANDED,
-                                                 RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
+                                                 Q_INVEST_OPTIONAL, Q_MUST_USE, Q_RAISE_SHORT, Q_RAISE_STEPS,
+                                                 Q_UNDERHANDED, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
                                                  RAISE_SELL_CARD, SQ_PARK, SQ_PROPERTY, S_ALIVE, S_ON_SCHOOL,
                                                  S_POSITION, X_INVEST, bamboozle_target_ok, bid_limit, can_bamboozle,
                                                  cash, extra_exchange_open, may_borrow, may_repay, occupied, owner,
-                                                 owns_property, saved, seat_field)
+                                                 owns_property, raise_may_borrow, saved, seat_field)
 from simkit.strategy import Strategy, register
 
 OWNED, BORROWABLE, REPAYABLE = 0, 1, 2   # _nth_property's tests
@@ -174,13 +174,15 @@ def _untried(memory, slot, index):
 
 @njit(cache=True)
 def random_raise(public, table, query, params, memory, state, out):
-    """Uniform over the legal steps: give up, borrow on a title, offer a title or a saved card not yet
-    offered in this raise, the extra Exchange investment."""
-    seat = public[PUB_SEAT]
+    """Uniform over the legal steps: give up, borrow on a title (not on a hopeless debt, U17(b)), offer a title
+    or a saved card not yet offered in this raise, the extra Exchange investment."""
+    seat, short = public[PUB_SEAT], query[Q_RAISE_SHORT]
     if query[Q_RAISE_STEPS] == 0:  # a new raise
         memory[R_TRIED] = 0.0
         memory[R_TRIED_CARDS] = 0.0
-    borrow = _nth_property(public, seat, -1, BORROWABLE, table)
+    borrow = 0
+    if raise_may_borrow(public, table, seat, short):
+        borrow = _nth_property(public, seat, -1, BORROWABLE, table)
     sellable = 0
     for prop in range(public[PUB_PROPERTIES]):
         sellable += owner(public, prop) == seat and _untried(memory, R_TRIED, prop)

@@ -310,3 +310,12 @@ def test_min_line_three_never_takes_two_cards():
     assert sizes[2] == 0 and sizes[3:].sum() > 100
     _, columns = play(list(GAME.default_lineup), 100)
     assert columns["_totals"]["collection_sizes"][2] > 0
+
+
+def test_a_refused_move_names_its_cell_by_row_and_column():
+    # careless_packed answers legal cells with Dweebies not in the hand, and cells anywhere in [-1000, 1000]
+    lines = [line for line in _replay(3, 0, [toys.CARELESS_PACKED, "greedy"]).splitlines() if "illegal move" in line]
+    shown = re.compile(r"\(\S+ at (row [+-]\d+, column [+-]\d+|cell -?\d+ \(off the table\))[ )]")
+    where = [shown.search(line) for line in lines]
+    assert lines and all(where), lines[:3]
+    assert any(match.group(1).startswith("row") for match in where)

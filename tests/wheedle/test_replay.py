@@ -59,3 +59,28 @@ def test_score_entries_add_up_to_the_round_points(sets):
     elif not sets:
         expected.add("cards earn nothing (W8)")
     assert expected <= entries_seen, entries_seen
+
+
+REFUSED = re.compile(r"^  t +\d+ seat \d \(careless[^)]*\) tried an illegal "
+                     r"(offer of (-?\d+ .+|nothing) for (-?\d+ .+|nothing)|swap of 1 .+ with the centre|stop"
+                     r"|action of unknown kind -?\d+); refused, played as a pass$")
+
+
+def test_refused_actions_read_as_words():
+    from simkit.strategy import Seat
+
+    from .test_careless import careless
+
+    # wild=0: careless answers in [-2, 9], so offers and swaps of companies that do not exist are refused too
+    lineup = [Seat(careless(), {"wild": 0.0}), "never-stop", "never-stop", "never-stop"]
+    text = replay(lineup, 11, 1, ("options.max_ticks=60",))
+    refused = [line for line in text.splitlines() if "tried an illegal" in line]
+    assert refused and all(REFUSED.match(line) for line in refused), refused[:5]
+    assert "np.int64" not in text
+    assert {"offer", "swap"} <= {line.split("illegal ")[1].split(" ")[0] for line in refused}
+
+
+def test_a_stalemate_names_the_round_length_not_a_tick_past_it():
+    text = replay(["never-stop"] * 4, 3, 0, ("options.max_ticks=60",))
+    assert text.count("   nobody stopped within 60 ticks: stalemate (W5)") == 4       # one round per dealer
+    assert "t  60" not in text and "60 ticks, stalemate" in text

@@ -234,6 +234,22 @@ def test_replay_of_a_turn_limit_end_names_the_richest():
             f"seat {winner} (cautious) wins") in text
 
 
+@pytest.mark.parametrize("game", range(4))
+def test_replay_shows_the_dealt_hands_so_wealth_can_be_re_added(game):
+    seats = parse_lineup(GAME.name, list(GAME.default_lineup))
+    prepared = GAME.prepare(GAME.rules(), 4)
+    lines = GAME.replay(prepared, seats, 7, game).splitlines()
+    dealt = lines[lines.index(next(line for line in lines if line.startswith("== The deal"))) + 1:][:4]
+    for seat, line in enumerate(dealt):
+        cards, wealth = re.fullmatch(rf"   seat {seat} \([^)]*\): (.*); wealth (.*)", line).groups()
+        faces = [int(card.rsplit(" ", 1)[1].replace(",", "")) for card in cards.split(", ")]
+        assert len(faces) == int(prepared.start_hand.sum())
+        assert wealth == f"{int(prepared.start_cash):,} + {sum(faces):,} = {int(prepared.start_cash) + sum(faces):,}"
+    # seat 0 moves first: its first turn's wealth is the dealt wealth, re-added from the text
+    first = next(line for line in lines if line.startswith("round 1, seat 0"))
+    assert first.endswith(f"total wealth {dealt[0].rsplit(' = ', 1)[1]}")
+
+
 def test_golden_replay_level_2():
     """A seeded level-2 game of the default line-up, in full; regenerate with SIMKIT_REGOLD=1 after a deliberate
     change of behaviour (and read the difference)."""

@@ -13,7 +13,7 @@ from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_D
                                                  A_STAKE, A_TARGET, CARD_MASTER_KEY_SCHOOL, D_BAMBOOZLE, D_BUMP, D_BUY,
                                                  D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, D_INVEST, D_RAISE,
                                                  DEAL_BUY, FINANCE_DONE, FINANCE_REPAY, MEMORY_SIZE, OUT_SIZE,
-                                                 PUB_COMMODITY_ROW, PUB_SEAT, QUERY_SIZE, Q_KIND, RAISE_BORROW,
+                                                 PUB_COMMODITY_ROW, PUB_SEAT, P_LOAN, QUERY_SIZE, Q_KIND, RAISE_BORROW,
                                                  RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL, X_INVEST, X_RETURN, X_WAYS)
 
 from .harness import SC_TARGET, Table
@@ -160,15 +160,18 @@ def test_finance_never_borrows_and_repays_whole_blocks_first():
     assert ask(D_FINANCE, "finance", 0) == FINANCE_DONE
 
 
-def test_raise_never_offers_the_same_property_twice():
+@pytest.mark.parametrize("hopeless", [False, True])
+def test_raise_never_offers_the_same_property_twice(hopeless):
     table = Table(players=3)
     table.own(0, "G1", "G3", "E1", debt=True)
     table.own(0, "C1")
     table.set_cash(0, 25_000)
     ask = Asker(table, "kelly")
+    # a debt C1's loan covers, or one no borrowing could cover (U17(b): then kelly never asks to borrow)
+    short = 500_000 - 25_000 if hopeless else int(table.prepared.table[table.prop("C1"), P_LOAN])
     actions, sold = [], []
     for step in range(8):  # Q_RAISE_STEPS: the steps taken in this raise
-        action = ask(D_RAISE, "raise", 0, 500_000 - 25_000, -1, step)
+        action = ask(D_RAISE, "raise", 0, short, -1, step)
         actions.append(action)
         if action == RAISE_BORROW:
             assert ask.out[A_RAISE_ITEM] == table.prop("C1")
@@ -178,7 +181,7 @@ def test_raise_never_offers_the_same_property_twice():
             sold.append(ask.out[A_RAISE_ITEM])                  # nobody bids: the title stays
         else:
             break
-    assert actions[0] == RAISE_BORROW and len(sold) == 4
+    assert (actions[0] == RAISE_BORROW) != hopeless and (RAISE_BORROW in actions) != hopeless and len(sold) == 4
     assert actions[-1] in (RAISE_EXCHANGE, RAISE_GIVE_UP)
 
 

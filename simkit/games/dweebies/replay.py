@@ -37,6 +37,13 @@ def _draw(table: dict, side: int, placed: int | None, marked=()) -> list[str]:
     return lines
 
 
+def _where(side: int, cell: int) -> str:
+    """A cell as row and column from the centre (where the first card goes); a cell off the grid by its number."""
+    if not 0 <= cell < side * side:
+        return f"cell {cell} (off the table)"
+    return f"row {cell // side - side // 2:+d}, column {cell % side - side // 2:+d}"
+
+
 def _hand(names: str, hand: Counter) -> str:
     return " ".join(names[d] * hand[d] for d in sorted(hand) if hand[d]) or "(empty)"
 
@@ -91,14 +98,13 @@ def format_replay(prepared, seats, seed, game, out) -> str:
             elif kind == E.E_ILLEGAL:
                 shown = names[d] if 0 <= d < len(names) else f"#{d}"
                 declining = " declining to collect under game.collect = \"must\"" if a else ""
-                lines.append(f"   {label[seat]} tried an illegal move ({shown} on cell {cell}{declining}); "
+                lines.append(f"   {label[seat]} tried an illegal move ({shown} at {_where(side, cell)}{declining}); "
                              "the engine plays a random legal move instead (D8)")
             elif kind == E.E_PLACE:
                 if links:
                     lines.extend(_draw(table, side, None, links))
-                row, col = cell // side - side // 2, cell % side - side // 2
                 lines.append(f"turn {turn + 1}: {label[seat]} holds {_hand(names, hands[seat])}, places {names[d]} "
-                             f"at row {row:+d}, column {col:+d}" + ((" on the link" if prepared.split_rule ==
+                             f"at {_where(side, cell)}" + ((" on the link" if prepared.split_rule ==
                                                                      "shortest_link" else " on the split table")
                                                                     if b else "")
                              + f" ({a} legal cell(s))")

@@ -9,6 +9,24 @@ def _cards(names, k, company):
     return f"{k} {names[company]}" if k > 0 else "nothing"
 
 
+def _company(names, c):
+    c = int(c)
+    return names[c] if 0 <= c < len(names) else f"company {c} (no such company)"
+
+
+def _refused(names, kind, give, k, want, m) -> str:
+    """What a refused action tried, in words (E_ILLEGAL logs the action's kind and its four answer entries)."""
+    if kind == OFFER:   # a count of 0 leaves its company entry unused
+        def part(count, company):
+            return f"{int(count)} {_company(names, company)}" if count else "nothing"
+        return f"offer of {part(k, give)} for {part(m, want)}"
+    if kind == SWAP:
+        return f"swap of 1 {_company(names, give)} with the centre"
+    if kind == STOP:
+        return "stop"
+    return f"action of unknown kind {int(kind)}"
+
+
 def _hand(names, row):
     parts = [f"{row[c]} {names[c]}" for c in range(len(names)) if row[c]]
     return ", ".join(parts) if parts else "(empty)"
@@ -79,12 +97,11 @@ def format_replay(prepared, seats, seed, game, out) -> str:
                     w4_false_stops[who] += 1
                     text += f": {int(prepared.vector[engine.R_FALSE_STOP]):+d} now, trading goes on (W4)"
                 lines.append(text)
-            elif kind == engine.E_ILLEGAL:
-                tried = {OFFER: "offer", SWAP: "swap", STOP: "stop"}.get(int(give), f"action of kind {give}")
-                lines.append(f"{tick} {label[who]} tried an illegal {tried} {list(ev[engine.EV_GIVE_COUNT:])}; "
-                             "played as a pass")
-            elif kind == engine.E_STALEMATE:
-                lines.append(f"{tick} nobody stopped: stalemate (W5)")
+            elif kind == engine.E_ILLEGAL:  # EV_GIVE holds the kind tried, the next four its answer entries
+                tried = _refused(names, give, k, want, m, other)
+                lines.append(f"{tick} {label[who]} tried an illegal {tried}; refused, played as a pass")
+            elif kind == engine.E_STALEMATE:  # logged after the last tick, with the round's tick count
+                lines.append(f"   nobody stopped within {int(ev[engine.EV_TICK])} ticks: stalemate (W5)")
         stopper = out["round_stopper"][0, rnd]
         lines.append(f"   end of round {rnd + 1}: centre {names[trace[rnd, 1, n, 0]]} goes bankrupt; "
                      f"{out['round_ticks'][0, rnd]} ticks" + ("" if stopper >= 0 else ", stalemate"))

@@ -74,7 +74,8 @@ RNG_ROWS = 2 * MAX_SEATS + 2                # rows used: per seat dice (n), stra
 # (not always the turn's seat)
 (E_TURN, E_MISSED, E_DEAL, E_REFUSED, E_RAID, E_REDEEM, E_SELL, E_LOAN, E_ENTER, E_ROLL, E_CARD, E_BUY,
  E_CHARGE, E_EMPTY_PACK, E_BONUS, E_COMMAND, E_PAY, E_FREE_CARD, E_DISCARD, E_BANK_BUYS, E_FORFEIT,
- E_BANKRUPT, E_WIN, E_END, E_ILLEGAL, E_YELLOW_COMMAND, E_CANNOT_RAISE, E_LOAN_TO_RISK) = range(28)
+ E_BANKRUPT, E_WIN, E_END, E_ILLEGAL, E_YELLOW_COMMAND, E_CANNOT_RAISE, E_LOAN_TO_RISK, E_DEALT) = range(29)
+# E_DEALT: a start-hand card, commodity and face value (so a replay shows the hands and wealth can be re-added)
 # E_PAY: amount, payee (PAYEE_BANK, PAYEE_EACH or a seat), what for (PAY_*), a detail (PAY_*)
 PAYEE_BANK, PAYEE_EACH = -1, -2
 PAY_PLAIN = 0         # a Command card's payment; to each other player: detail = the total
@@ -800,6 +801,7 @@ def _play(ctx, template, start_hand, start_cash, seed, first_game, n_games, chec
                 for p in range(n):
                     c = _from_pack_top(ctx, pack)
                     _add_clean(table, p, c, 1)
+                    _log(ctx, p, E_DEALT, c, face(table, c), 0, 0)
         order = state[ST_COMMANDS:ST_COMMANDS + commands]
         for k in range(commands):
             order[k] = k

@@ -30,9 +30,12 @@ def format_replay(prepared, seats, seed, game, out) -> str:
         return " and ".join(label[p] for p in won) + " share the win"
 
     lines = [f"Wheeler Dealer (UK), game {game} of seed {seed}, {prepared.n_players} players, level {prepared.level}"]
+    lines += _dealt_hands(prepared, out["events"], label, names)
     turn_seat = -1
     for ev in out["events"]:
         rnd, seat, kind, a, b, c, d = (int(x) for x in ev)
+        if kind == E.E_DEALT:
+            continue
         if kind == E.E_TURN:
             turn_seat = seat
             lines.append(f"round {rnd + 1}, {who(seat)} on {_CIRCLES[d]} space {c}: cash {a:,}, total wealth {b:,}")
@@ -125,6 +128,22 @@ def format_replay(prepared, seats, seed, game, out) -> str:
     if out["events_lost"]:
         lines.append(f"   ({out['events_lost']} events beyond the log's capacity were not recorded)")
     return "\n".join(lines)
+
+
+def _dealt_hands(prepared, events, label, names) -> list[str]:
+    """The start hands (E_DEALT events) with their face values, and each seat's wealth from them: cash plus the
+    faces of the cards held."""
+    hands = [[] for _ in range(prepared.n_players)]
+    for _, seat, kind, c, value, _, _ in events.tolist():
+        if kind == E.E_DEALT:
+            hands[seat].append((names[c], value))
+    cash = int(prepared.start_cash)
+    lines = [f"== The deal: each player starts with {cash:,} credits and these cards (face values)"]
+    for p, hand in enumerate(hands):
+        cards = ", ".join(f"{name} {value:,}" for name, value in sorted(hand))
+        faces = sum(value for _, value in hand)
+        lines.append(f"   {label[p]}: {cards or 'no cards'}; wealth {cash:,} + {faces:,} = {cash + faces:,}")
+    return lines
 
 
 def _payment(amount, payee, reason, detail, who, names):

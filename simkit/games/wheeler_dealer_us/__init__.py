@@ -1,5 +1,5 @@
 """Wheeler-Dealer (US edition): properties, Title Cards and the Commodity Futures Exchange, Levels One
-and Two. The rules as the simulator plays them, with its decisions U1-U16: docs/rules/wheeler-dealer-us.md."""
+and Two. The rules as the simulator plays them, with its decisions U1-U17: docs/rules/wheeler-dealer-us.md."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -131,7 +131,8 @@ GAME = Game(
         "exchange_profit": "total Exchange returns minus stakes",
         "bought, auctions_won, declined_then_won, poaches, poached": "property acquisitions (U3, U7, U15)",
         "loans, repaid, deals_offered, deals_accepted": "borrowing (U5) and Wheeling & Dealing (U4)",
-        "rent_paid, rent_received": "rent between players",
+        "rent_paid, rent_received": "rent between players: the money that changed hands (a payer that goes "
+                                    "bankrupt on rent hands over its cash), so both sum to the same over the seats",
         "turns, end": "turns in the game; how it ended: 0 card clock, 1 last player standing, 2 turn limit",
         "turns_played": "turns the seat played",
         "illegal_actions": "strategy answers refused (out of range or against the rules) and replaced by the default",

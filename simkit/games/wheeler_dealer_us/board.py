@@ -9,7 +9,7 @@ from .state import (B, EXTRA_DICE_ROW, E_BUY, E_CITY_HALL, E_OWN_INCOME, E_PARK,
                     S_RENT_RECEIVED, none, _add_cash, _cash, _decide, _die, _illegal, _inline, _landings_at, _log,
                     _members, _public, _rules, _set_debt, _set_owner, _state, _table, _typed)
 from .auctions import _auction
-from .money import _forced_borrowing, _invest, _pay
+from .money import _forced_borrowing, _invest, _pay_handed_over
 
 
 @_typed(none, I, I, B)
@@ -74,13 +74,9 @@ def _visit_owned(ctx, seat, prop, may_poach):
     die = _die(ctx, EXTRA_DICE_ROW + seat)
     rent = _rent_multiple(public, table, _members(ctx), prop) * die
     _log(ctx, seat, E_RENT, prop, die, rent, holder)
-    paid_before = _cash(public, seat)
-    if _pay(ctx, seat, rent, holder):
-        _state(ctx)[ST_STATS + (seat) * N_STATS + S_RENT_PAID] += rent
-        _state(ctx)[ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += rent
-    else:
-        _state(ctx)[ST_STATS + (seat) * N_STATS + S_RENT_PAID] += paid_before
-        _state(ctx)[ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += paid_before
+    handed = _pay_handed_over(ctx, seat, rent, holder)  # U17(d): the money that changed hands
+    _state(ctx)[ST_STATS + (seat) * N_STATS + S_RENT_PAID] += handed
+    _state(ctx)[ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += handed
 
 
 @_typed(B, I, I)

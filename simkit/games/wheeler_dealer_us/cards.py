@@ -216,6 +216,13 @@ def _draw_card(ctx, seat):
         buyer = _sell_card(ctx, seat, card_type, rules[R_AUCTION_MIN], True, -1)
         if buyer >= 0 and _bamboozle(ctx, buyer, underhanded, True):
             _state(ctx)[ST_STATS + buyer * N_STATS + S_CARDS_USED] += 1
+        # U17(c): unsold, a usable one must be used (declining it now is refused and the default played);
+        # only one that can be neither used nor sold is discarded
+        if buyer < 0:
+            if can_bamboozle(public, table, seat, underhanded) and _bamboozle(ctx, seat, underhanded, True):
+                _state(ctx)[ST_STATS + seat * N_STATS + S_CARDS_USED] += 1
+            else:
+                _log(ctx, seat, E_CARD_DISCARDED, card_type, 0, 0, 0)
         return False
     if kind == CK_COMBO:
         choice = _decide(ctx, D_CARD, seat, CARD_DRAWN, card_type, 0, 0, 0)

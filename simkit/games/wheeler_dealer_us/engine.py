@@ -1,5 +1,5 @@
 """The Wheeler-Dealer (US) engine: a batch of games in one Numba kernel (the rules as it plays them, with
-the decisions U1-U16: docs/rules/wheeler-dealer-us.md).
+the decisions U1-U17: docs/rules/wheeler-dealer-us.md).
 
 The table everyone sees (U12) is the engine's state itself, the ``public`` vector of view.py; hidden
 are only the deck order and the random streams. Each seat has its own dice stream, so a strategy
@@ -37,8 +37,9 @@ from .view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_DEAL_CASH, A_DEAL_MINE, A_DEAL_
 from .state import (B, CTX, DECK_ROW, DICE_ROW, END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT, EXCHANGE_ROW,
                     EXTRA_DICE_ROW, E_BUMP, E_CARD_USED, E_DEAL, E_DEAL_TERMS, E_DOUBLES, E_END, E_MISSED, E_MOVE,
                     E_TURN, I, MODE_CHECK, N_STATS, STRATEGY_ROW, ST_BANK, ST_EXTRA, ST_INVEST_AT, ST_MODE, ST_STATS,
-                    ST_WON_AT, S_BANKRUPT_TURN, S_BUMPS, S_CARDS_USED, S_DEALS_ACCEPTED, S_DEALS_OFFERED, S_TURNS,
-                    TIE_ROW, USED_SKIP_SCHOOL, USED_STEP5, block_members, kernel_context, make_context, none,
+                    ST_WON_AT, S_BANKRUPT_TURN, S_BUMPS, S_CARDS_USED, S_DEALS_ACCEPTED, S_DEALS_OFFERED, S_RENT_PAID,
+                    S_RENT_RECEIVED, S_TURNS, TIE_ROW, USED_SKIP_SCHOOL, USED_STEP5, block_members, kernel_context,
+                    make_context, none,
                     state_parts, _I64, _add_cash, _alive, _cash, _decide, _deck, _die, _floats, _held_in_block,
                     _illegal, _invest_at, _log, _members, _on_school, _out, _public, _rngs, _rules, _set_owner,
                     _state, _table, _transfer, _typed, _won_at)
@@ -210,8 +211,9 @@ def _turn(ctx, seat):
 
 @_typed(B, I)
 def _misses_turn(ctx, seat):
-    """The turn after a School landing is missed, unless the seat plays a saved Master Key (Level Two).
-    U16: the token stays on School, under its restrictions, until its next real turn moves it."""
+    """The turn after a School landing is missed (U17(a): a pending extra turn is that turn), unless the seat
+    plays a saved Master Key (Level Two). U16: the token stays on School, under its restrictions, until its
+    next real turn moves it."""
     public = _public(ctx)
     if not public[seat_slot(seat, S_MISSES_TURN)]:
         return False
@@ -268,6 +270,12 @@ def _check(ctx, start_total):
             raise AssertionError("wheeler-dealer-us: a bankrupt player holds cash")
     if total != start_total + _state(ctx)[ST_BANK]:
         raise AssertionError("wheeler-dealer-us: money not conserved (players' cash != start + bank's net payments)")
+    paid, received = 0, 0
+    for seat in range(public[PUB_PLAYERS]):
+        paid += _state(ctx)[ST_STATS + seat * N_STATS + S_RENT_PAID]
+        received += _state(ctx)[ST_STATS + seat * N_STATS + S_RENT_RECEIVED]
+    if paid != received:
+        raise AssertionError("wheeler-dealer-us: rent paid != rent received over the seats (U17(d))")
     for prop in range(public[PUB_PROPERTIES]):
         holder = public[owner_slot(prop)]
         if holder >= 0 and not _alive(public, holder):
@@ -353,10 +361,12 @@ def _play_game(ctx):
             if play:
                 public[PUB_TURN] += 1
                 _turn(ctx, seat)
-                # extra turns are played at once; none after the last card, none for a player sent to School
-                while (state[ST_EXTRA + seat] > 0 and _alive(public, seat) and not public[PUB_LAST_CARD_DRAWN]
-                       and not public[seat_slot(seat, S_MISSES_TURN)]):
+                # extra turns are played at once, none after the last card; U17(a): for a player sent to
+                # School the pending extra turn is the turn it misses (one turn lost, never two)
+                while state[ST_EXTRA + seat] > 0 and _alive(public, seat) and not public[PUB_LAST_CARD_DRAWN]:
                     state[ST_EXTRA + seat] -= 1
+                    if _misses_turn(ctx, seat):
+                        continue
                     public[PUB_TURN] += 1
                     _turn(ctx, seat)
                 state[ST_EXTRA + seat] = 0

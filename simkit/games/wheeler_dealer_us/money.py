@@ -5,10 +5,10 @@ from .view import (A_RAISE_ITEM, A_RAISE_RESERVE, B_PROPERTY, D_BORROW_ON, D_INV
                    PUB_CARD_TYPES, PUB_COMMODITIES, PUB_COMMODITY_ROW, PUB_PROPERTIES, PUB_SQUARES, PUB_SQUARE_ROW,
                    PUB_TURN, P_LOAN, P_PAYOFF, RAISE_BORROW, RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL,
                    RAISE_SELL_CARD, S_ALIVE, S_EXTRA_EXCHANGE, S_MISSES_TURN, S_ON_SCHOOL, X_INVEST, X_MASK, X_RETURN,
-                   debt_slot, extra_exchange_open, may_borrow, may_repay, owner_slot, saved_slot, seat_slot)
+                   extra_exchange_open, may_borrow, may_repay, owner_slot, raise_may_borrow, saved_slot, seat_slot)
 from .state import (B, EXCHANGE_ROW, E_BANKRUPT, E_BORROW, E_INVEST, E_PAY, E_REPAY, I, N_STATS, ST_STATS,
                     S_BANKRUPT_TURN, S_EXCHANGE_PROFIT, S_LOANS, S_REPAID, none, _add_cash, _cash, _decide, _die,
-                    _illegal, _inline, _invest_at, _log, _out, _public, _rules, _set_debt, _set_owner, _state, _table,
+                    _illegal, _invest_at, _log, _out, _public, _rules, _set_debt, _set_owner, _state, _table,
                     _transfer, _tried, _typed, _won_at)
 from .auctions import _auction, _sell_card
 
@@ -40,16 +40,6 @@ def _repay(ctx, seat, prop):
     return True
 
 
-@_inline
-def _loans_available(public, table, seat):
-    """What borrowing on every title of the seat that is not debt-ridden would raise."""
-    total = 0
-    for prop in range(public[PUB_PROPERTIES]):
-        if public[owner_slot(prop)] == seat and not public[debt_slot(public, prop)]:
-            total += table[prop, P_LOAN]
-    return total
-
-
 @_typed(none, I, I)
 def _forced_borrowing(ctx, seat, amount):
     """U13: nobody goes bankrupt (or misses a purchase it wants) while it could still borrow; the
@@ -58,7 +48,7 @@ def _forced_borrowing(ctx, seat, amount):
     public = _public(ctx)
     if _cash(public, seat) >= amount:
         return
-    if _cash(public, seat) + _loans_available(public, _table(ctx), seat) < amount:
+    if not raise_may_borrow(public, _table(ctx), seat, amount - _cash(public, seat)):
         return
     n = public[PUB_PROPERTIES]
     for _ in range(n):  # each pass borrows on one title, and the loans cover the amount
@@ -114,7 +104,8 @@ def _invest(ctx, seat, optional, short):
 @_typed(none, I, I, I)
 def _raise_money(ctx, seat, amount, creditor):
     """U6: the strategy borrows, sells properties and saved cards to players (U14, each once a raise) and
-    may make its one extra Exchange investment of the turn. U16: a refused answer is counted and the
+    may make its one extra Exchange investment of the turn. U17(b): borrowing is refused while the debt is
+    beyond cash plus every loan still open (view.raise_may_borrow). U16: a refused answer is counted and the
     strategy asked again; it is asked at most twice as often as there can be steps."""
     public, rules = _public(ctx), _rules(ctx)
     n = public[PUB_PROPERTIES]
@@ -132,8 +123,8 @@ def _raise_money(ctx, seat, amount, creditor):
         if action == RAISE_GIVE_UP:
             return
         done = False
-        if action == RAISE_BORROW:
-            done = _borrow(ctx, seat, item)
+        if action == RAISE_BORROW:  # U17(b): closed to a hopeless debtor
+            done = raise_may_borrow(public, _table(ctx), seat, short) and _borrow(ctx, seat, item)
         elif action == RAISE_SELL:
             if (0 <= reserve <= MAX_MONEY and 0 <= item < n and public[owner_slot(item)] == seat
                     and not tried[item]):
@@ -182,21 +173,30 @@ def _bankrupt(ctx, seat, creditor):
                 _auction(ctx, prop, -1, _rules(ctx)[R_AUCTION_MIN], True, -1)
 
 
-@_typed(B, I, I, I)
-def _pay(ctx, payer, amount, creditor):
-    """Pay a debt, raising money first if short (U6); returns False if the payer went bankrupt."""
+@_typed(I, I, I, I)
+def _pay_handed_over(ctx, payer, amount, creditor):
+    """Pay a debt, raising money first if short (U6); returns the money that changed hands (U17(d)): the
+    amount, or the cash a payer going bankrupt hands over."""
     public = _public(ctx)
     if amount <= 0:
-        return True
+        return 0
     if _cash(public, payer) < amount:
         _raise_money(ctx, payer, amount, creditor)
         _forced_borrowing(ctx, payer, amount)
     if _cash(public, payer) >= amount:
         _transfer(ctx, payer, amount, creditor)
         _log(ctx, payer, E_PAY, amount, creditor, 0, 0)
-        return True
+        return amount
+    handed = _cash(public, payer)
     _bankrupt(ctx, payer, creditor)
-    return False
+    return handed
+
+
+@_typed(B, I, I, I)
+def _pay(ctx, payer, amount, creditor):
+    """Pay a debt (_pay_handed_over); returns False if the payer went bankrupt."""
+    _pay_handed_over(ctx, payer, amount, creditor)
+    return _public(ctx)[seat_slot(payer, S_ALIVE)] != 0
 
 
 @_typed(B, I, I)

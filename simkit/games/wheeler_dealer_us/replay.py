@@ -42,7 +42,7 @@ def format_replay(prepared, seats, seed, game, out) -> str:
     def no_bid(a, b, c, d):
         if a >= 0:
             return f"nobody bids on {props[a]}; " + (f"{who[b]} keeps it" if b >= 0 else "it stays with the bank")
-        return f"nobody buys the {cards[c]} card; " + ("it is discarded" if d else f"{who[b]} keeps it")
+        return f"nobody buys the {cards[c]} card" + ("" if d else f"; {who[b]} keeps it")
 
     def party(i):
         return "the bank" if i < 0 else who[i]

@@ -70,7 +70,8 @@ D_RAISE = 7         # Q_RAISE_SHORT=amount short, Q_RAISE_CREDITOR=creditor seat
                     # already taken in this raise (0: a new raise): return RAISE_*; out[A_RAISE_ITEM]=property
                     # (RAISE_BORROW, RAISE_SELL) or card type (RAISE_SELL_CARD); out[A_RAISE_RESERVE]=reserve price
                     # (0: the smallest sale, PUB_AUCTION_MIN). Each property and card type may be offered once a
-                    # raise. (default: refused, asked again)
+                    # raise; RAISE_BORROW only while raise_may_borrow() (U17(b): not for a hopeless debt).
+                    # (default: refused, asked again)
 Q_RAISE_SHORT, Q_RAISE_CREDITOR, Q_RAISE_STEPS = 1, 2, 3
 A_RAISE_ITEM, A_RAISE_RESERVE = 0, 1
 D_BUMP = 8          # no arguments: return 0 or 1 to bump; out[A_BUMP_SEAT]=seat to bump, out[A_BUMP_SQUARE]=its
@@ -79,10 +80,12 @@ A_BUMP_SEAT, A_BUMP_SQUARE = 0, 1
 D_CARD = 9          # Q_CARD_CONTEXT=CARD_DRAWN or CARD_STEP5, Q_CARD_TYPE=card type (drawn): return the card type to
                     # use now, -1 for none/keep; out[A_*] its arguments (see CARD_ARGS below) (default: keep / none)
 Q_CARD_CONTEXT, Q_CARD_TYPE = 1, 2
-D_BAMBOOZLE = 10    # Q_UNDERHANDED=1 for underhanded, Q_MUST_USE=1 if it must be used (bought, or a Combo Platter
-                    # played as one): return 1 to use, 0 not; out[A_STAKE]=my property (-1: stake PUB_BAMBOOZLE_CASH
-                    # cash when owning none), out[A_TARGET]=target property (default: not used, or when it must be
-                    # used, my cheapest property against the first eligible target)
+D_BAMBOOZLE = 10    # Q_UNDERHANDED=1 for underhanded, Q_MUST_USE=1 if it must be used (bought, a Combo Platter
+                    # played as one, or drawn and usable but unsold, U17(c)): return 1 to use, 0 not (a drawn one
+                    # is then offered for sale, U14; unsold and usable, it is asked again with Q_MUST_USE=1);
+                    # out[A_STAKE]=my property (-1: stake PUB_BAMBOOZLE_CASH cash when owning none),
+                    # out[A_TARGET]=target property (default: not used, or when it must be used, my cheapest
+                    # property against the first eligible target)
 Q_UNDERHANDED, Q_MUST_USE = 1, 2
 A_STAKE, A_TARGET = 0, 1
 D_BORROW_ON = 11    # Q_BORROW_SHORT=amount still short: return the property to borrow on next (engine's forced
@@ -283,6 +286,23 @@ def occupied(public, square, except_seat):
 def may_borrow(public, seat, prop):
     """U5: a loan on one of the seat's titles that is not debt-ridden."""
     return 0 <= prop < public[PUB_PROPERTIES] and owner(public, prop) == seat and not debt_ridden(public, prop)
+
+
+@njit(cache=True)
+def loans_available(public, table, seat):
+    """What borrowing on every title of the seat that is not debt-ridden would raise."""
+    total = 0
+    for prop in range(public[PUB_PROPERTIES]):
+        if owner(public, prop) == seat and not debt_ridden(public, prop):
+            total += table[prop, P_LOAN]
+    return total
+
+
+@njit(cache=True)
+def raise_may_borrow(public, table, seat, short):
+    """U16, U17(b): a debtor ``short`` dollars short may borrow only while borrowing on every title it could
+    still borrow on would cover the debt; a hopeless debtor may only sell (titles, saved cards) or go bankrupt."""
+    return loans_available(public, table, seat) >= short
 
 
 @njit(cache=True)
