@@ -27,7 +27,7 @@ from simkit.numba_tools import readonly_array, uncounted
 from simkit.strategy import Param, Strategy, register
 
 (P_SPARE, P_CONTEST, P_SMALL, P_JUNK, P_PARTIAL, P_RIVAL, P_ASK_GIFT, P_GIVE_ALL, P_STOP_LEAD, P_STOP_POINTS,
- P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE) = range(14)
+ P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE, P_THAW) = range(15)
 
 # memory: a few floats of round state, then per-company rows
 (M_ROUND, M_FIRST_CENTRE, M_BEST, M_BEST_TICK, M_DROPPED, M_DROPPED_UNTIL) = range(6)
@@ -80,49 +80,41 @@ def _survey(hand, public, seen, memory):
 def _choose_targets(hand, public, params, memory):
     """memory[WANTED + c] = 1 for the companies to collect: every majority held, then the cheapest others
     while their majorities fit in the hand (hand size + `spare`). A company's cost is the cards it still
-    needs plus `contest` per card the strongest rival is estimated to hold; one a rival holds a majority of is
-    never a target."""
+    needs plus `contest` per card the strongest rival is estimated to hold; one a rival is estimated to hold a
+    majority of, or the one dropped after untaken offers, is not a target."""
     n = public[PUB_COMPANIES]
     for c in range(n):
-        cards = public[PUB_HEADER + c]
-        majority = cards // 2 + 1
+        majority = public[PUB_HEADER + c] // 2 + 1
         need = max(0, majority - hand[c])
-        key = need + params[P_CONTEST] * memory[RIVAL_MAX + c] + params[P_SMALL] * cards / 10.0 - 0.01 * hand[c]
+        key = need + params[P_CONTEST] * memory[RIVAL_MAX + c] + params[P_SMALL] * public[PUB_HEADER + c] / 10.0 \
+            - 0.01 * hand[c]
         if need == 0:
-            key -= 1e6
+            key -= 1e6   # a majority held is always kept
         elif memory[RIVAL_MAX + c] >= majority or c == memory[M_DROPPED]:
-            key += 1e6
-        # insertion sort of (key, company) in the KEYS row; keys are compared, companies carried in WANTED
-        i = c
-        while i > 0 and memory[KEYS + i - 1] > key:
-            memory[KEYS + i] = memory[KEYS + i - 1]
-            memory[WANTED + i] = memory[WANTED + i - 1]
-            i -= 1
-        memory[KEYS + i] = key
-        memory[WANTED + i] = c
-    # WANTED holds the companies in order of key; turn it into flags (RIVAL_SUM is not touched)
-    capacity = public[PUB_HAND_SIZE] + params[P_SPARE]
-    used = 0.0
-    for i in range(n):
-        memory[KEYS + i] = memory[WANTED + i]
-    for c in range(n):
+            key = np.inf
+        memory[KEYS + c] = key
         memory[WANTED + c] = 0.0
-    for i in range(n):
-        c = int(memory[KEYS + i])
-        cards = public[PUB_HEADER + c]
-        cost = max(hand[c], cards // 2 + 1)
-        rank_key_blocked = hand[c] < cards // 2 + 1 and (memory[RIVAL_MAX + c] >= cards // 2 + 1 or c == memory[M_DROPPED])
-        if rank_key_blocked:
-            continue
+    capacity = public[PUB_HAND_SIZE] + params[P_SPARE]
+    used = 0
+    for _ in range(n):   # the companies in ascending order of key (a tie to the lower index)
+        best = 0
+        for c in range(1, n):
+            if memory[KEYS + c] < memory[KEYS + best]:
+                best = c
+        if memory[KEYS + best] == np.inf:
+            break
+        memory[KEYS + best] = np.inf
+        cost = max(hand[best], public[PUB_HEADER + best] // 2 + 1)
         if used + cost <= capacity:
-            memory[WANTED + c] = 1.0
+            memory[WANTED + best] = 1.0
             used += cost
 
 
 @uncounted(F(SHOWN, PARAMS, MEMORY, I, I))
 def _card_value(public, params, memory, company, held):
     """The hand's value of ``held`` cards of a company: their points at a majority, `partial` per card of a
-    target short of one, minus `junk` per card of a company we do not collect (it must go before we can stop)."""
+    target short of one (fading, below), minus `junk` per card of a company we do not collect (it must go before
+    we can stop)."""
     if held <= 0:
         return 0.0
     cards = public[PUB_HEADER + company]
@@ -131,7 +123,10 @@ def _card_value(public, params, memory, company, held):
     if 2 * held > cards:
         return public[PUB_MAJORITY_POINTS] * held
     if memory[WANTED + company]:
-        return params[P_PARTIAL] * held
+        # a target short of its majority keeps the hand from stopping like junk does: worth less as the round
+        # goes on, and as much as junk once `thaw` ticks have passed (so stuck players give such cards up)
+        fade = min(1.0, public[PUB_TICK] / params[P_THAW])
+        return (params[P_PARTIAL] - (params[P_PARTIAL] + params[P_JUNK]) * fade) * held
     return -params[P_JUNK] * held
 
 
@@ -192,11 +187,14 @@ def expert_act(hand, public, seen, params, memory, state, action):
     streak = public[PUB_MY_NO_TAKER_STREAK]
     if params[P_REVISE_AFTER] > 0 and streak >= params[P_REVISE_AFTER] and memory[M_DROPPED] < 0:
         _choose_targets(hand, public, params, memory)
+        # drop the target furthest from its majority, among those we hold cards of first: those cards turn into
+        # junk to give away, which is what unblocks a table where each holds what another collects
         weakest, worst = -1, 0
         for c in range(n):
             need = public[PUB_HEADER + c] // 2 + 1 - hand[c]
-            if memory[WANTED + c] and need > worst:
-                weakest, worst = c, need
+            key = need + (100 if hand[c] > 0 else 0)
+            if memory[WANTED + c] and need > 0 and key > worst:
+                weakest, worst = c, key
         if weakest >= 0:
             memory[M_DROPPED] = weakest
             memory[M_DROPPED_UNTIL] = tick + params[P_DROP_TICKS]
@@ -266,7 +264,10 @@ def expert_accept(hand, public, seen, offer, params, memory, state):
     if k > 0:
         held = holding_estimate(hand, public, seen, rival, give, first)
         theirs += _points(public, give, max(0.0, held - k), centre) - _points(public, give, held, centre)
-    return gain > params[P_RIVAL] * theirs
+    # the weight of the offerer's gain fades over the round: players who all refuse each other the last card of
+    # a majority would otherwise freeze the round until max_ticks (a stalemate: no stop bonus for anyone)
+    weight = params[P_RIVAL] * max(0.0, 1.0 - public[PUB_TICK] / params[P_THAW])
+    return gain > weight * theirs
 
 
 EXPERT_PARAMS = {
@@ -290,6 +291,8 @@ EXPERT_PARAMS = {
     "drop_ticks": Param(40, 0, 2000, "int", "ticks a dropped target stays dropped"),
     "sabotage": Param(1.142, 0.0, 5.0, doc="when choosing junk to swap or give, weight of the rivals' estimated "
                                          "holding of it (a swapped card bankrupts its company)"),
+    "thaw": Param(150, 1, 2000, "int", "ticks over which the weight of the offerer's gain (`rival`) fades to 0 "
+                                          "within a round"),
 }
 
 expert = register(Strategy.build(
