@@ -276,22 +276,22 @@ EXPERT_PARAMS = {
     "small": Param(-1.69, -3.0, 3.0, doc="target cost per 10 printed cards (negative: prefer big companies)"),
     "junk": Param(1.95, 0.0, 3.0, doc="value lost per card of a company not collected (it must go before a stop)"),
     "partial": Param(0.8582, 0.0, 1.0, doc="value per card of a target short of its majority"),
-    "rival": Param(2.268, 0.0, 3.0, doc="weight of the offerer's estimated gain in round points against ours "
+    "rival": Param(2.75, 0.0, 3.0, doc="weight of the offerer's estimated gain in round points against ours "
                                       "when accepting"),
-    "ask_gift": Param(0.07431, 0.0, 1.0, doc="chance of offering a one-sided deal (ask a target card for nothing, "
+    "ask_gift": Param(0.06352, 0.0, 1.0, doc="chance of offering a one-sided deal (ask a target card for nothing, "
                                          "or give junk away) instead of junk for a target card"),
     "give_all": Param(0, kind="bool", doc="give away every card of a junk company at once (else one)"),
-    "stop_lead": Param(-3.021, -20.0, 30.0, doc="stop when qualified and the stop's score leads the best rival's "
+    "stop_lead": Param(-3.509, -20.0, 30.0, doc="stop when qualified and the stop's score leads the best rival's "
                                               "estimated round score by this"),
     "stop_points": Param(32, 0, 100, "int", "stop when qualified with a stop score of at least this"),
-    "patience": Param(5, 0, 500, "int", "stop when qualified and the stop score has not improved for this many "
+    "patience": Param(13, 0, 500, "int", "stop when qualified and the stop score has not improved for this many "
                                         "ticks"),
-    "revise_after": Param(6, 0, 100, "int", "untaken offers in a row before the neediest target is dropped "
+    "revise_after": Param(16, 0, 100, "int", "untaken offers in a row before the neediest target is dropped "
                                             "(0: never)"),
-    "drop_ticks": Param(40, 0, 2000, "int", "ticks a dropped target stays dropped"),
+    "drop_ticks": Param(24, 0, 2000, "int", "ticks a dropped target stays dropped"),
     "sabotage": Param(1.142, 0.0, 5.0, doc="when choosing junk to swap or give, weight of the rivals' estimated "
                                          "holding of it (a swapped card bankrupts its company)"),
-    "thaw": Param(150, 1, 2000, "int", "ticks over which the weight of the offerer's gain (`rival`) fades to 0 "
+    "thaw": Param(484, 1, 2000, "int", "ticks over which the weight of the offerer's gain (`rival`) fades to 0 "
                                           "within a round"),
 }
 
