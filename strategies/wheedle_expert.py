@@ -8,7 +8,9 @@ plus its public flows), and from that each rival's round score if the round ende
 - Trading: swap junk into the centre when the centre card is a target (bankrupting the company the rivals
   hold most of), ask for target cards for nothing or for one junk card, give junk away.
 - Acceptance: a deal is taken only when it raises the hand's value by more than it raises the offerer's
-  estimated round score (weighted).
+  estimated round score (weighted). The weight, and the worth of a target still short of its majority, fade
+  over the round, and a stuck expert drops a target it holds cards of: experts who all refuse each other the
+  last card of a majority would otherwise freeze the round.
 - Stopping: qualified, and the stop's score leads the best rival's estimated round score by a margin, or is
   large, or has not improved for a while; in the last round, whenever the game total would then lead.
 """
