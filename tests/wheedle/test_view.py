@@ -4,9 +4,11 @@ import pytest
 from numba import types
 
 from simkit.games.wheedle import engine
-from simkit.games.wheedle.view import (ACCEPT_SIGNATURE, ACT_SIGNATURE, PUB_CAN_STOP, PUB_CENTRE, PUB_DEALER,
+from simkit.games.wheedle.engine import trace_centre, trace_hands
+from simkit.games.wheedle.view import (ACCEPT_SIGNATURE, ACT_SIGNATURE, NET, PUB_CAN_STOP, PUB_CENTRE, PUB_DEALER,
                                        PUB_MY_NO_TAKER_STREAK, PUB_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND,
-                                       PUB_SEAT, PUB_TICK, public_length, score_so_far)
+                                       PUB_SEAT, PUB_TICK, dealt_estimate, holding_estimate, initial_centre,
+                                       public_length, score_so_far)
 from simkit.strategy import parse_lineup
 
 from ..helpers import events_of_round, play_with_events, prepare, replay_round
@@ -131,3 +133,31 @@ def test_public_vector_fields(spied_games):
                 assert public[PUB_PLAYERS] == n and public[PUB_DEALER] == r % n and public[PUB_ROUND] == r
                 assert [score_so_far(public, p) for p in range(n)] == list(totals)
             totals += out["round_points"][0, :, r]
+
+
+def test_estimators_agree_with_the_deal_and_the_flows(spied_games):
+    """initial_centre is the card first turned up; dealt_estimate is exact for the viewer's own seat; over the
+    rivals the holding estimates add up to the cards neither the viewer nor the centre holds, none below what
+    the flows prove; with no flows yet, the unseen cards are shared evenly."""
+    prepared, games = spied_games
+    n, companies, counts = prepared.n_players, len(prepared.companies), prepared.counts
+    checked = 0
+    for out, calls in games:
+        trace = out["trace"][0]
+        for call in calls:
+            hand, public, seen, seat = call["hand"], call["public"], call["seen"], call["seat"]
+            start = trace_hands(trace[call["round"]], engine.TRACE_START)
+            first = initial_centre(public, seen)
+            assert first == trace_centre(trace[call["round"]], engine.TRACE_START)
+            for c in range(companies):
+                assert dealt_estimate(hand, public, seen, seat, c, first) == start[seat, c]
+                assert holding_estimate(hand, public, seen, seat, c, first) == hand[c]
+                rivals = [holding_estimate(hand, public, seen, p, c, first) for p in range(n) if p != seat]
+                left = counts[c] - hand[c] - (public[PUB_CENTRE] == c)
+                assert sum(rivals) == pytest.approx(left)
+                floors = [max(0, seen[NET, p, c]) for p in range(n) if p != seat]
+                assert all(r >= f - 1e-9 for r, f in zip(rivals, floors))
+                if not seen[NET].any():
+                    assert rivals == pytest.approx([(counts[c] - hand[c] - (first == c)) / (n - 1)] * (n - 1))
+            checked += 1
+    assert checked > 300

@@ -90,3 +90,13 @@ def spy_accept(hand, public, seen, offer, params, memory, state):
 @lru_cache(maxsize=None)
 def spy():
     return Strategy.build("wheedle", "spy", base=registered("wheedle")["random"], act=spy_act, accept=spy_accept)
+
+
+def pass_act(hand, public, seen, params, memory, state, action):
+    return PASS
+
+
+@lru_cache(maxsize=None)
+def passer():
+    """Never trades, swaps or stops: the passive baseline."""
+    return Strategy.build("wheedle", "passer", act=pass_act, accept=never_accept)

@@ -162,10 +162,38 @@ def _work_arrays(n_players, counts):
             np.zeros((n_players, 4), np.uint64))
 
 
+# the state of a game between two ticks, beside the work arrays (GameState.scalars)
+G_ROUND, G_TICK, G_CENTRE, G_STREAK, G_STOPPER, G_STOPPED_GOOD, G_DEALT, G_OVER = range(8)
+GAME_SCALARS = 8
+
+
 @njit(cache=True, _nrt=False)
-def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
-          out_points, out_round_points, out_seat_stats, out_round_ticks, out_round_stopper, out_winner,
-          events, event_count, trace, work):
+def _start_game(seed, game, counts, work, scalars):
+    """Seed a game's streams and clear its state: the next _advance deals its first round."""
+    (deck, hands, hand_view, public, seen, action, offer, order, totals, round_points, can_stop, my_streak, memory,
+     deal_rng, turn_rng, strategy_rng) = work
+    rng.seed_stream(deal_rng, seed, game, rng.DEAL)
+    rng.seed_stream(turn_rng, seed, game, rng.TURN)
+    for p in range(strategy_rng.shape[0]):
+        rng.seed_stream(strategy_rng[p], seed, game, rng.STRATEGY + p)
+    memory[:, :] = 0.0
+    totals[:] = 0
+    i = 0
+    for c in range(counts.size):
+        for _ in range(counts[c]):
+            deck[i] = c
+            i += 1
+    scalars[:] = 0
+    scalars[G_STOPPER] = -1
+
+
+@njit(cache=True, _nrt=False)
+def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, out_points, out_round_points,
+             out_seat_stats, out_round_ticks, out_round_stopper, out_winner, events, event_count, trace, work, scalars,
+             budget):
+    """Play game ``g`` (its row of the outputs) on from the state in ``work`` and ``scalars``: to its end, or with
+    ``budget`` >= 0 for at most that many ticks, each a decision of the seat drawn to act (the state is then
+    left between two ticks). Returns True once the game is over."""
     n_companies = counts.size
     hand_size = rules[R_HAND]
     rounds = rules[R_ROUNDS]
@@ -175,23 +203,11 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
 
     (deck, hands, hand_view, public, seen, action, offer, order, totals, round_points, can_stop, my_streak, memory,
      deal_rng, turn_rng, strategy_rng) = work
-
-    for g in range(n_games):
-        game = first_game + g
-        rng.seed_stream(deal_rng, seed, game, rng.DEAL)
-        rng.seed_stream(turn_rng, seed, game, rng.TURN)
-        for p in range(n_players):
-            rng.seed_stream(strategy_rng[p], seed, game, rng.STRATEGY + p)
-        memory[:, :] = 0.0
-        totals[:] = 0
-        i = 0
-        for c in range(n_companies):
-            for _ in range(counts[c]):
-                deck[i] = c
-                i += 1
-
-        for rnd in range(rounds):
-            dealer = rnd % n_players
+    rnd, tick, centre, streak = scalars[G_ROUND], scalars[G_TICK], scalars[G_CENTRE], scalars[G_STREAK]
+    stopper, stopped_good, dealt = scalars[G_STOPPER], scalars[G_STOPPED_GOOD] != 0, scalars[G_DEALT] != 0
+    while rnd < rounds:
+        dealer = rnd % n_players
+        if not dealt:
             centre = _deal(deck, deal_rng, hands, n_players, dealer, hand_size)
             if record:
                 _trace_hands(trace[g, rnd, TRACE_START], hands, centre)
@@ -205,147 +221,166 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
             stopper = -1
             stopped_good = False
             tick = 0
-            while tick < max_ticks:
-                actor = rng.below(turn_rng, n_players)
-                _view(actor, hands, hand_view, public[actor], tick, centre, can_stop[actor], streak, my_streak[actor])
-                action[:] = 0
-                kind = acts[actor](readonly(hand_view), readonly(public[actor]), readonly(seen), readonly(params[actor]),
-                                   memory[actor], strategy_rng[actor], action)
-                attempted = kind
-                if kind == OFFER:
-                    if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
-                        kind = -1
-                    else:
-                        give, k = action[A_GIVE], action[A_GIVE_COUNT]
-                        want, m = action[A_WANT], action[A_WANT_COUNT]
-                        if k == 0:
-                            give = -1
-                        if m == 0:
-                            want = -1
-                        out_seat_stats[g, actor, S_OFFERS] += 1
-                        if k > 0:
-                            seen[OFFERED, actor, give] += 1
-                        if m > 0:
-                            seen[ASKED, actor, want] += 1
-                        offer[OFFER_FROM] = actor
-                        offer[A_GIVE] = give
-                        offer[A_GIVE_COUNT] = k
-                        offer[A_WANT] = want
-                        offer[A_WANT_COUNT] = m
-                        # W3: the players who could accept are asked in random order
-                        n = 0
-                        for p in range(n_players):
-                            if p != actor:
-                                order[n] = p
-                                n += 1
-                        rng.shuffle(turn_rng, order)
-                        taker = -1
-                        for j in range(n_players - 1):
-                            p = order[j]
-                            if m > 0 and hands[p, want] < m:
-                                continue
-                            _view(p, hands, hand_view, public[p], tick, centre, can_stop[p], streak, my_streak[p])
-                            if accepts[p](readonly(hand_view), readonly(public[p]), readonly(seen), readonly(offer),
-                                          readonly(params[p]), memory[p], strategy_rng[p]):
-                                taker = p
-                                break
-                        if taker >= 0:
-                            if k > 0:
-                                hands[actor, give] -= k
-                                hands[taker, give] += k
-                                seen[NET, actor, give] -= k
-                                seen[NET, taker, give] += k
-                            if m > 0:
-                                hands[taker, want] -= m
-                                hands[actor, want] += m
-                                seen[NET, taker, want] -= m
-                                seen[NET, actor, want] += m
-                            out_seat_stats[g, actor, S_OFFERS_TAKEN] += 1
-                            out_seat_stats[g, taker, S_ACCEPTED] += 1
-                            streak = 0
-                            my_streak[actor] = 0
-                        else:
-                            streak += 1
-                            my_streak[actor] += 1
-                        if record:
-                            _log(events, event_count, g, rnd, tick, E_OFFER_TAKEN if taker >= 0 else E_OFFER_UNTAKEN,
-                                 actor, give, k, want, m, taker)
-                elif kind == SWAP:
-                    give = action[A_GIVE]  # the only entry a swap reads
-                    if give < 0 or give >= n_companies or give == centre or hands[actor, give] == 0:
-                        kind = -1
-                    else:
-                        hands[actor, give] -= 1
-                        hands[actor, centre] += 1
-                        seen[NET, actor, give] -= 1
-                        seen[NET, actor, centre] += 1
-                        if record:
-                            _log(events, event_count, g, rnd, tick, E_SWAP, actor, give, 1, centre, 1, -1)
-                        centre = give
-                        out_seat_stats[g, actor, S_SWAPS] += 1
-                elif kind == STOP:
-                    if can_stop[actor] == 0:
-                        kind = -1
-                    else:
-                        out_seat_stats[g, actor, S_STOPS] += 1
-                        good = holds_majorities(hands[actor], counts)
-                        if record:
-                            _log(events, event_count, g, rnd, tick, E_GOOD_STOP if good else E_FALSE_STOP,
-                                 actor, -1, 0, -1, 0, -1)
-                        if good:
-                            out_seat_stats[g, actor, S_GOOD_STOPS] += 1
-                            stopper = actor
-                            stopped_good = True
-                        else:
-                            out_seat_stats[g, actor, S_FALSE_STOPS] += 1
-                            if false_stop_ends:
-                                stopper = actor
-                            else:
-                                # W4: the penalty is taken now, trading goes on, no second stop this round
-                                round_points[actor] += rules[R_FALSE_STOP]
-                                can_stop[actor] = 0
-                elif kind == PASS:
-                    if record:
-                        _log(events, event_count, g, rnd, tick, E_PASS, actor, -1, 0, -1, 0, -1)
-                else:
+            dealt = True
+        while tick < max_ticks and stopper < 0:
+            if budget == 0:
+                scalars[G_ROUND], scalars[G_TICK], scalars[G_CENTRE], scalars[G_STREAK] = rnd, tick, centre, streak
+                scalars[G_STOPPER], scalars[G_STOPPED_GOOD], scalars[G_DEALT] = stopper, stopped_good, 1
+                return False
+            budget -= 1
+            actor = rng.below(turn_rng, n_players)
+            _view(actor, hands, hand_view, public[actor], tick, centre, can_stop[actor], streak, my_streak[actor])
+            action[:] = 0
+            kind = acts[actor](readonly(hand_view), readonly(public[actor]), readonly(seen), readonly(params[actor]),
+                               memory[actor], strategy_rng[actor], action)
+            attempted = kind
+            if kind == OFFER:
+                if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
                     kind = -1
-                if kind == -1:
-                    out_seat_stats[g, actor, S_ILLEGAL] += 1
-                    if record:
-                        _log(events, event_count, g, rnd, tick, E_ILLEGAL, actor, attempted, action[A_GIVE],
-                         action[A_GIVE_COUNT], action[A_WANT], action[A_WANT_COUNT])
-                if check:
-                    _check_cards(hands, centre, counts, n_players)
-                tick += 1
-                if stopper >= 0:
-                    break
-
-            # W5: nobody stopped within max_ticks -> stalemate, no stop bonus or penalty
-            if stopper < 0 and record:
-                _log(events, event_count, g, rnd, tick, E_STALEMATE, -1, -1, 0, -1, 0, -1)
-            for p in range(n_players):
-                if p == stopper and not stopped_good and rules[R_FALSE_STOPPER_CARDS_SCORED] == 0:
-                    round_points[p] += false_stopper_card_points(hands[p], centre, rules[R_BANKRUPT_POINTS])  # W8
                 else:
-                    round_points[p] += card_points(hands[p], centre, counts, rules[R_ALL_POINTS],
-                                                   rules[R_MAJORITY_POINTS], rules[R_BANKRUPT_POINTS],
-                                                   rules[R_BANKRUPT_MAJORITY_SCORES] != 0)
-            if stopper >= 0:
-                round_points[stopper] += rules[R_STOP_BONUS] if stopped_good else rules[R_FALSE_STOP]
-            for p in range(n_players):
-                totals[p] += round_points[p]
-                out_round_points[g, p, rnd] = round_points[p]
-            out_round_ticks[g, rnd] = tick
-            out_round_stopper[g, rnd] = stopper
-            if record:
-                _trace_hands(trace[g, rnd, TRACE_END], hands, centre)
+                    give, k = action[A_GIVE], action[A_GIVE_COUNT]
+                    want, m = action[A_WANT], action[A_WANT_COUNT]
+                    if k == 0:
+                        give = -1
+                    if m == 0:
+                        want = -1
+                    out_seat_stats[g, actor, S_OFFERS] += 1
+                    if k > 0:
+                        seen[OFFERED, actor, give] += 1
+                    if m > 0:
+                        seen[ASKED, actor, want] += 1
+                    offer[OFFER_FROM] = actor
+                    offer[A_GIVE] = give
+                    offer[A_GIVE_COUNT] = k
+                    offer[A_WANT] = want
+                    offer[A_WANT_COUNT] = m
+                    # W3: the players who could accept are asked in random order
+                    n = 0
+                    for p in range(n_players):
+                        if p != actor:
+                            order[n] = p
+                            n += 1
+                    rng.shuffle(turn_rng, order)
+                    taker = -1
+                    for j in range(n_players - 1):
+                        p = order[j]
+                        if m > 0 and hands[p, want] < m:
+                            continue
+                        _view(p, hands, hand_view, public[p], tick, centre, can_stop[p], streak, my_streak[p])
+                        if accepts[p](readonly(hand_view), readonly(public[p]), readonly(seen), readonly(offer),
+                                      readonly(params[p]), memory[p], strategy_rng[p]):
+                            taker = p
+                            break
+                    if taker >= 0:
+                        if k > 0:
+                            hands[actor, give] -= k
+                            hands[taker, give] += k
+                            seen[NET, actor, give] -= k
+                            seen[NET, taker, give] += k
+                        if m > 0:
+                            hands[taker, want] -= m
+                            hands[actor, want] += m
+                            seen[NET, taker, want] -= m
+                            seen[NET, actor, want] += m
+                        out_seat_stats[g, actor, S_OFFERS_TAKEN] += 1
+                        out_seat_stats[g, taker, S_ACCEPTED] += 1
+                        streak = 0
+                        my_streak[actor] = 0
+                    else:
+                        streak += 1
+                        my_streak[actor] += 1
+                    if record:
+                        _log(events, event_count, g, rnd, tick, E_OFFER_TAKEN if taker >= 0 else E_OFFER_UNTAKEN,
+                             actor, give, k, want, m, taker)
+            elif kind == SWAP:
+                give = action[A_GIVE]  # the only entry a swap reads
+                if give < 0 or give >= n_companies or give == centre or hands[actor, give] == 0:
+                    kind = -1
+                else:
+                    hands[actor, give] -= 1
+                    hands[actor, centre] += 1
+                    seen[NET, actor, give] -= 1
+                    seen[NET, actor, centre] += 1
+                    if record:
+                        _log(events, event_count, g, rnd, tick, E_SWAP, actor, give, 1, centre, 1, -1)
+                    centre = give
+                    out_seat_stats[g, actor, S_SWAPS] += 1
+            elif kind == STOP:
+                if can_stop[actor] == 0:
+                    kind = -1
+                else:
+                    out_seat_stats[g, actor, S_STOPS] += 1
+                    good = holds_majorities(hands[actor], counts)
+                    if record:
+                        _log(events, event_count, g, rnd, tick, E_GOOD_STOP if good else E_FALSE_STOP,
+                             actor, -1, 0, -1, 0, -1)
+                    if good:
+                        out_seat_stats[g, actor, S_GOOD_STOPS] += 1
+                        stopper = actor
+                        stopped_good = True
+                    else:
+                        out_seat_stats[g, actor, S_FALSE_STOPS] += 1
+                        if false_stop_ends:
+                            stopper = actor
+                        else:
+                            # W4: the penalty is taken now, trading goes on, no second stop this round
+                            round_points[actor] += rules[R_FALSE_STOP]
+                            can_stop[actor] = 0
+            elif kind == PASS:
+                if record:
+                    _log(events, event_count, g, rnd, tick, E_PASS, actor, -1, 0, -1, 0, -1)
+            else:
+                kind = -1
+            if kind == -1:
+                out_seat_stats[g, actor, S_ILLEGAL] += 1
+                if record:
+                    _log(events, event_count, g, rnd, tick, E_ILLEGAL, actor, attempted, action[A_GIVE],
+                     action[A_GIVE_COUNT], action[A_WANT], action[A_WANT_COUNT])
+            if check:
+                _check_cards(hands, centre, counts, n_players)
+            tick += 1
 
-        best = totals[0]
-        for p in range(1, n_players):
-            best = max(best, totals[p])
+        # W5: nobody stopped within max_ticks -> stalemate, no stop bonus or penalty
+        if stopper < 0 and record:
+            _log(events, event_count, g, rnd, tick, E_STALEMATE, -1, -1, 0, -1, 0, -1)
         for p in range(n_players):
-            out_points[g, p] = totals[p]
-            out_winner[g, p] = totals[p] == best
+            if p == stopper and not stopped_good and rules[R_FALSE_STOPPER_CARDS_SCORED] == 0:
+                round_points[p] += false_stopper_card_points(hands[p], centre, rules[R_BANKRUPT_POINTS])  # W8
+            else:
+                round_points[p] += card_points(hands[p], centre, counts, rules[R_ALL_POINTS],
+                                               rules[R_MAJORITY_POINTS], rules[R_BANKRUPT_POINTS],
+                                               rules[R_BANKRUPT_MAJORITY_SCORES] != 0)
+        if stopper >= 0:
+            round_points[stopper] += rules[R_STOP_BONUS] if stopped_good else rules[R_FALSE_STOP]
+        for p in range(n_players):
+            totals[p] += round_points[p]
+            out_round_points[g, p, rnd] = round_points[p]
+        out_round_ticks[g, rnd] = tick
+        out_round_stopper[g, rnd] = stopper
+        if record:
+            _trace_hands(trace[g, rnd, TRACE_END], hands, centre)
+        rnd += 1
+        dealt = False
+
+    best = totals[0]
+    for p in range(1, n_players):
+        best = max(best, totals[p])
+    for p in range(n_players):
+        out_points[g, p] = totals[p]
+        out_winner[g, p] = totals[p] == best
+    scalars[G_ROUND], scalars[G_DEALT], scalars[G_OVER] = rnd, 0, 1
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
+          out_points, out_round_points, out_seat_stats, out_round_ticks, out_round_stopper, out_winner,
+          events, event_count, trace, work, scalars):
+    for g in range(n_games):
+        _start_game(seed, first_game + g, counts, work, scalars)
+        _advance(g, n_players, counts, rules, acts, accepts, params, check, record, out_points, out_round_points,
+                 out_seat_stats, out_round_ticks, out_round_stopper, out_winner, events, event_count, trace, work,
+                 scalars, -1)
 
 
 def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, check=False, record=False,
@@ -374,11 +409,75 @@ def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, 
     trace = np.zeros((n_games if record else 0, rounds, 2, n_players + 1, counts.size), np.int64)
     _play(np.uint64(seed), first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
           out["points"], out["round_points"], out["seat_stats"], out["round_ticks"], out["round_stopper"],
-          out["winner"], events, event_count, trace, _work_arrays(n_players, counts))
+          out["winner"], events, event_count, trace, _work_arrays(n_players, counts), np.zeros(GAME_SCALARS, np.int64))
     out["events"] = events[: min(event_count[0], event_capacity)]
     out["events_lost"] = max(0, int(event_count[0]) - event_capacity)
     out["trace"] = trace
     return out
+
+
+class GameState:
+    """One game stopped between two ticks, to be copied and played on (steppable play: a search plays copies
+    forward from a decision). Holds everything the kernel carries from tick to tick, the seats' strategy
+    memories and random streams included, and the game's outputs so far (``result``). Made by ``start_game``."""
+
+    def __init__(self, seed, game, counts, rules, acts, accepts, params, check, arrays):
+        self.seed, self.game, self.counts, self.rules, self.check = seed, game, counts, rules, check
+        self.acts, self.accepts, self.params = acts, accepts, params
+        self.arrays = arrays   # (outputs..., work arrays..., scalars): every array the kernel writes
+
+    def copy(self) -> "GameState":
+        """An independent copy: playing it on changes nothing in this one."""
+        return GameState(self.seed, self.game, self.counts, self.rules, self.acts, self.accepts, self.params,
+                         self.check, tuple(a.copy() for a in self.arrays))
+
+    @property
+    def over(self) -> bool:
+        return bool(self.arrays[-1][G_OVER])
+
+    @property
+    def round(self) -> int:
+        return int(self.arrays[-1][G_ROUND])
+
+    @property
+    def tick(self) -> int:
+        """The tick about to be played in the current round."""
+        return int(self.arrays[-1][G_TICK])
+
+    def step(self, ticks: int = -1) -> bool:
+        """Play on for at most ``ticks`` ticks (-1: to the end of the game); True once the game is over."""
+        (points, round_points, seat_stats, round_ticks, round_stopper, winner, *work, scalars) = self.arrays
+        if self.over:
+            return True
+        return bool(_advance(0, points.shape[1], self.counts, self.rules, self.acts, self.accepts, self.params,
+                             self.check, False, points, round_points, seat_stats, round_ticks, round_stopper, winner,
+                             _NO_EVENTS, np.zeros(1, np.int64), _NO_TRACE, tuple(work), scalars, int(ticks)))
+
+    def result(self) -> dict:
+        """The game's outputs as ``play_batch`` gives them for one game (final once ``over``)."""
+        names = ("points", "round_points", "seat_stats", "round_ticks", "round_stopper", "winner")
+        return {name: array.copy() for name, array in zip(names, self.arrays)}
+
+
+_NO_EVENTS = np.zeros((0, EVENT_FIELDS), np.int64)
+_NO_TRACE = np.zeros((0, 1, 2, 1, 1), np.int64)
+
+
+def start_game(seed, game, counts, rules, acts, accepts, params, check=False) -> GameState:
+    """Game ``game`` of the stream ``seed`` (the same game ``play_batch`` plays at that index), before its first
+    deal; ``acts``/``accepts``/``params`` as play_batch takes them."""
+    n_players = len(acts)
+    rounds = int(rules[R_ROUNDS])
+    pad = MAX_SEATS - n_players
+    acts = tuple(acts) + (acts[0],) * pad
+    accepts = tuple(accepts) + (accepts[0],) * pad
+    outputs = (np.zeros((1, n_players), np.int64), np.zeros((1, n_players, rounds), np.int64),
+               np.zeros((1, n_players, len(SEAT_STATS)), np.int64), np.zeros((1, rounds), np.int64),
+               np.zeros((1, rounds), np.int64), np.zeros((1, n_players), np.bool_))
+    work = _work_arrays(n_players, counts)
+    scalars = np.zeros(GAME_SCALARS, np.int64)
+    _start_game(np.uint64(seed), game, counts, work, scalars)
+    return GameState(np.uint64(seed), game, counts, rules, acts, accepts, params, check, (*outputs, *work, scalars))
 
 
 def trace_hands(trace, when=slice(None)):

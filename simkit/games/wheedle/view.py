@@ -55,7 +55,7 @@ DECISIONS = {"act": ACT_SIGNATURE, "accept": ACCEPT_SIGNATURE}
 # The helpers below serve the engine and every strategy: each is compiled once, for the read-only arrays a
 # strategy is shown, and without reference counting (they allocate nothing; with it, each array argument
 # costs a call into the runtime and back). A writable array converts to a read-only one where they are called.
-_I, _B = types.int64, types.boolean
+_I, _B, _F = types.int64, types.boolean, types.float64
 
 
 @njit(cache=True)
@@ -145,3 +145,55 @@ def points_if_stopped(hand, public):
     for an unqualified hand the false-stop penalty plus what W8 leaves its cards (nothing but the bankrupt
     company's cost under ``scoring.false_stopper_cards = "none"``, when the false stop ends the round)."""
     return stop_points(hand, public, is_qualified(hand, public))
+
+
+# Estimators of what the deal and the public flows say about the hands. Cards travel face up (W3), so the only
+# hidden fact is the deal: each seat's current hand is exactly what it was dealt plus its public net flow
+# seen[NET], and summing the flows over all seats gives back the card first turned up in the centre
+# (a swap is the only move that takes a card from the centre or puts one there).
+
+@uncounted(_I(_shown, _shown_seen))
+def initial_centre(public, seen):
+    """The company of the card turned up in the centre at the start of the round: the current centre card plus
+    the net flow out of the centre, which is the seats' flows summed (exchanges between seats cancel out)."""
+    companies = public[PUB_COMPANIES]
+    for c in range(companies):
+        out_of_centre = 0
+        for p in range(public[PUB_PLAYERS]):
+            out_of_centre += seen[NET, p, c]
+        if out_of_centre + (1 if c == public[PUB_CENTRE] else 0) == 1:
+            return c
+    return public[PUB_CENTRE]
+
+
+@uncounted(_F(_shown, _shown, _shown_seen, _I, _I, _I))
+def dealt_estimate(hand, public, seen, seat, company, first_centre):
+    """Cards of ``company`` dealt to ``seat`` this round (``first_centre``: initial_centre's answer, constant
+    through a round): exact for the viewer's own seat (its hand minus its flows); for a rival, the cards the
+    viewer was not dealt (less the first centre card) spread evenly over the rivals, except that a rival who has
+    given away more than its share was dealt at least that many (the others share what is left)."""
+    me = public[PUB_SEAT]
+    mine = hand[company] - seen[NET, me, company]
+    if seat == me:
+        return float(mine)
+    unseen = public[PUB_HEADER + company] - mine - (1 if first_centre == company else 0)
+    even = unseen / (public[PUB_PLAYERS] - 1)
+    floors, spread, excess = 0.0, 0.0, 0.0
+    for p in range(public[PUB_PLAYERS]):
+        if p != me:
+            floor = max(0.0, -float(seen[NET, p, company]))
+            floors += floor
+            spread += max(floor, even)
+            if p == seat:
+                excess = max(floor, even) - floor
+    own_floor = max(0.0, -float(seen[NET, seat, company]))
+    left = max(0.0, unseen - floors)
+    return own_floor + (excess * left / (spread - floors) if spread > floors else 0.0)
+
+
+@uncounted(_F(_shown, _shown, _shown_seen, _I, _I, _I))
+def holding_estimate(hand, public, seen, seat, company, first_centre):
+    """Cards of ``company`` that ``seat`` holds now: dealt_estimate plus its public net flow (exact for the
+    viewer's own seat). Over the rivals the estimates add up to exactly the cards that neither the viewer nor
+    the centre holds, and none is below what the public flows prove the rival holds."""
+    return max(0.0, dealt_estimate(hand, public, seen, seat, company, first_centre) + seen[NET, seat, company])
