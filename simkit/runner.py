@@ -312,8 +312,9 @@ def _kept_chunks(staging: Path, chunks: int) -> dict[int, dict]:
             continue
         index = int(match.group(1))
         record_path = staging / _record_name(path.name)
-        if not record_path.exists() and not record_path.is_symlink():
-            path.unlink()
+        if path.is_symlink() or record_path.is_symlink() or not record_path.exists():
+            path.unlink()       # cut off before its record, or a link planted there: played again, never followed
+            record_path.unlink(missing_ok=True)
             continue
         record = _read_json(record_path, "interrupted run")
         if index >= chunks or not isinstance(record, dict) or not isinstance(record.get("entry"), dict) \
@@ -328,7 +329,7 @@ def _kept_chunks(staging: Path, chunks: int) -> dict[int, dict]:
                               "play that chunk again") from None
         kept[index] = record
     for record_path in staging.glob("part-*.record.json"):      # a record whose part is gone: play it again
-        if int(record_path.name[5:].split(".")[0]) not in kept:
+        if record_path.name not in {_record_name(part_name(index)) for index in kept}:
             record_path.unlink()
     return kept
 
@@ -384,8 +385,11 @@ def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: in
         write_atomic(staging / "rules.toml", tomli_w.dumps(batch.rules))
         for path in [staging / PROGRESS, *staging.glob("part-*.record.json")]:
             path.unlink()
-        replace_dir(staging, out)
-        (out / LOCK).unlink()     # after the rename: a run waiting for the lock never finds a staging half moved
+        try:
+            replace_dir(staging, out)
+        finally:    # the lock goes after the rename: a run waiting for it never finds a staging half moved
+            if out.is_dir() and not staging.exists():
+                (out / LOCK).unlink(missing_ok=True)
     return out
 
 

@@ -157,6 +157,8 @@ class Constraint:
 def parse_goal(text: str, number: int) -> Goal:
     """A ``--goal``: seat-balance, length=TARGET, spread[=min|max], decisive, min:EXPR or max:EXPR."""
     raw = str(text).strip()
+    if len(raw) > MAX_EXPRESSION_CHARS:
+        raise SimkitError(f"--goal: {len(raw):,} characters; the limit is {MAX_EXPRESSION_CHARS:,}")
     where = f"--goal {raw}"
     name, sep, arg = raw.partition("=")
     name, arg = name.strip(), arg.strip()
@@ -194,6 +196,8 @@ def parse_goal(text: str, number: int) -> Goal:
 def parse_constraint(text: str, number: int) -> Constraint:
     """A ``--constraint``: ``EXPR<=NUMBER`` or ``EXPR>=NUMBER`` (e.g. ``length<=80``, ``bankrupt>=0.1``)."""
     raw = str(text).strip()
+    if len(raw) > MAX_EXPRESSION_CHARS:
+        raise SimkitError(f"--constraint: {len(raw):,} characters; the limit is {MAX_EXPRESSION_CHARS:,}")
     where = f"--constraint {raw}"
     match = re.fullmatch(r"(.+?)\s*(<=|>=|<|>)\s*([-+0-9.eE]+)\s*", raw)
     if not match:
