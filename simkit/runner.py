@@ -103,9 +103,9 @@ def make_batch(game: str, games: int, players=None, seed: int = 0, rules_file=No
     games = check_count(games, "--games", 1, MAX_GAMES)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
         raise SimkitError(f"--seed must be a whole number 0..2**64-1, not {seed!r}")
+    effective = spec.rules(rules_file, sets, rules)     # first: bad rules fail before strategies compile
     seats = parse_lineup(spec.name, players if players else list(spec.default_lineup))
     spec.check_player_count(len(seats))
-    effective = spec.rules(rules_file, sets, rules)
     prepared = spec.prepare(effective, len(seats))
     return Batch(spec, effective, prepared, tuple(seats), int(seed), int(games))
 
@@ -242,7 +242,7 @@ def prepare_output(out: str | Path, overwrite: bool = False, config: dict | None
     try:        # a real attempt: os.access says yes for root on a read-only or virtual file system (/proc)
         os.rmdir(tempfile.mkdtemp(prefix=".simkit-probe-", dir=existing))
     except OSError as exc:
-        raise SimkitError(f"cannot create {out}: {existing} is not writable ({exc.strerror})") from None
+        raise SimkitError(f"cannot create {out} in {existing}: {exc.strerror}") from None
     return out
 
 

@@ -169,7 +169,7 @@ def test_a_huge_or_endless_file_is_refused(cli_error, tmp_path):
 @pytest.mark.parametrize("argv, needle", [
     (["run", "wheedle", "--games", "1000000000000000", "--out", "{tmp}/r"], "1<=x<=10000000000"),
     (["replay", "wheedle", "--game", str(2 ** 70)], "0<=x<=9999999999"),
-    (["run", "wheedle", "--games", "100000", "--chunk-size", "1", "--out", "{tmp}/r"], "larger --chunk-size"),
+    (["run", "wheedle", "--games", "10000000", "--chunk-size", "1", "--out", "{tmp}/r"], "larger --chunk-size"),
     (["tune", "wheedle", "--strategy", "threshold", "--self-play", "--max-trial-games", "10", "--trial-games", "5000"],
      "more than --max-trial-games"),
     (["design", "wheedle", "--vary", "scoring.false_stop=-10:0", "--goal", "min:9**9**9**9"], "exponent"),
@@ -187,7 +187,7 @@ def test_an_experiment_of_a_huge_size_or_naming_code_is_refused_before_anything_
     (tmp_path / "huge.toml").write_text('game = "wheedle"\ngames = 1000000000000000\n[[analysis]]\nkind = "balance"\n')
     assert "games must be a whole number" in cli_error(["experiment", "run", "huge.toml"])
     (tmp_path / "code.toml").write_text('game = "wheedle"\ngames = 10\n[[analysis]]\nkind = "tournament"\n'
-                                        'players = ["evil:s", "random"]\n')
+                                        'strategies = ["evil:s", "random"]\n')
     line = cli_error(["experiment", "run", "code.toml", "--out", "out"])
     assert "evil:s" in line and "--allow-code" in line
     assert not (tmp_path / "imported").exists(), "nothing was imported before the refusal"

@@ -83,6 +83,11 @@ class Experiment:
             extra = sorted(set(entry) - set(allowed))
             if extra:
                 raise SimkitError(f"{source}: analysis {i + 1} ({kind}): unknown key {extra[0]!r}; allowed: {', '.join(allowed)}")
+            needed = [name for name, p in inspect.signature(KINDS[kind]).parameters.items()
+                      if p.default is inspect.Parameter.empty and name not in ("game", *NOT_IN_FILES)
+                      and name not in entry and name not in data]
+            if needed:
+                raise SimkitError(f"{source}: analysis {i + 1} ({kind}) needs {needed[0]} = ...")
         for key, kind in (("title", str), ("question", str), ("seed", int), ("games", int), ("sets", list), ("rules", dict)):
             if key in data and (not isinstance(data[key], kind) or isinstance(data[key], bool)):
                 raise SimkitError(f"{source}: {key} must be a {kind.__name__}, not {data[key]!r}")

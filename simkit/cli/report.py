@@ -17,6 +17,7 @@ def command(directory, output, also, allow_code):
 
     from simkit.reports.html import build_report, report_headline
 
+    from ..limits import check_output_name
     from ..results import read_manifest
     from ..errors import SimkitError
 
@@ -24,6 +25,7 @@ def command(directory, output, also, allow_code):
     for other in also:
         read_manifest(other)
     output = Path(output) if output else Path(directory) / "report.html"
+    check_output_name(output.resolve(), output)
     if output.is_dir():
         raise SimkitError(f"report output {output} is a directory; give a file name")
     if not output.resolve().parent.is_dir():
