@@ -68,7 +68,12 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
                               "compares what the analysis played)")
         from .analysis import render_results
 
-        return render_results(directory, output)
+        try:
+            return render_results(directory, output)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:   # a damaged or hand-edited folder
+            raise SimkitError(f"{directory} is not a readable simkit results folder ({type(exc).__name__}: "
+                              f"{' '.join(str(exc).split())[:200]}); write it again with the command that made it "
+                              "(its experiment.toml reruns it)") from None
     game = get_game(manifest["game"])
     frame = load(directory)
     runs = [(manifest, frame)]
