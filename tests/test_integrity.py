@@ -180,3 +180,23 @@ def test_an_output_path_that_cannot_be_made_is_bad_input(cli_error, tmp_path):
     assert "cannot create" in cli_error(ARGS + ["--out", "/proc/simkit-out"])
     assert "characters long" in cli_error(ARGS + ["--out", str(tmp_path / ("x" * 300))])
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("fault", [errno.ENOSPC, errno.EROFS])
+def test_an_analysis_out_on_a_full_disk_or_read_only_folder_is_one_line_and_leaves_nothing(tmp_path, monkeypatch,
+                                                                                           capsys, fault):
+    """tournament --out (tune --out and every analysis write through the same results writer)."""
+    import pandas as pd
+
+    def full(*args, **kwargs):
+        raise OSError(fault, os.strerror(fault))
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["tournament", "dweebies", "-s", "greedy,pair-keeper,line-shortener", "-p", "2", "-n", "40", "-w", "1", "-q",
+              "--out", str(tmp_path / "out")])
+    assert exc.value.code == 1
+    line, = capsys.readouterr().err.splitlines()
+    assert line.startswith("simkit: error: ") and os.strerror(fault) in line
+    assert list(tmp_path.iterdir()) == [], "no results folder, staging folder or temporary file is left"
