@@ -29,6 +29,7 @@ from simkit import __version__  # noqa: E402
 from simkit.games import get_game  # noqa: E402
 from simkit.pool import map_forked  # noqa: E402
 from simkit.runner import MANIFEST, staged  # noqa: E402
+from simkit.storage import write_atomic  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
 from .format import flat_table, money_columns, setup_table_html, table_html, tested  # noqa: E402
@@ -337,15 +338,19 @@ def render_results(directory, output) -> Path:
     plots): what ``write_results`` does last and ``simkit report DIR`` does again."""
     from simkit.analysis.experiment import Experiment
 
+    from simkit.results import read_manifest
+    from simkit.storage import inside
+
     directory = Path(directory)
-    manifest = json.loads((directory / MANIFEST).read_text())
+    manifest = read_manifest(directory)
     experiment = Experiment.from_dict(manifest["experiment"], str(directory / MANIFEST))
     game = get_game(experiment.game)
     sections = []
     for number, entry in enumerate(manifest["analyses"], 1):
-        folder = directory / entry.get("folder", f"{number:02d}-{entry['kind']}")
+        where = str(directory / MANIFEST)
+        folder = inside(directory, entry.get("folder", f"{number:02d}-{entry['kind']}"), where)
         names = entry.get("tables") or sorted(p.stem for p in folder.glob("*.parquet"))
-        tables = {name: pd.read_parquet(folder / f"{name}.parquet") for name in names}
+        tables = {name: pd.read_parquet(inside(folder, f"{name}.parquet", where)) for name in names}
         shown = {}
         for name, table in tables.items():
             if f"{name}_intervals" in tables or table.empty:    # shown with their intervals; nothing to show
@@ -359,8 +364,8 @@ def render_results(directory, output) -> Path:
             findings = findings[1:]
         sections.append({"title": entry["title"], "kind": entry["kind"], "folder": folder.name,
                          "findings": findings,
-                         "figures": [{"title": f["title"], "png": _png(folder / f"{f['name']}.png")} for f in drawn
-                                     if (folder / f"{f['name']}.png").is_file()],
+                         "figures": [{"title": f["title"], "png": _png(inside(folder, f"{f['name']}.png", where))}
+                                     for f in drawn if inside(folder, f"{f['name']}.png", where).is_file()],
                          "how": HOW_TO_READ.get(entry["kind"], ""), "tables": shown,
                          "tested": headline, "setup": Markup(setup_table_html(game, entry["setup"]))})
     title = experiment.title or (sections[0]["title"] if len(sections) == 1 else f"{game.title}: "
@@ -371,9 +376,7 @@ def render_results(directory, output) -> Path:
         experiment=experiment, sections=sections, manifest=manifest, note=game.report_note, title=title,
         tested=results_headline(manifest))
     output = Path(output)
-    tmp = output.with_name(f".{output.name}.tmp")
-    tmp.write_text(html)
-    tmp.replace(output)
+    write_atomic(output, html)
     return output
 
 

@@ -15,6 +15,7 @@ import pandas as pd
 from simkit.errors import SimkitError
 from simkit.games import Game, get_game
 from simkit.results import load, read_manifest, summarize
+from simkit.storage import write_atomic
 
 from . import plots_for
 from .format import (CI_NOTE, changes_table_html, confounding_note, money_columns, run_findings, run_headline,
@@ -67,7 +68,12 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
                               "compares what the analysis played)")
         from .analysis import render_results
 
-        return render_results(directory, output)
+        try:
+            return render_results(directory, output)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:   # a damaged or hand-edited folder
+            raise SimkitError(f"{directory} is not a readable simkit results folder ({type(exc).__name__}: "
+                              f"{' '.join(str(exc).split())[:200]}); write it again with the command that made it "
+                              "(its experiment.toml reruns it)") from None
     game = get_game(manifest["game"])
     frame = load(directory)
     runs = [(manifest, frame)]
@@ -93,7 +99,5 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
         findings=run_findings(directory, manifest, data.summary),
         rules=Markup(changes_table_html(game, manifest["rules"])), also=[m for m, _ in runs[1:]])
     output = Path(output)
-    tmp = output.with_name(f".{output.name}.tmp")
-    tmp.write_text(html)
-    tmp.replace(output)
+    write_atomic(output, html)
     return output

@@ -1,27 +1,38 @@
 """Results on disk: loading a run directory and streaming summaries (pandas lives here, not in kernels)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .errors import SimkitError
+from .integrity import REMEDY, check_folder, read_part
+from .limits import MAX_MANIFEST_BYTES
 from .runner import MANIFEST
+from .storage import inside, parse_json, read_inside
 from .stats import mean_interval, wilson
 
 
-def read_manifest(directory: str | Path) -> dict:
+def read_manifest(directory: str | Path, verify: bool = True) -> dict:
+    """A results folder's manifest.json (bounded in size and depth, a plain file inside the folder). A run's
+    manifest is checked against the folder (its checksum, its parts' names and sizes: simkit.integrity), so
+    a damaged run is refused in one line; an analysis results folder's may name only folders inside it."""
     directory = Path(directory)
     path = directory / MANIFEST
     if not path.is_file():
         raise SimkitError(f"{directory} is not a simkit run directory (no {MANIFEST})")
-    try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise SimkitError(f"{path} is not valid JSON: {exc}") from None
+    manifest = parse_json(read_inside(path, MAX_MANIFEST_BYTES, "results"), str(path))
+    if not isinstance(manifest, dict):
+        raise SimkitError(f"{path} is not a simkit manifest (not a JSON object)")
+    if verify and "game" in manifest:
+        check_folder(directory, manifest)
+    for entry in manifest.get("analyses", []) if isinstance(manifest.get("analyses"), list) else []:
+        if isinstance(entry, dict) and "folder" in entry:
+            inside(directory, entry["folder"], str(path))
+    return manifest
 
 
 def totals(source) -> dict[str, pd.Series]:
@@ -34,13 +45,28 @@ def totals(source) -> dict[str, pd.Series]:
 
 
 def parts(directory: str | Path) -> list[Path]:
-    return sorted(Path(directory).glob("part-*.parquet"))
+    """The Parquet parts of a run, in order, as its manifest lists them (checked against the folder)."""
+    return [Path(directory) / entry["file"] for entry in read_manifest(directory)["parts"]]
+
+
+def _read_parts(directory: str | Path, manifest: dict, columns: list[str] | None):
+    """Each part's rows, its bytes checked against the manifest as they are read (one read per part)."""
+    for entry in manifest["parts"]:
+        data = read_part(directory, entry)
+        try:
+            table = pq.read_table(pa.BufferReader(data), columns=columns)
+        except (pa.ArrowException, KeyError) as exc:
+            raise SimkitError(f"{directory}/{entry['file']} cannot be read: {' '.join(str(exc).split())}") from None
+        if table.num_rows != entry["rows"]:
+            raise SimkitError(f"{directory} is damaged: {entry['file']} holds {table.num_rows} rows, not "
+                              f"{entry['rows']}; {REMEDY}")
+        yield table.to_pandas()
 
 
 def load(directory: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
     """A run's rows as a DataFrame, one per (game, seat), ordered; ``df.attrs['manifest']`` says what made it."""
     manifest = read_manifest(directory)
-    frames = [pq.read_table(path, columns=columns).to_pandas() for path in parts(directory)]
+    frames = list(_read_parts(directory, manifest, columns))
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
     frame.attrs["manifest"] = manifest
     return frame
@@ -48,9 +74,7 @@ def load(directory: str | Path, columns: list[str] | None = None) -> pd.DataFram
 
 def iter_parts(directory: str | Path, columns: list[str]):
     """Yield one chunk's DataFrame at a time, so summaries never hold a whole run in memory."""
-    read_manifest(directory)
-    for path in parts(directory):
-        yield pq.read_table(path, columns=columns).to_pandas()
+    yield from _read_parts(directory, read_manifest(directory), columns)
 
 
 def _accumulate(frames, score: str) -> dict[str, pd.DataFrame]:

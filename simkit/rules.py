@@ -14,22 +14,30 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SimkitError
+from .limits import MAX_DEPTH, MAX_TEXT_FILE_BYTES, check_depth
+from .storage import read_bounded
 
 
-def read_toml(path: str | Path) -> dict:
-    """Parse a TOML file, turning I/O and syntax errors into one-line SimkitErrors."""
-    path = Path(path)
+def read_toml(path: str | Path, what: str = "rules file") -> dict:
+    """Parse a TOML file, turning I/O and syntax errors into one-line SimkitErrors; the file is read up to
+    MAX_TEXT_FILE_BYTES (``/dev/zero`` is refused, not read for ever) and nested at most MAX_DEPTH deep."""
+    data = read_bounded(path, MAX_TEXT_FILE_BYTES, what)
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise SimkitError(f"rules file {path} does not exist") from None
-    except IsADirectoryError:
-        raise SimkitError(f"rules file {path} is a directory, not a TOML file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SimkitError(f"rules file {path} is not valid TOML: {exc}") from None
+        return parse_toml(data.decode("utf-8"), f"{what} {path}")
     except UnicodeDecodeError:
-        raise SimkitError(f"rules file {path} is not UTF-8 text") from None
+        raise SimkitError(f"{what} {path} is not UTF-8 text") from None
+
+
+def parse_toml(text: str, what: str) -> dict:
+    """TOML text, refused in one line when it is invalid or nested more than MAX_DEPTH deep."""
+    try:
+        value = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SimkitError(f"{what} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise SimkitError(f"{what} is nested more than {MAX_DEPTH} levels deep") from None
+    check_depth(value, what)
+    return value
 
 
 def parse_assignment(text: str) -> tuple[list[str], Any]:
@@ -39,11 +47,42 @@ def parse_assignment(text: str) -> tuple[list[str], Any]:
     key = key.strip()
     if not sep or not key:
         raise SimkitError(f"--set {text!r}: expected KEY=VALUE with a dotted key, e.g. scoring.false_stop=-10")
+    if len(text) > MAX_TEXT_FILE_BYTES:
+        raise SimkitError(f"--set {text[:40]}...: longer than the limit of {MAX_TEXT_FILE_BYTES:,} characters")
     try:
         value = tomllib.loads(f"v = {raw.strip()}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw.strip()
+    except RecursionError:
+        raise SimkitError(f"--set {key}: the value is nested more than {MAX_DEPTH} levels deep") from None
+    check_depth(value, f"--set {key}")
     return key.split("."), value
+
+
+def _shape(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    return "a single value"
+
+
+def check_shape(default: Any, value: Any, path: str, source: str) -> None:
+    """A value must have the shape of the default it replaces: a single value (number, flag or string: the
+    game checks which, and its range) for a single value, an array for an array, and within an array entries
+    shaped like the default's, at any depth. So ``wins=[[1]]`` for an array of numbers is refused here in
+    one line and never reaches a game's checks or an engine as a TypeError."""
+    want, got = _shape(default), _shape(value)
+    if want != got:
+        raise SimkitError(f"{source}: {path} must be {want} like its default {default!r}, not {value!r}")
+    if isinstance(default, list) and default and not isinstance(default[0], dict):
+        templates = {_shape(item): item for item in default}
+        for index, item in enumerate(value):
+            template = templates.get(_shape(item))
+            if template is None:
+                raise SimkitError(f"{source}: {path}[{index}] must be {' or '.join(templates)} like the default's "
+                                  f"entries, not {item!r}")
+            check_shape(template, item, f"{path}[{index}]", source)
 
 
 def _describe(node: Any) -> str:
@@ -81,6 +120,7 @@ def _merge(base: Any, overlay: Any, path: str, source: str) -> Any:
                 for i, item in enumerate(overlay)]
     if isinstance(overlay, dict):
         raise SimkitError(f"{source}: {path} is a value, not a table")
+    check_shape(base, overlay, path, source)
     return overlay
 
 
@@ -130,6 +170,10 @@ def _set_path(tree: dict, keys: list[str], value: Any, text: str) -> None:
         raise SimkitError(f"--set {text}: {here!r} is a table; set one of its keys")
     if isinstance(node[key], list) and not isinstance(value, list):
         raise SimkitError(f"--set {text}: {here!r} is an array; give one in brackets, e.g. {here}=[1, 2]")
+    if isinstance(node[key], list) and node[key] and isinstance(node[key][0], dict):
+        node[key] = _merge(node[key], value, here, f"--set {text}")
+        return
+    check_shape(node[key], value, here, f"--set {text}")
     node[key] = value
 
 

@@ -17,6 +17,7 @@ import os
 import platform
 import shutil
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,7 +35,10 @@ from . import __version__
 from . import progress as progress_bar
 from .errors import RunFailed, SimkitError
 from .games import Game, get_game
+from .integrity import PART, check_folder, part_entry, part_name, read_part, seal
+from .limits import MAX_CHUNKS, MAX_GAME_INDEX, MAX_GAMES, MAX_MANIFEST_BYTES, check_count, check_output_name
 from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, warm
+from .storage import TEMP_SUFFIX, parse_json, read_inside, replace_dir, write_atomic
 from .strategy import Seat, parse_lineup
 
 DEFAULT_CHUNK = 10_000
@@ -96,15 +100,23 @@ def make_batch(game: str, games: int, players=None, seed: int = 0, rules_file=No
                rules: dict | None = None) -> Batch:
     """Validate everything a batch needs before anything runs or is written."""
     spec = get_game(game)
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise SimkitError(f"--games must be a positive whole number, not {games!r}")
+    games = check_count(games, "--games", 1, MAX_GAMES)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
         raise SimkitError(f"--seed must be a whole number 0..2**64-1, not {seed!r}")
+    effective = spec.rules(rules_file, sets, rules)     # first: bad rules fail before strategies compile
     seats = parse_lineup(spec.name, players if players else list(spec.default_lineup))
     spec.check_player_count(len(seats))
-    effective = spec.rules(rules_file, sets, rules)
     prepared = spec.prepare(effective, len(seats))
     return Batch(spec, effective, prepared, tuple(seats), int(seed), int(games))
+
+
+def check_chunks(batch: Batch, chunk_size: int) -> None:
+    """A batch's chunks are bounded (MAX_CHUNKS) and its game indices too (MAX_GAME_INDEX)."""
+    if -(-batch.games // chunk_size) > MAX_CHUNKS:
+        raise SimkitError(f"{batch.games:,} games in chunks of {chunk_size:,} make more than {MAX_CHUNKS:,} parts; "
+                          "give a larger --chunk-size")
+    if batch.first_game + batch.games > MAX_GAME_INDEX:
+        raise SimkitError(f"game indices must stay below {MAX_GAME_INDEX:,} (2**62)")
 
 
 def chunk_ranges(games: int, chunk_size: int):
@@ -128,6 +140,7 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
         raise SimkitError(f"--chunk-size must be at least 1, not {chunk_size}")
     if backend not in BACKENDS:
         raise SimkitError(f"--backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    check_chunks(batch, chunk_size)
     chunks = [Chunk(batch, batch.first_game + first, n, key=index) for index, first, n in chunk_ranges(batch.games, chunk_size)
               if index not in skip]
     with progress_bar.games(batch.games, enabled=progress) as bar:
@@ -156,11 +169,18 @@ def run_config(batch: Batch, chunk_size: int) -> dict:
     return json.loads(json.dumps({key: manifest[key] for key in CONFIG_KEYS}, default=_json_default))
 
 
+def _read_json(path: Path, what: str):
+    """A JSON file of a results folder: a plain file inside it, bounded in size and depth."""
+    return parse_json(read_inside(path, MAX_MANIFEST_BYTES, what), f"{what} {path}")
+
+
 def _differs(path: Path, config: dict) -> str | None:
     """The first configuration key in which the JSON file ``path`` differs from ``config`` (None: same)."""
     try:
-        recorded = json.loads(path.read_text())
-    except (OSError, ValueError):
+        recorded = _read_json(path, "run")
+    except (OSError, SimkitError):
+        return f"an unreadable {path.name}"
+    if not isinstance(recorded, dict):
         return f"an unreadable {path.name}"
     recorded.setdefault("first_game", 0)
     return next((key for key in CONFIG_KEYS if recorded.get(key) != config[key]), None)
@@ -171,9 +191,19 @@ def partial_dir(out: Path) -> Path:
     return out.with_name(f".{out.name}.partial")
 
 
-def finished(out: str | Path, config: dict) -> bool:
-    """Whether ``out`` already holds the finished run of this configuration."""
-    return (Path(out) / MANIFEST).is_file() and _differs(Path(out) / MANIFEST, config) is None
+def finished(out: str | Path, config: dict, overwrite: bool = False) -> bool:
+    """Whether ``out`` already holds the finished run of this configuration (checked against its manifest's
+    names, sizes and checksum: a damaged one is refused in one line, or with ``overwrite`` played again)."""
+    path = Path(out) / MANIFEST
+    if not path.is_file() or _differs(path, config) is not None:
+        return False
+    try:
+        check_folder(out, _read_json(path, "run"))
+    except SimkitError:
+        if overwrite:
+            return False
+        raise
+    return True
 
 
 def prepare_output(out: str | Path, overwrite: bool = False, config: dict | None = None) -> Path:
@@ -182,11 +212,12 @@ def prepare_output(out: str | Path, overwrite: bool = False, config: dict | None
     is complete or resumes; one holding a different run is refused unless ``overwrite``."""
     given = out
     out = Path(out).resolve()
+    check_output_name(out, given)
     if out == Path.cwd() or out in Path.cwd().parents:
         raise SimkitError(f"output path {given} is the working directory or above it; give a new directory")
     if out.exists() and not out.is_dir():
         raise SimkitError(f"output path {given} is a file; give a directory that does not exist yet")
-    if config is not None and finished(out, config):
+    if config is not None and finished(out, config, overwrite):
         return out
     if out.is_dir() and any(out.iterdir()):
         if not overwrite:
@@ -196,31 +227,23 @@ def prepare_output(out: str | Path, overwrite: bool = False, config: dict | None
         if not (out / MANIFEST).is_file():
             raise SimkitError(f"--overwrite replaces only run directories, and {given} has no {MANIFEST}")
     staging = partial_dir(out)
+    if staging.is_symlink() or (staging.exists() and not staging.is_dir()):
+        raise SimkitError(f"{staging} is in the way (a link or a file, not a folder simkit made); remove it")
     if config is not None and (staging / PROGRESS).is_file() and not overwrite:
         key = _differs(staging / PROGRESS, config)
         if key:
             raise SimkitError(f"{staging} holds an interrupted run into {given} whose {key} differs; run its own "
                               "command again to finish it, or use --overwrite to discard it")
-    existing = out.resolve().parent
+    existing = out.parent
     while not existing.exists():
         existing = existing.parent
     if not existing.is_dir():
         raise SimkitError(f"cannot create {out}: {existing} is a file, not a directory")
-    if not os.access(existing, os.W_OK):
-        raise SimkitError(f"cannot create {out}: {existing} is not writable")
+    try:        # a real attempt: os.access says yes for root on a read-only or virtual file system (/proc)
+        os.rmdir(tempfile.mkdtemp(prefix=".simkit-probe-", dir=existing))
+    except OSError as exc:
+        raise SimkitError(f"cannot create {out} in {existing}: {exc.strerror}") from None
     return out
-
-
-def _write_atomic(path: Path, write) -> None:
-    """``write(temporary path)``, then rename: a reader (or a resumed run) never sees half a file. A write that
-    fails removes its half-written temporary (on a full disk, that gives the space back)."""
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        write(temporary)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size: int = DEFAULT_CHUNK,
@@ -229,14 +252,17 @@ def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size
     """Run a batch into ``out``: Parquet parts, manifest.json and rules.toml.
 
     The run is written in a hidden directory beside ``out`` (``partial_dir``) that is renamed to ``out`` when
-    complete. Each chunk's part and totals are written atomically, so a run stopped at any point (Ctrl-C,
-    a crash, the process killed) keeps the chunks it finished, and the same call again plays only the
-    rest: the finished directory is the same as an uninterrupted run's. A finished run of the same
-    configuration is left as it is. A fault (a full disk or another error writing, a worker process killed)
-    raises RunFailed, whose message says how many chunks are kept and that the same call resumes."""
+    complete. Each chunk's part and its record (rows, SHA-256, totals) are written atomically and durably
+    (simkit.storage), so a run stopped at any point (Ctrl-C, a crash, the process killed, a power cut) keeps
+    the chunks it finished, and the same call again checks them and plays only the rest: the finished
+    directory is the same as an uninterrupted run's. A finished run of the same configuration is left as
+    it is. A fault (a full disk or another error writing, a worker process killed) raises RunFailed, whose
+    message says how many chunks are kept and that the same call resumes. The staging directory's lock is
+    held from before anything in it (or an old ``out``) is deleted until ``out`` is in place."""
     config = run_config(batch, chunk_size)
+    check_chunks(batch, chunk_size)
     out = prepare_output(out, overwrite, config)
-    if finished(out, config):
+    if finished(out, config, overwrite):
         return out
     staging = partial_dir(out)
     try:
@@ -252,66 +278,136 @@ def _fault(exc: BaseException, staging: Path, chunks: int) -> str:
     else:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         what = f"writing the run failed: {' '.join(str(exc).split())}{where}"
-    kept = len(list(staging.glob("part-*.parquet"))) if staging.is_dir() else 0
+    kept = len(list(staging.glob("part-*.record.json"))) if staging.is_dir() else 0
     if not kept:
         return f"{what}; no chunk was finished, so nothing is kept"
     remedy = "free some space, then " if getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT) else ""
     return f"{what}; {kept} of {chunks} chunks are kept in {staging}: {remedy}run the same command again to resume"
 
 
+def _record_name(part: str) -> str:
+    """A kept chunk's record beside its part: the part's manifest entry and the chunk's totals."""
+    return part.replace(".parquet", ".record.json")
+
+
+def _clear(staging: Path) -> None:
+    """Empty a staging directory but for its lock (which the caller holds); links are removed, not followed."""
+    for path in staging.iterdir():
+        if path.name == LOCK:
+            continue
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+
+
+def _kept_chunks(staging: Path, chunks: int) -> dict[int, dict]:
+    """The records of the chunks a resumed run keeps, each part checked against its record (a part without
+    one was being written when the run stopped: it is played again). A part that fails its check is
+    refused in one line: it was damaged after it was written."""
+    kept = {}
+    for path in sorted(staging.iterdir()):
+        match = PART.match(path.name)
+        if not match:
+            continue
+        index = int(match.group(1))
+        record_path = staging / _record_name(path.name)
+        if path.is_symlink() or record_path.is_symlink() or not record_path.exists():
+            path.unlink()       # cut off before its record, or a link planted there: played again, never followed
+            record_path.unlink(missing_ok=True)
+            continue
+        record = _read_json(record_path, "interrupted run")
+        if index >= chunks or not isinstance(record, dict) or not isinstance(record.get("entry"), dict) \
+                or record["entry"].get("file") != path.name:
+            raise SimkitError(f"{staging} holds a chunk record that does not belong to this run ({record_path.name}); "
+                              "use --overwrite to discard the kept chunks")
+        try:
+            read_part(staging, record["entry"])
+        except SimkitError:
+            raise SimkitError(f"{staging}: the kept chunk {path.name} does not match its checksum (damaged after it "
+                              f"was written); delete it and {record_path.name}, then run the same command again to "
+                              "play that chunk again") from None
+        kept[index] = record
+    for record_path in staging.glob("part-*.record.json"):      # a record whose part is gone: play it again
+        if record_path.name not in {_record_name(part_name(index)) for index in kept}:
+            record_path.unlink()
+    return kept
+
+
 def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: int, chunk_size: int, progress: bool,
                check: bool, backend: str, scheduler: str | None) -> Path:
-    if staging.is_dir() and (not (staging / PROGRESS).is_file() or _differs(staging / PROGRESS, config)):
-        shutil.rmtree(staging)          # killed before it began, or a different run's (discarded under --overwrite)
     staging.mkdir(parents=True, exist_ok=True)
+    chunks = -(-batch.games // chunk_size)
     with _run_lock(staging):
-        _write_atomic(staging / PROGRESS, lambda p: p.write_text(json.dumps(config, indent=2)))
-        for leftover in staging.glob("*.tmp"):
-            leftover.unlink()
-        done = {int(p.name[5:11]) for p in staging.glob("part-*.parquet") if (staging / _totals_name(p)).is_file()}
+        if not (staging / PROGRESS).is_file() or _differs(staging / PROGRESS, config):
+            _clear(staging)         # killed before it began, or a different run's (discarded under --overwrite)
+        write_atomic(staging / PROGRESS, json.dumps(config, indent=2))
+        for leftover in [*staging.glob(f"*{TEMP_SUFFIX}"), *staging.glob("*.totals.json")]:
+            leftover.unlink()       # a write that was cut off, or an older simkit's unchecked chunk
+        records = _kept_chunks(staging, chunks)
+        done = set(records)
         started = time.perf_counter()
 
         def sink(index, columns):
-            part = staging / f"part-{index:06d}.parquet"
-            totals = columns.get("_totals", {})
-            _write_atomic(staging / _totals_name(part),
-                          lambda p: p.write_text(json.dumps({k: np.asarray(v).tolist() for k, v in totals.items()})))
-            _write_atomic(part, lambda p: pq.write_table(batch.table(columns), p))
+            table = batch.table(columns)
+            buffer = pa.BufferOutputStream()
+            pq.write_table(table, buffer)
+            data = buffer.getvalue().to_pybytes()
+            name = part_name(index)
+            record = {"entry": part_entry(name, data, table.num_rows),
+                      "totals": {k: np.asarray(v).tolist() for k, v in columns.get("_totals", {}).items()}}
+            write_atomic(staging / name, data)
+            write_atomic(staging / _record_name(name), json.dumps(record))
+            records[index] = record
 
         try:
             execute(batch, sink, workers, chunk_size, progress, check, done, backend, scheduler)
         except BaseException as exc:
-            parts = len(list(staging.glob("part-*.parquet")))
-            if not parts:               # nothing worth keeping
+            if not records:               # nothing worth keeping
                 shutil.rmtree(staging, ignore_errors=True)
             elif isinstance(exc, KeyboardInterrupt):
-                raise RunInterrupted(f"interrupted with {parts} of {-(-batch.games // chunk_size)} chunks written "
+                raise RunInterrupted(f"interrupted with {len(records)} of {chunks} chunks written "
                                      f"to {staging}; run the same command again to resume") from None
             raise
         elapsed = time.perf_counter() - started
-        chunks = -(-batch.games // chunk_size)
-        parts = sorted(staging.glob("part-*.parquet"))
-        if len(parts) != chunks:
-            raise RuntimeError(f"{len(parts)} parts of {chunks} chunks in {staging} after the run")
+        if sorted(records) != list(range(chunks)):
+            raise RuntimeError(f"{len(records)} parts of {chunks} chunks in {staging} after the run")
         played = sum(n for index, _, n in chunk_ranges(batch.games, chunk_size) if index not in done)
         manifest = batch.manifest()
-        manifest.update({"totals": batch.totals(json.loads((staging / _totals_name(p)).read_text()) for p in parts),
+        manifest.update({"totals": batch.totals(records[i]["totals"] for i in range(chunks)),
                          "first_game": batch.first_game, "workers": workers, "backend": backend,
                          "chunk_size": chunk_size, "resumed_chunks": len(done), "elapsed_s": round(elapsed, 3),
                          "games_per_s": round(played / elapsed, 1),
-                         "created": datetime.now(timezone.utc).isoformat(timespec="seconds")})
-        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, default=_json_default))
-        (staging / "rules.toml").write_text(tomli_w.dumps(batch.rules))
-        for path in [staging / PROGRESS, staging / LOCK, *staging.glob("part-*.totals.json")]:
+                         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                         "parts": [records[i]["entry"] for i in range(chunks)]})
+        manifest = json.loads(json.dumps(manifest, default=_json_default))
+        write_atomic(staging / MANIFEST, json.dumps(seal(manifest), indent=2))
+        write_atomic(staging / "rules.toml", tomli_w.dumps(batch.rules))
+        for path in [staging / PROGRESS, *staging.glob("part-*.record.json")]:
             path.unlink()
-    if out.exists():
-        shutil.rmtree(out)
-    staging.rename(out)
+        try:
+            replace_dir(staging, out)
+        finally:    # the lock goes after the rename: a run waiting for it never finds a staging half moved
+            if out.is_dir() and not staging.exists():
+                (out / LOCK).unlink(missing_ok=True)
     return out
 
 
 LOCK = ".lock"
 TAKEOVER_WAIT_S = 5.0   # how long a dead holder's lock may take to be released (its workers exiting)
+
+
+def _open_lock(path: Path, exclusive: bool = False):
+    """A lock file opened for update without following a link (O_NOFOLLOW)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | (os.O_EXCL if exclusive else 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SimkitError(f"{path} is a symbolic link; remove it (simkit never follows links in its folders)") \
+                from None
+        raise
+    return os.fdopen(fd, "r+")
 
 
 def _locked(handle) -> bool:
@@ -325,7 +421,7 @@ def _locked(handle) -> bool:
 def _holder(handle) -> int | None:
     """The pid a lock file records (None: none, the last run ended by itself)."""
     handle.seek(0)
-    text = handle.read().strip()
+    text = handle.read(32).strip()
     return int(text) if text.isdigit() else None
 
 
@@ -365,7 +461,7 @@ def _run_lock(staging: Path):
     outlived it still holds the lock (say, orphaned workers of an older simkit), the lock file itself is
     replaced. A run that ends by itself, finished or not, clears the pid, so only a killed one leaves it."""
     path = staging / LOCK
-    handle = open(path, "a+")
+    handle = _open_lock(path)
     try:
         if not _locked(handle):
             holder = _holder(handle) or _flock_owner(handle)
@@ -376,7 +472,8 @@ def _run_lock(staging: Path):
             while not _locked(handle):
                 if time.monotonic() > deadline:     # held by processes that outlived the run: a fresh lock file
                     fresh = path.with_name(f"{LOCK}.{os.getpid()}")
-                    replacement = open(fresh, "a+")
+                    fresh.unlink(missing_ok=True)
+                    replacement = _open_lock(fresh, exclusive=True)
                     fcntl.flock(replacement, fcntl.LOCK_EX)
                     os.replace(fresh, path)
                     handle.close()
@@ -385,6 +482,12 @@ def _run_lock(staging: Path):
                 time.sleep(0.05)
         else:
             holder = _holder(handle)
+        try:
+            same = os.stat(path, follow_symlinks=False).st_ino == os.fstat(handle.fileno()).st_ino
+        except FileNotFoundError:
+            same = False
+        if not same:    # the run that held it finished and moved its directory meanwhile
+            raise SimkitError(f"another simkit run finished writing {staging} just now; run the command again")
         if holder is not None and holder != os.getpid():
             sys.stderr.write(f"simkit: note: taking over {staging} from simkit run pid {holder}, which is no longer "
                              "running; its finished chunks are kept\n")
@@ -398,30 +501,22 @@ def _run_lock(staging: Path):
             yield
         finally:
             INHERITED_FDS.discard(handle.fileno())
-            if path.exists():
-                handle.seek(0)
-                handle.truncate()
-                handle.flush()
+            handle.seek(0)
+            handle.truncate()
+            handle.flush()
     finally:
         handle.close()
 
 
-def _totals_name(part: Path) -> str:
-    return part.name.replace(".parquet", ".totals.json")
-
-
 @contextmanager
 def staged(out: Path):
-    """Build a directory under a hidden temporary name and rename it to ``out`` only when the block
-    completes, so a failed or interrupted write leaves nothing half-written (an old ``out`` is replaced)."""
-    staging = out.with_name(f".{out.name}.partial-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    """Build a directory under a fresh hidden name (created with O_EXCL semantics, never a planted link)
+    and put it in place of ``out`` only when the block completes, so a failed or interrupted write leaves
+    nothing half-written (an old ``out`` is replaced)."""
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:
         yield staging
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
+        replace_dir(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

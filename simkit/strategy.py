@@ -10,6 +10,7 @@ names a Strategy object in the user's own module.
 """
 from __future__ import annotations
 
+import contextvars
 import importlib
 import importlib.metadata
 import itertools
@@ -19,6 +20,7 @@ import re
 import sys
 import traceback
 import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -356,7 +358,26 @@ def _import_error_line(exc: BaseException) -> str:
     return f"{reason} ({Path(frames[-1].filename).name}, line {frames[-1].lineno})" if frames else reason
 
 
+_DATA_FILE: contextvars.ContextVar[str | None] = contextvars.ContextVar("simkit_data_file", default=None)
+
+
+@contextmanager
+def from_data_file(source: str | None):
+    """While this block runs, line-ups are read from the data file ``source`` (an experiment, a manifest):
+    they may name shipped and installed strategies, and a ``module:attr`` of one's own is refused before
+    anything is imported (a data file is inert unless its user passes --allow-code). None: no restriction."""
+    token = _DATA_FILE.set(source)
+    try:
+        yield
+    finally:
+        _DATA_FILE.reset(token)
+
+
 def _load_user_strategy(game: str, module_name: str, attr: str) -> Strategy:
+    source = _DATA_FILE.get()
+    if source is not None:
+        raise SimkitError(f"{source} names the strategy {module_name}:{attr}, code from a module of your own; data "
+                          "files may name only shipped and installed strategies: add --allow-code if you trust it")
     if str(Path.cwd()) not in sys.path:  # let `mymod:name` find mymod.py in the working directory
         sys.path.insert(0, str(Path.cwd()))
     spec = f"{module_name}:{attr}"

@@ -146,9 +146,9 @@ def test_load_not_a_run(tmp_path):
         load(tmp_path)
 
 
-def test_summarize_empty_run(tmp_path, run_dir):
+def test_summarize_a_run_without_its_parts(tmp_path, run_dir):
     (tmp_path / "manifest.json").write_text((run_dir / "manifest.json").read_text())
-    with pytest.raises(SimkitError, match="no results"):
+    with pytest.raises(SimkitError, match="is damaged: part-000000.parquet is missing"):
         simkit.summarize(tmp_path)
 
 

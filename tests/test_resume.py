@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from simkit import runner
+from simkit import runner, storage
 from simkit.cli import main
 from simkit.errors import SimkitError
 from simkit.runner import Batch, RunInterrupted, make_batch, partial_dir, run_to_directory
@@ -74,7 +74,7 @@ def test_killed_run_resumes(tmp_path):
                              start_new_session=True, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
-        while len(list(partial_dir(out).glob("part-*.parquet"))) < 3 and child.poll() is None:
+        while len(list(partial_dir(out).glob("part-*.record.json"))) < 3 and child.poll() is None:
             assert time.monotonic() < deadline, "no parts appeared"
             time.sleep(0.005)
     finally:
@@ -149,7 +149,7 @@ def test_a_killed_parent_takes_its_workers_along(tmp_path, capsys):
                              start_new_session=True, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
-        while len(list(partial_dir(out).glob("part-*.parquet"))) < 3 and child.poll() is None:
+        while len(list(partial_dir(out).glob("part-*.record.json"))) < 3 and child.poll() is None:
             assert time.monotonic() < deadline, "no parts appeared"
             time.sleep(0.005)
         workers = _children(child.pid)
@@ -187,7 +187,7 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_in_one_line(tmp_path):
                              text=True)
     try:
         deadline = time.monotonic() + 120
-        while len(list(partial_dir(out).glob("part-*.parquet"))) < 2 and child.poll() is None:
+        while len(list(partial_dir(out).glob("part-*.record.json"))) < 2 and child.poll() is None:
             assert time.monotonic() < deadline, "no parts appeared"
             time.sleep(0.005)
         workers = _children(child.pid)
@@ -235,17 +235,18 @@ def test_a_live_lock_is_refused_and_a_dead_ones_taken_over(tmp_path, monkeypatch
 def test_a_full_disk_ends_in_one_line_and_the_same_command_resumes(reference, tmp_path, monkeypatch, capsys, workers):
     """The fourth Parquet part meets a full disk: one line saying so and that 3 chunks are kept (exit 1), no
     half-written file left; after space is freed the same command finishes the dataset of an uninterrupted run."""
-    real_write = runner.pq.write_table
-    written = []
+    real_write = storage.write
+    parts = []
 
-    def write_table(table, where, *args, **kwargs):
-        if len(written) == 3:
-            Path(where).write_bytes(b"half a part")
-            raise OSError(errno.ENOSPC, "No space left on device")
-        written.append(where)
-        return real_write(table, where, *args, **kwargs)
+    def write(fd, data):
+        if bytes(data[:4]) == b"PAR1":       # a Parquet part
+            if len(parts) == 3:
+                real_write(fd, bytes(data[:100]))      # half a part, then the disk is full
+                raise OSError(errno.ENOSPC, "No space left on device")
+            parts.append(fd)
+        return real_write(fd, data)
 
-    monkeypatch.setattr(runner.pq, "write_table", write_table)
+    monkeypatch.setattr(storage, "write", write)
     out = tmp_path / "run"
     capsys.readouterr()
     with pytest.raises(SystemExit) as exc:
@@ -257,8 +258,8 @@ def test_a_full_disk_ends_in_one_line_and_the_same_command_resumes(reference, tm
     kept = {p.name for p in partial_dir(out).iterdir()}
     parts = {name for name in kept if name.endswith(".parquet")}
     assert len(parts) == 3 and not any(name.endswith(".tmp") for name in kept), "no half-written file is left"
-    assert {name.replace(".parquet", ".totals.json") for name in parts} < kept   # (and the failed chunk's totals)
-    monkeypatch.setattr(runner.pq, "write_table", real_write)
+    assert {name.replace(".parquet", ".record.json") for name in parts} == kept - parts - {"progress.json", ".lock"}
+    monkeypatch.setattr(storage, "write", real_write)
     main(ARGS + ["--out", str(out), "-w", "2"])
     same_dataset(out, reference)
     assert json.loads((out / "manifest.json").read_text())["resumed_chunks"] == 3

@@ -19,6 +19,7 @@ import tomli_w
 from .. import progress
 from ..errors import SimkitError
 from ..games import get_game
+from ..limits import check_count
 from ..rules import read_toml
 from .balance import balance
 from .compare import compare
@@ -31,6 +32,7 @@ from .design import design
 
 KINDS = {"compare": compare, "tournament": tournament, "sweep": sweep, "balance": balance, "tune": tune,
          "metagame": metagame, "design": design}
+COUNTS = ("games", "trial_games", "max_trial_games")     # bounded by simkit.limits wherever they are given
 SHARED = ("seed", "games", "sets", "rules")          # top-level defaults passed to every analysis
 TOP_LEVEL = ("title", "question", "game", *SHARED, "analysis")
 # given by the experiment or the command line, not by the file (storage: where a search keeps its state)
@@ -59,6 +61,7 @@ class Experiment:
     games: int = 10_000
     sets: list = field(default_factory=list)
     rules: dict = field(default_factory=dict)
+    source: str | None = field(default=None, compare=False, repr=False)    # the file it was read from
 
     @classmethod
     def from_dict(cls, data: dict, source: str = "experiment") -> "Experiment":
@@ -80,9 +83,18 @@ class Experiment:
             extra = sorted(set(entry) - set(allowed))
             if extra:
                 raise SimkitError(f"{source}: analysis {i + 1} ({kind}): unknown key {extra[0]!r}; allowed: {', '.join(allowed)}")
+            needed = [name for name, p in inspect.signature(KINDS[kind]).parameters.items()
+                      if p.default is inspect.Parameter.empty and name not in ("game", *NOT_IN_FILES)
+                      and name not in entry and name not in data]
+            if needed:
+                raise SimkitError(f"{source}: analysis {i + 1} ({kind}) needs {needed[0]} = ...")
         for key, kind in (("title", str), ("question", str), ("seed", int), ("games", int), ("sets", list), ("rules", dict)):
             if key in data and (not isinstance(data[key], kind) or isinstance(data[key], bool)):
                 raise SimkitError(f"{source}: {key} must be a {kind.__name__}, not {data[key]!r}")
+        for where, entry in [("", data), *((f"analysis {i + 1}: ", a) for i, a in enumerate(analyses))]:
+            for key in COUNTS:
+                if key in entry:
+                    check_count(entry[key], f"{source}: {where}{key}")
         return cls(**{k: v for k, v in data.items() if k != "analysis"}, analyses=[dict(a) for a in analyses])
 
     def to_dict(self) -> dict:
@@ -114,7 +126,9 @@ def load_experiment(path: str | Path) -> Experiment:
     path = Path(path)
     if not path.is_file():
         raise SimkitError(f"experiment file {path} does not exist")
-    return Experiment.from_dict(read_toml(path), str(path))
+    experiment = Experiment.from_dict(read_toml(path, "experiment file"), str(path))
+    experiment.source = str(path)
+    return experiment
 
 
 def _takes(kind: str, key: str) -> bool:
@@ -167,18 +181,30 @@ def _settled(database: Path) -> Path:
 
 
 def run_experiment(experiment: Experiment | str | Path, out: str | Path | None = None, games: int | None = None,
-                   workers: int = 1, overwrite: bool = False) -> list[Analysis]:
+                   workers: int = 1, overwrite: bool = False, allow_code: bool | None = None) -> list[Analysis]:
     """Run an experiment (an Experiment or the path of its TOML file); with ``out``, write its results
     directory: experiment.toml, manifest.json, report.html and per analysis its tables (CSV and Parquet),
     findings and plots (PNG and SVG). The directory appears only when everything is written. Searches (tune,
     compare with retune) keep their Optuna state in ``.OUT.partial/study.db`` beside it while they run, so the
-    same call continues an interrupted one; the finished directory holds a copy as ``study.db``."""
+    same call continues an interrupted one; the finished directory holds a copy as ``study.db``.
+    allow_code: whether the experiment's line-ups may name ``module:attr`` strategies of one's own (code); by
+    default only an Experiment built in Python may, not one read from a file (data files are inert)."""
     from ..runner import partial_dir, prepare_output
+    from ..strategy import from_data_file
 
+    source = None if isinstance(experiment, Experiment) else str(experiment)
     if not isinstance(experiment, Experiment):
         experiment = load_experiment(experiment)
-    if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
-        raise SimkitError(f"--games must be a positive whole number, not {games!r}")
+    source = experiment.source or source
+    if games is not None:
+        check_count(games, "--games")
+    with from_data_file(None if allow_code or (allow_code is None and source is None) else source or "the experiment"):
+        return _run_experiment(experiment, out, games, workers, overwrite)
+
+
+def _run_experiment(experiment: Experiment, out, games, workers: int, overwrite: bool) -> list[Analysis]:
+    from ..runner import partial_dir, prepare_output
+
     storage = None
     if out is not None:
         prepare_output(out, overwrite)

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SimkitError
+from ..limits import MAX_CONSTANT, MAX_EXPONENT, MAX_EXPRESSION_CHARS, MAX_EXPRESSION_NODES
 
 def _extreme(reduce, name):
     def extreme(*values):
@@ -59,10 +60,15 @@ class Table(dict):
 def _check_expression(text: str, where: str) -> ast.Expression:
     """Parse an expression over the fields: numbers, names, arithmetic, comparisons, subscripts by a constant
     and the functions in FUNCTIONS; anything else (attributes, lambdas, comprehensions) is refused."""
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise SimkitError(f"{where}: the expression is {len(text):,} characters long; the limit is {MAX_EXPRESSION_CHARS:,}")
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
-        raise SimkitError(f"{where}: {text.strip()!r} is not an expression ({exc.msg})") from None
+        raise SimkitError(f"{where}: {text.strip()[:80]!r} is not an expression ({exc.msg})") from None
+    except (RecursionError, MemoryError):
+        raise SimkitError(f"{where}: the expression is nested too deeply") from None
+    _check_bounds(tree, where)
     allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Load, ast.Constant, ast.Subscript, ast.Call,
                ast.operator, ast.unaryop, ast.IfExp, ast.Compare, ast.cmpop, ast.Tuple)
     for node in ast.walk(tree):
@@ -74,6 +80,34 @@ def _check_expression(text: str, where: str) -> ast.Expression:
         if isinstance(node, ast.Call) and node.keywords:
             raise SimkitError(f"{where}: functions take no keyword arguments here")
     return tree
+
+
+def _constant(node) -> float | None:
+    """The value of a number written in an expression, with its sign (None: not a plain number)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _constant(node.operand)
+        return None if inner is None else (-inner if isinstance(node.op, ast.USub) else inner)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def _check_bounds(tree, where: str) -> None:
+    """Operators and constants are bounded (simkit.limits): at most MAX_EXPRESSION_NODES nodes, numbers up to
+    MAX_CONSTANT, and a power's exponent a written number of at most MAX_EXPONENT, so no expression can run
+    for minutes (``9**9**9**9``) or build huge integers."""
+    nodes = list(ast.walk(tree))
+    if len(nodes) > MAX_EXPRESSION_NODES:
+        raise SimkitError(f"{where}: the expression has {len(nodes)} parts; the limit is {MAX_EXPRESSION_NODES}")
+    for node in nodes:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+                and not isinstance(node.value, bool) and not abs(node.value) <= MAX_CONSTANT:
+            raise SimkitError(f"{where}: the number {node.value:.3g} is beyond the limit of {MAX_CONSTANT:g}")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            exponent = _constant(node.right)
+            if exponent is None or abs(exponent) > MAX_EXPONENT:
+                raise SimkitError(f"{where}: a power's exponent must be a number from -{MAX_EXPONENT} to "
+                                  f"{MAX_EXPONENT}, not {ast.unparse(node.right)[:40]}")
 
 
 def _names(tree) -> set[str]:
@@ -123,6 +157,8 @@ class Constraint:
 def parse_goal(text: str, number: int) -> Goal:
     """A ``--goal``: seat-balance, length=TARGET, spread[=min|max], decisive, min:EXPR or max:EXPR."""
     raw = str(text).strip()
+    if len(raw) > MAX_EXPRESSION_CHARS:
+        raise SimkitError(f"--goal: {len(raw):,} characters; the limit is {MAX_EXPRESSION_CHARS:,}")
     where = f"--goal {raw}"
     name, sep, arg = raw.partition("=")
     name, arg = name.strip(), arg.strip()
@@ -160,6 +196,8 @@ def parse_goal(text: str, number: int) -> Goal:
 def parse_constraint(text: str, number: int) -> Constraint:
     """A ``--constraint``: ``EXPR<=NUMBER`` or ``EXPR>=NUMBER`` (e.g. ``length<=80``, ``bankrupt>=0.1``)."""
     raw = str(text).strip()
+    if len(raw) > MAX_EXPRESSION_CHARS:
+        raise SimkitError(f"--constraint: {len(raw):,} characters; the limit is {MAX_EXPRESSION_CHARS:,}")
     where = f"--constraint {raw}"
     match = re.fullmatch(r"(.+?)\s*(<=|>=|<|>)\s*([-+0-9.eE]+)\s*", raw)
     if not match:

@@ -58,3 +58,7 @@ def main(argv=None) -> None:
         _one_line(exc, "simkit: interrupted; nothing was written", 130, debug)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as exc:      # a full disk, a read-only folder, an I/O error: not the input's fault, status 1
+        where = f" ({exc.filename})" if exc.filename else ""
+        _one_line(exc, f"simkit: error: {exc.strerror or ' '.join(str(exc).split())}{where}; nothing was changed", 1,
+                  debug)

@@ -27,8 +27,21 @@ def run_one(game: str, kind: str, options: dict, seed: int, games: int, sets, ru
     for result in results:
         click.echo(result.text(verbose))
     if out:
+        code = " --allow-code" if _names_code(options) else ""     # its experiment.toml names module:attr
         click.echo(f"results and report written to {out} (report: {out}/report.html; rerun: simkit experiment run "
-                   f"{out}/experiment.toml)")
+                   f"{out}/experiment.toml{code})")
+
+
+def _names_code(value) -> bool:
+    """Whether option values name a strategy of one's own (``module:attr``, not ``name:key=value``)."""
+    if isinstance(value, dict):     # only the options that name strategies (a goal "min:EXPR" is no module)
+        return any(_names_code(v) for k, v in value.items()
+                   if any(word in k for word in ("player", "strateg", "field", "population", "opponent")))
+    if isinstance(value, (list, tuple)):
+        return any(_names_code(v) for v in value)
+    if isinstance(value, str):
+        return any(len(parts) > 1 and "=" not in parts[1] for parts in (seat.split(":") for seat in value.split(",")))
+    return False
 
 
 def split(text):

@@ -4,13 +4,13 @@ import click
 
 from ..bench import format_benchmark, format_overhead, format_table, overhead, run_benchmark
 from ..games import game_names
-from .options import rules_options, workers_option
+from .options import GAMES, rules_options, workers_option
 
 
 @click.command("bench")
 @click.argument("game", type=click.Choice(game_names()), metavar="[GAME]", required=False)
 @click.option("--all", "every", is_flag=True, help="Every registered game, as one table (with peak memory).")
-@click.option("--games", "-n", type=click.IntRange(1), default=None,
+@click.option("--games", "-n", type=GAMES, default=None,
               help="Games per measurement (default 20,000), per batch with --overhead (default 1,000), or with "
                    "--profile (default 2,000).")
 @click.option("--repeat", type=click.IntRange(1), default=3, show_default=True, help="Runs per figure (median).")

@@ -1,7 +1,7 @@
 import click
 
 from .analysis import run_one, split
-from .options import analysis_out_options, game_argument, players_option, rules_options, seed_option, workers_option
+from .options import GAMES, analysis_out_options, game_argument, players_option, rules_options, seed_option, workers_option
 
 
 @click.command("design")
@@ -25,9 +25,9 @@ from .options import analysis_out_options, game_argument, players_option, rules_
               help="Seats with --population (default: the game's default line-up size).")
 @click.option("--budget", "-b", default="100", show_default=True, metavar="N [trials|games|minutes]",
               help="Search budget: trials (100), games (200000 games) or minutes (10 minutes).")
-@click.option("--trial-games", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--trial-games", type=GAMES, default=1000, show_default=True,
               help="Games per trial (every deal in every seat order; every trial on the same deals).")
-@click.option("--games", "-n", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--games", "-n", type=GAMES, default=10_000, show_default=True,
               help="Games per rule set when the candidates and the default rules are re-evaluated on fresh seeds.")
 @click.option("--candidates", type=click.IntRange(1), default=3, show_default=True,
               help="Best trials (one goal) or points of the Pareto front (several) to re-evaluate.")

@@ -4,7 +4,7 @@ from pathlib import Path
 import click
 
 from ..analysis import run_experiment, load_experiment
-from .options import quiet_option, workers_option
+from .options import GAMES, allow_code_option, quiet_option, workers_option
 
 
 @click.group("experiment")
@@ -15,18 +15,19 @@ def command():
 @command.command("run")
 @click.argument("file", type=click.Path())
 @click.option("--out", "-o", type=click.Path(), default=None, help="Results directory (default: runs/FILE-STEM).")
-@click.option("--games", "-n", type=click.IntRange(1), default=None,
+@click.option("--games", "-n", type=GAMES, default=None,
               help="Play this many games in every analysis instead of the file's (quick checks).")
 @workers_option
 @quiet_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing results directory.")
+@allow_code_option
 @click.option("--verbose", "-v", is_flag=True, help="Also print every analysis's tables (they are always in the "
                                                     "results directory).")
-def run(file, out, games, workers, overwrite, verbose):
+def run(file, out, games, workers, overwrite, allow_code, verbose):
     """Run every analysis of FILE and write tables, plots (PNG, SVG) and report.html."""
     experiment = load_experiment(file)
     out = out or str(Path("runs") / Path(file).stem)
-    results = run_experiment(experiment, out, games, workers or os.cpu_count() or 1, overwrite)
+    results = run_experiment(experiment, out, games, workers or os.cpu_count() or 1, overwrite, allow_code)
     from simkit.reports.analysis import experiment_headline
 
     click.echo(experiment_headline(experiment, [{"kind": r.kind, "setup": r.setup, "players": r.players}

@@ -4,14 +4,14 @@ import os
 import click
 
 from ..fuzz import campaign
-from .options import game_argument, json_option, quiet_option, workers_option
+from .options import GAMES, game_argument, json_option, quiet_option, workers_option
 
 
 @click.command("fuzz")
 @game_argument
-@click.option("--games", "-n", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--games", "-n", type=GAMES, default=100_000, show_default=True,
               help="Fuzzed games to play in checking mode.")
-@click.option("--games-per-case", type=click.IntRange(1), default=200, show_default=True,
+@click.option("--games-per-case", type=GAMES, default=200, show_default=True,
               help="Games played under each random rule overlay and line-up.")
 @click.option("--seed", type=click.IntRange(0, 2 ** 32), default=0, show_default=True,
               help="Campaign seed; case i is drawn and played from (seed, i).")

@@ -1,7 +1,7 @@
 import click
 
 from .analysis import run_one, split
-from .options import analysis_out_options, game_argument, rules_options, seed_option, workers_option
+from .options import GAMES, analysis_out_options, game_argument, rules_options, seed_option, workers_option
 
 
 @click.command("metagame")
@@ -10,7 +10,7 @@ from .options import analysis_out_options, game_argument, rules_options, seed_op
               help="The strategies of the meta-game (at least two), e.g. hair-trigger,threshold,patient,bluffer,blocker.")
 @click.option("--players", "-p", type=click.IntRange(1), default=None,
               help="Players per game (default: the game's default line-up size).")
-@click.option("--games", "-n", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--games", "-n", type=GAMES, default=100_000, show_default=True,
               help="Games in all, split evenly over the profiles (multisets of strategies) and seat rotations.")
 @click.option("--bootstrap", type=click.IntRange(0), default=200, show_default=True,
               help="Bootstrap resamples of the deals for the intervals (0: none).")

@@ -5,6 +5,9 @@ import click
 
 from .. import progress
 from ..games import game_names
+from ..limits import MAX_GAMES
+
+GAMES = click.IntRange(1, MAX_GAMES)    # every count of games (simkit.limits)
 
 
 def game_argument(func):
@@ -52,7 +55,7 @@ def players_list(text):
 
 # Options of the analysis commands (compare, tournament, sweep, balance).
 def games_option(default: int):
-    return click.option("--games", "-n", type=click.IntRange(1), default=default, show_default=True,
+    return click.option("--games", "-n", type=GAMES, default=default, show_default=True,
                         help="Games per line-up or grid point (with --rotate-seats, split over the seat orders).")
 
 
@@ -71,3 +74,9 @@ def analysis_out_options(func):
     return click.option("--out", "-o", type=click.Path(), default=None,
                         help="Also write a results directory: tables (CSV, Parquet), plots (PNG, SVG), report.html and "
                              "an experiment.toml that reruns it.")(func)
+
+
+def allow_code_option(func):
+    return click.option("--allow-code", is_flag=True,
+                        help="Let the file's line-ups name strategies of your own as module:attr (this imports and runs "
+                             "that module); without it a data file may name only shipped and installed strategies.")(func)

@@ -1,5 +1,7 @@
 import click
 
+from ..limits import MAX_GAMES
+
 from ..runner import make_batch
 from .options import game_argument, players_list, players_option, rules_options, seed_option
 
@@ -7,7 +9,8 @@ from .options import game_argument, players_list, players_option, rules_options,
 @click.command("replay")
 @game_argument
 @seed_option
-@click.option("--game", "game_index", type=click.IntRange(0), required=True, help="Global index of the game.")
+@click.option("--game", "game_index", type=click.IntRange(0, MAX_GAMES - 1), required=True,
+              help="Global index of the game.")
 @players_option
 @rules_options
 def command(game, seed, game_index, players, rules_file, sets):

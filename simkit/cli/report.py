@@ -1,5 +1,7 @@
 import click
 
+from .options import allow_code_option
+
 
 @click.command("report")
 @click.argument("directory", type=click.Path())
@@ -7,13 +9,15 @@ import click
               help="HTML file to write (default: DIRECTORY/report.html).")
 @click.option("--also", multiple=True, type=click.Path(),
               help="Another run of the same game (e.g. another player count) for plots that compare runs; repeatable.")
-def command(directory, output, also):
+@allow_code_option
+def command(directory, output, also, allow_code):
     """Write a self-contained HTML report (plots embedded) for a run directory, or render again the report
     of an analysis results directory (compare, tournament, sweep, balance, experiment)."""
     from pathlib import Path
 
     from simkit.reports.html import build_report, report_headline
 
+    from ..limits import check_output_name
     from ..results import read_manifest
     from ..errors import SimkitError
 
@@ -21,9 +25,13 @@ def command(directory, output, also):
     for other in also:
         read_manifest(other)
     output = Path(output) if output else Path(directory) / "report.html"
+    check_output_name(output.resolve(), output)
     if output.is_dir():
         raise SimkitError(f"report output {output} is a directory; give a file name")
     if not output.resolve().parent.is_dir():
         raise SimkitError(f"cannot write {output}: its directory does not exist")
-    path = build_report(directory, output, also)
+    from ..strategy import from_data_file
+
+    with from_data_file(None if allow_code else f"{Path(directory) / 'manifest.json'}"):     # a re-played sample
+        path = build_report(directory, output, also)
     click.echo(f"{report_headline(directory)}\nreport written to {path}")

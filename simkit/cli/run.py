@@ -4,12 +4,12 @@ import sys
 import click
 
 from ..runner import BACKENDS, DEFAULT_CHUNK, RunInterrupted, finished, make_batch, prepare_output, run_config, run_to_directory
-from .options import game_argument, players_list, players_option, rules_options, seed_option, workers_option
+from .options import GAMES, game_argument, players_list, players_option, rules_options, seed_option, workers_option
 
 
 @click.command("run")
 @game_argument
-@click.option("--games", "-n", type=click.IntRange(1), default=10_000, show_default=True, help="Number of games.")
+@click.option("--games", "-n", type=GAMES, default=10_000, show_default=True, help="Number of games.")
 @players_option
 @seed_option
 @click.option("--out", "-o", required=True, type=click.Path(), help="Run directory to create.")
@@ -37,7 +37,7 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
     batch = make_batch(game, games, players_list(players), seed, rules_file, sets)
     config = run_config(batch, chunk_size)
     prepare_output(out, overwrite, config)
-    if finished(out, config):
+    if finished(out, config, overwrite):
         click.echo(f"{out} already holds this run, complete; nothing to do", err=True)
         return
     workers = workers or os.cpu_count() or 1

@@ -1,7 +1,7 @@
 import click
 
 from .analysis import run_one, split
-from .options import analysis_out_options, game_argument, rules_options, seed_option, workers_option
+from .options import GAMES, analysis_out_options, game_argument, rules_options, seed_option, workers_option
 
 
 @click.command("tournament")
@@ -10,7 +10,7 @@ from .options import analysis_out_options, game_argument, rules_options, seed_op
               help="The strategies (at least --players of them), e.g. hair-trigger,threshold:points=20,blocker,...")
 @click.option("--players", "-p", type=click.IntRange(1), default=None,
               help="Players per game (default: the game's default line-up size).")
-@click.option("--games", "-n", type=click.IntRange(1), default=20_000, show_default=True,
+@click.option("--games", "-n", type=GAMES, default=20_000, show_default=True,
               help="Games in all, split evenly over the line-ups and seat rotations.")
 @seed_option
 @rules_options

@@ -1,7 +1,7 @@
 import click
 
 from .analysis import run_one, split
-from .options import analysis_out_options, game_argument, rules_options, seed_option, workers_option
+from .options import GAMES, analysis_out_options, game_argument, rules_options, seed_option, workers_option
 
 
 @click.command("tune")
@@ -19,11 +19,11 @@ from .options import analysis_out_options, game_argument, rules_options, seed_op
               help="Players with --self-play (default: the game's default line-up size).")
 @click.option("--budget", "-b", default="200", show_default=True, metavar="N [trials|games|minutes]",
               help="Search budget: trials (200), games (500000 games) or minutes (10 minutes).")
-@click.option("--trial-games", type=click.IntRange(1), default=400, show_default=True,
+@click.option("--trial-games", type=GAMES, default=400, show_default=True,
               help="Games per trial at the start (every deal in every seat order); doubles as the search narrows.")
-@click.option("--max-trial-games", type=click.IntRange(1), default=6400, show_default=True,
+@click.option("--max-trial-games", type=GAMES, default=6400, show_default=True,
               help="The most games per trial.")
-@click.option("--games", "-n", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--games", "-n", type=GAMES, default=10_000, show_default=True,
               help="Games per side of the final validation (best against the start, fresh seeds).")
 @click.option("--objective", type=click.Choice(["win", "score"]), default="win", show_default=True,
               help="Maximise the tuned seat's win rate or its mean score.")
