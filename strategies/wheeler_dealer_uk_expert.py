@@ -13,9 +13,11 @@ vector) with a value of the race to the target wealth:
   x what the sale gains it (2 x face), or takes the buyer to the target, or the card is one of a set it
   builds;
 - on an outer yellow space it turns a yellow card only with the cash (and loans) to buy a dear one,
-  otherwise a Command card.
+  otherwise a Command card (with probability ``command``, 1 as shipped).
 """
 from numba import types
+
+from simkit import rng
 
 from simkit.games.wheeler_dealer_uk.view import (DECISION_SIGNATURE, F_BANKRUPT, H_COMMODITIES, H_MIN_SET,
                                                  H_PLAYERS, H_TARGET, Q_COMMODITY, Q_FROM, Q_PRICE, Q_SEAT, TABLE,
@@ -23,7 +25,7 @@ from simkit.games.wheeler_dealer_uk.view import (DECISION_SIGNATURE, F_BANKRUPT,
                                                  pack_sale, seat_field, set_value, total_wealth)
 from simkit.numba_tools import uncounted
 from simkit.strategy import Param, Strategy, register
-from simkit.strategies.wheeler_dealer_uk import (_PARAMS, P_CASH_FLOOR, P_KEEP_FROM, P_RESERVE, P_SELL_AT,
+from simkit.strategies.wheeler_dealer_uk import (_PARAMS, P_CASH_FLOOR, P_COMMAND, P_KEEP_FROM, P_RESERVE, P_SELL_AT,
                                                  affordable, loan_capacity, others_hold, reachable, trader,
                                                  trader_buy)
 
@@ -107,20 +109,23 @@ def expert_buy(table, params, memory, state, query):
 
 @uncounted(DECISION_SIGNATURE)
 def expert_yellow(table, params, memory, state, query):
-    """A yellow card when cash and loans reach yellow_cash (enough to buy a dear one), else a Command card."""
+    """A yellow card when cash and loans reach yellow_cash (enough to buy a dear one), else a Command card
+    with probability ``command`` (1 as shipped)."""
     seat = query[Q_SEAT]
-    return 0 if cash(table, seat) + loan_capacity(table, seat, -1, 1 << 62) >= params[P_YELLOW_CASH] else 1
+    if cash(table, seat) + loan_capacity(table, seat, -1, 1 << 62) >= params[P_YELLOW_CASH]:
+        return 0
+    return 1 if rng.uniform(state) < params[P_COMMAND] else 0
 
 
 # the trader's parameters as tuned for the expert (docs/strategies.md, "The experts": a search from the tuned
 # preset's reserve 296, enter_at 1.621, keep_from 1)
-_TUNED = {"reserve": 751, "enter_at": 1.035, "keep_from": 2, "leverage": 2}
+_TUNED = {"reserve": 44, "enter_at": 1.486, "keep_from": 1, "leverage": 2, "command": 1}
 EXPERT_PARAMS = {key: param.with_default(_TUNED[key]) if key in _TUNED else param for key, param in _PARAMS.items()}
 EXPERT_PARAMS.update({
     "sell_yellow": Param(3, 1, 20, "int", "sell a yellow set once it has this many cards (sell_at for the others)"),
-    "deny": Param(7.504, 0.0, 50.0, doc="refuse a 3 x offer when the buyer's wealth gain (its set) exceeds this x "
+    "deny": Param(8.147, 0.0, 50.0, doc="refuse a 3 x offer when the buyer's wealth gain (its set) exceeds this x "
                                       "mine (2 x face)"),
-    "yellow_cash": Param(28068, 0, 1_000_000, "int", "on an outer yellow space, turn a yellow card only with this "
+    "yellow_cash": Param(40251, 0, 1_000_000, "int", "on an outer yellow space, turn a yellow card only with this "
                                                      "much cash and loans; else a Command card"),
     "buy_spare": Param(0, kind="bool", doc="buy any turned card whose price leaves the reserve in hand"),
 })

@@ -13,8 +13,8 @@ from .test_engine import per_seat, play
 EXPERT = registered("wheeler-dealer-uk")["expert"]
 
 
-def ask(position, decision, name, seat, **fields):
-    """One decision of the expert on a hand-built position, as the engine asks it."""
+def ask(position, decision, name, seat, overrides=None, **fields):
+    """One decision of the expert (with parameter ``overrides``) on a hand-built position, as the engine asks it."""
     query = np.zeros(QUERY_SIZE, np.int64)
     query[Q_SEAT], query[Q_KIND] = seat, decision
     for key, value in fields.items():
@@ -22,7 +22,7 @@ def ask(position, decision, name, seat, **fields):
     table = position.table.view()
     table.setflags(write=False)
     query.setflags(write=False)
-    params = EXPERT.param_vector({})
+    params = EXPERT.param_vector(overrides or {})
     params.setflags(write=False)
     return int(EXPERT.decisions[name](table, params, np.zeros(128), np.ones(4, np.uint64), query))
 
@@ -48,17 +48,21 @@ def test_expert_sells_the_set_that_reaches_the_target_at_once():
 
 
 def test_expert_refuses_to_hand_a_rival_the_win_but_sells_a_spare_card():
+    keep_one = {"keep_from": 2}                          # as shipped (keep_from 1) it refuses every offer
     p = Position(players=2)
     p.give(0, "Diamonds", 1)
     p.give(1, "Diamonds", 2)                             # my card would complete a set worth 1,200,000
     p.set_cash(1, 400_000)
-    assert ask(p, D_ANSWER, "answer", 0, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 0  # its win
+    assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 0  # its win
     p.set_cash(1, 10_000)                                # the set alone leaves it short of the target,
-    assert ask(p, D_ANSWER, "answer", 0, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 1  # < deny x 2 x face
+    assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 1
+    assert ask(p, D_ANSWER, "answer", 0, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 0
+    assert ask(p, D_ANSWER, "answer", 0, {"keep_from": 2, "deny": 1}, commodity=p.c("Diamonds"), price=300_000,
+               buyer=1) == 0                             # its gain, 700,000, is above 1 x mine (200,000)
     p = Position(players=2)
     p.give(0, "Potatoes", 1)
     p.give(1, "Potatoes", 1)                             # no set for the buyer: 2 x face is mine
-    assert ask(p, D_ANSWER, "answer", 0, commodity=p.c("Potatoes"), price=1_500, buyer=1) == 1
+    assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Potatoes"), price=1_500, buyer=1) == 1
 
 
 def test_expert_beats_cautious_head_to_head():
