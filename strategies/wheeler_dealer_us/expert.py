@@ -321,9 +321,10 @@ def _expert_raise(public, table, query, params, memory, state, out):
 
 
 # the reused parameters: the tuned preset's values (this package's __init__)
-# (premium 0: no offers, and deny 0 below, measured better than tuned's premium 1.645 and deny 0.5: see
-# docs/strategies.md, "The experts")
-_START = {"fraction": 0.2289, "reserve": 269, "block_weight": 1.643, "block_buy": 1, "borrow_rule": 1,
+# (premium 0: no offers, block_weight 1: worth is what a title adds to the market value, and deny and
+# rent_weight 0 below, measured better than tuned's premium 1.645, block_weight 1.643 and the first guesses
+# deny 0.5 and rent_weight 0.5: see experiments/us-expert.toml)
+_START = {"fraction": 0.2289, "reserve": 269, "block_weight": 1.0, "block_buy": 1, "borrow_rule": 1,
           "repay_first": 1, "poach_ratio": 1.18, "premium": 0, "protect": 1}
 _REPLACED = ("invest_rule", "commodity", "rich", "bid_fraction", "sell_premium")
 EXPERT_PARAMS = {}
@@ -336,7 +337,7 @@ for _key, _param in INVESTOR_PARAMS.items():
                                                           "below it) when every rival that may bid has less cash, "
                                                           "or shade x its worth to that rival is below the cost")
     elif _key == "rich":
-        EXPERT_PARAMS["rent_weight"] = Param(0.5, 0.0, 3.0, doc="weight of the rent a title adds over the landings "
+        EXPERT_PARAMS["rent_weight"] = Param(0.0, 0.0, 3.0, doc="weight of the rent a title adds over the landings "
                                                                 "left in its worth")
     elif _key == "bid_fraction":
         EXPERT_PARAMS["deal_ratio"] = Param(2.0, 0.0, 10.0, doc="accept a deal only when it gains me at least this "
