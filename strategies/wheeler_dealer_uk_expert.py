@@ -19,17 +19,17 @@ from numba import types
 
 from simkit import rng
 
-from simkit.games.wheeler_dealer_uk.view import (DECISION_SIGNATURE, F_BANKRUPT, H_COMMODITIES, H_MIN_SET,
-                                                 H_PLAYERS, H_TARGET, Q_COMMODITY, Q_FROM, Q_PRICE, Q_SEAT, TABLE,
+from simkit.games.wheeler_dealer_uk.view import (DECISION_SIGNATURE, H_COMMODITIES, H_MIN_SET,
+                                                 H_TARGET, Q_COMMODITY, Q_FROM, Q_PRICE, Q_SEAT, TABLE,
                                                  YELLOW, at_risk, cash, colour, face, hand, held, in_pack,
-                                                 pack_sale, seat_field, set_value, total_wealth)
+                                                 pack_sale, set_value, total_wealth)
 from simkit.numba_tools import uncounted
 from simkit.strategy import Param, Strategy, register
 from simkit.strategies.wheeler_dealer_uk import (_PARAMS, P_CASH_FLOOR, P_COMMAND, P_KEEP_FROM, P_RESERVE, P_SELL_AT,
                                                  affordable, loan_capacity, others_hold, reachable, trader,
                                                  trader_buy)
 
-I, B = types.int64, types.boolean
+I = types.int64
 # the expert's own parameters, after the trader's ten
 P_SELL_YELLOW, P_DENY, P_YELLOW_CASH, P_BUY_SPARE = 10, 11, 12, 13
 
