@@ -11,7 +11,8 @@ of each title to each seat:
 - auctions are second-price (the winner pays the runner-up's maximum): it bids its worth plus ``deny`` x
   the most the title would add to a rival beyond its cost, and declines to buy a title at list price when
   no rival that may bid could or would pay the price (each rival's cash, and ``shade`` x the title's worth
-  to it), then wins the auction below list price;
+  to it), then wins the auction below list price (as shipped, shade 0: it declines every title it could pay
+  for and leaves the price to the auction);
 - it accepts a deal only when it gains, and gains at least ``deal_ratio`` x what the other side gains (both
   sides valued by worth);
 - at the Exchange, Kelly on net worth (``fraction``); late in the game, when its net worth is below
@@ -333,7 +334,7 @@ for _key, _param in INVESTOR_PARAMS.items():
         EXPERT_PARAMS["deny"] = Param(0.0, 0.0, 3.0, doc="weight, in bids and buying, of what a title would add "
                                                          "to the rival it helps most beyond its cost")
     elif _key == "commodity":
-        EXPERT_PARAMS["shade"] = Param(0.7, 0.0, 3.0, doc="decline a title at list price (and win its auction "
+        EXPERT_PARAMS["shade"] = Param(0.0, 0.0, 3.0, doc="decline a title at list price (and win its auction "
                                                           "below it) when every rival that may bid has less cash, "
                                                           "or shade x its worth to that rival is below the cost")
     elif _key == "rich":
@@ -358,7 +359,7 @@ _OWN = {"buy": _expert_buy, "bid": _expert_bid, "deal_answer": _expert_answer, "
         "bamboozle": _expert_bamboozle, "raise": _expert_raise}
 expert = register(Strategy.build(
     "wheeler-dealer-us", "expert", params=EXPERT_PARAMS, **{**investor.decisions, **_OWN},
-    doc="Values every title by what it adds to each seat's blocks and rent; bids its worth in the second-price "
-        "auctions and declines titles no rival can pay for; deals only for twice the other side's gain; Kelly "
+    doc="Values every title by what it adds to each seat's blocks; declines titles at list price and bids their "
+        "worth in the second-price auction that follows; deals only for twice the other side's gain; Kelly "
         "at the Exchange, the long stakes when behind late; always plays a usable Bamboozle "
         "(docs/strategies.md, \"The experts\")."))

@@ -25,12 +25,13 @@ def test_expert_declines_a_title_no_rival_would_pay_for_and_bids_its_worth():
     table.set_cash(0, 150_000)
     table.set_cash(1, 60_000)
     table.set_cash(2, 30_000)
-    ask = Asker(table, "expert")
+    ask = Asker(table, "expert", shade=0.7)             # rivals bid at most 0.7 x a title's worth to them
     assert ask(D_BUY, "buy", 0, a1) == 0                # the auction that follows is cheaper
     assert ask(D_BID, "bid", 0, a1, 0, -1) >= 100_000 - 20_000
     table.set_cash(1, 200_000)                          # a rival could now pay the list price, and would:
     table.own(1, "A2")                                  # A1 completes its block
     assert ask(D_BUY, "buy", 0, a1) == 1
+    assert Asker(table, "expert")(D_BUY, "buy", 0, a1) == 0   # as shipped (shade 0) it always tries the auction
 
 
 def test_expert_refuses_a_deal_that_gains_the_other_side_more_than_half_as_much():
