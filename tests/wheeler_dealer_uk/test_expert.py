@@ -1,0 +1,73 @@
+"""The UK `expert` (strategies/wheeler_dealer_uk_expert.py): registered, legal in checking mode, its decisions
+do what its docs say on hand-built positions, and it beats a weak strategy in a small seeded run."""
+import numpy as np
+import pytest
+
+from simkit.games.wheeler_dealer_uk.view import (D_ANSWER, D_SELL, H_TARGET, QUERY_SIZE, Q_COMMODITY, Q_FROM,
+                                                 Q_KIND, Q_PRICE, Q_SEAT, pack_sale)
+from simkit.strategy import registered
+
+from .harness import Position
+from .test_engine import per_seat, play
+
+EXPERT = registered("wheeler-dealer-uk")["expert"]
+
+
+def ask(position, decision, name, seat, overrides=None, **fields):
+    """One decision of the expert (with parameter ``overrides``) on a hand-built position, as the engine asks it."""
+    query = np.zeros(QUERY_SIZE, np.int64)
+    query[Q_SEAT], query[Q_KIND] = seat, decision
+    for key, value in fields.items():
+        query[{"commodity": Q_COMMODITY, "price": Q_PRICE, "buyer": Q_FROM}[key]] = value
+    table = position.table.view()
+    table.setflags(write=False)
+    query.setflags(write=False)
+    params = EXPERT.param_vector(overrides or {})
+    params.setflags(write=False)
+    return int(EXPERT.decisions[name](table, params, np.zeros(128), np.ones(4, np.uint64), query))
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_expert_is_registered_and_legal(players):
+    lineup = ["expert"] + ["tuned", "commander", "random", "expert", "raider"][:players - 1]
+    _, columns = play(lineup, 40, seed=60 + players)
+    assert per_seat(columns, "illegal_actions", players)[:, [i for i, s in enumerate(lineup) if s != "random"]].sum() == 0
+
+
+def test_expert_sells_the_set_that_reaches_the_target_at_once():
+    p = Position(players=2)
+    p.give(0, "Sugar", 3)                                # a green set: sold at three
+    assert ask(p, D_SELL, "sell", 0) == pack_sale(p.c("Sugar"), 3)
+    p = Position(players=2)
+    p.give(0, "Silver", 3)                               # yellow, more copies to come, far from the target
+    p.give(1, "Silver", 1)
+    p.table[H_TARGET] = 10_000_000
+    assert ask(p, D_SELL, "sell", 0) == pack_sale(p.c("Silver"), 3)   # sell_yellow is 3
+    p.table[H_TARGET] = 100_000                          # the sale wins: sold whatever the settings
+    assert ask(p, D_SELL, "sell", 0) == pack_sale(p.c("Silver"), 3)
+
+
+def test_expert_refuses_to_hand_a_rival_the_win_but_sells_a_spare_card():
+    keep_one = {"keep_from": 2}                          # as shipped (keep_from 1) it refuses every offer
+    p = Position(players=2)
+    p.give(0, "Diamonds", 1)
+    p.give(1, "Diamonds", 2)                             # my card would complete a set worth 1,200,000
+    p.set_cash(1, 400_000)
+    assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 0  # its win
+    p.set_cash(1, 10_000)                                # the set alone leaves it short of the target,
+    assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 1
+    assert ask(p, D_ANSWER, "answer", 0, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 0
+    assert ask(p, D_ANSWER, "answer", 0, {"keep_from": 2, "deny": 1}, commodity=p.c("Diamonds"), price=300_000,
+               buyer=1) == 0                             # its gain, 700,000, is above 1 x mine (200,000)
+    p = Position(players=2)
+    p.give(0, "Potatoes", 1)
+    p.give(1, "Potatoes", 1)                             # no set for the buyer: 2 x face is mine
+    assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Potatoes"), price=1_500, buyer=1) == 1
+
+
+def test_expert_beats_cautious_head_to_head():
+    _, columns = play(["expert", "cautious"], 300, seed=71)
+    wins = per_seat(columns, "winner", 2).mean(axis=0)
+    _, columns = play(["cautious", "expert"], 300, seed=72)
+    wins = wins + per_seat(columns, "winner", 2).mean(axis=0)[::-1]
+    assert wins[0] > wins[1] + 0.2, wins
