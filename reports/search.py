@@ -76,13 +76,13 @@ def tune_effects(result):
     return fig
 
 
-@analysis_plot("tune", "validation", "Best against start on fresh seeds, and the field's exploitability (95% paired intervals)")
+@analysis_plot("tune", "validation", "Best against start on fresh seeds, and the margin over each field strategy (95% paired intervals)")
 def tune_validation(result):
     validation = result.tables["validation"]
     panels = [("best - start,\nwin rate (points)", list(validation.index), validation["win_diff"] * 100,
                validation["win_low"] * 100, validation["win_high"] * 100, "#4C72B0")]
-    if "exploitability" in result.tables:
-        table = result.tables["exploitability"]
+    if "margin_over_field" in result.tables:
+        table = result.tables["margin_over_field"]
         panels.append(("best response minus each field strategy,\nwin rate (points)", list(table.index),
                        table["best_win_diff"] * 100, table["best_win_diff_low"] * 100, table["best_win_diff_high"] * 100, "#C44E52"))
     fig, axes = _figure(1, len(panels), 1.4 + 0.5 * max(len(p[1]) for p in panels))
