@@ -125,6 +125,32 @@ def _corner(mix):
     return mix[:, 1] + 0.5 * mix[:, 2], mix[:, 2] * np.sqrt(3) / 2
 
 
+@analysis_plot("metagame", "growth", "Growing the meta-game: each iteration's mix's exploitability bound (95% interval on "
+                                     "fresh seeds)")
+def metagame_growth(result):
+    if "growth" not in result.tables:
+        return None
+    table = result.tables["growth"]
+    labels = [f"{i}: {row['mix']}" for i, row in table.iterrows()]
+    return _bound_bars(labels, table, "iteration and its mix")
+
+
+@analysis_plot("ladder", "bounds", "Each strategy's exploitability bound (95% interval on fresh seeds), in rating order")
+def ladder_bounds(result):
+    table = result.tables["ladder"]
+    return _bound_bars([f"{name} (by {row['deviator']})" for name, row in table.iterrows()], table, "")
+
+
+def _bound_bars(labels, table, ylabel: str):
+    fig, axes = _figure(1, 1, 1.2 + 0.45 * len(table))
+    _interval_bars(axes[0, 0], labels, table["exploitability_share"] * 100, table["exploitability_share_low"] * 100,
+                   table["exploitability_share_high"] * 100, "#C44E52")
+    axes[0, 0].set_xlabel("exploitability bound: best deviator's win share - 1/players (points)")
+    axes[0, 0].set_ylabel(ylabel)
+    fig.tight_layout()
+    return fig
+
+
 @analysis_plot("metagame", "simplex", "Replicator dynamics on the simplex (arrows), the path from the uniform mix and the "
                                       "bootstrap equilibria")
 def metagame_simplex(result):
