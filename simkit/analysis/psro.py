@@ -6,8 +6,10 @@ every seat order on common deals, replicator dynamics) and measures the equilibr
 bound (``simkit.analysis.exploitability``): every shipped strategy of the game, every strategy of the
 meta-game and, with a tuning budget, a best response tuned against the mix in every tunable family (the
 oracles) try one seat against n - 1 seats drawn from the mix; the best is confirmed on fresh seeds. The
-best oracle that is not in the meta-game yet and gains against the mix in the screening joins it, and the
-next iteration solves again. The growth stops early when no outside oracle gains.
+best oracle that is not in the meta-game yet and gains against the mix significantly in the screening (its
+gain 1.96 standard errors above 0) joins it, and the next iteration solves again. The growth stops early when
+no outside oracle does. When the confirmed best deviator is one of the meta-game's own strategies and gains,
+the solve's payoff table was too noisy to find the equilibrium (the findings say so: more games per solve).
 
 A tuner plays a fixed field, so it is tuned against the mix rounded to n - 1 seats (largest remainders); what
 it found is then measured against the exact mix like every other oracle.
@@ -53,10 +55,14 @@ def grow(game: str, strategies, rounds: int, players: int | None = None, games: 
                                          confirm_deals, derived_seed(seed, "grow", iteration), workers, tune_budget,
                                          sets, rules)
         bound = found.iloc[0]
-        gains = screening.loc[target.label, "gain_share"].sort_values(ascending=False)
-        outside = [label for label, gain in gains.items() if label not in {s.label for s in pool} and gain > 0]
+        gains = screening.loc[target.label].sort_values("gain_share", ascending=False)
+        # a strategy joins only on a significant screened gain: each one added multiplies the profiles the next
+        # solve spreads its games over, and one that gains by luck only dilutes them
+        outside = [label for label, row in gains.iterrows()
+                   if label not in {s.label for s in pool} and row["gain_share"] - Z95 * row["se"] > 0]
         added = outside[0] if outside and iteration < rounds else ""
         rows.append({"iteration": iteration, "strategies": len(pool), "mix": _mix_text(mix),
+                     "deviator_in_game": bound["deviator"] in {s.label for s in pool},
                      "exploitability_share": bound["exploitability"], "exploitability_share_low": bound["low"],
                      "exploitability_share_high": bound["high"], "deviator": bound["deviator"], "added": added})
         screened.append(screening.loc[target.label].assign(iteration=iteration).reset_index())
@@ -81,12 +87,18 @@ def _mix_text(mix: pd.Series) -> str:
 
 def _findings(growth: pd.DataFrame, n: int, screen_games: int, confirm_games: int, tune_budget, rounds: int) -> list[str]:
     lines = [f"Grown by policy-space response oracles: {len(growth) - 1} of {rounds} iteration(s) added a strategy"
-             + ("" if len(growth) - 1 == rounds else " (then no oracle outside the meta-game gained against its mix)")
+             + ("" if len(growth) - 1 == rounds else " (then no oracle outside the meta-game gained significantly against "
+                                                     "its mix)")
              + ". " + method_text(n, screen_games, confirm_games, tune_budget is not None).replace(
                  "the target itself", "the meta-game's strategies")]
     for iteration, row in growth.iterrows():
         lines.append(f"Iteration {iteration} ({row['strategies']} strategies): mix {row['mix']}; exploitability bound "
                      f"{bound_text(row)} by {row['deviator']}" + (f"; added {row['added']}." if row["added"] else "."))
+    noisy = growth[growth["deviator_in_game"] & (growth["exploitability_share_low"] > 0)]
+    if len(noisy):
+        lines.append(f"At iteration{'s' * (len(noisy) > 1)} {', '.join(map(str, noisy.index))} a strategy of the meta-game "
+                     "itself gains against the mix on fresh seeds: that solve's payoff table was too noisy to find the "
+                     "equilibrium; more --games per solve sharpen it.")
     first, final = growth.iloc[0], growth.iloc[-1]
     if len(growth) > 1:
         # the iterations' confirmations ran on independent seeds: the difference's s.e. adds in quadrature
