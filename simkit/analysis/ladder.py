@@ -19,7 +19,8 @@ from .result import Analysis
 from .tournament import BOOTSTRAP, ranking_text, tournament
 
 # the bound's columns as the report formats them (a "share" column is a rate, shown in percent)
-SHARE = {"exploitability": "exploitability_share", "low": "exploitability_share_low", "high": "exploitability_share_high"}
+SHARE = {"exploitability": "exploitability_share", "low": "exploitability_share_low", "high": "exploitability_share_high",
+         "confirmed": "confirmed_gain_share"}
 
 
 def ladder(game: str, players: int | None = None, strategies=None, games: int = 20_000, screen_games: int = 2_000,
@@ -52,7 +53,7 @@ def ladder(game: str, players: int | None = None, strategies=None, games: int = 
                               tune_budget, sets, rules)
     standings = rated.tables["standings"]
     table = standings[["rating", "rating_low", "rating_high", "win_rate", "win_rate_low", "win_rate_high"]].join(
-        found[["exploitability", "low", "high", "deviator"]].rename(columns=SHARE))
+        found[["exploitability", "low", "high", "deviator", "confirmed"]].rename(columns=SHARE))
     least = table["exploitability_share"].idxmin()
     findings = [
         f"{len(seats)} strategies at {n} players. Rating: Bradley-Terry on finishing ahead of each opponent within a "
