@@ -64,13 +64,14 @@ def grow(game: str, strategies, rounds: int, players: int | None = None, games: 
         rows.append({"iteration": iteration, "strategies": len(pool), "mix": _mix_text(mix),
                      "deviator_in_game": bound["deviator"] in {s.label for s in pool},
                      "exploitability_share": bound["exploitability"], "exploitability_share_low": bound["low"],
-                     "exploitability_share_high": bound["high"], "deviator": bound["deviator"], "added": added})
+                     "exploitability_share_high": bound["high"], "deviator": bound["deviator"],
+                     "confirmed_gain_share": bound["confirmed"], "confirmed_se": bound["confirmed_se"], "added": added})
         screened.append(screening.loc[target.label].assign(iteration=iteration).reset_index())
         if not added:
             break
         pool.append(seats[added])
     growth = pd.DataFrame(rows).set_index("iteration")
-    solved.tables["growth"] = growth
+    solved.tables["growth"] = growth.drop(columns="confirmed_se")
     solved.tables["oracles"] = pd.concat(screened, ignore_index=True).set_index(["iteration", "deviator"])
     solved.details = (*solved.details, "oracles")
     solved.findings += _findings(growth, n, screen_deals * n, confirm_deals * n, tune_budget, rounds)
@@ -102,12 +103,11 @@ def _findings(growth: pd.DataFrame, n: int, screen_games: int, confirm_games: in
     first, final = growth.iloc[0], growth.iloc[-1]
     if len(growth) > 1:
         # the iterations' confirmations ran on independent seeds: the difference's s.e. adds in quadrature
-        se = [(row["exploitability_share_high"] - row["exploitability_share_low"]) / (2 * Z95) for row in (first, final)]
-        half = Z95 * math.hypot(*se)
-        change = final["exploitability_share"] - first["exploitability_share"]
-        lines.append(f"The last mix's bound minus the first's: {change * 100:+.1f} points [{(change - half) * 100:+.1f}, "
-                     f"{(change + half) * 100:+.1f}] (independent fresh seeds)"
-                     + (": smaller, significant at 95%." if change + half < 0 else
-                        ": not significantly smaller." if change < 0 else ": not smaller."))
+        half = Z95 * math.hypot(first["confirmed_se"], final["confirmed_se"])
+        change = final["confirmed_gain_share"] - first["confirmed_gain_share"]
+        lines.append(f"From the first mix to the last, the best deviator's confirmed gain changed by {change * 100:+.1f} "
+                     f"points [{(change - half) * 100:+.1f}, {(change + half) * 100:+.1f}] (independent fresh seeds)"
+                     + (": the last mix is less exploitable, significant at 95%." if change + half < 0 else
+                        ": the last mix is not shown less exploitable."))
     return lines
 
