@@ -9,6 +9,7 @@ field but loses to one well-aimed reply), which is why the ladder shows both.
 """
 from __future__ import annotations
 
+from .. import progress
 from ..errors import SimkitError
 from ..games import get_game
 from ..runner import make_batch
@@ -45,7 +46,8 @@ def ladder(game: str, players: int | None = None, strategies=None, games: int = 
                           "different ones (a tournament of every combination of them rates them)")
     screen_deals, confirm_deals = deals_for(screen_games, n, True), deals_for(confirm_games, n, True)
     tune_budget = tune_budget_of(tune_budget)
-    rated = tournament(spec.name, seats, n, games, seed, sets, rules, workers, bootstrap)
+    with progress.label("rating tournament"):
+        rated = tournament(spec.name, seats, n, games, seed, sets, rules, workers, bootstrap)
     rules_file, overrides = (rules, None) if isinstance(rules, str) else (None, rules)
     base = make_batch(spec.name, 1, [seats[0]] * n, seed, rules_file, list(sets), overrides)
     found, screening, _ = bounds(spec.name, base, [Target.pure(seat) for seat in seats],

@@ -20,6 +20,7 @@ import math
 
 import pandas as pd
 
+from .. import progress
 from ..errors import SimkitError
 from ..runner import make_batch
 from ..strategy import parse_lineup
@@ -45,7 +46,8 @@ def grow(game: str, strategies, rounds: int, players: int | None = None, games: 
     rules_file, overrides = (rules, None) if isinstance(rules, str) else (None, rules)
     rows, screened = [], []
     for iteration in range(rounds + 1):
-        solved = metagame(game, pool, players, games, seed, sets, rules, workers, bootstrap)
+        with progress.label(f"iteration {iteration}: meta-game of {len(pool)} strategies"):
+            solved = metagame(game, pool, players, games, seed, sets, rules, workers, bootstrap)
         n = solved.setup["players"]
         screen_deals, confirm_deals = deals_for(screen_games, n, True), deals_for(confirm_games, n, True)
         mix = solved.tables["equilibrium"]["mix"]
