@@ -76,13 +76,13 @@ def tune_effects(result):
     return fig
 
 
-@analysis_plot("tune", "validation", "Best against start on fresh seeds, and the field's exploitability (95% paired intervals)")
+@analysis_plot("tune", "validation", "Best against start on fresh seeds, and the margin over each field strategy (95% paired intervals)")
 def tune_validation(result):
     validation = result.tables["validation"]
     panels = [("best - start,\nwin rate (points)", list(validation.index), validation["win_diff"] * 100,
                validation["win_low"] * 100, validation["win_high"] * 100, "#4C72B0")]
-    if "exploitability" in result.tables:
-        table = result.tables["exploitability"]
+    if "margin_over_field" in result.tables:
+        table = result.tables["margin_over_field"]
         panels.append(("best response minus each field strategy,\nwin rate (points)", list(table.index),
                        table["best_win_diff"] * 100, table["best_win_diff_low"] * 100, table["best_win_diff_high"] * 100, "#C44E52"))
     fig, axes = _figure(1, len(panels), 1.4 + 0.5 * max(len(p[1]) for p in panels))
@@ -123,6 +123,32 @@ def _corner(mix):
     """Barycentric (3 shares) to the plane: strategy 0 bottom left, 1 bottom right, 2 on top."""
     mix = np.atleast_2d(mix)
     return mix[:, 1] + 0.5 * mix[:, 2], mix[:, 2] * np.sqrt(3) / 2
+
+
+@analysis_plot("metagame", "growth", "Growing the meta-game: each iteration's mix's exploitability bound (95% interval on "
+                                     "fresh seeds)")
+def metagame_growth(result):
+    if "growth" not in result.tables:
+        return None
+    table = result.tables["growth"]
+    labels = [f"{i}: {row['mix']}" for i, row in table.iterrows()]
+    return _bound_bars(labels, table, "iteration and its mix")
+
+
+@analysis_plot("ladder", "bounds", "Each strategy's exploitability bound (95% interval on fresh seeds), in rating order")
+def ladder_bounds(result):
+    table = result.tables["ladder"]
+    return _bound_bars([f"{name} (by {row['deviator']})" for name, row in table.iterrows()], table, "")
+
+
+def _bound_bars(labels, table, ylabel: str):
+    fig, axes = _figure(1, 1, 1.2 + 0.45 * len(table))
+    _interval_bars(axes[0, 0], labels, table["exploitability_share"] * 100, table["exploitability_share_low"] * 100,
+                   table["exploitability_share_high"] * 100, "#C44E52")
+    axes[0, 0].set_xlabel("exploitability bound: best deviator's win share - 1/players (points)")
+    axes[0, 0].set_ylabel(ylabel)
+    fig.tight_layout()
+    return fig
 
 
 @analysis_plot("metagame", "simplex", "Replicator dynamics on the simplex (arrows), the path from the uniform mix and the "

@@ -14,7 +14,8 @@ from .sweep import sweep
 from .balance import balance
 from .tune import TuneResult, tune
 from .metagame import metagame
+from .ladder import ladder
 from .experiment import Experiment, load_experiment, run_experiment
 
-__all__ = ["Analysis", "compare", "tournament", "sweep", "balance", "tune", "TuneResult", "metagame", "Experiment",
+__all__ = ["Analysis", "compare", "tournament", "sweep", "balance", "tune", "TuneResult", "metagame", "ladder", "Experiment",
            "load_experiment", "run_experiment"]

@@ -1,5 +1,5 @@
 """Experiments: a TOML file naming the game, its rules and house rules, and one or more analyses
-(compare, tournament, sweep, balance, tune, metagame, design) with their line-ups, games and seed. ``run_experiment`` runs it
+(compare, tournament, sweep, balance, tune, metagame, ladder, design) with their line-ups, games and seed. ``run_experiment`` runs it
 reproducibly and writes a results directory (tables, plots, report.html, the experiment file itself).
 
 Every key of an ``[[analysis]]`` table is a keyword argument of the analysis function of that kind
@@ -23,6 +23,7 @@ from ..limits import check_count
 from ..rules import read_toml
 from .balance import balance
 from .compare import compare
+from .ladder import ladder
 from .metagame import metagame
 from .result import Analysis
 from .sweep import sweep
@@ -31,8 +32,8 @@ from .tune import tune
 from .design import design
 
 KINDS = {"compare": compare, "tournament": tournament, "sweep": sweep, "balance": balance, "tune": tune,
-         "metagame": metagame, "design": design}
-COUNTS = ("games", "trial_games", "max_trial_games")     # bounded by simkit.limits wherever they are given
+         "metagame": metagame, "ladder": ladder, "design": design}
+COUNTS = ("games", "trial_games", "max_trial_games", "screen_games", "confirm_games")  # bounded by simkit.limits wherever they are given
 SHARED = ("seed", "games", "sets", "rules")          # top-level defaults passed to every analysis
 TOP_LEVEL = ("title", "question", "game", *SHARED, "analysis")
 # given by the experiment or the command line, not by the file (storage: where a search keeps its state)
@@ -41,7 +42,8 @@ STATE_FILE = "study.db"   # searches' Optuna storage: beside the results while r
 # what the quick check of every analysis changes besides the games, so that it takes seconds
 QUICK = {"compare": {"until_decided": False, "retune_budget": "1"}, "tune": {"budget": "1", "stages": 1},
          "design": {"budget": "1", "candidates": 1, "retune_budget": "1"},
-         "metagame": {"bootstrap": 2}}
+         "metagame": {"bootstrap": 2, "screen_games": 1, "confirm_games": 1, "tune_budget": None},
+         "ladder": {"bootstrap": 2, "screen_games": 1, "confirm_games": 1, "tune_budget": None}}
 
 
 def analysis_keys(kind: str) -> list[str]:

@@ -32,6 +32,7 @@ from ..errors import SimkitError
 from ..games import get_game
 from ..runner import make_batch
 from ..strategy import parse_lineup
+from .exploitability import win_share
 from .play import Job, play_jobs
 from .play import deals_for, rotate
 from .result import Analysis
@@ -166,12 +167,23 @@ def _profile_name(profile, names) -> str:
 
 
 def metagame(game: str, strategies, players: int | None = None, games: int = 100_000, seed: int = 0, sets=(),
-             rules=None, workers: int = 1, bootstrap: int = BOOTSTRAP) -> Analysis:
+             rules=None, workers: int = 1, bootstrap: int = BOOTSTRAP, grow: int = 0, screen_games: int = 2_000,
+             confirm_games: int = 8_000, tune_budget="24") -> Analysis:
     """Play every multiset of ``players`` of ``strategies`` (specs, comma-separated or a list) under every seat
     rotation on common deals, and find the symmetric equilibrium mix of the meta-game by replicator
     dynamics, with a bootstrap over deals. games: games in all, split evenly over the profiles and rotations.
     Tables: equilibrium (mix and each strategy's win share there, with 95% bootstrap intervals), payoffs
-    (the heuristic payoff table), path (the dynamics from the uniform mix) and bootstrap (the resampled mixes)."""
+    (the heuristic payoff table), path (the dynamics from the uniform mix) and bootstrap (the resampled mixes).
+
+    grow: that many iterations of policy-space response oracles (``simkit.analysis.psro``), each adding the
+    best reply to the mix found among the shipped strategies and the best responses tuned against the mix
+    (``tune_budget`` each family; None: no tuning), with every mix's exploitability bound (``screen_games``
+    per oracle, ``confirm_games`` for the best); ``games`` is then per solve."""
+    if grow:
+        from .psro import grow as grown
+
+        return grown(game, strategies, grow, players, games, seed, sets, rules, workers, bootstrap, screen_games,
+                     confirm_games, tune_budget)
     spec = get_game(game)
     seats = parse_lineup(spec.name, strategies)
     names = [seat.label for seat in seats]
@@ -195,8 +207,7 @@ def metagame(game: str, strategies, players: int | None = None, games: int = 100
     frames = play_jobs(jobs, workers)
     per_deal = np.full((len(profile_list), deals, len(seats)), np.nan)   # [profile, deal, strategy]: win share
     for p, (profile, frame) in enumerate(zip(profile_list, frames)):
-        winners = frame.groupby(["rotation", "game"])["win"].transform("sum").to_numpy()
-        share = np.divide(frame["win"].to_numpy(), winners, out=np.zeros(len(frame)), where=winners > 0)
+        share = win_share(frame)
         strategy = np.array(profile)[frame["entry"].to_numpy()]
         means = pd.DataFrame({"game": frame["game"].to_numpy(), "strategy": strategy, "share": share}) \
             .groupby(["game", "strategy"])["share"].mean().unstack("strategy")

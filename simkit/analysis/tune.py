@@ -274,7 +274,7 @@ class _Stage:
 class TuneResult(SearchResult):
     """A tuning analysis: tables ``best`` (per tuned parameter: start and best value, range), ``trials``
     (every trial), ``rounds``, ``selection`` (the final race), ``validation`` (best vs start, paired) and,
-    against a field, ``exploitability``."""
+    against a field, ``margin_over_field`` (not an exploitability: see simkit.analysis.exploitability)."""
 
     @property
     def best(self) -> dict:
@@ -414,7 +414,7 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
         columns={"mean": "win_rate" if setup.objective == "win" else f"mean_{spec.score_column}"})
     tables["validation"] = validation
     if setup.field is not None:
-        tables["exploitability"] = _exploitability(setup, frames[0], frames[1])
+        tables["margin_over_field"] = _margin_over_field(setup, frames[0], frames[1])
     searched = sum(state["games"] for state, _ in stage_states)
     raced = sum(state.get("games_race", 0) for state, _ in stage_states)
     trials = sum(state["trials"] for state, _ in stage_states)
@@ -442,12 +442,12 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
         findings.append(f"Validation {label} ({int(row['games_per_side']):,} games per side, fresh seeds, paired): win rate "
                         f"{row['win_start']:.2%} -> {row['win_best']:.2%}, best - start = {row['win_diff']:+.2%} "
                         f"[{row['win_low']:+.2%}, {row['win_high']:+.2%}]: {verdict}.")
-    if "exploitability" in tables:
-        for label, row in tables["exploitability"].iterrows():
-            verdict = ("the best response beats it significantly: exploitable within the family" if row["beaten"] else
+    if "margin_over_field" in tables:
+        for label, row in tables["margin_over_field"].iterrows():
+            verdict = ("the best response beats it significantly" if row["beaten"] else
                        "it still wins significantly more than the best response" if row["best_win_diff_high"] < 0 else
-                       "no significant difference: not shown exploitable within the family")
-            findings.append(f"Exploitability of {label}: the best response wins {row['best_win']:.2%} to its "
+                       "no significant difference")
+            findings.append(f"Margin over {label}: the best response wins {row['best_win']:.2%} to its "
                             f"{row['their_win']:.2%} in the same games ({row['best_win_diff']:+.2%} "
                             f"[{row['best_win_diff_low']:+.2%}, {row['best_win_diff_high']:+.2%}]): {verdict} (the start's "
                             f"margin was {row['start_win_diff']:+.2%} [{row['start_win_diff_low']:+.2%}, "
@@ -518,8 +518,9 @@ def _trials_table(setup: _Setup, studies) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _exploitability(setup: _Setup, frame_start: pd.DataFrame, frame_best: pd.DataFrame) -> pd.DataFrame:
-    """Per strategy of the field: the best response's win rate minus its, in the same games (and the start's)."""
+def _margin_over_field(setup: _Setup, frame_start: pd.DataFrame, frame_best: pd.DataFrame) -> pd.DataFrame:
+    """Per strategy of the field: the best response's win rate minus its, in the same games (and the start's).
+    A margin over the field, not an exploitability: even the untuned start may have a large one."""
     rows = []
     labels = list(dict.fromkeys(s.label for s in setup.field))
     entries = {label: [i + 1 for i, s in enumerate(setup.field) if s.label == label] for label in labels}

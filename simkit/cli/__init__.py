@@ -9,7 +9,7 @@ import click
 
 from ..errors import RunFailed, SimkitError
 from . import bench, fuzz, games, replay, report, rules, run, strategies, summary
-from . import balance, compare, design, experiment, metagame, sweep, tournament, tune
+from . import balance, compare, design, experiment, ladder, metagame, sweep, tournament, tune
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -21,7 +21,7 @@ def cli():
 
 
 for module in (games, strategies, rules, run, summary, replay, report, bench, fuzz,
-               compare, tournament, sweep, experiment, balance, tune, metagame, design):
+               compare, tournament, sweep, experiment, balance, tune, metagame, ladder, design):
     cli.add_command(module.command)
 
 

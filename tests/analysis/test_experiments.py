@@ -30,7 +30,7 @@ def test_shipped_experiment_files_round_trip(path, tmp_path):
 
 def test_analysis_keys_come_from_the_library():
     assert "param" in analysis_keys("sweep") and "workers" not in analysis_keys("sweep")
-    assert set(KINDS) == {"compare", "tournament", "sweep", "balance", "tune", "metagame", "design"}
+    assert set(KINDS) == {"compare", "tournament", "sweep", "balance", "tune", "metagame", "ladder", "design"}
     assert "storage" not in analysis_keys("tune") and "budget" in analysis_keys("tune")
     assert {"retune", "retune_params", "retune_budget"} <= set(analysis_keys("compare"))
 

@@ -33,7 +33,7 @@ def test_tuner_finds_the_known_optimum_and_validates_it():
     assert result.setup["sampler"] == "cmaes"               # two continuous parameters
     validation = result.validation.iloc[0]
     assert validation["win_low"] > 0                        # the start (5, 5) has skill 0.37: beaten significantly
-    exploit = result.tables["exploitability"].loc["hair-trigger"]
+    exploit = result.tables["margin_over_field"].loc["hair-trigger"]
     assert exploit["start_win_diff_high"] < 0                  # the start loses to hair-trigger ...
     assert parse_lineup("wheedle", result.best_spec)[0].values["x"] == result.best["x"]   # the spec plays the best
     assert set(result.trials.columns) >= {"trial", "round", "x", "y", "value", "games"} and len(result.trials) == 48
@@ -101,7 +101,7 @@ def test_a_killed_run_resumes_to_the_uninterrupted_history(tmp_path):
     assert (tmp_path / "killed/01-tune/best.txt").read_text() == whole.best_spec + "\n"
     assert (tmp_path / "killed/study.db").is_file() and not db.parent.exists()
     html = (tmp_path / "killed/report.html").read_text()
-    assert "Optimisation trace" in html and "Parameter effects" in html and "Exploitability of hair-trigger" in html
+    assert "Optimisation trace" in html and "Parameter effects" in html and "Margin over hair-trigger" in html
 
 
 def test_ctrl_c_keeps_the_search_and_says_how_to_continue(tmp_path, monkeypatch):

@@ -1,0 +1,35 @@
+import click
+
+from .analysis import run_one, split
+from .options import analysis_out_options, game_argument, rules_options, seed_option, workers_option
+
+
+@click.command("ladder")
+@game_argument
+@click.option("--players", "-p", type=click.IntRange(1), default=None,
+              help="Players per game (default: the game's default line-up size).")
+@click.option("--strategies", "-s", default=None, metavar="SPEC,...",
+              help="The strategies to rank (default: every shipped strategy of the game); every shipped strategy "
+                   "is a deviator either way.")
+@click.option("--games", "-n", type=click.IntRange(1), default=20_000, show_default=True,
+              help="Games of the rating tournament, split over every combination of --players strategies and seat order.")
+@click.option("--screen-games", type=click.IntRange(1), default=2_000, show_default=True,
+              help="Games per deviator and strategy in the screening (every deal in every seat order).")
+@click.option("--confirm-games", type=click.IntRange(1), default=8_000, show_default=True,
+              help="Fresh games on which the best deviator of each strategy is played again: the reported bound.")
+@click.option("--tune-budget", default=None, metavar="BUDGET",
+              help="Also tune a best response against each strategy in every tunable family, with this budget "
+                   "each (24, '50000 games'; slow). Default: shipped deviators only.")
+@click.option("--bootstrap", type=click.IntRange(0), default=200, show_default=True,
+              help="Bootstrap resamples of the deals for the rating intervals.")
+@seed_option
+@rules_options
+@workers_option
+@analysis_out_options
+def command(game, players, strategies, games, screen_games, confirm_games, tune_budget, bootstrap, seed, rules_file,
+            sets, workers, out, overwrite, verbose):
+    """Every shipped strategy ranked by rating (a seat-rotated tournament), each with its exploitability bound: the
+    best a deviator gains in one seat among copies of it, confirmed on fresh games."""
+    run_one(game, "ladder", {"players": players, "strategies": split(strategies), "screen_games": screen_games,
+                             "confirm_games": confirm_games, "tune_budget": tune_budget, "bootstrap": bootstrap},
+            seed, games, sets, rules_file, workers, out, overwrite, verbose)
