@@ -1,7 +1,7 @@
 import click
 
 from .analysis import run_one, split
-from .options import analysis_out_options, game_argument, rules_options, seed_option, workers_option
+from .options import GAMES, analysis_out_options, game_argument, rules_options, seed_option, workers_option
 
 
 @click.command("ladder")
@@ -11,11 +11,11 @@ from .options import analysis_out_options, game_argument, rules_options, seed_op
 @click.option("--strategies", "-s", default=None, metavar="SPEC,...",
               help="The strategies to rank (default: every shipped strategy of the game); every shipped strategy "
                    "is a deviator either way.")
-@click.option("--games", "-n", type=click.IntRange(1), default=20_000, show_default=True,
+@click.option("--games", "-n", type=GAMES, default=20_000, show_default=True,
               help="Games of the rating tournament, split over every combination of --players strategies and seat order.")
-@click.option("--screen-games", type=click.IntRange(1), default=2_000, show_default=True,
+@click.option("--screen-games", type=GAMES, default=2_000, show_default=True,
               help="Games per deviator and strategy in the screening (every deal in every seat order).")
-@click.option("--confirm-games", type=click.IntRange(1), default=8_000, show_default=True,
+@click.option("--confirm-games", type=GAMES, default=8_000, show_default=True,
               help="Fresh games on which the best deviator of each strategy is played again: the reported bound.")
 @click.option("--tune-budget", default=None, metavar="BUDGET",
               help="Also tune a best response against each strategy in every tunable family, with this budget "

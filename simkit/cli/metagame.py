@@ -14,13 +14,13 @@ from .options import GAMES, analysis_out_options, game_argument, rules_options, 
               help="Games in all, split evenly over the profiles (multisets of strategies) and seat rotations.")
 @click.option("--bootstrap", type=click.IntRange(0), default=200, show_default=True,
               help="Bootstrap resamples of the deals for the intervals (0: none).")
-@click.option("--grow", type=click.IntRange(0), default=0, show_default=True, metavar="K",
+@click.option("--grow", type=click.IntRange(0, 50), default=0, show_default=True, metavar="K",
               help="Grow the meta-game K times (policy-space response oracles): solve, find the best reply to the mix "
                    "among the shipped strategies and best responses tuned against it, add it, solve again; each "
                    "mix's exploitability bound is printed. --games is then per solve.")
-@click.option("--screen-games", type=click.IntRange(1), default=2_000, show_default=True,
+@click.option("--screen-games", type=GAMES, default=2_000, show_default=True,
               help="With --grow: games per oracle against each mix (every deal in every seat order).")
-@click.option("--confirm-games", type=click.IntRange(1), default=8_000, show_default=True,
+@click.option("--confirm-games", type=GAMES, default=8_000, show_default=True,
               help="With --grow: fresh games on which the best oracle is played again: the reported bound.")
 @click.option("--tune-budget", default="24", show_default=True, metavar="BUDGET",
               help="With --grow: each tunable family's search for a best response to the mix (trials, 'N games'; "
