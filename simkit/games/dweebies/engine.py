@@ -16,7 +16,7 @@ from numba import njit
 from ... import rng
 from ...numba_tools import EVENT_FIELDS, append_event, readonly
 from .table import EMPTY, grid_side, legal_cells_into, play_card
-from .view import (COLLECT_MUST, MEMORY_SIZE, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_GROUPS,
+from .view import (COLLECT_MUST, H_CELL, H_COLLECTED, H_DWEEBIE, H_SEAT, HISTORY_FIELDS, MEMORY_SIZE, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_GROUPS,
                    PUB_HAND_SIZE, PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_LINK, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE,
                    PUB_PLAYERS, PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE, PUB_TOP, PUB_TURN,
                    SPLIT_SHORTEST_LINK, move_cell, move_collects, move_dweebie, next_to_play, public_length,
@@ -91,7 +91,7 @@ def _work_arrays(n_players, copies):
     area = grid_side(total) ** 2
     int_arrays = [np.zeros(shape, np.int64) for shape in (
         area, 4 * area, total, total, total, total, 4 * total + 4, (n_players, dweebies), n_players, n_players,
-        dweebies, dweebies, dweebies, public_length(n_players, dweebies))]
+        dweebies, dweebies, dweebies, public_length(n_players, dweebies, total))]
     return (np.full(area, EMPTY, np.int64), np.full(area, -1, np.int64), *int_arrays,
             np.zeros((n_players, MEMORY_SIZE)), np.zeros(4, np.uint64), np.zeros(4, np.uint64),
             np.zeros((n_players, 4), np.uint64), np.zeros(STATE_FIELDS, np.int64))
@@ -235,6 +235,9 @@ def _turn(n_players, copies, rules, places, params, check, record, stats, game_s
         if record:
             _log(events, event_count, turn, actor, E_DECLINE, dweebie, cell, declined, 0)
     taken_here = row_taken + column_taken
+    history = per_dweebie + 3 * dweebies + HISTORY_FIELDS * turn   # the public history of plays
+    public[history + H_SEAT], public[history + H_DWEEBIE], public[history + H_CELL] = actor, dweebie, cell
+    public[history + H_COLLECTED] = taken_here + 1 if taken_here > 0 else 0
     if taken_here > 0:
         got = taken_here + 1
         lines = 0
