@@ -905,7 +905,9 @@ def expert_place(hand, public, table, legal, params, memory, rng_state):
     shortest_link = public[PUB_SPLIT_RULE] == SPLIT_SHORTEST_LINK
     samples, depth = int(params[X_SAMPLES]), int(params[X_DEPTH])
     n_search = int(params[X_CANDIDATES])
-    margin = depth + 3 if samples > 0 else 2
+    # the window: every card, the cells the move and `depth` more turns can fill, the line ends beyond them that
+    # expert_scores looks at, and an empty ring that line walks stop in
+    margin = (depth + 1 if samples > 0 else 0) + 3
     if public[PUB_ON_TABLE] > 0:
         top, bottom, left, right = public[PUB_TOP], public[PUB_BOTTOM], public[PUB_LEFT], public[PUB_RIGHT]
     else:
