@@ -365,6 +365,36 @@ def _greedy_move(grid, side, hand, legal, n_legal, split, min_line, rng_state):
 
 
 @njit(cache=True)
+def table_window(table, public, legal, margin):
+    """The table as a small square writable window: every card, ``margin`` empty cells around them (a look-ahead
+    must not grow past them, and line walks, link searches and reconnection checks stop in the last ring).
+    Returns (grid, cells holding cards, Dweebies on it, how many cards, its side, the shown table's row and
+    column at the window's cell (margin, margin)): shown cell r * side + c is window cell
+    (r - top + margin) * span + c - left + margin."""
+    side, dweebies, cards = public[PUB_SIDE], public[PUB_DWEEBIES], public[PUB_CARDS]
+    if public[PUB_ON_TABLE] > 0:
+        top, bottom, left, right = public[PUB_TOP], public[PUB_BOTTOM], public[PUB_LEFT], public[PUB_RIGHT]
+    else:
+        top = bottom = legal[0] // side
+        left = right = legal[0] % side
+    span = max(bottom - top, right - left) + 1 + 2 * margin
+    grid = np.full(span * span, EMPTY, np.int64)
+    cells = np.empty(cards, np.int64)
+    on_table = np.zeros(dweebies, np.int64)
+    n = 0
+    for r in range(top, bottom + 1):
+        for c in range(left, right + 1):
+            dweebie = table[r * side + c]
+            if dweebie != EMPTY:
+                x = (r - top + margin) * span + c - left + margin
+                grid[x] = dweebie
+                cells[n] = x
+                on_table[dweebie] += 1
+                n += 1
+    return grid, cells, on_table, n, span, top, left
+
+
+@njit(cache=True)
 def rollout_margins(hand, public, table, legal, params, rng_state, incremental=True):
     """The rollout family's search (see ``rollout_place``): (candidate moves, each one's summed margin, the
     candidates still in the race, how many). ``incremental=False`` plays every continuation out in full;
@@ -401,30 +431,11 @@ def rollout_margins(hand, public, table, legal, params, rng_state, incremental=T
     if n_candidates <= 1:
         return candidates, total, alive, n_alive
 
-    # the table as a small square window: every card, a margin no continuation can grow past, and the empty
-    # ring that line walks, link searches and reconnection checks stop in
+    # the table as a small square window, with room for the continuations
     margin = depth + 3
-    if public[PUB_ON_TABLE] > 0:
-        top, bottom, left, right = public[PUB_TOP], public[PUB_BOTTOM], public[PUB_LEFT], public[PUB_RIGHT]
-    else:
-        top = bottom = legal[0] // side
-        left = right = legal[0] % side
-    span = max(bottom - top, right - left) + 1 + 2 * margin
+    base_grid, base_cells, base_on_table, n_base, span, top, left = table_window(table, public, legal, margin)
     size = span * span
     cards = public[PUB_CARDS]
-    base_grid = np.full(size, EMPTY, np.int64)
-    base_cells = np.empty(cards, np.int64)
-    base_on_table = np.zeros(dweebies, np.int64)
-    n_base = 0
-    for r in range(top, bottom + 1):
-        for c in range(left, right + 1):
-            dweebie = table[r * side + c]
-            if dweebie != EMPTY:
-                x = (r - top + margin) * span + c - left + margin
-                base_grid[x] = dweebie
-                base_cells[n_base] = x
-                base_on_table[dweebie] += 1
-                n_base += 1
     base_split = public[PUB_SPLIT] != 0
     local_cells = np.empty(n_candidates, np.int64)
     for i in range(n_candidates):
@@ -908,27 +919,9 @@ def expert_place(hand, public, table, legal, params, memory, rng_state):
     # the window: every card, the cells the move and `depth` more turns can fill, the line ends beyond them that
     # expert_scores looks at, and an empty ring that line walks stop in
     margin = (depth + 1 if samples > 0 else 0) + 3
-    if public[PUB_ON_TABLE] > 0:
-        top, bottom, left, right = public[PUB_TOP], public[PUB_BOTTOM], public[PUB_LEFT], public[PUB_RIGHT]
-    else:
-        top = bottom = legal[0] // side
-        left = right = legal[0] % side
-    span = max(bottom - top, right - left) + 1 + 2 * margin
+    base_grid, base_cells, base_on_table, n_base, span, top, left = table_window(table, public, legal, margin)
     size = span * span
     cards = public[PUB_CARDS]
-    base_grid = np.full(size, EMPTY, np.int64)
-    base_cells = np.empty(cards, np.int64)
-    base_on_table = np.zeros(dweebies, np.int64)
-    n_base = 0
-    for r in range(top, bottom + 1):
-        for c in range(left, right + 1):
-            d = table[r * side + c]
-            if d != EMPTY:
-                x = (r - top + margin) * span + c - left + margin
-                base_grid[x] = d
-                base_cells[n_base] = x
-                base_on_table[d] += 1
-                n_base += 1
     local_legal = np.empty(n_legal, np.int64)
     for i in range(n_legal):
         local_legal[i] = (legal[i] // side - top + margin) * span + legal[i] % side - left + margin
