@@ -43,6 +43,20 @@ def simulate(prepared: DweebiesRules, seats, seed: int, first_game: int, n_games
     return columns.columns
 
 
+def start(prepared: DweebiesRules, seed: int, game: int) -> engine.GameState:
+    """Game ``game`` of ``seed`` dealt, before its first turn: a state to copy (``state.copy()``) and play on
+    with ``step``; the deal and every later random number are those of ``simulate``."""
+    return engine.start(seed, game, prepared.n_players, prepared.copies, prepared.vector)
+
+
+def step(state: engine.GameState, seats, turns: int = 1, check: bool = False) -> int:
+    """Play up to ``turns`` turns of ``state`` in place with the line-up ``seats`` (parsed, as simulate takes
+    them); returns the turns played. Once ``state.over``, ``state.stats``/``state.game``/``state.winner`` hold
+    the game's results as ``simulate`` reports them."""
+    places, params = _kernel_inputs(seats)
+    return engine.step(state, places, params, turns, check)
+
+
 def replay(prepared: DweebiesRules, seats, seed: int, game: int) -> str:
     from .replay import format_replay
 

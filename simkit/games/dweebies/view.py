@@ -8,20 +8,23 @@ a Dweebie not in the hand or a cell not legal is an illegal answer: the engine r
 ``illegal_actions`` and plays a random legal move instead (D8). It receives only:
   hand    int64[dweebies]: copies of each Dweebie in the seat's own hand;
   public  int64 vector: the PUB_* fields below, then per seat its hand size and cards collected, then
-          per Dweebie its copies in the deck, copies collected so far and copies on the table;
+          per Dweebie its copies in the deck, copies collected so far and copies on the table, then the
+          public history of plays, one row per turn played (``played``: seat, Dweebie, cell, cards collected);
   table   int64[side * side]: the table (table.EMPTY or a Dweebie); cell = row * side + col;
   legal   int64 vector: the cells where this turn's card may go (the first public[PUB_LEGAL] entries);
           on a split table under game.split_rule = "shortest_link" (D5) only cells on a shortest link;
 plus the seat's parameters, a private ``memory`` of floats zeroed at the start of each game, and its
 own random stream. Never another hand or the pile's order. Every array but ``memory`` and the random
 stream is read-only (a strategy that writes to one fails to compile); one that looks ahead plays on its
-own copy of the table.
+own copy of the table: ``scratch_table`` makes one, ``scratch_place`` places a card on it by the engine's own
+rules (collecting what the card collects) and ``scratch_undo`` takes the last placement back.
 """
 import numpy as np
 from numba import njit, types
 
 from ... import rng
 from ...numba_tools import readonly_array
+from .table import EMPTY, collect_gain, count_groups, joins_table, legal_cells, play_card
 
 
 (PUB_SEAT, PUB_PLAYERS, PUB_TURN, PUB_PILE, PUB_SPLIT, PUB_GROUPS, PUB_LINK, PUB_LEGAL, PUB_DWEEBIES,
@@ -51,9 +54,27 @@ PLACE_SIGNATURE = types.int64(_shown, _shown, _shown, _shown, _params, _memory, 
 DECISIONS = {"place": PLACE_SIGNATURE}
 
 
+HISTORY_FIELDS = 4   # per turn played: seat, Dweebie, cell, cards collected
+(H_SEAT, H_DWEEBIE, H_CELL, H_COLLECTED) = range(HISTORY_FIELDS)
+
+
 @njit(cache=True, _nrt=False)
-def public_length(players, dweebies):
-    return PUB_HEADER + 2 * players + 3 * dweebies
+def public_length(players, dweebies, cards=0):
+    """The public vector's length; ``cards``: the deck's size (room for the history of plays)."""
+    return PUB_HEADER + 2 * players + 3 * dweebies + HISTORY_FIELDS * cards
+
+
+@njit(cache=True, _nrt=False)
+def history_start(public):
+    return PUB_HEADER + 2 * public[PUB_PLAYERS] + 3 * public[PUB_DWEEBIES]
+
+
+@njit(cache=True, _nrt=False)
+def played(public, turn):
+    """The play of turn ``turn`` (0 .. public[PUB_TURN] - 1, every turn before this one): (seat, Dweebie, cell,
+    cards collected; 0 when it collected nothing)."""
+    at = history_start(public) + HISTORY_FIELDS * turn
+    return public[at + H_SEAT], public[at + H_DWEEBIE], public[at + H_CELL], public[at + H_COLLECTED]
 
 
 @njit(cache=True, _nrt=False)
@@ -194,3 +215,128 @@ def random_move(hand, legal, n_legal, rng_state):
                 return pack_move(d, cell)
             kind -= 1
     return pack_move(-1, cell)
+
+
+# ---- a scratch table for look-ahead: place, collect and undo by the engine's own rules ----
+# scratch = (grid, cells, info, undo, on_table, taken, label, stack, removed): a writable copy of the table, the
+# cells holding cards (cells[:info[SC_ON_TABLE]]), the placements made on it (undo rows, newest last) and the
+# engine's working arrays. Its ``on_table`` and ``taken`` count what the placements moved (Dweebies put on and
+# taken off since the copy).
+(SC_ON_TABLE, SC_GROUPS, SC_SPLIT, SC_DEPTH, SC_MIN_LINE) = range(5)
+(U_CELL, U_ON_TABLE, U_GROUPS, U_SPLIT, U_REMOVED) = range(5)    # an undo row, then its removed cells' (cell, Dweebie)
+
+
+@njit(cache=True)
+def scratch_table(table, public):
+    """A writable copy of the table a seat is shown (D7), for trying placements on: see scratch_place."""
+    side, cards = public[PUB_SIDE], public[PUB_CARDS]
+    grid = table.copy()
+    cells = np.empty(cards + 1, np.int64)
+    n = 0
+    for r in range(public[PUB_TOP], public[PUB_BOTTOM] + 1):
+        for c in range(public[PUB_LEFT], public[PUB_RIGHT] + 1):
+            if grid[r * side + c] != EMPTY:
+                cells[n] = r * side + c
+                n += 1
+    info = np.zeros(5, np.int64)
+    info[SC_ON_TABLE] = n
+    info[SC_GROUPS] = public[PUB_GROUPS] if n > 0 else 1
+    info[SC_SPLIT] = public[PUB_SPLIT]
+    info[SC_MIN_LINE] = public[PUB_MIN_LINE]
+    dweebies = public[PUB_DWEEBIES]
+    return (grid, cells, info, np.zeros((cards + 1, U_REMOVED + 2 * cards + 2), np.int64),
+            np.zeros(dweebies, np.int64), np.zeros(dweebies, np.int64), np.full(grid.size, -1, np.int64),
+            np.empty(cards + 1, np.int64), np.empty(cards + 1, np.int64))
+
+
+@njit(cache=True)
+def scratch_place(scratch, dweebie, cell, collect=True):
+    """Place ``dweebie`` on the empty ``cell`` of a scratch table as the engine would (D3-D5, D9: collected lines
+    leave the table, a split table collects nothing until a card joins it; ``collect=False`` declines);
+    returns the cards collected (0: none). The cell is not checked for legality (``scratch_legal`` lists the
+    legal ones). ``scratch_undo`` takes it back."""
+    grid, cells, info, undo, on_table, taken, label, stack, removed = scratch
+    side = int(np.sqrt(grid.size) + 0.5)
+    row = undo[info[SC_DEPTH]]
+    row[U_CELL], row[U_ON_TABLE], row[U_GROUPS], row[U_SPLIT] = cell, info[SC_ON_TABLE], info[SC_GROUPS], info[SC_SPLIT]
+    # the cards in line with the cell, the only ones a collection can take (noted before they leave the table)
+    n_line = 0
+    for step in (1, -1, side, -side):
+        x = cell + step
+        while grid[x] != EMPTY:
+            stack[n_line] = x
+            n_line += 1
+            x += step
+    lined = np.empty((n_line, 2), np.int64)
+    for k in range(n_line):
+        lined[k, 0], lined[k, 1] = stack[k], grid[stack[k]]
+    n_on, groups, row_taken, column_taken, _, _ = play_card(
+        grid, side, cells, info[SC_ON_TABLE], on_table, taken, label, stack, info[SC_SPLIT] != 0, dweebie, cell,
+        removed, info[SC_MIN_LINE], collect)
+    got = row_taken + column_taken + 1 if row_taken + column_taken > 0 else 0
+    row[U_REMOVED] = got
+    for k in range(got):    # the collected cells (the placed card last) and their Dweebies
+        row[U_REMOVED + 1 + 2 * k] = removed[k]
+        row[U_REMOVED + 2 + 2 * k] = dweebie
+        for j in range(n_line):
+            if lined[j, 0] == removed[k]:
+                row[U_REMOVED + 2 + 2 * k] = lined[j, 1]
+    info[SC_ON_TABLE], info[SC_GROUPS], info[SC_SPLIT] = n_on, groups, groups > 1
+    info[SC_DEPTH] += 1
+    return got
+
+
+@njit(cache=True)
+def scratch_undo(scratch):
+    """Take back the last placement on a scratch table (its collection returns to the table)."""
+    grid, cells, info, undo, on_table, taken, label, stack, removed = scratch
+    info[SC_DEPTH] -= 1
+    row = undo[info[SC_DEPTH]]
+    got = row[U_REMOVED]
+    for k in range(got):
+        x, d = row[U_REMOVED + 1 + 2 * k], row[U_REMOVED + 2 + 2 * k]
+        grid[x] = d
+        taken[d] -= 1
+        on_table[d] += 1
+    placed = grid[row[U_CELL]]
+    grid[row[U_CELL]] = EMPTY
+    on_table[placed] -= 1
+    # the cards before the placement: those left on it, less the placed card, plus the ones collected
+    n = 0
+    for k in range(info[SC_ON_TABLE]):
+        if cells[k] != row[U_CELL]:
+            cells[n] = cells[k]
+            n += 1
+    for k in range(got):
+        if row[U_REMOVED + 1 + 2 * k] != row[U_CELL]:
+            cells[n] = row[U_REMOVED + 1 + 2 * k]
+            n += 1
+    info[SC_ON_TABLE], info[SC_GROUPS], info[SC_SPLIT] = row[U_ON_TABLE], row[U_GROUPS], row[U_SPLIT]
+
+
+@njit(cache=True)
+def scratch_legal(scratch, public, out):
+    """The legal cells of the next placement on a scratch table (the engine's ``table.legal_cells``), written to
+    ``out`` (room for 4 * cards + 4); returns how many."""
+    grid, cells, info, undo, on_table, taken, label, stack, removed = scratch
+    side = public[PUB_SIDE]
+    n_on = info[SC_ON_TABLE]
+    groups = info[SC_GROUPS]
+    if info[SC_SPLIT] != 0:
+        groups = count_groups(grid, side, cells, n_on, label, stack)
+    mark = np.zeros(grid.size, np.int64)
+    return legal_cells(grid, side, cells, n_on, label, groups, info[SC_SPLIT] != 0,
+                       public[PUB_SPLIT_RULE] == SPLIT_SHORTEST_LINK, mark, 1, out)[0]
+
+
+@njit(cache=True)
+def scratch_gain(scratch, dweebie, cell):
+    """Cards a card of ``dweebie`` on the empty ``cell`` would collect now, the scratch table left as it is."""
+    grid, cells, info, undo, on_table, taken, label, stack, removed = scratch
+    side = int(np.sqrt(grid.size) + 0.5)
+    if info[SC_ON_TABLE] == 0:
+        return 0
+    got = collect_gain(grid, side, cell, dweebie, info[SC_MIN_LINE])
+    if got > 0 and info[SC_SPLIT] != 0 and not joins_table(grid, side, cell, 1, side - 2, 1, side - 2):
+        return 0
+    return got
