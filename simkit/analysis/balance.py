@@ -14,6 +14,7 @@ from simkit.reports.format import interval_text, is_symbol, number
 
 from ..errors import SimkitError
 from ..stats import fmt_amount
+from .activity import first_lines, probe_strategies
 from .compare import _flatten, paired_tables, seat_advantage, swapped_entries, swapped_findings
 from .play import batches, block_outcomes, deals_for, play, play_many
 from .result import Analysis, games_played, points, verdict
@@ -70,11 +71,15 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
              "seed": seed, "deals": deals, "games": deals * n}
     if side_b is None:
         card = _card(spec, side_a, play(side_a, 0, deals, workers, keep="all"), deals)
-        return Analysis("balance", f"{spec.title}: balance report card", game, card["tables"], card["findings"],
+        first = first_lines(spec, spec.default_rules, side_a[0].rules, [card["frame"]],
+                            probe_strategies(game, players, seed, sets, rules))
+        return Analysis("balance", f"{spec.title}: balance report card", game, card["tables"], first + card["findings"],
                         {**setup, "rules_effective": side_a[0].rules}, players=n, details=("length",))
     frames = play_many([side_a, side_b], 0, deals, workers, keep="all")    # both sides' chunks in one pool
     cards = [_card(spec, side, frame, deals) for side, frame in zip((side_a, side_b), frames)]
     tables, findings = _compare_cards(spec, cards, deals, n, seed)
+    findings = first_lines(spec, side_a[0].rules, side_b[0].rules, frames,
+                           probe_strategies(game, players, seed, [*sets, *sets_b], rules)) + findings
     setup.update(players_b=[s.label for s in side_b[0].seats], sets_b=list(sets_b))
     return Analysis("balance", f"{spec.title}: balance report card, A against B", game, tables, findings, setup,
                     players=n, details=("length", "seat_advantage_a", "seat_advantage_b"))

@@ -16,6 +16,7 @@ import pandas as pd
 from .. import progress
 from ..errors import SimkitError
 from ..stats import Z95
+from .activity import first_lines, probe_strategies
 from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis, games_played, points, score_change, verdict
 from .stats import block_means, paired, z_for
@@ -133,6 +134,8 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     if looks:
         tables["looks"] = pd.DataFrame(looks).set_index("look")
     findings = _findings(side_a[0].game, tables, looks, done, len(side_a), until_decided, target, rotate_seats, seed_b is not None)
+    findings = first_lines(side_a[0].game, side_a[0].rules, side_b[0].rules, [a, b],
+                           probe_strategies(game, players, seed, [*sets, *sets_b], rules)) + findings
     setup = {"game": game, "players_a": [s.label for s in side_a[0].seats], "players_b": [s.label for s in side_b[0].seats],
              "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
              "games_per_side": done * len(side_a), "deals": done, "rotate_seats": rotate_seats,

@@ -38,6 +38,7 @@ from ..games import get_game
 from ..rules import parse_assignment, rule_value, with_values
 from ..runner import Batch, make_batch
 from ..strategy import Seat, parse_lineup
+from .activity import first_lines, probe_strategies
 from .compare import seat_advantage
 from .goals import (RATE_FIELDS, DealSums, Goal, bootstrap_weights, evaluate_expression, expression_names, interval,
                     parse_constraint, parse_goal)
@@ -676,6 +677,9 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
              for name, v, c in zip(names[1:], values, changes)}
     findings = _findings(plan, budget, state, trials, names, values, changes, verdicts, winner, note, deals, seed,
                          balance_command)
+    probe = probe_strategies(spec.name, list(plan.lineup), plan.seed, sets, rules) if plan.mix is None else None
+    findings = first_lines(spec, None, None, frames, probe, [(dim.name, "varied by the search") for dim in plan.dims]) \
+        + findings
     if retune is not None:
         target = winner or {"name": names[1], "values": values[0]}
         retuned = _retuned(plan, retune, retune_seats, retune_params, retune_budget, target["name"], target["values"],
