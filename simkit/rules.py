@@ -89,8 +89,22 @@ def _unknown_entry_key(template: dict, item: dict, path: str, source: str):
     raise SimkitError(f"{source}: unknown key {path}.{extra}; allowed here: {_describe(template)}")
 
 
+def numbered_by(node: list) -> str | None:
+    """The field an array of tables is numbered by, as its rulebook counts (the UK's [[level]] entries by
+    their ``level``: ``level.2.target_wealth`` is level 2's, never the third entry), or None for an array
+    addressed by position."""
+    if node and all(isinstance(entry, dict) and isinstance(entry.get("level"), int) for entry in node):
+        return "level"
+    return None
+
+
 def _list_index(node: list, key: str) -> int | None:
-    """An array entry by position, or by its name/id/kind (``commodity.Copper.total_return``)."""
+    """An array entry by position, by the number its rulebook gives it (numbered_by), or by its name/id/kind
+    (``commodity.Copper.total_return``)."""
+    field = numbered_by(node)
+    if field is not None:
+        numbers = [entry[field] for entry in node]
+        return numbers.index(int(key)) if key.isdigit() and int(key) in numbers else None
     if key.isdigit():
         return int(key) if int(key) < len(node) else None
     for i, entry in enumerate(node):
@@ -108,6 +122,14 @@ def _parent(tree: dict, keys: list[str], text: str) -> tuple[dict, str]:
         last = depth == len(keys) - 1
         if isinstance(node, list):
             index = _list_index(node, key)
+            field = numbered_by(node)
+            if index is None and field is not None:
+                numbers = [entry[field] for entry in node]
+                old = f"; {here} is the old spelling, counted from 0: write {'.'.join(keys[:depth])}." \
+                      f"{int(key) + 1}{'.' + '.'.join(keys[depth + 1:]) if keys[depth + 1:] else ''}" \
+                    if key.isdigit() and int(key) + 1 in numbers else ""
+                raise SimkitError(f"{text}: {here!r}: {keys[depth - 1] if depth else field} entries are numbered as the "
+                                  f"rulebook counts them, {', '.join(map(str, numbers))}{old}")
             if index is None:
                 raise SimkitError(f"{text}: {here!r} needs {_describe(node)} or an entry's name")
             if last:
@@ -192,8 +214,9 @@ def changed_values(defaults: Any, rules: Any, path: str = "") -> list[tuple[str,
     if isinstance(defaults, list) and isinstance(rules, list) and len(defaults) == len(rules) \
             and all(isinstance(item, dict) for item in defaults + rules):
         changes = []
+        field = numbered_by(defaults)
         for index, (default, value) in enumerate(zip(defaults, rules)):
-            changes += changed_values(default, value, f"{path}.{index}")
+            changes += changed_values(default, value, f"{path}.{default[field] if field else index}")
         return changes
     return [] if defaults == rules and type(defaults) is type(rules) else [(path, defaults, rules)]
 
@@ -317,8 +340,11 @@ def rule_options(rules_path: str | Path) -> list[RuleOption]:
             keys = list(dict.fromkeys(k for entry in defaults[option.key] for k in entry))
             option = RuleOption(option.key, f"{arrays[option.key]} entries", option.source,
                                 (option.meaning + " " if option.meaning else "")
-                                + f"(keys {', '.join(keys)}; set one as {option.key}.INDEX.KEY"
-                                + (" or by its name/id/kind)" if {"name", "id", "kind"} & set(keys) else ")"))
+                                + f"(keys {', '.join(keys)}; set one as {option.key}."
+                                + ("N.KEY, N as the rulebook counts: "
+                                   + ", ".join(str(e["level"]) for e in defaults[option.key]) + ")"
+                                   if numbered_by(defaults[option.key]) else "INDEX.KEY"
+                                   + (" or by its name/id/kind)" if {"name", "id", "kind"} & set(keys) else ")")))
         described.append(option)
     return [o for o in described if o.default]
 

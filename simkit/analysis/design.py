@@ -514,6 +514,10 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
     rules_file, overrides = (rules, None) if isinstance(rules, (str, Path)) else (None, rules)
     base = make_batch(spec.name, 1, seats, seed, rules_file, list(sets), overrides)
     dims, choices = parse_vary(vary, base.rules, lambda r: spec.prepare(r, n))
+    for dim in dims:
+        unread = spec.unread_key(base.rules, dim.name)
+        if unread:
+            raise SimkitError(f"--vary {dim.name}: {unread}")
     trial_deals = deals_for(trial_games, n, True)
     deals_for(games, n, True)
     if trial_deals < 2 or deals_for(games, n, True) < 2:

@@ -56,6 +56,13 @@ class Game:
     # the player counts a run may use. `simkit rules --options` shows them; analyses that change a rule say
     # from these whether the change came into play.
     rule_counters: dict = field(default_factory=dict)
+    # (effective rules, dotted key) -> why those rules never read the key (e.g. another level's table), or "";
+    # a search refuses to vary such a key
+    unread: Callable = lambda rules, key: ""
+
+    def unread_key(self, rules: dict, key: str) -> str:
+        """Why ``rules`` never read ``key`` (a search varying it could find nothing), or "" when they do."""
+        return self.unread(rules, str(key))
 
     def rule_counter(self, key: str) -> str | None:
         """The counter of the option a dotted ``--set`` key belongs to (``company.0.cards`` -> the

@@ -92,6 +92,27 @@ def fuzz_rules(pick, n: int) -> dict:
     return {"game": game}
 
 
+_SET_MULTIPLE_KEYS = {"game.set_multiple_colour": ("colour",), "game.set_multiple_extra_per_card": ("colour",),
+                      "game.set_multiple_size": ("size",)}
+
+
+def unread(rules: dict, key: str) -> str:
+    """Why these rules never read ``key``: another level's [[level]] table, or the set multiples of a
+    set_multiple_rule not played; "" when they read it."""
+    parts = key.split(".")
+    level = rules["game"]["level"]
+    if parts[0] == "level" and len(parts) >= 2 and parts[1].isdigit() and int(parts[1]) != level:
+        rest = ".".join(parts[2:])
+        return (f"these rules play level {level} (game.level = {level}), which never reads level {parts[1]}'s table; "
+                f"level {level}'s is level.{level}{'.' + rest if rest else ''}")
+    played = rules["game"]["set_multiple_rule"]
+    for prefix, rule in _SET_MULTIPLE_KEYS.items():
+        if (key == prefix or key.startswith(prefix + ".")) and played not in rule:
+            return (f"these rules play game.set_multiple_rule = \"{played}\", which never reads {prefix} (read under "
+                    f"\"{rule[0]}\")")
+    return ""
+
+
 GAME = Game(
     name="wheeler-dealer-uk",
     title="Wheeler Dealer (UK)",
@@ -134,6 +155,7 @@ GAME = Game(
         "set_sizes (totals)": "sets sold by number of cards, over the batch (simkit.totals)",
     },
     levels=(1, 2, 3),
+    unread=unread,
     rule_counters={
         "game.players_min": PLAYER_COUNTS_ONLY, "game.players_max": PLAYER_COUNTS_ONLY, "game.level": EVERY_GAME,
         "game.start_hand": EVERY_GAME, "game.start_cash": EVERY_GAME,
