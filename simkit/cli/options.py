@@ -71,3 +71,9 @@ def analysis_out_options(func):
     return click.option("--out", "-o", type=click.Path(), default=None,
                         help="Also write a results directory: tables (CSV, Parquet), plots (PNG, SVG), report.html and "
                              "an experiment.toml that reruns it.")(func)
+
+
+negligible_option = click.option(
+    "--negligible", "negligible", multiple=True, metavar="METRIC=VALUE",
+    help="A significant difference smaller than this is called negligible (repeatable): win in points of win rate "
+         "(default 0.5), length in the game's length unit (default 1), score (default 0).")
