@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, game_argument, games_option, negligible_option, rotate_option, rules_options,
-                      seed_option, workers_option)
+from .options import (BudgetOption, analysis_out_options, game_argument, games_option, negligible_option,
+                      rotate_option, rules_options, seed_option, workers_option)
 
 
 @click.command("compare")
@@ -28,7 +28,7 @@ from .options import (analysis_out_options, game_argument, games_option, negligi
                    "the tuned line-ups: the re-tuned effect of the rule change beside the fixed-bot one.")
 @click.option("--retune-params", default=None, metavar="K=LO:HI[:log|int],...",
               help="With --retune: the parameters to tune (default: the family's declared ranges).")
-@click.option("--retune-budget", default="100", show_default=True, metavar="N [trials|games|minutes]",
+@click.option("--retune-budget", cls=BudgetOption, default="100", show_default=True, metavar="N [trials|games|minutes]",
               help="With --retune: the search budget under each rule set.")
 @negligible_option
 @workers_option
