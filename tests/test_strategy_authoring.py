@@ -45,3 +45,17 @@ def test_a_strategy_written_from_scratch_plays(tmp_path):
 def test_a_budget_unit_may_follow_unquoted(cli_error):
     line = cli_error(["tune", "wheedle", "-s", "patient", "--self-play", "-b", "0", "minutes"])
     assert "'0 minutes'" in line, line
+
+
+def test_summary_names_a_seat_whose_answers_were_refused(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+
+    out = tmp_path / "run"
+    run = CliRunner().invoke(cli, ["run", "dweebies", "--players", "tests.dweebies.toy_strategies:DECLINER,greedy,random",
+                                   "--games", "20", "--out", str(out), "-q", "--workers", "1"], catch_exceptions=False)
+    assert run.exit_code == 0, run.output
+    summary = CliRunner().invoke(cli, ["summary", str(out)], catch_exceptions=False)
+    assert summary.output.splitlines()[2].startswith("- Refused answers (illegal_actions, each replaced by the "
+                                                     "engine's default): decliner (")

@@ -101,14 +101,18 @@ def probe_strategies(game_name: str, players, seed: int, sets=(), rules=None, ga
     return probe
 
 
-def refused_answers(frames) -> list[str]:
+def refused_answers(frames, counts: str | None = None) -> list[str]:
     """One sentence naming every strategy whose answers the engine refused (illegal_actions), with how
-    often (per game played by it); empty when none was."""
+    often (per game played by it); empty when none was. ``counts``: a column giving each row's number of
+    seats played, when rows are totals already."""
     totals: dict = {}
     for frame in frames:
         if frame is None or frame.empty or REFUSED not in frame or "strategy" not in frame:
             continue
-        grouped = frame.groupby("strategy", observed=True)[REFUSED].agg(["sum", "count"])
+        if counts is None:
+            grouped = frame.groupby("strategy", observed=True)[REFUSED].agg(["sum", "count"])
+        else:
+            grouped = frame.set_index("strategy")[[REFUSED, counts]].set_axis(["sum", "count"], axis=1)
         for label, row in grouped.iterrows():
             done = totals.get(label, (0, 0))
             totals[label] = (done[0] + int(row["sum"]), done[1] + int(row["count"]))
@@ -118,6 +122,24 @@ def refused_answers(frames) -> list[str]:
         return []
     return ["Refused answers (illegal_actions, each replaced by the engine's default): " + "; ".join(named)
             + ". Results for these seats measure the defaults as much as the strategy."]
+
+
+def refused_in_run(directory) -> list[str]:
+    """refused_answers for a run directory, read part by part (a game without the column: nothing to say)."""
+    import pandas as pd
+
+    from ..results import iter_parts
+
+    try:
+        totals = [frame.groupby("strategy", observed=True)[REFUSED].agg(["sum", "count"])
+                  for frame in iter_parts(directory, ["strategy", REFUSED])]
+    except (KeyError, ValueError, OSError):   # parts without an illegal_actions column
+        return []
+    if not totals:
+        return []
+    summed = pd.concat(totals).groupby(level=0).sum()
+    return refused_answers([pd.DataFrame({"strategy": summed.index.repeat(1), REFUSED: summed["sum"].to_numpy()})
+                            .assign(_n=summed["count"].to_numpy())], counts="_n")
 
 
 def _show(value) -> str:
