@@ -70,3 +70,14 @@ def test_a_tournament_says_why_rating_and_win_rate_orders_differ():
                            "against 19.5%)")
     assert "finishes ahead of threshold in 56.0% of their shared games" in note
     assert order_note(standings.assign(win_rate=[0.3, 0.2]), head) == []
+
+
+def test_design_warns_when_every_trial_plays_identically():
+    from simkit.analysis.design import design
+
+    result = design("wheedle", players=["hair-trigger", "threshold", "patient", "blocker"],
+                    vary=["scoring.false_stop=-20:-1:int"], goal=["length=100"],
+                    budget="4", trial_games=40, games=40, seed=2, candidates=1)
+    assert result.findings[0].startswith("Rule change scoring.false_stop (varied by the search) came into play in 0 "
+                                         "of the")
+    assert result.findings[1].startswith("Warning: every trial played identically (")
