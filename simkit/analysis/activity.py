@@ -9,6 +9,7 @@ analysis played, and when a change never acted they name the shipped strategies 
 from __future__ import annotations
 
 from ..games import EVERY_GAME, PLAYER_COUNTS_ONLY
+from ..rules import changed_values
 from .play import REFUSED
 
 PROBE_GAMES = 40     # games per shipped strategy when looking for ones that bring an unused rule into play
@@ -30,14 +31,6 @@ def _games_in_play(frames, counter: str) -> tuple[int, int, dict]:
             for label, mean in frame.groupby("strategy", observed=True)[counter].mean().items():
                 by_strategy[label] = max(by_strategy.get(label, 0.0), float(mean))
     return in_play, total, by_strategy
-
-
-def changed_keys(game, rules_a: dict, rules_b: dict) -> list[tuple[str, object, object]]:
-    """(key, value under A, value under B) for every rule value that differs between two rule sets, as
-    ``--set`` names them."""
-    from ..rules import changed_values
-
-    return changed_values(rules_a, rules_b)
 
 
 def rule_activity(game, changes, frames, probe=None) -> list[str]:
@@ -137,9 +130,8 @@ def refused_in_run(directory) -> list[str]:
         return []
     if not totals:
         return []
-    summed = pd.concat(totals).groupby(level=0).sum()
-    return refused_answers([pd.DataFrame({"strategy": summed.index.repeat(1), REFUSED: summed["sum"].to_numpy()})
-                            .assign(_n=summed["count"].to_numpy())], counts="_n")
+    summed = pd.concat(totals).groupby(level=0).sum().rename(columns={"sum": REFUSED, "count": "seats"})
+    return refused_answers([summed.rename_axis("strategy").reset_index()], counts="seats")
 
 
 def _show(value) -> str:
@@ -157,5 +149,5 @@ def first_lines(game, rules_a: dict | None, rules_b: dict | None, frames, probe=
     """What an analysis says first: any seat whose answers were refused, then each rule change and whether
     it came into play. ``changes`` defaults to every value that differs between ``rules_a`` and ``rules_b``."""
     if changes is None:
-        changes = changed_keys(game, rules_a, rules_b) if rules_a is not None and rules_b is not None else []
+        changes = changed_values(rules_a, rules_b) if rules_a is not None and rules_b is not None else []
     return refused_answers(frames) + rule_activity(game, changes, frames, probe)
