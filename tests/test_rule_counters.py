@@ -159,6 +159,15 @@ def test_dweebies_min_line_counter_moves_with_its_option():
     assert lines[2] > 0 and lines[3] == 0
 
 
+def _check_seats(events, stats, names, seats, derive, checked):
+    """Each seat's counters against ``derive(its events, their kinds)`` (name -> count); adds to ``checked``."""
+    for p in range(seats):
+        mine = events[events[:, EV_SEAT] == p]
+        for name, value in derive(mine, mine[:, EV_KIND]).items():
+            assert stats[p, names.index(name)] == value, (name, p)
+            checked[name] += value
+
+
 # ---- Wheeler Dealer (UK): from the event log --------------------------------------------------------------
 
 def test_uk_counters_match_the_event_log():
@@ -174,20 +183,13 @@ def test_uk_counters_match_the_event_log():
     for g in range(3):
         out = _play(prepared, seats, 21, g, 1, True, record=True, event_capacity=400_000)
         assert out["events_lost"] == 0
-        events, stats = out["events"], out["stats"][0]
-        for p in range(len(seats)):
-            mine = events[events[:, EV_SEAT] == p]
-            kinds = mine[:, EV_KIND]
-            derived = {
-                "blue_bonuses": int((kinds == E.E_BONUS).sum()),
-                "empty_pack_landings": int((kinds == E.E_EMPTY_PACK).sum()),
-                "long_sets": int(((kinds == E.E_SELL) & (mine[:, EV_B] > min_set)).sum()),
-                "redeem_loans": int(((kinds == E.E_LOAN) & np.isin(mine[:, EV_C], (BORROW_FOR_REDEEM,
-                                                                                   BORROW_FOR_COMMAND_REDEEM))).sum()),
-            }
-            for name, value in derived.items():
-                assert stats[p, E.SEAT_STATS.index(name)] == value, (name, g, p)
-                checked[name] += value
+        _check_seats(out["events"], out["stats"][0], E.SEAT_STATS, len(seats), lambda mine, kinds: {
+            "blue_bonuses": int((kinds == E.E_BONUS).sum()),
+            "empty_pack_landings": int((kinds == E.E_EMPTY_PACK).sum()),
+            "long_sets": int(((kinds == E.E_SELL) & (mine[:, EV_B] > min_set)).sum()),
+            "redeem_loans": int(((kinds == E.E_LOAN)
+                                 & np.isin(mine[:, EV_C], (BORROW_FOR_REDEEM, BORROW_FOR_COMMAND_REDEEM))).sum()),
+        }, checked)
     assert checked["blue_bonuses"] > 0 and checked["long_sets"] > 0
 
 
@@ -216,22 +218,15 @@ def test_us_counters_match_the_event_log(level):
         out = engine.play_batch(31, g, 1, prepared, *_kernel_inputs(seats), check=True, record=True,
                                 event_capacity=200_000)
         assert out["events_lost"] == 0
-        events, stats = out["events"], out["stats"][0]
-        for p in range(len(seats)):
-            mine = events[events[:, EV_SEAT] == p]
-            kinds = mine[:, EV_KIND]
-            derived = {
-                "doubles_bonuses": int((kinds == S.E_DOUBLES).sum()),
-                "park_visits": int((kinds == S.E_PARK).sum()),
-                "city_hall_visits": int((kinds == S.E_CITY_HALL).sum()),
-                "school_stays": int((kinds == S.E_SCHOOL).sum()),
-                "tax_audits": int((kinds == S.E_AUDIT).sum()),
-                "bamboozles": int((kinds == S.E_BAMBOOZLE).sum()),
-                "cash_bamboozles": int(((kinds == S.E_BAMBOOZLE) & (mine[:, EV_A] < 0)).sum()),
-            }
-            for name, value in derived.items():
-                assert stats[p, S.SEAT_STATS.index(name)] == value, (name, level, g, p)
-                checked[name] += value
+        _check_seats(out["events"], out["stats"][0], S.SEAT_STATS, len(seats), lambda mine, kinds: {
+            "doubles_bonuses": int((kinds == S.E_DOUBLES).sum()),
+            "park_visits": int((kinds == S.E_PARK).sum()),
+            "city_hall_visits": int((kinds == S.E_CITY_HALL).sum()),
+            "school_stays": int((kinds == S.E_SCHOOL).sum()),
+            "tax_audits": int((kinds == S.E_AUDIT).sum()),
+            "bamboozles": int((kinds == S.E_BAMBOOZLE).sum()),
+            "cash_bamboozles": int(((kinds == S.E_BAMBOOZLE) & (mine[:, EV_A] < 0)).sum()),
+        }, checked)
     assert checked["doubles_bonuses"] > 0 and checked["park_visits"] > 0 and checked["school_stays"] > 0
     if level == 2:
         assert checked["tax_audits"] + checked["bamboozles"] > 0
