@@ -60,6 +60,18 @@ def _decimals(half_widths, scale: float, floor: int, ceiling: int) -> int:
     return int(min(max(-math.floor(math.log10(float(np.median(widths)))), floor), ceiling))
 
 
+def sign_decimals(decimals: int, *values, ceiling: int = 12) -> int:
+    """``decimals``, or more, until every value that is not zero keeps a digit that is not zero, so that its
+    printed sign is its sign: an interval [0.004, 2.0] printed to one decimal would read [+0.0, +2.0] and hide
+    that it excludes zero."""
+    for value in values:
+        if value is None or not math.isfinite(float(value)) or value == 0:
+            continue
+        while decimals < ceiling and round(abs(float(value)), decimals) == 0:
+            decimals += 1
+    return decimals
+
+
 def number(value, decimals: int = 0, signed: bool = False, prefix: str = "", suffix: str = "") -> str:
     """``value`` with thousands separators, ``decimals`` places, a sign when ``signed`` (or negative)
     placed before the prefix: ``-$1,250``, ``+3.4%``."""
@@ -73,7 +85,7 @@ def number(value, decimals: int = 0, signed: bool = False, prefix: str = "", suf
 def interval_text(value, low, high, signed: bool = False, prefix: str = "") -> str:
     """An estimate and its interval for a sentence, decimals down to the interval's leading digit:
     ``+$50,783 [-5,986, +107,553]``, ``-9.7 [-16.1, -3.2]``."""
-    decimals = _decimals([(high - low) / 2], 1, 0, 4)
+    decimals = sign_decimals(_decimals([(high - low) / 2], 1, 0, 4), low, high)
     return (f"{number(value, decimals, signed, prefix)} [{number(low, decimals, signed)}, "
             f"{number(high, decimals, signed)}]")
 
@@ -153,7 +165,8 @@ def _present(table: pd.DataFrame, money, currency, every_rate: bool = False) -> 
                      for v in values]
         if interval is not None:
             cells = [cell if not cell or (isinstance(lo, float) and math.isnan(lo)) else
-                     f"{cell} [{number(lo * scale, decimals, signed)}, {number(hi * scale, decimals, signed)}]"
+                     f"{cell} [{number(lo * scale, sign_decimals(decimals, lo * scale, hi * scale), signed)}, "
+                     f"{number(hi * scale, sign_decimals(decimals, lo * scale, hi * scale), signed)}]"
                      for cell, lo, hi in zip(cells, interval[0], interval[1])]
             i += 3
         else:

@@ -131,7 +131,7 @@ def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tup
     started = time.perf_counter()
     result = batch.play(first_game, games, check)
     seconds = time.perf_counter() - started
-    return (result if columns is None else {name: result[name] for name in columns}), seconds
+    return (result if columns is None else {name: result[name] for name in columns if name in result}), seconds
 
 
 def _play(description: tuple, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:

@@ -243,6 +243,19 @@ class Strategy:
         return vector
 
 
+def param_index(params: dict | None = None, base: Strategy | None = None):
+    """Named positions of a strategy's parameters in the vector its decisions receive, as Strategy.build
+    orders them (``base``'s parameters first, then the new ones): ``P = param_index(PARAMS, base=collector)``,
+    then ``params[P.patience]`` inside a decision. A named tuple of ints: Numba reads it as constants, so this
+    costs nothing at run time and no index is kept by hand."""
+    import collections
+
+    names = list(base.declared if base else {}) + [k for k in (params or {}) if not base or k not in base.declared]
+    if not names:
+        return ()
+    return collections.namedtuple("ParamIndex", names)(*range(len(names)))
+
+
 def by_serial(serial: int) -> Strategy:
     """The strategy numbered ``serial`` in this process (or, in a forked worker, in its parent at fork)."""
     return _BY_SERIAL[serial]

@@ -115,3 +115,9 @@ def replay_round(prepared, out: dict, rnd: int):
             seen[NET, who, centre] += 1
             centre = int(give)
     return snapshots, (hands, centre)
+
+
+def answers(findings) -> list[str]:
+    """An analysis's findings after its first lines on refused answers and rule activity
+    (simkit.analysis.activity)."""
+    return [line for line in findings if not line.startswith(("Rule change ", "Refused answers "))]

@@ -21,6 +21,7 @@ from simkit.cli import cli
 from simkit.games import get_game
 from simkit.results import summarize
 from simkit.rules import changed_values
+from .helpers import answers
 
 
 def invoke(*args):
@@ -142,7 +143,7 @@ def test_rotated_compare_counts_deals_in_tables_and_findings():
     result = compare("dweebies", games=120, seed=1, rotate_seats=True, players_b="greedy,greedy,greedy,random")
     assert (result.tables["strategy"]["deals"] == 30).all()
     assert "win_n" not in result.tables["strategy"] and "score_n" not in result.tables["strategy"]
-    assert result.findings[0].startswith("120 games per side (30 deals x 4 seat orders)")
+    assert answers(result.findings)[0].startswith("120 games per side (30 deals x 4 seat orders)")
 
 
 def test_head_to_head_has_intervals_and_a_heat_map_centred_on_an_even_match():

@@ -14,9 +14,10 @@ from simkit.reports.format import interval_text, is_symbol, number
 
 from ..errors import SimkitError
 from ..stats import fmt_amount
+from .activity import first_lines, probe_strategies
 from .compare import _flatten, paired_tables, seat_advantage, swapped_entries, swapped_findings
 from .play import batches, block_outcomes, deals_for, play, play_many
-from .result import Analysis, games_played, points, verdict
+from .result import NEGLIGIBLE, Analysis, games_played, negligible_of, parse_negligible, points, verdict
 from .stats import block_means, paired, rate_means
 from .tournament import head_to_head_intervals
 
@@ -44,7 +45,7 @@ SPREAD_BOOTSTRAP = 400
 
 
 def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, seed: int = 0, players_b=None,
-            sets_b=(), workers: int = 1) -> Analysis:
+            sets_b=(), workers: int = 1, negligible=()) -> Analysis:
     """Balance report card of a rule set (defaults plus ``rules``/``sets``) for a line-up of shipped or
     user strategies. ``games`` are split over the seat rotations. Tables: seats, strategies,
     head_to_head, length (distribution), spread; ``findings`` says what they mean in words.
@@ -53,7 +54,9 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     after ``sets``), an A/B card instead: both sides play the same deals in every seat order, and the
     findings and tables give the paired change B - A in each seat's advantage, in the strategy spread (the
     best strategy's win rate minus the worst's; bootstrap interval over deals), in each strategy's win
-    rate, in game length and in the share of games that hit a limit, all with 95% intervals."""
+    rate, in game length and in the share of games that hit a limit, all with 95% intervals, each significant
+    one sized against ``negligible`` (``METRIC=VALUE`` thresholds, result.parse_negligible)."""
+    thresholds = parse_negligible(negligible)
     side_a = batches(game, players, seed, sets, rules, rotate_seats=True)
     spec = side_a[0].game
     n = len(side_a[0].seats)
@@ -70,11 +73,15 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
              "seed": seed, "deals": deals, "games": deals * n}
     if side_b is None:
         card = _card(spec, side_a, play(side_a, 0, deals, workers, keep="all"), deals)
-        return Analysis("balance", f"{spec.title}: balance report card", game, card["tables"], card["findings"],
+        first = first_lines(spec, spec.default_rules, side_a[0].rules, [card["frame"]],
+                            probe_strategies(game, players, seed, sets, rules))
+        return Analysis("balance", f"{spec.title}: balance report card", game, card["tables"], first + card["findings"],
                         {**setup, "rules_effective": side_a[0].rules}, players=n, details=("length",))
     frames = play_many([side_a, side_b], 0, deals, workers, keep="all")    # both sides' chunks in one pool
     cards = [_card(spec, side, frame, deals) for side, frame in zip((side_a, side_b), frames)]
-    tables, findings = _compare_cards(spec, cards, deals, n, seed)
+    tables, findings = _compare_cards(spec, cards, deals, n, seed, thresholds)
+    findings = first_lines(spec, side_a[0].rules, side_b[0].rules, frames,
+                           probe_strategies(game, players, seed, [*sets, *sets_b], rules)) + findings
     setup.update(players_b=[s.label for s in side_b[0].seats], sets_b=list(sets_b))
     return Analysis("balance", f"{spec.title}: balance report card, A against B", game, tables, findings, setup,
                     players=n, details=("length", "seat_advantage_a", "seat_advantage_b"))
@@ -125,7 +132,7 @@ def _strategy_spread(cards, seed) -> pd.DataFrame:
     return pd.DataFrame(rows).T.rename_axis("side")
 
 
-def _compare_cards(spec, cards, deals, n, seed) -> tuple[dict, list[str]]:
+def _compare_cards(spec, cards, deals, n, seed, thresholds=NEGLIGIBLE) -> tuple[dict, list[str]]:
     """The A/B card: each seat's advantage, the strategy spread, each strategy's win rate, the game length
     and the limit share of A and B, paired by deal, as tables and findings."""
     a, b = cards
@@ -145,12 +152,13 @@ def _compare_cards(spec, cards, deals, n, seed) -> tuple[dict, list[str]]:
     seats = seats.rename(columns=lambda c: c.replace("win_advantage_", ""))   # short names below
     first = seats.iloc[0]
     moved = [str(seat) for seat, row in seats.iterrows() if row["change_low"] > 0 or row["change_high"] < 0]
+    win = negligible_of(thresholds, "win")
     findings = [f"{games_played(deals, n, per_side=True)}, A and B on the same deals; intervals 95%; a tie counts as "
                 "a win for every tied seat.",
                 f"Seat advantage of seat 0, the first player (win rate minus the average seat's): A "
                 f"{number(first['a'] * 100, 1, True)} points -> B {number(first['b'] * 100, 1, True)} points; change "
                 f"{points(first['change'], first['change_low'], first['change_high'])} "
-                f"({verdict(first['change_low'], first['change_high'])}). "
+                f"({verdict(first['change_low'], first['change_high'], diff=first['change'], negligible=win)}). "
                 + (f"Seats whose advantage changes significantly: {', '.join(moved)}." if moved
                    else "No seat's advantage changes significantly at 95%.")]
     rates = [card["tables"]["strategies"]["win_rate"] for card in cards]
@@ -159,7 +167,7 @@ def _compare_cards(spec, cards, deals, n, seed) -> tuple[dict, list[str]]:
     findings.append(f"Strategy spread (the best strategy's win rate minus the worst's): A {spread.loc['A', 'win_spread'] * 100:.1f} "
                     f"points ({ends[0]}) -> B {spread.loc['B', 'win_spread'] * 100:.1f} points ({ends[1]}); change "
                     f"{points(change['win_spread'], change['win_spread_low'], change['win_spread_high'])} "
-                    f"({verdict(change['win_spread_low'], change['win_spread_high'], 'wider', 'narrower')}; "
+                    f"({verdict(change['win_spread_low'], change['win_spread_high'], 'wider', 'narrower', diff=change['win_spread'], negligible=win)}; "
                     "bootstrap over deals).")
     findings += swapped_findings(swapped, True, spec)
     strategies = tables["strategies"]
@@ -167,11 +175,11 @@ def _compare_cards(spec, cards, deals, n, seed) -> tuple[dict, list[str]]:
         findings.append("Win rate per strategy, B - A: " + "; ".join(
             f"{label} {row['win_a']:.1%} -> {row['win_b']:.1%}, {points(row['win_diff'], row['win_low'], row['win_high'])}"
             for label, row in strategies.iterrows()) + ".")
-    findings += _length_change(spec, cards, tables)
+    findings += _length_change(spec, cards, tables, thresholds)
     return tables, findings
 
 
-def _length_change(spec, cards, tables) -> list[str]:
+def _length_change(spec, cards, tables, thresholds=NEGLIGIBLE) -> list[str]:
     """Paired change in mean game length and in the share of games hitting a limit (per deal, over its
     seat orders), and both sides' length distributions."""
     lines = []
@@ -188,10 +196,11 @@ def _length_change(spec, cards, tables) -> list[str]:
         if name == "length":
             lines.append(f"Game length ({spec.length_column}): mean A {row['a']:.1f} -> B {row['b']:.1f}; change "
                          f"{interval_text(row['diff'], row['low'], row['high'], True)} "
-                         f"({verdict(row['low'], row['high'], 'longer', 'shorter')}).")
+                         f"({verdict(row['low'], row['high'], 'longer', 'shorter', diff=row['diff'], negligible=negligible_of(thresholds, 'length', spec.length_column))}).")
         else:
             lines.append(f"Games hitting a limit ({spec.limit_label}): A {row['a']:.2%} -> B {row['b']:.2%}; change "
-                         f"{points(row['diff'], row['low'], row['high'])} ({verdict(row['low'], row['high'])}).")
+                         f"{points(row['diff'], row['low'], row['high'])} "
+                         f"({verdict(row['low'], row['high'], diff=row['diff'], negligible=negligible_of(thresholds, 'win'))}).")
     return lines
 
 

@@ -16,8 +16,10 @@ import pandas as pd
 from .. import progress
 from ..errors import SimkitError
 from ..stats import Z95
+from .activity import first_lines, probe_strategies
 from .play import batches, block_outcomes, deals_for, play_many
-from .result import Analysis, games_played, points, score_change, verdict
+from .result import (NEGLIGIBLE, Analysis, games_played, negligible_of, parse_negligible, points, score_change,
+                     verdict)
 from .stats import block_means, paired, z_for
 
 FIRST_BATCH = 2_000
@@ -79,7 +81,7 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
             seed: int = 0, seed_b: int | None = None, rotate_seats: bool = False, until_decided: bool = False,
             target: float = 0.01, alpha: float = 0.05, first_batch: int = FIRST_BATCH, retune: str | None = None,
             retune_params=None, retune_budget="100", workers: int = 1, storage=None,
-            study_name: str = "compare") -> Analysis:
+            study_name: str = "compare", negligible=()) -> Analysis:
     """Play line-up/rules A and B on the same seeds and report B - A per strategy and per seat.
 
     players: A's line-up (default: the game's); players_b: B's (default: A's). sets/rules apply to both;
@@ -91,8 +93,11 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     retune: a strategy of line-up A whose family is also tuned under rules A and under rules B (with
     ``retune_params`` and ``retune_budget``, as ``tune``'s params and budget), and the two tuned line-ups
     compared (``simkit.analysis.retune``): the report then shows the fixed-bot and the re-tuned effect.
-    storage/study_name: where those searches keep their state (see ``tune``).
+    storage/study_name: where those searches keep their state (see ``tune``). negligible: ``METRIC=VALUE``
+    thresholds (result.parse_negligible; defaults result.NEGLIGIBLE) below which a significant difference is
+    called negligible.
     """
+    thresholds = parse_negligible(negligible)
     if not 0 < alpha < 1:
         raise SimkitError(f"alpha must be between 0 and 1, not {alpha}")
     if not target > 0:
@@ -132,7 +137,10 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
         tables["seat_advantage_b"] = seat_advantage(b)
     if looks:
         tables["looks"] = pd.DataFrame(looks).set_index("look")
-    findings = _findings(side_a[0].game, tables, looks, done, len(side_a), until_decided, target, rotate_seats, seed_b is not None)
+    findings = _findings(side_a[0].game, tables, looks, done, len(side_a), until_decided, target, rotate_seats,
+                         seed_b is not None, thresholds)
+    findings = first_lines(side_a[0].game, side_a[0].rules, side_b[0].rules, [a, b],
+                           probe_strategies(game, players, seed, [*sets, *sets_b], rules)) + findings
     setup = {"game": game, "players_a": [s.label for s in side_a[0].seats], "players_b": [s.label for s in side_b[0].seats],
              "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
              "games_per_side": done * len(side_a), "deals": done, "rotate_seats": rotate_seats,
@@ -150,15 +158,16 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     return result
 
 
-def change_text(row, game, level: str = "95%") -> str:
-    """One unit's paired change in words: win rate A -> B, the difference in points with its verdict, and
-    the mean score's difference."""
+def change_text(row, game, level: str = "95%", thresholds: dict | None = NEGLIGIBLE) -> str:
+    """One unit's paired change in words: win rate A -> B, the difference in points with its verdict (sized
+    against the negligible threshold), and the mean score's difference."""
     return (f"win rate {row['win_a']:.1%} -> {row['win_b']:.1%}, B - A {points(row['win_diff'], row['win_low'], row['win_high'])} "
-            f"({verdict(row['win_low'], row['win_high'], level=level)}); "
+            f"({verdict(row['win_low'], row['win_high'], level=level, diff=row['win_diff'], negligible=negligible_of(thresholds, 'win'))}); "
             f"{score_change(game, row['score_diff'], row['score_low'], row['score_high'])}")
 
 
-def _findings(game, tables, looks, deals, orders, until_decided, target, rotate_seats, unpaired) -> list[str]:
+def _findings(game, tables, looks, deals, orders, until_decided, target, rotate_seats, unpaired,
+              thresholds=NEGLIGIBLE) -> list[str]:
     strategy = tables["strategy"]
     level = "95%" if not looks else f"{1 - looks[-1]['alpha_per_interval']:.4%} (sequential, union bound)"
     short = "95%" if not looks else "the sequential level"
@@ -176,7 +185,7 @@ def _findings(game, tables, looks, deals, orders, until_decided, target, rotate_
                                     if changed else f"no strategy's win rate differs significantly at {short}")
                      + (", pooling each strategy's seats." if len(strategy) else "."))
         for label, row in strategy.iterrows():
-            lines.append(f"{label}: {change_text(row, game, short)}.")
+            lines.append(f"{label}: {change_text(row, game, short, thresholds)}.")
     if any(len(r) for r in ratios.values()) and not unpaired:
         # a metric whose paired difference is zero in every game has no ratio: say so rather than drop it
         parts = [f"{name} {r.min():.1f}x-{r.max():.1f}x" if len(r) else f"{name} identical in every game"

@@ -38,6 +38,7 @@ from ..games import get_game
 from ..rules import parse_assignment, rule_value, with_values
 from ..runner import Batch, make_batch
 from ..strategy import Seat, parse_lineup
+from .activity import first_lines, probe_strategies
 from .compare import seat_advantage
 from .goals import (RATE_FIELDS, DealSums, Goal, bootstrap_weights, evaluate_expression, expression_names, interval,
                     parse_constraint, parse_goal)
@@ -513,6 +514,10 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
     rules_file, overrides = (rules, None) if isinstance(rules, (str, Path)) else (None, rules)
     base = make_batch(spec.name, 1, seats, seed, rules_file, list(sets), overrides)
     dims, choices = parse_vary(vary, base.rules, lambda r: spec.prepare(r, n))
+    for dim in dims:
+        unread = spec.unread_key(base.rules, dim.name)
+        if unread:
+            raise SimkitError(f"--vary {dim.name}: {unread}")
     trial_deals = deals_for(trial_games, n, True)
     deals_for(games, n, True)
     if trial_deals < 2 or deals_for(games, n, True) < 2:
@@ -633,6 +638,24 @@ def changes_text(changes) -> str:
     return "; ".join(f"{key}: {_label(old)} -> {_label(new)}" for key, old, new in changes)
 
 
+def _identical_play(plan: _Plan, trials) -> list[str]:
+    """A warning when every trial of every round (each round's trials play the same deals) gave the very same
+    goal values although their rule values differed: the varied keys changed nothing in these games."""
+    rounds: dict = {}
+    for trial in trials:
+        attrs = trial.user_attrs["simkit"]
+        entry = rounds.setdefault(attrs.get("round"), (set(), set()))
+        entry[0].add(json.dumps(attrs.get("values"), sort_keys=True, default=str))
+        entry[1].add(json.dumps([attrs["goals"][g.column] for g in plan.goals], default=str))
+    varied = [outcomes for values, outcomes in rounds.values() if len(values) > 1]
+    if not varied or any(len(outcomes) > 1 for outcomes in varied):
+        return []
+    return [f"Warning: every trial played identically ({len(trials)} trials, the same "
+            f"{', '.join(g.column for g in plan.goals)} on each round's deals whatever the rule values): the varied "
+            "keys never changed a game, so the search could not tell the candidates apart (see whether they came "
+            "into play, above)."]
+
+
 def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, sets, study_name, retune, retune_seats,
             retune_params, retune_budget) -> DesignResult:
     spec = plan.spec
@@ -676,6 +699,10 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
              for name, v, c in zip(names[1:], values, changes)}
     findings = _findings(plan, budget, state, trials, names, values, changes, verdicts, winner, note, deals, seed,
                          balance_command)
+    findings = _identical_play(plan, trials) + findings
+    probe = probe_strategies(spec.name, list(plan.lineup), plan.seed, sets, rules) if plan.mix is None else None
+    findings = first_lines(spec, None, None, frames, probe, [(dim.name, "varied by the search") for dim in plan.dims]) \
+        + findings
     if retune is not None:
         target = winner or {"name": names[1], "values": values[0]}
         retuned = _retuned(plan, retune, retune_seats, retune_params, retune_budget, target["name"], target["values"],

@@ -33,6 +33,7 @@ from ..games import get_game
 from ..runner import make_batch
 from ..strategy import parse_lineup
 from .exploitability import win_share
+from .activity import first_lines, probe_strategies
 from .play import Job, play_jobs
 from .play import deals_for, rotate
 from .result import Analysis
@@ -234,6 +235,8 @@ def metagame(game: str, strategies, players: int | None = None, games: int = 100
     tables["bootstrap"] = pd.DataFrame(_tidy(np.array(samples_mix).reshape(-1, len(names))),
                                        columns=names).rename_axis("sample")
     findings = _findings(names, n, profile_list, deals, tables["equilibrium"], settled, solver.gap(mix), bootstrap)
+    findings = first_lines(spec, spec.default_rules, base.rules, frames,
+                           probe_strategies(spec.name, list(base.seats), seed, sets, rules)) + findings
     setup = {"game": spec.name, "strategies": names, "players": n, "profiles": len(profile_list), "deals": deals,
              "games": deals * n * len(profile_list), "seed": seed, "sets": list(sets), "rules": rules,
              "bootstrap": bootstrap, "settled": bool(settled), "payoff": "share of the win (ties split)"}

@@ -20,6 +20,16 @@ from ..pool import Chunk, play_chunks
 from ..runner import DEFAULT_CHUNK, Batch, chunk_ranges, make_batch
 
 CORE = ("game", "seat", "winner")
+REFUSED = "illegal_actions"     # a seat's refused answers: every analysis names such seats first
+
+
+def core_columns(game) -> tuple:
+    """The result columns every analysis keeps: CORE, the score, the refused answers and the game's rule
+    counters (analyses say from them whether a rule they change came into play); a game without one of
+    them simply does not return it."""
+    from ..rules import game_columns
+
+    return tuple(dict.fromkeys([*CORE, game.score_column, REFUSED, *sorted(game_columns(game))]))
 
 
 def deals_for(games: int, players: int, rotate: bool) -> int:
@@ -82,7 +92,7 @@ def play_jobs(jobs: list[Job], workers: int = 1) -> list[pd.DataFrame]:
     for j, job in enumerate(jobs):
         for r, batch in enumerate(job.batches):
             batch = replace(batch, games=job.games, first_game=job.first_game)
-            columns = None if job.keep == "all" else tuple(dict.fromkeys([*CORE, batch.game.score_column]))
+            columns = None if job.keep == "all" else core_columns(batch.game)
             chunks += [Chunk(batch, job.first_game + first, n, (j, r, index), columns)
                        for index, first, n in chunk_ranges(job.games, size)]
     expected = collections.Counter(chunk.key[0] for chunk in chunks)

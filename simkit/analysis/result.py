@@ -29,21 +29,65 @@ def games_played(deals: int, orders: int = 1, per_side: bool = False) -> str:
     return f"{deals:,} games{side} (one per deal)"
 
 
-def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower", level: str = "95%") -> str:
-    """A difference's plain-words verdict from its interval (at ``level``, 95% unless an analysis widened it)."""
-    if low > 0:
-        return f"{higher}, significant at {level}"
-    if high < 0:
-        return f"{lower}, significant at {level}"
+# --negligible defaults per metric: a difference smaller than this is called negligible even when significant
+NEGLIGIBLE = {"win": 0.005, "length": 1.0, "score": 0.0}
+NEGLIGIBLE_UNITS = {"win": "points of win rate (give 0.5 for half a point)", "length": "turns, rounds or ticks "
+                    "(the game's length unit)", "score": "units of the game's score"}
+
+
+def negligible_of(thresholds: dict | None, metric: str, unit: str = ""):
+    """The (threshold, words) pair verdict takes for ``metric`` of parse_negligible's ``thresholds``."""
+    if thresholds is None:
+        return None
+    value = thresholds[metric]
+    return (value, f"{value * 100:g} points" if metric == "win" else f"{value:g}{' ' + unit if unit else ''}")
+
+
+def parse_negligible(items) -> dict:
+    """``--negligible METRIC=VALUE`` items (win in points of win rate, length in the game's length unit, score
+    in its score unit) over NEGLIGIBLE's defaults; a negative, unknown or unreadable one is a SimkitError."""
+    from ..errors import SimkitError
+
+    out = dict(NEGLIGIBLE)
+    for item in items or ():
+        metric, sep, raw = str(item).partition("=")
+        metric = metric.strip()
+        if not sep or metric not in NEGLIGIBLE:
+            raise SimkitError(f"--negligible {item!r}: expected METRIC=VALUE with METRIC one of "
+                              f"{', '.join(NEGLIGIBLE)} (e.g. win=0.5 for half a point)")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise SimkitError(f"--negligible {item!r}: {raw!r} is not a number") from None
+        if not value >= 0 or value == float("inf"):
+            raise SimkitError(f"--negligible {item!r}: a threshold must be a number >= 0")
+        out[metric] = value / 100 if metric == "win" else value
+    return out
+
+
+def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower", level: str = "95%",
+            diff: float | None = None, negligible: tuple | None = None) -> str:
+    """A difference's plain-words verdict from its interval (at ``level``, 95% unless an analysis widened it);
+    with ``negligible`` = (threshold, how it reads, e.g. "0.5 points") and the estimate ``diff``, a significant
+    one is also sized: "significant and larger than negligible" when the estimate is at least the threshold
+    away from zero, else "significant but negligible"."""
+    if low > 0 or high < 0:
+        direction = higher if low > 0 else lower
+        if negligible is None or diff is None:
+            return f"{direction}, significant at {level}"
+        size = "and larger than negligible" if abs(diff) >= negligible[0] else "but negligible"
+        return f"{direction}, significant {size} ({negligible[1]}) at {level}"
     return f"no significant difference at {level}"
 
 
 def points(diff: float, low: float, high: float) -> str:
     """A difference of rates in percentage points with its interval: ``+1.2 points [+0.4, +2.0]`` (a value
     that rounds to zero is written 0.0, never -0.0)."""
-    from simkit.reports.format import number
+    from simkit.reports.format import number, sign_decimals
 
-    return f"{number(diff * 100, 1, True)} points [{number(low * 100, 1, True)}, {number(high * 100, 1, True)}]"
+    places = sign_decimals(1, low * 100, high * 100)
+    return (f"{number(diff * 100, places, True)} points [{number(low * 100, places, True)}, "
+            f"{number(high * 100, places, True)}]")
 
 
 def score_change(game, diff: float, low: float, high: float) -> str:

@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..games import get_game
+from .activity import first_lines, probe_strategies
 from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis, games_played
 from .search import parse_number
@@ -93,7 +94,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     names = [name if names.count(name) == 1 else f"{name} #{i}" for i, name in enumerate(names)]
     deals = deals_for(games, len(seats), rotate_seats)
     outcomes = []
-    for frame in play_many(point_batches, 0, deals, workers):
+    frames = play_many(point_batches, 0, deals, workers)
+    for frame in frames:
         blocks = block_outcomes(frame, "entry")
         outcomes.append({metric: table.set_axis(names, axis=1) for metric, table in blocks.items()})
     focus_name = names[focus]
@@ -121,6 +123,11 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
         ("Not distinguishable from the best (paired 95% interval of the difference includes 0): " + ", ".join(tied) + "."
          if tied else "Every other point is worse than the best (paired 95% intervals exclude 0)."),
     ]
+    changes = [*spec.rule_changes(point_batches[0][0].rules)]
+    if param is None:
+        changes = [c for c in changes if c[0] != key] + [(key, "swept over " + ", ".join(map(_label, values)))]
+    findings = first_lines(spec, None, None, frames, probe_strategies(game, players, seed, rule_sets[-1], rules),
+                           changes) + findings
     setup = {"game": game, "key": key, "values": values, "strategy": strategy, "field": field if param else None,
              "players": [s.label for s in seats], "focus": focus_name, "seed": seed, "sets": list(sets),
              "rules": rules, "rotate_seats": rotate_seats, "deals": deals, "swept": "param" if param else "rule"}

@@ -23,6 +23,7 @@ from simkit.reports.format import number
 from ..errors import SimkitError
 from ..games import get_game
 from ..strategy import parse_lineup
+from .activity import first_lines
 from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis, games_played
 from .stats import block_means, bradley_terry, rate_means
@@ -74,6 +75,23 @@ def head_to_head_intervals(frame, labels, wins: np.ndarray | None = None) -> pd.
     return pd.DataFrame(rows, columns=["strategy", "opponent", "ahead", "low", "high"]).set_index(["strategy", "opponent"])
 
 
+def order_note(standings: pd.DataFrame, head: pd.DataFrame) -> list[str]:
+    """One sentence when the rating order (finishing ahead of each opponent) differs from the win-rate order
+    (first places only), naming the first such pair and why they differ."""
+    labels = list(standings.index)
+    for i, upper in enumerate(labels):
+        for lower in labels[i + 1:]:
+            if standings.loc[lower, "win_rate"] > standings.loc[upper, "win_rate"]:
+                ahead = head.loc[upper, lower]
+                return [f"Why {upper} is rated above {lower} although {lower} wins more games "
+                        f"({standings.loc[lower, 'win_rate']:.1%} against {standings.loc[upper, 'win_rate']:.1%}): the "
+                        f"rating counts finishing ahead of each opponent, not first places; {upper} finishes ahead of "
+                        f"{lower} in {ahead:.1%} of their shared games and ranks "
+                        f"{standings.loc[upper, 'mean_rank']:.2f} on average against {standings.loc[lower, 'mean_rank']:.2f}, "
+                        f"so {lower} wins more multi-player games but places lower when it does not win."]
+    return []
+
+
 def tournament(game: str, strategies, players: int | None = None, games: int = 10_000, seed: int = 0, sets=(),
                rules=None, workers: int = 1, bootstrap: int = BOOTSTRAP) -> Analysis:
     """Play every combination of ``players`` of ``strategies`` under every seat rotation on common seeds.
@@ -97,8 +115,8 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     deals_for(games, 1, False)   # validates games
     combos = lineups(len(seats), players)
     deals = max(1, math.ceil(games / (len(combos) * players)))
-    frames = play_many([batches(game, [seats[i] for i in combo], seed, sets, rules, rotate_seats=True) for combo in combos],
-                       0, deals, workers)
+    groups = [batches(game, [seats[i] for i in combo], seed, sets, rules, rotate_seats=True) for combo in combos]
+    frames = play_many(groups, 0, deals, workers)
     frame = pd.concat([frame.assign(lineup=number) for number, frame in enumerate(frames)], ignore_index=True)
     frame["rank"] = frame.groupby(["lineup", "rotation", "game"])["score"].rank(ascending=False, method="average")
     wins = pairwise_by_block(frame, names)
@@ -123,7 +141,9 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
         "Rating: Bradley-Terry on finishing ahead of each opponent within a game (Elo-like scale, mean 0; "
         "+100 means ahead of an average strategy about 64% of the time); intervals: bootstrap over deals.",
         ranking_text(standings),
+        *order_note(standings, head),
     ]
+    findings = first_lines(spec, spec.default_rules, groups[0][0].rules, frames) + findings
     setup = {"game": game, "strategies": names, "players": players, "lineups": [[names[i] for i in c] for c in combos],
              "deals": deals, "seed": seed, "sets": list(sets), "rules": rules}
     return Analysis("tournament", f"{spec.title}: tournament of {len(names)} strategies, {players} players", game,

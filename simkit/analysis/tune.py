@@ -41,6 +41,7 @@ from ..games import get_game
 from ..runner import make_batch
 from ..strategy import Seat, Strategy, parse_lineup, parse_seat
 from .compare import paired_tables
+from .activity import first_lines
 from .play import Job, play_jobs
 from .play import block_outcomes, deals_for, rotate
 from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, format_number,
@@ -433,6 +434,7 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
            f"copies of the previous stage's best (the first against copies of {start.label})."),
         f"Best: {best.label} (the race on fresh seeds: {_race_line(stage_states[-1][0]['selection'], setup.objective)}).",
     ]
+    findings = first_lines(spec, spec.default_rules, setup.base.rules, frames) + findings
     if best.label == start.label:
         findings.append("The search kept the start: no trial beat it in the race on fresh seeds, so the validation "
                         "below compares the start with itself.")

@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, game_argument, games_option, rotate_option, rules_options, seed_option,
-                      workers_option)
+from .options import (BudgetOption, analysis_out_options, game_argument, games_option, negligible_option,
+                      rotate_option, rules_options, seed_option, workers_option)
 
 
 @click.command("compare")
@@ -28,15 +28,17 @@ from .options import (analysis_out_options, game_argument, games_option, rotate_
                    "the tuned line-ups: the re-tuned effect of the rule change beside the fixed-bot one.")
 @click.option("--retune-params", default=None, metavar="K=LO:HI[:log|int],...",
               help="With --retune: the parameters to tune (default: the family's declared ranges).")
-@click.option("--retune-budget", default="100", show_default=True, metavar="N [trials|games|minutes]",
+@click.option("--retune-budget", cls=BudgetOption, default="100", show_default=True, metavar="N [trials|games|minutes]",
               help="With --retune: the search budget under each rule set.")
+@negligible_option
 @workers_option
 @analysis_out_options
 def command(game, players, players_b, rules_file, sets, sets_b, games, seed, seed_b, rotate_seats, until_decided, target,
-            retune, retune_params, retune_budget, workers, out, overwrite, verbose):
+            retune, retune_params, retune_budget, negligible, workers, out, overwrite, verbose):
     """Compare line-up or rules A with B on the same seeds: paired B - A per strategy and per seat."""
     options = {"players": split(players), "players_b": split(players_b), "sets_b": list(sets_b), "seed_b": seed_b,
                "rotate_seats": rotate_seats or None, "until_decided": until_decided or None,
                "target": target if until_decided else None, "retune": retune,
-               "retune_params": retune_params if retune else None, "retune_budget": retune_budget if retune else None}
+               "retune_params": retune_params if retune else None, "retune_budget": retune_budget if retune else None,
+               "negligible": list(negligible) or None}
     run_one(game, "compare", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

@@ -1,7 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import GAMES, analysis_out_options, game_argument, players_option, rules_options, seed_option, workers_option
+from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, players_option, rules_options,
+                      seed_option, workers_option)
 
 
 @click.command("design")
@@ -23,7 +24,7 @@ from .options import GAMES, analysis_out_options, game_argument, players_option,
                    "equilibrium); each deal's line-up is one of its profiles, in proportion.")
 @click.option("--player-count", type=click.IntRange(1), default=None,
               help="Seats with --population (default: the game's default line-up size).")
-@click.option("--budget", "-b", default="100", show_default=True, metavar="N [trials|games|minutes]",
+@click.option("--budget", "-b", cls=BudgetOption, default="100", show_default=True, metavar="N [trials|games|minutes]",
               help="Search budget: trials (100), games (200000 games) or minutes (10 minutes).")
 @click.option("--trial-games", type=GAMES, default=1000, show_default=True,
               help="Games per trial (every deal in every seat order; every trial on the same deals).")
@@ -43,7 +44,7 @@ from .options import GAMES, analysis_out_options, game_argument, players_option,
                    "default's, and judge the goals again with the re-tuned players.")
 @click.option("--retune-params", default=None, metavar="K=LO:HI,...",
               help="Parameters to re-tune (default: every declared range).")
-@click.option("--retune-budget", default="40", show_default=True, help="Budget of each re-tuning.")
+@click.option("--retune-budget", cls=BudgetOption, default="40", show_default=True, help="Budget of each re-tuning.")
 @seed_option
 @rules_options
 @workers_option

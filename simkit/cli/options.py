@@ -80,3 +80,31 @@ def allow_code_option(func):
     return click.option("--allow-code", is_flag=True,
                         help="Let the file's line-ups name strategies of your own as module:attr (this imports and runs "
                              "that module); without it a data file may name only shipped and installed strategies.")(func)
+
+
+negligible_option = click.option(
+    "--negligible", "negligible", multiple=True, metavar="METRIC=VALUE",
+    help="A significant difference smaller than this is called negligible (repeatable): win in points of win rate "
+         "(default 0.5), length in the game's length unit (default 1), score (default 0).")
+
+
+class BudgetOption(click.Option):
+    """A search budget, ``N [trials|games|minutes]``: the unit may follow unquoted (``-b 5 minutes``), the
+    parser then takes it as part of the value."""
+
+    def add_to_parser(self, parser, ctx):
+        from ..analysis.search import UNITS    # the words parse_budget reads (loaded only when parsing)
+
+        super().add_to_parser(parser, ctx)
+        for name in self.opts:
+            option = parser._long_opt.get(name) or parser._short_opt.get(name)
+            if option is None:
+                continue
+            process = option.process
+
+            def with_unit(value, state, process=process):
+                if isinstance(value, str) and state.rargs and state.rargs[0] in UNITS:
+                    value = f"{value} {state.rargs.pop(0)}"
+                process(value, state)
+
+            option.process = with_unit

@@ -27,8 +27,10 @@ def command(directory, as_json):
         return
     game = get_game(manifest["game"])
     headline = run_headline(game, manifest)
-    click.echo("\n".join([headline, "=" * min(len(headline), 100),
-                          *(f"- {line}" for line in run_findings(directory, manifest, tables))]))
+    from ..analysis.activity import refused_in_run
+
+    findings = refused_in_run(directory) + run_findings(directory, manifest, tables)
+    click.echo("\n".join([headline, "=" * min(len(headline), 100), *(f"- {line}" for line in findings)]))
     for key, flat in summary_frames(tables, manifest).items():
         click.echo(f"\n[by {key}]\n{table_text(flat, game)}")
 

@@ -1,7 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import GAMES, analysis_out_options, game_argument, rules_options, seed_option, workers_option
+from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, rules_options, seed_option,
+                      workers_option)
 
 
 @click.command("tune")
@@ -17,7 +18,7 @@ from .options import GAMES, analysis_out_options, game_argument, rules_options, 
 @click.option("--self-play", is_flag=True, help="Tune against copies of itself instead (stages of iterated best response).")
 @click.option("--players", "-p", type=click.IntRange(1), default=None,
               help="Players with --self-play (default: the game's default line-up size).")
-@click.option("--budget", "-b", default="200", show_default=True, metavar="N [trials|games|minutes]",
+@click.option("--budget", "-b", cls=BudgetOption, default="200", show_default=True, metavar="N [trials|games|minutes]",
               help="Search budget: trials (200), games (500000 games) or minutes (10 minutes).")
 @click.option("--trial-games", type=GAMES, default=400, show_default=True,
               help="Games per trial at the start (every deal in every seat order); doubles as the search narrows.")

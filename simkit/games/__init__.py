@@ -12,6 +12,9 @@ from typing import Callable
 from ..errors import SimkitError
 from ..rules import changed_values, overlay_rules, read_toml
 
+EVERY_GAME = "every game"                   # a rule_counters entry: the value acts in every game played
+PLAYER_COUNTS_ONLY = "player counts only"   # a rule_counters entry: it bounds the player counts, never plays
+
 
 @dataclass(frozen=True)
 class Game:
@@ -47,6 +50,33 @@ class Game:
     # with thousands separators and the unit; a column derived from the score column is money when it is.
     money_columns: frozenset = frozenset()
     currency: str = ""
+    # Rule option (a key of rule_options, e.g. "scoring.false_stop" or "company") -> the result column that
+    # counts, per game and seat, how often it came into play (a count: > 0 means it acted in that game), or
+    # EVERY_GAME for a value every game uses (deal sizes, the board), or PLAYER_COUNTS_ONLY for a bound on
+    # the player counts a run may use. `simkit rules --options` shows them; analyses that change a rule say
+    # from these whether the change came into play.
+    rule_counters: dict = field(default_factory=dict)
+    # (effective rules, dotted key) -> why those rules never read the key (e.g. another level's table), or "";
+    # a search refuses to vary such a key
+    unread: Callable = lambda rules, key: ""
+
+    def unread_key(self, rules: dict, key: str) -> str:
+        """Why ``rules`` never read ``key`` (a search varying it could find nothing), or "" when they do."""
+        return self.unread(rules, str(key))
+
+    def rule_counter(self, key: str) -> str | None:
+        """The counter of the option a dotted ``--set`` key belongs to (``company.0.cards`` -> the
+        ``company`` option's); None when the game names none."""
+        parts = str(key).split(".")
+        if len(parts) >= 3 and parts[0] in self.rule_counters:   # an array entry's key: level.2.target_wealth
+            entry_key = self.rule_counters.get(f"{parts[0]}.{parts[-1]}")
+            if entry_key is not None:
+                return entry_key
+        for end in range(len(parts), 0, -1):
+            counter = self.rule_counters.get(".".join(parts[:end]))
+            if counter is not None:
+                return counter
+        return None
 
     @cached_property
     def default_rules(self) -> dict:

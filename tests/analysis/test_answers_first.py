@@ -16,6 +16,7 @@ from simkit.analysis.tournament import neighbour_gaps
 from simkit.cli import cli
 from simkit.results import strategy_gap
 from simkit.stats import Z95
+from ..helpers import answers
 
 CHANGE = "scoring.false_stop: -5 -> -10 (house rules)"
 LINEUP = "hair-trigger, threshold, patient, blocker"
@@ -132,7 +133,7 @@ def test_rotated_games_and_deals_agree_in_findings_and_tables(command):
         result = sweep("dweebies", rule="game.min_line=2|3", rotate_seats=True, **kwargs)
         tables = [result.tables["curve"], result.tables["focus"]]
     assert re.search(r"^(2 points of game.min_line, )?60 games( per side)? \(20 deals x 3 seat orders\)",
-                     result.findings[0]), result.findings[0]
+                     answers(result.findings)[0]), result.findings[0]
     for table in tables:
         assert (table["deals"] == 20).all()
 
@@ -191,7 +192,9 @@ def test_an_ab_balance_card_of_no_change_is_exactly_zero():
     assert (result.tables["seats"][["win_advantage_change", "win_advantage_change_low",
                                     "win_advantage_change_high"]] == 0).all().all()
     assert result.tables["spread"].loc["B - A"].tolist() == [0, 0, 0]
-    assert "change 0.0 points [0.0, 0.0] (no significant difference at 95%)" in result.findings[1]
+    assert "change 0.0 points [0.0, 0.0] (no significant difference at 95%)" in answers(result.findings)[1]
+    assert result.findings[0].startswith("Rule change scoring.false_stop: -5 -> -10 came into play in 0 of the 160 "
+                                         "games played")
 
 
 def test_an_ab_balance_card_pairs_seat_advantage_and_spread_by_deal():
@@ -217,8 +220,8 @@ def test_an_ab_balance_card_pairs_seat_advantage_and_spread_by_deal():
     assert spread["B - A"] == pytest.approx(spread["B"] - spread["A"])
     low, high = result.tables["spread"].loc["B - A", ["win_spread_low", "win_spread_high"]]
     assert low < spread["B - A"] < high
-    assert result.findings[1].startswith("Seat advantage of seat 0, the first player")
-    assert result.findings[2].startswith("Strategy spread (the best strategy's win rate minus the worst's): A ")
+    assert answers(result.findings)[1].startswith("Seat advantage of seat 0, the first player")
+    assert answers(result.findings)[2].startswith("Strategy spread (the best strategy's win rate minus the worst's): A ")
     assert any(f.startswith("entry 0 (every seat in turn): kelly -> copper-only") for f in result.findings)
 
 

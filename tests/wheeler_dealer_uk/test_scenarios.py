@@ -226,7 +226,7 @@ def test_set_multiples_under_each_rule(rule, expected):
 
 
 def test_the_inner_circle_opens_at_the_threshold_or_once_anyone_is_inside_k3():
-    t = quiet(sets=("level.0.inner_circle_wealth=20000",))
+    t = quiet(sets=("level.1.inner_circle_wealth=20000",))
     t.script(0, "enter", [1])
     t.script(1, "enter", [1])
     E._turn(t.ctx, 0)                        # 10,000 < 20,000: not asked
@@ -552,7 +552,7 @@ def test_an_out_of_range_deal_is_refused_and_changes_nothing(answer):
 @pytest.mark.parametrize("decision, answer", [("buy", 2), ("buy", -1), ("enter", 5), ("yellow", -3),
                                               ("answer", 7)])
 def test_a_yes_no_answer_other_than_0_or_1_is_refused_and_the_default_played(decision, answer):
-    t = Position(2, sets=("level.0.inner_circle_wealth=0",))
+    t = Position(2, sets=("level.1.inner_circle_wealth=0",))
     t.place(0, 4)                                       # outer yellow
     t.set_pack("yellow", ["Silver"])
     t.give(1, "Cotton")

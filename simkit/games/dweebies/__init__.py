@@ -10,7 +10,7 @@ import numpy as np
 
 from ...columns import ResultColumns
 from ...strategy import kernel_inputs
-from .. import Game
+from .. import EVERY_GAME, PLAYER_COUNTS_ONLY, Game
 from . import engine
 from .rules import SYMBOLS, DweebiesRules  # noqa: F401  (SYMBOLS: the letters replays and tests draw Dweebies with)
 from .rules import prepare as _prepare
@@ -108,12 +108,18 @@ GAME = Game(
         "reconnections": "placements that joined the table back into one group",
         "splits_caused": "the seat's collections that split the table",
         "declined": "collections the seat could have made and declined (game.collect = \"may\", D9)",
+        "two_card_lines": "lines of two matching ends the seat collected (game.min_line = 2, D9)",
         "turns": "turns in the game (one card placed per turn)",
         "splits": "collections in the game that split the table into groups",
         "left_on_table": "cards on the table when the last hand was played out",
         "restarts": "collections that emptied the table (the next card starts it afresh)",
         "most_groups": "the most groups the table was split into",
         "collection_sizes (totals)": "how many collections took each number of cards, over the batch (simkit.totals)",
+    },
+    rule_counters={
+        "deck.copies_split": EVERY_GAME, "deck.copies": EVERY_GAME, "game.hand_size": EVERY_GAME,
+        "game.players_min": PLAYER_COUNTS_ONLY, "game.players_max": PLAYER_COUNTS_ONLY,
+        "game.min_line": "two_card_lines", "game.collect": "declined", "game.split_rule": "link_placements",
     },
     report_plots=("collected_by_seat", "collection_sizes", "table_splits"),
     total_labels=lambda prepared: {"collection_sizes": [str(k) for k in range(int(prepared.copies.sum()) + 1)]},

@@ -28,10 +28,13 @@ MAX_SEATS = 6
 R_HAND_SIZE, R_MIN_LINE, R_COLLECT, R_SPLIT_RULE = range(4)
 RULE_FIELDS = 4
 
+# per-seat counters; link_placements (placements while the table is split: where game.split_rule decides the
+# cells), declined (game.collect = "may") and two_card_lines (lines of two matching ends: game.min_line = 2)
+# also count where a rule option came into play (GAME.rule_counters)
 (S_COLLECTED, S_COLLECTIONS, S_LARGEST, S_LINES, S_ILLEGAL, S_LINK_PLACEMENTS, S_RECONNECTIONS,
- S_SPLITS_CAUSED, S_DECLINED) = range(9)
+ S_SPLITS_CAUSED, S_DECLINED, S_TWO_CARD_LINES) = range(10)
 SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected", "illegal_actions",
-              "link_placements", "reconnections", "splits_caused", "declined")
+              "link_placements", "reconnections", "splits_caused", "declined", "two_card_lines")
 G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(5)
 GAME_STATS = ("turns", "splits", "left_on_table", "restarts", "most_groups")
 
@@ -245,6 +248,8 @@ def _turn(n_players, copies, rules, places, params, check, record, stats, game_s
         for cards, first in ((row_taken, 0), (column_taken, row_taken)):
             if cards > 0:
                 lines += 1
+                if cards == 1:
+                    stats[actor, S_TWO_CARD_LINES] += 1
                 if record:
                     _log(events, event_count, turn, actor, E_COLLECT, dweebie, cell,
                          removed[first + cards - 1], cards + 1)

@@ -11,7 +11,7 @@ import numpy as np
 from ...columns import ResultColumns
 from ...errors import SimkitError
 from ...strategy import kernel_inputs
-from .. import Game
+from .. import EVERY_GAME, Game
 from . import engine
 from .rules import HOUSE_PLAYER_COUNTS, PLAYER_COUNTS, WheedleRules
 from .rules import prepare as _prepare
@@ -166,11 +166,27 @@ GAME = Game(
         "points": "total points over the game's rounds",
         "points_rN": "points in round N",
         "stops, good_stops, false_stops": "stops made by the seat, with and without majorities (W4, W8)",
+        "false_stops_played_on, false_stops_ending_round": "false stops after which trading went on (W4: "
+                                                           "false_stop_ends_round = false) / that ended the round",
+        "gift_offers": "offers giving or asking for nothing: made, or refused when gifts are off (W3)",
+        "companies_all_held, majorities_scored": "companies the seat scored as held whole / by a majority "
+                                                 "(not all, not the bankrupt company) at a round's end",
+        "bankrupt_cards, bankrupt_majorities": "cards of the bankrupt company held at a round's end, and "
+                                               "majorities in it (W6)",
         "offers, offers_taken, offers_accepted, swaps": "the seat's trading activity",
         "illegal_actions": "actions the engine refused (played as a pass)",
         "ticks, ticks_rN": "ticks in the game and in round N (W3)",
         "stopper_rN": "seat that stopped round N, -1 for a stalemate (W5)",
         "stalemates": "rounds of the game that reached max_ticks",
+    },
+    rule_counters={
+        "company": EVERY_GAME, "deal.hand": EVERY_GAME, "deal.house_hand": EVERY_GAME,
+        "scoring.stop_bonus": "good_stops", "scoring.false_stop": "false_stops",
+        "scoring.false_stopper_cards": "false_stops_ending_round", "scoring.all_cards": "companies_all_held",
+        "scoring.majority": "majorities_scored", "scoring.bankrupt": "bankrupt_cards",
+        "options.gifts_allowed": "gift_offers", "options.false_stop_ends_round": "false_stops",
+        "options.bankrupt_majority_scores": "bankrupt_majorities", "options.rounds": EVERY_GAME,
+        "options.max_ticks": "stalemates",
     },
     report_plots=("round_lengths",),
     player_turns=lambda columns: int(columns["ticks"][columns["seat"] == 0].sum()),

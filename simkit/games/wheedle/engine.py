@@ -27,10 +27,16 @@ MAX_OFFER_COUNT = 99   # no company has more cards (rules.toml: company cards 1.
  R_FALSE_STOP, R_ALL_POINTS, R_MAJORITY_POINTS, R_BANKRUPT_POINTS, R_FALSE_STOPPER_CARDS_SCORED) = range(12)
 RULE_SIZE = 12
 
-# per-seat counters
-(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL) = range(8)
+# per-seat counters; the last seven count where a rule option came into play (GAME.rule_counters names the
+# counter of each option): false stops after which trading went on (W4), offers giving or asking for nothing
+# (W3: made, or refused when gifts are off), round-ending false stops (W8), and at scoring the companies held
+# whole, majorities (not all) outside the bankrupt company, cards of the bankrupt company, majorities in it (W6)
+(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL,
+ S_PLAYED_ON, S_GIFT_OFFERS, S_FALSE_STOPS_ENDING, S_ALL_CARDS, S_MAJORITIES, S_BANKRUPT_CARDS,
+ S_BANKRUPT_MAJORITIES) = range(15)
 SEAT_STATS = ("stops", "good_stops", "false_stops", "offers", "offers_taken", "offers_accepted", "swaps",
-              "illegal_actions")
+              "illegal_actions", "false_stops_played_on", "gift_offers", "false_stops_ending_round",
+              "companies_all_held", "majorities_scored", "bankrupt_cards", "bankrupt_majorities")
 
 # event log (replay): one row per move
 EV_GAME, EV_ROUND, EV_TICK, EV_KIND, EV_SEAT, EV_GIVE, EV_GIVE_COUNT, EV_WANT, EV_WANT_COUNT, EV_OTHER = range(10)
@@ -121,6 +127,21 @@ def _offer_is_legal(action, hand, n_companies, gifts_allowed):
     if k > 0 and m > 0 and give == want:
         return False
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _count_scoring(stats, hand, centre, counts):
+    """The scoring values a hand scored by card_points brought into play (counters only, no points)."""
+    for c in range(hand.size):
+        held = hand[c]
+        if held == 0:
+            continue
+        if held == counts[c]:
+            stats[S_ALL_CARDS] += 1
+        elif 2 * held > counts[c]:
+            stats[S_BANKRUPT_MAJORITIES if c == centre else S_MAJORITIES] += 1
+        if c == centre:
+            stats[S_BANKRUPT_CARDS] += held
 
 
 @njit(cache=True, _nrt=False)
@@ -235,6 +256,8 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                                memory[actor], strategy_rng[actor], action)
             attempted = kind
             if kind == OFFER:
+                if (action[A_GIVE_COUNT] == 0) != (action[A_WANT_COUNT] == 0):
+                    out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                 if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
                     kind = -1
                 else:
@@ -322,7 +345,9 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                         out_seat_stats[g, actor, S_FALSE_STOPS] += 1
                         if false_stop_ends:
                             stopper = actor
+                            out_seat_stats[g, actor, S_FALSE_STOPS_ENDING] += 1
                         else:
+                            out_seat_stats[g, actor, S_PLAYED_ON] += 1
                             # W4: the penalty is taken now, trading goes on, no second stop this round
                             round_points[actor] += rules[R_FALSE_STOP]
                             can_stop[actor] = 0
@@ -350,6 +375,7 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                 round_points[p] += card_points(hands[p], centre, counts, rules[R_ALL_POINTS],
                                                rules[R_MAJORITY_POINTS], rules[R_BANKRUPT_POINTS],
                                                rules[R_BANKRUPT_MAJORITY_SCORES] != 0)
+                _count_scoring(out_seat_stats[g, p], hands[p], centre, counts)
         if stopper >= 0:
             round_points[stopper] += rules[R_STOP_BONUS] if stopped_good else rules[R_FALSE_STOP]
         for p in range(n_players):

@@ -13,7 +13,7 @@ import numpy as np
 from ...columns import ResultColumns
 from ...numba_tools import EV_B, EV_KIND, EV_SEAT, EV_TIME
 from ...strategy import kernel_inputs
-from .. import Game
+from .. import EVERY_GAME, PLAYER_COUNTS_ONLY, Game
 from . import engine
 from .rules import UKRules
 from .rules import prepare as _prepare
@@ -43,6 +43,11 @@ def simulate(prepared: UKRules, seats, seed: int, first_game: int, n_games: int,
     columns.seat_counters(engine.SEAT_STATS, out["stats"], np.int32, keep=("set_credits",))
     for name in ("rounds", "end", "first_inner"):
         columns.per_game({"first_inner": "first_inner_round"}.get(name, name), out[name], np.int32)
+    # counters of rules that act once a game (GAME.rule_counters): the level's target, the turn limit, and
+    # the level's inner-circle threshold met
+    columns.per_game("target_reached", out["end"] == engine.END_TARGET, np.int8)
+    columns.per_game("turn_limit_reached", out["end"] == engine.END_TURN_LIMIT, np.int8)
+    columns.per_seat("entered_inner", out["stats"][:, :, engine.S_INNER_ROUND] > 0, np.int8)
     columns.totals(set_sizes=out["set_sizes"])
     return columns.columns
 
@@ -87,6 +92,27 @@ def fuzz_rules(pick, n: int) -> dict:
     return {"game": game}
 
 
+_SET_MULTIPLE_KEYS = {"game.set_multiple_colour": ("colour",), "game.set_multiple_extra_per_card": ("colour",),
+                      "game.set_multiple_size": ("size",)}
+
+
+def unread(rules: dict, key: str) -> str:
+    """Why these rules never read ``key``: another level's [[level]] table, or the set multiples of a
+    set_multiple_rule not played; "" when they read it."""
+    parts = key.split(".")
+    level = rules["game"]["level"]
+    if parts[0] == "level" and len(parts) >= 2 and parts[1].isdigit() and int(parts[1]) != level:
+        rest = ".".join(parts[2:])
+        return (f"these rules play level {level} (game.level = {level}), which never reads level {parts[1]}'s table; "
+                f"level {level}'s is level.{level}{'.' + rest if rest else ''}")
+    played = rules["game"]["set_multiple_rule"]
+    for prefix, rule in _SET_MULTIPLE_KEYS.items():
+        if (key == prefix or key.startswith(prefix + ".")) and played not in rule:
+            return (f"these rules play game.set_multiple_rule = \"{played}\", which never reads {prefix} (read under "
+                    f"\"{rule[0]}\")")
+    return ""
+
+
 GAME = Game(
     name="wheeler-dealer-uk",
     title="Wheeler Dealer (UK)",
@@ -117,12 +143,33 @@ GAME = Game(
         "bankrupt_round, inner_round": "round (from 1) the seat went bankrupt / entered the inner circle (-1: never)",
         "illegal_actions": "answers the engine refused (out of range, or a card the seat cannot use): the "
                            "decision's default was played",
+        "blue_bonuses, empty_pack_landings": "outer blue bonuses collected; landings on a colour whose pack "
+                                             "was empty (K6)",
+        "long_sets, redeem_loans": "sets sold of more than game.min_set cards; loans taken to redeem an At Risk "
+                                   "card (K7)",
+        "entered_inner": "1 if the seat entered the inner circle (the level's inner_circle_wealth met)",
+        "target_reached, turn_limit_reached": "1 if the game ended on the level's target / on game.turn_limit",
         "rounds": "rounds played (a round: every seat one turn)",
         "end": "how the game ended: 0 target reached, 1 last player left, 2 turn limit (flagged)",
         "first_inner_round": "the round (from 1) a player first entered the inner circle (-1: nobody did)",
         "set_sizes (totals)": "sets sold by number of cards, over the batch (simkit.totals)",
     },
     levels=(1, 2, 3),
+    unread=unread,
+    rule_counters={
+        "game.players_min": PLAYER_COUNTS_ONLY, "game.players_max": PLAYER_COUNTS_ONLY, "game.level": EVERY_GAME,
+        "game.start_hand": EVERY_GAME, "game.start_cash": EVERY_GAME,
+        "game.buy_from_player_multiple": "bought_from_players", "game.at_risk_loan_fraction": "loans",
+        "game.at_risk_buy_multiple": "raids", "game.at_risk_interest": "redeemed",
+        "game.handlers_charge": "charges_paid", "game.borrow_on_sale": "sale_loans",
+        "game.blue_outer_bonus": "blue_bonuses", "game.outer_dice": EVERY_GAME, "game.inner_dice": EVERY_GAME,
+        "game.min_set": "sets_sold", "game.set_multiple_rule": "sets_sold", "game.set_multiple_colour": "sets_sold",
+        "game.set_multiple_extra_per_card": "long_sets", "game.set_multiple_size": "sets_sold",
+        "game.empty_pack": "empty_pack_landings", "game.turn_limit": "turn_limit_reached",
+        "level": "target_reached", "level.inner_circle_wealth": "entered_inner",
+        "board.outer": EVERY_GAME, "board.inner": EVERY_GAME, "board.inner_entry": "entered_inner",
+        "pack": EVERY_GAME, "command": "commands",
+    },
     report_plots=("wealth_over_turns", "time_to_win", "set_sizes", "inner_circle_entry"),
     total_labels=lambda prepared: {"set_sizes": [str(k) for k in range(MAX_SET + 1)]},
     player_turns=lambda columns: int(columns["turns"].sum()),

@@ -46,13 +46,16 @@ from .view import (BLUE, BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PAYMENT, BORROW_F
 
 COMMAND_CHAIN = 16   # a Command move that lands on another Command space, and so on, stops after this many
 
-# per-seat counters
+# per-seat counters; the last four count where a rule option came into play (GAME.rule_counters): outer blue
+# bonuses paid, landings on an empty pack's colour (K6), sets of more than min_set cards sold, and loans taken
+# to redeem an At Risk card (K7)
 (S_SETS_SOLD, S_SET_CREDITS, S_LOANS, S_SALE_LOANS, S_REDEEMED, S_FORFEITED, S_BOUGHT_FROM_PLAYERS,
  S_SOLD_TO_PLAYERS, S_RAIDS, S_RAIDED, S_OFFERS_REFUSED, S_SPACE_BUYS, S_CHARGES, S_COMMANDS, S_FREE_CARDS, S_TURNS,
- S_BANKRUPT_ROUND, S_INNER_ROUND, S_ILLEGAL) = range(19)
+ S_BANKRUPT_ROUND, S_INNER_ROUND, S_ILLEGAL, S_BLUE_BONUSES, S_EMPTY_PACKS, S_LONG_SETS, S_REDEEM_LOANS) = range(23)
 SEAT_STATS = ("sets_sold", "set_credits", "loans", "sale_loans", "redeemed", "forfeited", "bought_from_players",
               "sold_to_players", "raids", "raided", "offers_refused", "space_buys", "charges_paid", "commands",
-              "free_cards", "turns", "bankrupt_round", "inner_round", "illegal_actions")
+              "free_cards", "turns", "bankrupt_round", "inner_round", "illegal_actions", "blue_bonuses",
+              "empty_pack_landings", "long_sets", "redeem_loans")
 N_STATS = len(SEAT_STATS)
 END_TARGET, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 LAST_ONES_OUT = -2
@@ -280,6 +283,8 @@ def _borrow(ctx, seat, c, context, for_sale):
     interest from the sale."""
     table = _table(ctx)
     loan = loan_value(table, c)
+    if context == BORROW_FOR_REDEEM or context == BORROW_FOR_COMMAND_REDEEM:
+        _state(ctx)[_stat(_state(ctx), seat, S_REDEEM_LOANS)] += 1
     if for_sale:
         table[table[H_ON_SALE] + c] += 1
         _state(ctx)[ST_SALE_LOANS] += 1
@@ -504,6 +509,7 @@ def _turn_card(ctx, seat, pack):
     table, state = _table(ctx), _state(ctx)
     c = _from_pack_top(ctx, pack)
     if c < 0:
+        state[_stat(state, seat, S_EMPTY_PACKS)] += 1
         _log(ctx, seat, E_EMPTY_PACK, pack, 0, 0, 0)
         return
     price = face(table, c)
@@ -610,6 +616,7 @@ def _act_on_space(ctx, seat):
         take_command = colour_here == BLUE
         if colour_here == BLUE and circle == OUTER:
             _from_bank(ctx, seat, table[H_BLUE_BONUS])
+            _state(ctx)[_stat(_state(ctx), seat, S_BLUE_BONUSES)] += 1
             _log(ctx, seat, E_BONUS, table[H_BLUE_BONUS], 0, 0, 0)
         elif colour_here == YELLOW and circle == OUTER and _ask_yes_no(ctx, D_YELLOW, seat, 0, -1, 0, 0, -1) != 0:
             take_command = True
@@ -667,6 +674,8 @@ def _turn(ctx, seat):
         state[_stat(state, seat, S_SETS_SOLD)] += 1
         state[_stat(state, seat, S_SET_CREDITS)] += value
         state[ST_SET_SIZES + cards] += 1
+        if cards > min_set:
+            state[_stat(state, seat, S_LONG_SETS)] += 1
         repaid = min(cards, table[table[H_ON_SALE] + c])   # the cards borrowed on go first
         _log(ctx, seat, E_SELL, c, cards, value, repaid)
         if repaid > 0:

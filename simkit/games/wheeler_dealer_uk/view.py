@@ -72,7 +72,9 @@ OUTER, INNER = 0, 1
  H_TURN_LIMIT, H_ROUND, H_TURN_SEAT, H_INNER_OPEN, H_ACTIVE, H_COMMANDS, H_DEAL_USED, H_DEAL_BOUGHT,
  H_FACE, H_COLOUR, H_COPIES, H_MULTIPLE, H_OUTER, H_INNER, H_SEATS, H_HELD, H_RISK, H_IN_PACK, H_PACK_SIZE,
  H_BORROW_ON_SALE, H_SALE_OPEN, H_ON_SALE, H_REDEEMABLE) = range(38)
-# H_ROUND counts from 0 (results and replays say round H_ROUND + 1). H_BORROW_ON_SALE: the rule
+# H_ROUND counts from 0 (results and replays say round H_ROUND + 1). H_DEAL_USED: 1 once the turn's seat has made
+# (or had refused) its one deal this turn; H_DEAL_BOUGHT: 1 when that deal bought a card, which bars redeeming
+# for the rest of the turn (K7), 0 otherwise (both reset at the start of every turn). H_BORROW_ON_SALE: the rule
 # game.borrow_on_sale (K7); H_SALE_OPEN: 1 while the turn's loans may be on a set to be sold (the deal and
 # redeem steps before rolling, with the rule on). H_ON_SALE, H_REDEEMABLE: sections of one entry per
 # commodity, for the seat whose turn it is (see on_sale and redeemable).

@@ -9,7 +9,7 @@ import numpy as np
 from ...columns import ResultColumns
 from ...errors import SimkitError
 from ...strategy import kernel_inputs
-from .. import Game
+from .. import EVERY_GAME, PLAYER_COUNTS_ONLY, Game
 from . import engine
 from .state import SEAT_STATS
 from .rules import R_DECK_SIZE, USRules
@@ -46,6 +46,7 @@ def simulate(prepared: USRules, seats, seed: int, first_game: int, n_games: int,
         columns.per_seat(f"won_{key}", out["won"][:, :, i], np.int16)
     columns.per_game("turns", out["turns"], np.int32)
     columns.per_game("end", out["end"], np.int8)
+    columns.per_game("turn_limit_reached", out["end"] == 2, np.int8)   # game.max_turns' counter
     columns.totals(landings=out["landings"])
     return columns.columns
 
@@ -136,9 +137,25 @@ GAME = Game(
         "turns, end": "turns in the game; how it ended: 0 card clock, 1 last player standing, 2 turn limit",
         "turns_played": "turns the seat played",
         "illegal_actions": "strategy answers refused (out of range or against the rules) and replaced by the default",
+        "doubles_bonuses, tax_audits": "movement doubles paid a bonus; Tax Audits faced (Level Two)",
+        "park_visits, city_hall_visits, school_stays, trade_fair_visits": "landings on each corner (U9)",
+        "bamboozles, cash_bamboozles": "Bamboozles the seat played, and those staked with cash (no title)",
+        "turn_limit_reached": "1 if the game stopped at game.max_turns",
         "landings (totals)": "landings per square, summed over the batch (simkit.totals)",
     },
     levels=(1, 2),
+    rule_counters={
+        "game.start_cash": EVERY_GAME, "game.min_investment": EVERY_GAME,
+        "game.doubles_bonus_per_pip": "doubles_bonuses", "game.auction_min_bid": "auctions_won",
+        "game.auction_increment": "auctions_won", "game.deck_size": EVERY_GAME,
+        "game.players_min": PLAYER_COUNTS_ONLY, "game.players_max": PLAYER_COUNTS_ONLY, "game.level": EVERY_GAME,
+        "game.deals_per_turn": "deals_offered", "game.last_player_standing": EVERY_GAME,
+        "game.max_turns": "turn_limit_reached", "corners.park_collect_per_pip": "park_visits",
+        "corners.city_hall_cash_percent": "city_hall_visits", "corners.school_collect_per_pip": "school_stays",
+        "corners.trade_fair_extra_investment": "trade_fair_visits", "tax_audit.stake_per_pip": "tax_audits",
+        "bamboozle.cash_stake": "cash_bamboozles", "commodity": EVERY_GAME, "card": "cards_used",
+        "board.squares": EVERY_GAME, "corner": EVERY_GAME, "property": EVERY_GAME,
+    },
     total_labels=lambda prepared: {"landings": list(prepared.squares)},
     report_plots=("bankruptcy_timing", "exchange_vs_odds", "landing_heatmap"),
     player_turns=lambda columns: int(columns["turns"][columns["seat"] == 0].sum()),

@@ -8,6 +8,7 @@ from .state import (B, EXTRA_DICE_ROW, E_BUY, E_CITY_HALL, E_OWN_INCOME, E_PARK,
                     N_STATS, ST_STATS, S_BOUGHT, S_DECLINED_THEN_WON, S_POACHED, S_POACHES, S_RENT_PAID,
                     S_RENT_RECEIVED, none, _add_cash, _cash, _decide, _die, _illegal, _inline, _landings_at, _log,
                     _members, _public, _rules, _set_debt, _set_owner, _state, _table, _typed)
+from .state import S_CITY_HALL_VISITS, S_PARK_VISITS, S_SCHOOL_STAYS, S_TRADE_FAIR_VISITS, _count
 from .auctions import _auction
 from .money import _forced_borrowing, _invest, _pay_handed_over
 
@@ -109,17 +110,21 @@ def _land(ctx, seat, square):
         die = _die(ctx, EXTRA_DICE_ROW + seat)
         _add_cash(ctx, seat, rules[R_PARK_PER_PIP] * die, True)
         _log(ctx, seat, E_PARK, die, rules[R_PARK_PER_PIP] * die, 0, 0)
+        _count(ctx, seat, S_PARK_VISITS)
     elif kind == SQ_CITY_HALL:
         amount = _cash(public, seat) * rules[R_CITY_HALL_PERCENT] // 100
         _add_cash(ctx, seat, -amount, True)
         _log(ctx, seat, E_CITY_HALL, amount, 0, 0, 0)
+        _count(ctx, seat, S_CITY_HALL_VISITS)
     elif kind == SQ_SCHOOL:
         die = _die(ctx, EXTRA_DICE_ROW + seat)
         _add_cash(ctx, seat, rules[R_SCHOOL_PER_PIP] * die, True)
         public[seat_slot(seat, S_MISSES_TURN)] = 1
         _log(ctx, seat, E_SCHOOL, die, rules[R_SCHOOL_PER_PIP] * die, 0, 0)
+        _count(ctx, seat, S_SCHOOL_STAYS)
         return True
     elif kind == SQ_TRADE_FAIR:
+        _count(ctx, seat, S_TRADE_FAIR_VISITS)
         if rules[R_TRADE_FAIR_EXTRA]:
             _invest(ctx, seat, True, 0)
     return False

@@ -17,6 +17,7 @@ from .state import (B, DECK_ROW, EXTRA_DICE_ROW, E_AUDIT, E_BAMBOOZLE, E_CARD, E
                     S_BAMBOOZLES_WON, S_CARDS_USED, USED_AS_COMBO, USED_CANCEL_AUDIT, USED_DRAWN, none, _add_cash,
                     _alive, _card_kind, _cash, _decide, _deck, _die, _illegal, _inline, _log, _on_school, _out,
                     _public, _rngs, _rules, _set_owner, _state, _table, _transfer, _typed)
+from .state import S_BAMBOOZLES, S_CASH_BAMBOOZLES, S_TAX_AUDITS, _count
 from .auctions import _sell_card
 from .money import _pay
 from .board import _land, _place, _visit_owned
@@ -41,6 +42,7 @@ def _tax_audit(ctx, seat):
     stake = _die(ctx, EXTRA_DICE_ROW + seat) * rules[R_AUDIT_PER_PIP]
     parity = _die(ctx, EXTRA_DICE_ROW + seat)
     _log(ctx, seat, E_AUDIT, stake, parity, 0, 0)
+    _count(ctx, seat, S_TAX_AUDITS)
     if parity % 2 == 1:
         if not _pay(ctx, seat, stake, -1):
             return True
@@ -77,6 +79,9 @@ def _bamboozle(ctx, seat, underhanded, must):
     victim = public[owner_slot(target)]
     mine_roll, their_roll = _die(ctx, EXTRA_DICE_ROW + seat), _die(ctx, EXTRA_DICE_ROW + victim)
     _log(ctx, seat, E_BAMBOOZLE, mine, target, mine_roll, their_roll)
+    _count(ctx, seat, S_BAMBOOZLES)
+    if mine < 0:
+        _count(ctx, seat, S_CASH_BAMBOOZLES)
     if mine_roll > their_roll:
         _set_owner(public, target, seat)
         _state(ctx)[ST_STATS + (seat) * N_STATS + S_BAMBOOZLES_WON] += 1

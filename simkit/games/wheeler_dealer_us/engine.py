@@ -43,6 +43,7 @@ from .state import (B, CTX, DECK_ROW, DICE_ROW, END_CLOCK, END_LAST_PLAYER, END_
                     state_parts, _I64, _add_cash, _alive, _cash, _decide, _deck, _die, _floats, _held_in_block,
                     _illegal, _invest_at, _log, _members, _on_school, _out, _public, _rngs, _rules, _set_owner,
                     _state, _table, _transfer, _typed, _won_at)
+from .state import S_DOUBLES_BONUSES, _count
 from .money import _borrow, _invest, _pay_check, _repay
 from .board import _land, _place
 from .cards import _draw_card, _master_key_type, _saved_use_ok, _use_saved
@@ -186,6 +187,7 @@ def _turn(ctx, seat):
     if d1 == d2:
         _add_cash(ctx, seat, rules[R_DOUBLES_BONUS] * (d1 + d2), True)
         _log(ctx, seat, E_DOUBLES, rules[R_DOUBLES_BONUS] * (d1 + d2), 0, 0, 0)
+        _count(ctx, seat, S_DOUBLES_BONUSES)
     _place(ctx, seat, square, True)
     # 3. the square
     if _land(ctx, seat, square) or not _alive(public, seat):

@@ -123,6 +123,8 @@ CORNER_KINDS = ("park", "city_hall", "school", "trade_fair")
 
 # ---- table columns ----
 P_SQUARE, P_BLOCK, P_COST, P_LOAN, P_PAYOFF, P_BLOCK_SIZE, P_INCOME = range(7)   # income: P_INCOME + k - 1
+# table[p, P_BLOCK]: the block of property p, 0 .. blocks - 1, numbered in the order the blocks first appear in
+# the rule data's [[property]] list (USRules.blocks names them); table[p, P_BLOCK_SIZE]: how many properties it has
 X_INVEST, X_RETURN, X_WAYS, X_MASK = range(4)        # X_MASK bit t set: a 2d6 total of t wins
 K_KIND, K_AMOUNT, K_PERCENT, K_SAVE = range(4)
 B_KIND, B_PROPERTY = range(2)                         # board squares; B_PROPERTY: property index or -1
