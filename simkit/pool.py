@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from multiprocessing import connection
 
 from . import strategy as _strategy
+from .faults import chunk_fault, crash_line
 
 IN_FLIGHT_PER_WORKER = 2    # chunks waiting per worker: enough to hide a result's trip, little memory
 
@@ -56,7 +57,7 @@ _warm: set[str] = set()     # games whose engine this process has compiled or lo
 def warm(batch) -> None:
     """Compile or load the batch's engine here, once per game, before any worker needs it."""
     if batch.game.name not in _warm:
-        batch.play(0, 1)
+        _timed_play(batch, 0, 1, False, ())
         _warm.add(batch.game.name)
 
 
@@ -80,6 +81,7 @@ def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
     a worker ignores SIGINT, so the terminal's signal to the whole process group prints no worker
     tracebacks."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _crash_note[0] = None       # a worker's death is its parent's to report (with the chunk it was playing)
     for fd in list(INHERITED_FDS):
         try:
             os.close(fd)
@@ -129,7 +131,11 @@ def _rebuild(description: tuple):
 def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:
     """A chunk's columns (only ``columns`` if given) and the seconds spent simulating it."""
     started = time.perf_counter()
-    result = batch.play(first_game, games, check)
+    _note_playing(batch, first_game, games)
+    try:
+        result = batch.play(first_game, games, check)
+    except Exception as exc:    # a strategy's fault (or the engine's check): one line naming the game to replay
+        raise chunk_fault(batch, first_game, games, check, exc) from exc
     seconds = time.perf_counter() - started
     return (result if columns is None else {name: result[name] for name in columns}), seconds
 
@@ -169,6 +175,44 @@ def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool) -> None
             conn.send(reply)
         except (EOFError, OSError):
             return
+
+
+def death(code: int | None) -> str:
+    """How a process ended, in words, from its exit code (negative: the signal that killed it)."""
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        what = {"SIGSEGV": "a segmentation fault: a write or read outside memory, or recursion too deep",
+                "SIGABRT": "aborted", "SIGKILL": "killed, perhaps by the system for want of memory",
+                "SIGBUS": "a bus error"}.get(name, "killed")
+        return f"{name}, {what}"
+    return f"exit status {code}"
+
+
+# Where the supervising parent (simkit.supervise) reads what this process is playing, should it crash
+CRASH_NOTE_SIZE = 4096
+_crash_note = [None]
+
+
+def set_crash_note(buffer) -> None:
+    """Record in ``buffer`` (shared memory the supervising parent reads) which games this process plays."""
+    _crash_note[0] = buffer
+
+
+def _note_playing(batch, first_game: int, games: int) -> None:
+    note = _crash_note[0]
+    if note is None:
+        return
+    text = crash_line(batch, first_game, games, "{how}").encode()[:CRASH_NOTE_SIZE - 1] + b"\0"
+    note[:len(text)] = text
+
+
+def crash_note() -> str:
+    """What the crash note says (empty: nothing played yet), with ``{how}`` where the way it died goes."""
+    note = _crash_note[0]
+    return bytes(note[:]).split(b"\0", 1)[0].decode(errors="replace") if note is not None else ""
 
 
 # --- in this process --------------------------------------------------------------------------------------------
@@ -244,13 +288,14 @@ class _Pool:
     def alive(self) -> bool:
         return all(process.is_alive() for process in self.processes)
 
-    def died(self, slot: int) -> WorkerDied:
-        """The error for the worker in ``slot``, whose pipe has closed."""
+    def died(self, slot: int, chunk: Chunk | None = None) -> WorkerDied:
+        """The error for the worker in ``slot``, whose pipe has closed (while playing ``chunk``)."""
         process = self.processes[slot]
         process.join(1)
-        code = process.exitcode
-        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-        return WorkerDied(f"a worker process died ({how}; killed by the system, perhaps for want of memory)")
+        how = death(process.exitcode)
+        if chunk is not None and chunk.batch is not None:
+            return WorkerDied(crash_line(chunk.batch, chunk.first_game, chunk.games, f"died ({how})"))
+        return WorkerDied(f"a worker process died ({how})")
 
     def close(self, kill: bool = False) -> None:
         """Stop the workers: at once (``kill``: Ctrl-C or a failure, chunks in flight are dropped) or once they
@@ -359,7 +404,7 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
                 try:
                     reply = conn.recv()
                 except (EOFError, OSError):
-                    error = pool.died(slot)
+                    error = pool.died(slot, in_flight[slot][0] if in_flight[slot] else None)
                     if failed is None:
                         raise error from None
                     chunk = in_flight[slot].popleft()    # the one it was playing; the others go back in the queue

@@ -8,6 +8,8 @@ import traceback
 import click
 
 from ..errors import RunFailed, SimkitError
+from ..pool import WorkerDied
+from ..supervise import supervise
 from . import bench, fuzz, games, replay, report, rules, run, strategies, summary
 from . import balance, compare, design, experiment, metagame, sweep, tournament, tune
 
@@ -40,6 +42,8 @@ def _one_line(exc: BaseException, line: str, status: int, debug: bool) -> None:
 def main(argv=None) -> None:
     """Entry point: bad input of any kind ends with one line on stderr and exit status 2 (with ``--debug``
     anywhere on the line, or SIMKIT_DEBUG=1, after the full traceback)."""
+    if argv is None and os.environ.get("SIMKIT_SUPERVISOR", "1") != "0":
+        supervise()     # the command as a supervised child: its crash or a stuck decision is one line too
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv or debugging()
     try:
@@ -52,7 +56,7 @@ def main(argv=None) -> None:
         _one_line(exc, f"simkit: error: {' '.join(exc.format_message().split())}", 2, debug)
     except SimkitError as exc:
         _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 2, debug)
-    except RunFailed as exc:    # not the input's fault: status 1
+    except (RunFailed, WorkerDied) as exc:    # not the input's fault (a strategy's, a killed process): status 1
         _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 1, debug)
     except KeyboardInterrupt as exc:
         _one_line(exc, "simkit: interrupted; nothing was written", 130, debug)

@@ -1,0 +1,86 @@
+"""The command runs in a child of a small supervising process, so that no way of dying is silent.
+
+A strategy's decision can crash the process that plays it (a segmentation fault from recursion too deep or a
+write far outside its arrays, an abort) or never return (an endless loop, in compiled code that Ctrl-C cannot
+interrupt). Worker processes are watched by the pool (simkit.pool); games played in the command's own process
+(``-w 1``, and each engine's first game) are watched from here: the child writes in shared memory which
+games it is playing (simkit.pool.set_crash_note), and when it dies of a signal this process prints one line
+naming the line-up and the first game to replay, exit status 1. Ctrl-C reaches the child as usual; if the child
+has not stopped ``INTERRUPT_GRACE_S`` seconds later (it is inside compiled code), it is killed and the command
+ends with the usual one line, exit status 130. A run's finished chunks are kept either way (its parts are
+written atomically), and the same command resumes it.
+"""
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import signal
+import sys
+import time
+
+from . import pool
+
+INTERRUPT_GRACE_S = 2.0
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _die_with(parent: int) -> None:
+    """The child dies with its supervisor (``kill -9`` of the simkit process stops the command, as it would
+    without a supervisor): Linux's PR_SET_PDEATHSIG."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(pool.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def supervise() -> None:
+    """Fork: the child returns and runs the command; this process waits for it and exits as it did."""
+    note = mmap.mmap(-1, pool.CRASH_NOTE_SIZE)
+    parent = os.getpid()
+    try:
+        child = os.fork()
+    except OSError:
+        return                              # no supervisor: the command runs as it is
+    if child == 0:
+        pool.set_crash_note(note)
+        _die_with(parent)
+        return
+    stopping = []
+
+    def forward(signum, frame):
+        if not stopping:
+            stopping.append((signum, time.monotonic()))
+        try:
+            os.kill(child, signum)
+        except ProcessLookupError:
+            pass
+
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, forward)
+    while True:
+        pid, status = os.waitpid(child, os.WNOHANG)
+        if pid == child:
+            break
+        if stopping and time.monotonic() - stopping[0][1] > INTERRUPT_GRACE_S:
+            os.kill(child, signal.SIGKILL)      # stuck in compiled code: its workers die with it (PDEATHSIG)
+            os.waitpid(child, 0)
+            sys.stderr.write("simkit: interrupted; a run's finished chunks are kept and the same command "
+                             "resumes it\n")
+            os._exit(130)
+        time.sleep(0.02)
+    if os.WIFEXITED(status):
+        os._exit(os.WEXITSTATUS(status))
+    signum = os.WTERMSIG(status)
+    if stopping:
+        os._exit(128 + signum)
+    how = pool.death(-signum)
+    note = bytes(note[:]).split(b"\0", 1)[0].decode(errors="replace")
+    line = note.replace("{how}", f"died ({how})") if note else f"the simkit process died ({how})"
+    sys.stderr.write(f"simkit: error: {line}\n")
+    sys.stderr.flush()
+    os._exit(1)
