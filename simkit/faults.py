@@ -70,28 +70,40 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if not isinstance(exc, (IndexError, MemoryError, RecursionError)) else text
 
 
-def first_failing_game(batch, first_game: int, games: int, check: bool) -> int | None:
-    """The first game of ``first_game .. first_game + games - 1`` that raises when played alone (None: none
-    does, the fault needed the games before it)."""
-    for game in range(first_game, first_game + games):
-        try:
-            batch.play(game, 1, check)
-        except Exception:
-            return game
-    return None
+def note_for(batch, first_game: int, games: int) -> dict:
+    """What another process needs to name a fault in games ``first_game ..`` of ``batch`` (JSON-ready)."""
+    return {"lineup": lineup_words(batch), "who": _who(batch), "replay": replay_command(batch, -1),
+            "seats": [seat.label for seat in batch.seats], "decisions": list(batch.game.decisions),
+            "first": first_game, "games": games}
 
 
-def chunk_fault(batch, first_game: int, games: int, check: bool, exc: Exception) -> StrategyFault:
-    """The one-line error for a chunk of ``batch`` whose play raised ``exc``."""
+def stop_line(note: dict, words, what: str) -> str:
+    """One line for games stopped by a fault (``what``: "raised ...", "died (...)", "is stuck ..."): the
+    line-up, the game, seat and decision under way (from the player's guard words), the suspect and the
+    command that replays the game."""
+    from .guard import W_DECISION, W_GAME, W_SEAT
+
+    first, games = note["first"], note["games"]
+    game = words[W_GAME] if first <= words[W_GAME] < first + games else first
+    seat, decision = words[W_SEAT], words[W_DECISION]
+    during = ""
+    if 0 <= seat < len(note["seats"]) and 0 <= decision < len(note["decisions"]):
+        during = f", in decision {note['decisions'][decision]} of seat {seat} ({note['seats'][seat]})"
+    replay = note["replay"].replace("--game -1", f"--game {game}")
+    return f"{note['lineup']}: game {game} {what}{during}; suspect {note['who']}; replay it: {replay}"
+
+
+def begin(note: dict, words) -> None:
+    """Clear the decision under way in ``words`` before games of ``note`` are played."""
+    from .guard import W_DECISION, W_GAME, W_SEAT
+
+    words[W_SEAT] = words[W_DECISION] = -1
+    words[W_GAME] = note["first"]
+
+
+def chunk_fault(batch, first_game: int, games: int, exc: Exception, words) -> StrategyFault:
+    """The one-line error for a chunk of ``batch`` whose play raised ``exc`` (``words``: the guard words of
+    the process that played it)."""
     if isinstance(exc, (SimkitError, RunFailed)):
         return exc
-    game = first_game if games == 1 else first_failing_game(batch, first_game, games, check)
-    where = (f"game {game}; replay it: {replay_command(batch, game)}" if game is not None
-             else f"games {first_game}..{first_game + games - 1}")
-    return StrategyFault(f"{lineup_words(batch)}: {_who(batch)} failed with {_reason(exc)} in {where}")
-
-
-def crash_line(batch, first_game: int, games: int, how: str) -> str:
-    """The one line for a process that died playing games of ``batch`` (a segfault, an abort)."""
-    return (f"{lineup_words(batch)}: the process playing games {first_game}..{first_game + games - 1} {how}; "
-            f"suspect {_who(batch)}; replay the first of them: {replay_command(batch, first_game)}")
+    return StrategyFault(stop_line(note_for(batch, first_game, games), words, f"failed with {_reason(exc)}"))

@@ -22,6 +22,7 @@ import atexit
 import collections
 import ctypes
 import json
+import mmap
 import multiprocessing
 import os
 import pickle
@@ -34,8 +35,9 @@ from dataclasses import dataclass, field
 from multiprocessing import connection
 
 from . import strategy as _strategy
-from .faults import chunk_fault, crash_line
+from . import faults, guard
 
+WATCH_S = 1.0               # how often a pool looks for a stuck worker while none has finished a chunk
 IN_FLIGHT_PER_WORKER = 2    # chunks waiting per worker: enough to hide a result's trip, little memory
 
 
@@ -132,10 +134,14 @@ def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tup
     """A chunk's columns (only ``columns`` if given) and the seconds spent simulating it."""
     started = time.perf_counter()
     _note_playing(batch, first_game, games)
+    words = guard.words()
+    words[guard.W_BUSY] = 1
     try:
         result = batch.play(first_game, games, check)
     except Exception as exc:    # a strategy's fault (or the engine's check): one line naming the game to replay
-        raise chunk_fault(batch, first_game, games, check, exc) from exc
+        raise faults.chunk_fault(batch, first_game, games, exc, words) from exc
+    finally:
+        words[guard.W_BUSY] = 0
     seconds = time.perf_counter() - started
     return (result if columns is None else {name: result[name] for name in columns}), seconds
 
@@ -149,12 +155,14 @@ def _play(description: tuple, first_game: int, games: int, check: bool, columns)
     return _timed_play(batch, first_game, games, check, columns)
 
 
-def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool) -> None:
+def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_address: int) -> None:
     """A worker's life: play the chunks its pipe brings and send back (True, (columns, seconds)) or (False,
-    (exception, its traceback)), until told to stop (None) or the pipe closes (its parent is gone)."""
+    (exception, its traceback)), until told to stop (None) or the pipe closes (its parent is gone). Its
+    guard words are at ``words_address``, in memory its parent reads."""
     for end in parents_ends:        # the parent's ends of its own and the other workers' pipes
         end.close()
     _die_with_parent(parent, forked_by_main_thread)
+    guard.point_at(words_address)
     while True:
         try:
             task = conn.recv()
@@ -191,28 +199,35 @@ def death(code: int | None) -> str:
     return f"exit status {code}"
 
 
-# Where the supervising parent (simkit.supervise) reads what this process is playing, should it crash
-CRASH_NOTE_SIZE = 4096
+# What the supervising parent (simkit.supervise) reads, should this process crash or a decision get stuck while
+# it plays games itself: its guard words (simkit.guard) and, after them, a JSON note of the games (faults.note_for)
+CRASH_NOTE_SIZE = 8192
+NOTE_AT = guard.WORDS * 8
 _crash_note = [None]
 
 
 def set_crash_note(buffer) -> None:
-    """Record in ``buffer`` (shared memory the supervising parent reads) which games this process plays."""
+    """Record in ``buffer`` (shared memory the supervising parent reads) which games this process plays, and
+    point this process's guard words there."""
     _crash_note[0] = buffer
+    guard.point_at(ctypes.addressof(ctypes.c_char.from_buffer(buffer)))
 
 
 def _note_playing(batch, first_game: int, games: int) -> None:
-    note = _crash_note[0]
-    if note is None:
-        return
-    text = crash_line(batch, first_game, games, "{how}").encode()[:CRASH_NOTE_SIZE - 1] + b"\0"
-    note[:len(text)] = text
+    note = faults.note_for(batch, first_game, games)
+    faults.begin(note, guard.words())
+    buffer = _crash_note[0]
+    if buffer is not None:
+        text = json.dumps(note).encode()[:CRASH_NOTE_SIZE - NOTE_AT - 1] + b"\0"
+        buffer[NOTE_AT:NOTE_AT + len(text)] = text
 
 
-def crash_note() -> str:
-    """What the crash note says (empty: nothing played yet), with ``{how}`` where the way it died goes."""
-    note = _crash_note[0]
-    return bytes(note[:]).split(b"\0", 1)[0].decode(errors="replace") if note is not None else ""
+def read_note(buffer) -> dict | None:
+    """The JSON note in a crash-note buffer (None: none, or unreadable)."""
+    try:
+        return json.loads(bytes(buffer[NOTE_AT:]).split(b"\0", 1)[0])
+    except ValueError:
+        return None
 
 
 # --- in this process --------------------------------------------------------------------------------------------
@@ -258,6 +273,8 @@ class _Pool:
         self.serial = _strategy.newest_serial()
         self.games = frozenset(_warm)
         self.conns, self.processes = [], []
+        self.block = mmap.mmap(-1, guard.WORDS * 8 * workers)     # the workers' guard words, shared
+        self.base = ctypes.addressof(ctypes.c_char.from_buffer(self.block))
         for _ in range(workers):
             self._start()
 
@@ -269,7 +286,8 @@ class _Pool:
         others = [conn for i, conn in enumerate(self.conns) if i != slot]
         process = self.context.Process(target=_serve, name="simkit-worker", daemon=True,
                                        args=(theirs, [*others, mine], os.getpid(),
-                                             threading.current_thread() is threading.main_thread()))
+                                             threading.current_thread() is threading.main_thread(),
+                                             self.base + guard.WORDS * 8 * (len(self.conns) if slot is None else slot)))
         process.start()
         theirs.close()
         if slot is None:
@@ -277,6 +295,10 @@ class _Pool:
             self.processes.append(process)
         else:
             self.conns[slot], self.processes[slot] = mine, process
+
+    def words(self, slot: int):
+        """The guard words of the worker in ``slot`` (simkit.guard)."""
+        return guard.words_at(self.block, guard.WORDS * 8 * slot)
 
     def replace(self, slot: int) -> None:
         """A new worker in the place of the dead one in ``slot``."""
@@ -294,7 +316,8 @@ class _Pool:
         process.join(1)
         how = death(process.exitcode)
         if chunk is not None and chunk.batch is not None:
-            return WorkerDied(crash_line(chunk.batch, chunk.first_game, chunk.games, f"died ({how})"))
+            note = faults.note_for(chunk.batch, chunk.first_game, chunk.games)
+            return WorkerDied(faults.stop_line(note, self.words(slot), f"killed its worker process ({how})"))
         return WorkerDied(f"a worker process died ({how})")
 
     def close(self, kill: bool = False) -> None:
@@ -404,23 +427,47 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
                 try:
                     reply = conn.recv()
                 except (EOFError, OSError):
-                    error = pool.died(slot, in_flight[slot][0] if in_flight[slot] else None)
-                    if failed is None:
-                        raise error from None
-                    chunk = in_flight[slot].popleft()    # the one it was playing; the others go back in the queue
-                    queue.extendleft(reversed(in_flight[slot]))
-                    in_flight[slot].clear()
-                    pool.replace(slot)
-                    feed(slot, IN_FLIGHT_PER_WORKER)
-                    received.append((chunk, (False, (error, None))))
+                    lost(slot, pool.died(slot, in_flight[slot][0] if in_flight[slot] else None))
                     continue
                 chunk = in_flight[slot].popleft()
                 feed(slot, IN_FLIGHT_PER_WORKER)     # the worker's next chunk first, then this one's results
                 received.append((chunk, reply))
 
+        def lost(slot: int, error: Exception) -> None:
+            if failed is None:
+                raise error from None
+            chunk = in_flight[slot].popleft()    # the one it was playing; the others go back in the queue
+            queue.extendleft(reversed(in_flight[slot]))
+            in_flight[slot].clear()
+            pool.replace(slot)
+            feed(slot, IN_FLIGHT_PER_WORKER)
+            received.append((chunk, (False, (error, None))))
+
+        limit = guard.decision_timeout()
+        progress = {}       # slot -> (its decisions begun, when that count last changed)
+
+        def watch() -> None:
+            # a worker whose decision count has not moved for the decision timeout while it plays is stuck
+            now = time.monotonic()
+            for slot, sent in enumerate(in_flight):
+                words = pool.words(slot)
+                count = words[guard.W_DECISIONS]
+                if not sent or not words[guard.W_BUSY] or progress.get(slot, (None,))[0] != count:
+                    progress[slot] = (count, now)
+                elif now - progress[slot][1] > limit:
+                    pool.processes[slot].kill()
+                    pool.processes[slot].join()
+                    progress.pop(slot)
+                    lost(slot, faults.StrategyFault(faults.stop_line(
+                        faults.note_for(sent[0].batch, sent[0].first_game, sent[0].games), words,
+                        f"is stuck: a decision has not returned in {limit:g} s (--decision-timeout)")))
+
         while any(in_flight) or received:
             if not received:
-                receive(None)
+                receive(min(WATCH_S, limit) if limit else None)
+                if not received:
+                    watch()
+                    continue
             chunk, (ok, value) = received.popleft()
             if ok:
                 columns, seconds = value

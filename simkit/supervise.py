@@ -19,7 +19,7 @@ import signal
 import sys
 import time
 
-from . import pool
+from . import faults, guard, pool
 
 INTERRUPT_GRACE_S = 2.0
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -62,10 +62,22 @@ def supervise() -> None:
 
     for signum in STOP_SIGNALS:
         signal.signal(signum, forward)
+    words, seen = guard.words_at(note), [None, 0.0]
+    limit = guard.decision_timeout()
     while True:
         pid, status = os.waitpid(child, os.WNOHANG)
         if pid == child:
             break
+        if limit and words[guard.W_BUSY] and not stopping:
+            now = time.monotonic()
+            if words[guard.W_DECISIONS] != seen[0]:
+                seen[:] = [words[guard.W_DECISIONS], now]
+            elif now - seen[1] > limit:
+                os.kill(child, signal.SIGKILL)
+                os.waitpid(child, 0)
+                _fail(note, f"is stuck: a decision has not returned in {limit:g} s (--decision-timeout)")
+        else:
+            seen[:] = [None, 0.0]
         if stopping and time.monotonic() - stopping[0][1] > INTERRUPT_GRACE_S:
             os.kill(child, signal.SIGKILL)      # stuck in compiled code: its workers die with it (PDEATHSIG)
             os.waitpid(child, 0)
@@ -78,9 +90,13 @@ def supervise() -> None:
     signum = os.WTERMSIG(status)
     if stopping:
         os._exit(128 + signum)
-    how = pool.death(-signum)
-    note = bytes(note[:]).split(b"\0", 1)[0].decode(errors="replace")
-    line = note.replace("{how}", f"died ({how})") if note else f"the simkit process died ({how})"
+    _fail(note, f"killed the simkit process ({pool.death(-signum)})")
+
+
+def _fail(note, what: str) -> None:
+    """Print the one line for the child stopped while it played the games its note names, and exit 1."""
+    playing = pool.read_note(note)
+    line = faults.stop_line(playing, guard.words_at(note), what) if playing else f"the simkit process {what}"
     sys.stderr.write(f"simkit: error: {line}\n")
     sys.stderr.flush()
     os._exit(1)
