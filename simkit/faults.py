@@ -107,3 +107,31 @@ def chunk_fault(batch, first_game: int, games: int, exc: Exception, words) -> St
     if isinstance(exc, (SimkitError, RunFailed)):
         return exc
     return StrategyFault(stop_line(note_for(batch, first_game, games), words, f"failed with {_reason(exc)}"))
+
+
+def _draws_outside_randomness(py_func) -> bool:
+    """Whether a function's code names np.random, Python's random or the clock (its own or nested code)."""
+    stack, seen = [getattr(py_func, "__code__", None)], set()
+    while stack:
+        code = stack.pop()
+        if code is None or id(code) in seen:
+            continue
+        seen.add(id(code))
+        if {"random", "time", "perf_counter", "urandom"} & set(code.co_names):
+            return True
+        stack += [c for c in code.co_consts if hasattr(c, "co_names")]
+    return False
+
+
+def not_reproducible_line(batch, game: int) -> str:
+    """One line for a game that came out differently when replayed in another process."""
+    from .strategy import shipped_code
+
+    named = [label for label, seat in ((_spec(seat), seat) for seat in batch.seats)
+             if any(_draws_outside_randomness(getattr(f, "py_func", f)) for f in seat.strategy.decisions.values()
+                    if not shipped_code(getattr(f, "py_func", f)))]
+    who = (f"strategy {named[0]} draws" if len(set(named)) == 1 else
+           f"strategies {', '.join(dict.fromkeys(named))} draw" if named else f"{_who(batch)} draws")
+    return (f"{lineup_words(batch)}: game {game} gave different results when replayed in another process: "
+            f"{who} on randomness other than its own stream (np.random, random, the clock), so its results "
+            "cannot be reproduced; draw from the stream the engine passes each decision instead")

@@ -34,6 +34,8 @@ import traceback
 from dataclasses import dataclass, field
 from multiprocessing import connection
 
+import numpy as np
+
 from . import strategy as _strategy
 from . import faults, guard
 
@@ -171,7 +173,11 @@ def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_a
         if task is None:
             return
         try:
-            reply = (True, _play(*task))
+            if task[0] == "replay":         # the reproducibility guard's sample (replayed_elsewhere)
+                _reseed_outside_randomness()
+                reply = (True, [_play(task[1], game, 1, False, task[2])[0] for game in task[3]])
+            else:
+                reply = (True, _play(*task))
         except Exception as exc:    # sent back and raised there, with this traceback as its cause
             text = "".join(traceback.format_exception(exc))
             try:
@@ -356,11 +362,14 @@ def _pool_for(batches, workers: int) -> _Pool:
 
 
 def shutdown() -> None:
-    """Stop the pool's workers (a later call forks a new pool)."""
-    global _pool
+    """Stop the pool's workers and the checker (a later call forks new ones)."""
+    global _pool, _checker
     if _pool is not None:
         pool, _pool = _pool, None
         pool.close()
+    if _checker is not None:
+        checker, _checker = _checker, None
+        checker.close()
 
 
 atexit.register(shutdown)
@@ -381,6 +390,15 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
     batches = list({id(chunk.batch): chunk.batch for chunk in chunks}.values())
     for batch in batches:
         warm(batch)
+    sample = _Sample(chunks)
+    sink = sample.wrap(sink)
+    _play_chunks(chunks, sink, workers, check, bar, failed)
+    sample.verify(failed)
+
+
+def _play_chunks(chunks: list[Chunk], sink, workers: int, check: bool, bar, failed) -> None:
+    global _pool
+    batches = list({id(chunk.batch): chunk.batch for chunk in chunks}.values())
     if workers == 1 or len(chunks) <= 1:
         for chunk in chunks:
             try:
@@ -485,6 +503,127 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
             _pool = None
         pool.close(kill=True)
         raise
+
+
+# ---- the reproducibility guard ----------------------------------------------------------------------------------
+# A game is a pure function of (seed, game index, line-up, rules): a strategy that draws from np.random, Python's
+# random or the clock instead of its own stream breaks that, and a run's results would then depend on the process
+# and the order the games were played in. So every call of play_chunks replays a small sample of its games (one
+# in SAMPLE_EVERY, and at least the first call's one) in another process, whose outside randomness is freshly
+# seeded, and compares them row for row with what was played. The sample costs about 1/SAMPLE_EVERY of the games
+# and a round trip to a warm process (docs/development.md has the measured cost).
+SAMPLE_EVERY = 250
+_credit = [SAMPLE_EVERY]        # games played since the last sampled one (the first call samples one at once)
+
+
+class NotReproducible(RuntimeError):
+    """A sampled game replayed in another process gave different results."""
+
+
+def _reseed_outside_randomness() -> None:
+    import random
+
+    import numpy as np
+
+    seed = int.from_bytes(os.urandom(4), "little")
+    random.seed(os.urandom(16))
+    np.random.seed(seed)
+    _numba_seed(seed)
+
+
+def _numba_seed(seed: int) -> None:
+    from numba import njit
+    import numpy as np
+
+    global _numba_seeder
+    if _numba_seeder is None:
+        @njit(cache=True)
+        def seeder(value):
+            np.random.seed(value)
+        _numba_seeder = seeder
+    _numba_seeder(seed)
+
+
+_numba_seeder = None
+
+
+def _rows(columns: dict, offset: int, seats: int) -> dict:
+    """The rows of one game (at ``offset`` in its chunk) of a chunk's columns: each column has a row per
+    (game, seat), game by game."""
+    return {name: np.asarray(values)[offset * seats:(offset + 1) * seats] for name, values in columns.items()
+            if not name.startswith("_")}
+
+
+def _same(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(
+        np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f") for k in a)
+
+
+class _Sample:
+    """The games of one play_chunks call that the reproducibility guard replays elsewhere."""
+
+    def __init__(self, chunks: list[Chunk]):
+        self.games = {}     # id(chunk) -> the game of it to replay
+        for chunk in chunks:
+            if chunk.batch is None or chunk.games < 1:
+                continue
+            _credit[0] += chunk.games
+            if _credit[0] >= SAMPLE_EVERY:
+                _credit[0] = 0
+                self.games[id(chunk)] = chunk.first_game + chunk.games // 2
+        self.played = []    # (chunk, game, its rows as played)
+
+    def wrap(self, sink):
+        if not self.games:
+            return sink
+
+        def keep(chunk, columns):
+            game = self.games.get(id(chunk))
+            if game is not None:
+                self.played.append((chunk, game, _rows(columns, game - chunk.first_game, len(chunk.batch.seats))))
+            sink(chunk, columns)
+        return keep
+
+    def verify(self, failed=None) -> None:
+        if not self.played:
+            return
+        again = replayed_elsewhere([(chunk.batch, game, chunk.columns) for chunk, game, _ in self.played])
+        for (chunk, game, rows), columns in zip(self.played, again):
+            if not _same(rows, _rows(columns, 0, len(chunk.batch.seats))):
+                error = faults.StrategyFault(faults.not_reproducible_line(chunk.batch, game))
+                if failed is None:
+                    raise error
+                failed(chunk, error)
+
+
+_checker: "_Pool | None" = None
+
+
+def replayed_elsewhere(games: list) -> list[dict]:
+    """Each (batch, game, columns) played again in a warm process of its own (a worker of the process's checker
+    pool), with its outside randomness freshly seeded: the game's columns."""
+    global _checker
+    batches = list({id(batch): batch for batch, _, _ in games}.values())
+    if _checker is None or not _checker.alive() or not all(_checker.knows(batch) for batch in batches):
+        if _checker is not None:
+            _checker.close()
+        _checker = _Pool(1)
+    results = []
+    try:
+        for batch, game, columns in games:
+            _checker.conns[0].send(("replay", _describe(batch), columns, [game]))
+            if not _checker.conns[0].poll(None):
+                raise EOFError
+            ok, value = _checker.conns[0].recv()
+            if not ok:
+                exc, text = value
+                raise exc from RemoteTraceback(text)
+            results.append(value[0])
+    except (EOFError, OSError):
+        error = _checker.died(0)
+        _checker = None
+        raise error from None
+    return results
 
 
 _forked_calls: list = []      # what map_forked's children call, inherited at fork (closures need no pickling)

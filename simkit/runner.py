@@ -33,6 +33,7 @@ import tomli_w
 from . import __version__
 from . import progress as progress_bar
 from .errors import RunFailed, SimkitError
+from .faults import StrategyFault
 from .games import Game, get_game
 from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, warm
 from .strategy import Seat, parse_lineup
@@ -282,7 +283,7 @@ def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: in
             execute(batch, sink, workers, chunk_size, progress, check, done, backend, scheduler)
         except BaseException as exc:
             parts = len(list(staging.glob("part-*.parquet")))
-            if not parts:               # nothing worth keeping
+            if not parts or isinstance(exc, StrategyFault):   # nothing worth keeping, or nothing to trust
                 shutil.rmtree(staging, ignore_errors=True)
             elif isinstance(exc, KeyboardInterrupt):
                 raise RunInterrupted(f"interrupted with {parts} of {-(-batch.games // chunk_size)} chunks written "
