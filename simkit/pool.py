@@ -224,14 +224,31 @@ def _note_playing(batch, first_game: int, games: int) -> None:
     faults.begin(note, guard.words())
     buffer = _crash_note[0]
     if buffer is not None:
-        text = json.dumps(note).encode()[:CRASH_NOTE_SIZE - NOTE_AT - 1] + b"\0"
+        text = json.dumps(note).encode()[:STAGING_AT - NOTE_AT - 1] + b"\0"
         buffer[NOTE_AT:NOTE_AT + len(text)] = text
+
+
+STAGING_AT = CRASH_NOTE_SIZE // 2     # where the note's second half, the folder a crash discards, begins
+
+
+def set_discard_on_crash(path) -> None:
+    """Name the folder (a run's staging) that the supervising parent removes if this process crashes while
+    playing or a decision is stuck: results of a strategy that crashes are not kept for a resume (None: none)."""
+    buffer = _crash_note[0]
+    if buffer is not None:
+        text = (str(path).encode() if path is not None else b"")[:CRASH_NOTE_SIZE - STAGING_AT - 1] + b"\0"
+        buffer[STAGING_AT:STAGING_AT + len(text)] = text
+
+
+def discard_on_crash(buffer) -> str:
+    """The folder named by set_discard_on_crash in ``buffer`` ("": none)."""
+    return bytes(buffer[STAGING_AT:]).split(b"\0", 1)[0].decode(errors="replace")
 
 
 def read_note(buffer) -> dict | None:
     """The JSON note in a crash-note buffer (None: none, or unreadable)."""
     try:
-        return json.loads(bytes(buffer[NOTE_AT:]).split(b"\0", 1)[0])
+        return json.loads(bytes(buffer[NOTE_AT:STAGING_AT]).split(b"\0", 1)[0])
     except ValueError:
         return None
 
@@ -239,7 +256,12 @@ def read_note(buffer) -> dict | None:
 # --- in this process --------------------------------------------------------------------------------------------
 class WorkerDied(RuntimeError):
     """A worker process ended while it had a chunk to play (killed by the system, perhaps for want of memory,
-    or crashed)."""
+    or crashed: ``crashed`` is true for a fault of the code it ran, a segmentation fault or an abort)."""
+
+    crashed = False
+
+
+CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGILL, signal.SIGFPE)
 
 
 class RemoteTraceback(Exception):
@@ -323,8 +345,11 @@ class _Pool:
         how = death(process.exitcode)
         if chunk is not None and chunk.batch is not None:
             note = faults.note_for(chunk.batch, chunk.first_game, chunk.games)
-            return WorkerDied(faults.stop_line(note, self.words(slot), f"killed its worker process ({how})"))
-        return WorkerDied(f"a worker process died ({how})")
+            error = WorkerDied(faults.stop_line(note, self.words(slot), f"killed its worker process ({how})"))
+        else:
+            error = WorkerDied(f"a worker process died ({how})")
+        error.crashed = process.exitcode is not None and -process.exitcode in CRASH_SIGNALS
+        return error
 
     def close(self, kill: bool = False) -> None:
         """Stop the workers: at once (``kill``: Ctrl-C or a failure, chunks in flight are dropped) or once they
@@ -626,23 +651,72 @@ def replayed_elsewhere(games: list) -> list[dict]:
     return results
 
 
-_forked_calls: list = []      # what map_forked's children call, inherited at fork (closures need no pickling)
+class ChildDied(WorkerDied):
+    """A process that map_forked started ended before it sent back all its results."""
 
 
-def _call_forked(index: int):
-    function, item = _forked_calls[index]
-    return function(item)
+def _draw(conn, function, items, parent: int, forked_by_main_thread: bool) -> None:
+    """A map_forked child: ``function`` of each (index, item), sent back as (index, ok, result or exception),
+    until done; a parent that has gone (a broken pipe) ends it quietly."""
+    _die_with_parent(parent, forked_by_main_thread)
+    try:
+        for index, item in items:
+            try:
+                reply = (index, True, function(item))
+            except Exception as exc:
+                text = "".join(traceback.format_exception(exc))
+                try:
+                    pickle.dumps(exc)
+                except Exception:
+                    exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+                reply = (index, False, (exc, text))
+            conn.send(reply)
+    except (BrokenPipeError, EOFError, OSError):
+        os._exit(0)
 
 
 def map_forked(function, items: list, workers: int = 1) -> list:
     """``[function(item) for item in items]``, on up to ``workers`` forked processes when there are several
     items (results in order; each must pickle). For work between the games that is worth spreading over the
-    cores, e.g. drawing a report's figures; neither ``function`` nor ``items`` need pickle."""
+    cores, e.g. drawing a report's figures; neither ``function`` nor ``items`` need pickle. A child that dies
+    (a crash, the OOM killer) raises ChildDied in one line, never a hang; the others are stopped; a child
+    whose parent is gone ends quietly (no broken-pipe tracebacks)."""
     if workers <= 1 or len(items) < 2:
         return [function(item) for item in items]
-    _forked_calls[:] = [(function, item) for item in items]
+    context = multiprocessing.get_context("fork")
+    count = min(workers, len(items))
+    children, results = [], {}
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(items))) as forked:
-            return forked.map(_call_forked, range(len(items)), chunksize=1)
+        for k in range(count):
+            mine, theirs = context.Pipe(duplex=False)
+            share = [(i, items[i]) for i in range(k, len(items), count)]
+            process = context.Process(target=_draw, name="simkit-plot", daemon=True,
+                                      args=(theirs, function, share, os.getpid(),
+                                            threading.current_thread() is threading.main_thread()))
+            process.start()
+            theirs.close()
+            children.append((mine, process, len(share)))
+        waiting = {conn: [process, expected] for conn, process, expected in children}
+        while waiting:
+            for conn in connection.wait(list(waiting)):
+                try:
+                    index, ok, value = conn.recv()
+                except (EOFError, OSError):
+                    process = waiting[conn][0]
+                    process.join(1)
+                    raise ChildDied(f"a process drawing figures died ({death(process.exitcode)}) before it "
+                                    "finished") from None
+                if not ok:
+                    exc, text = value
+                    raise exc from RemoteTraceback(text)
+                results[index] = value
+                waiting[conn][1] -= 1
+                if not waiting[conn][1]:
+                    del waiting[conn]
     finally:
-        _forked_calls.clear()
+        for conn, process, _ in children:
+            if process.is_alive():
+                process.terminate()
+            process.join(5)
+            conn.close()
+    return [results[i] for i in range(len(items))]

@@ -35,7 +35,7 @@ from . import progress as progress_bar
 from .errors import RunFailed, SimkitError
 from .faults import StrategyFault
 from .games import Game, get_game
-from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, warm
+from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, set_discard_on_crash, warm
 from .strategy import Seat, parse_lineup
 
 DEFAULT_CHUNK = 10_000
@@ -250,6 +250,8 @@ def _fault(exc: BaseException, staging: Path, chunks: int) -> str:
     """One line for a run stopped by a fault: what failed, what is kept, how to go on."""
     if isinstance(exc, WorkerDied):
         what = str(exc)
+        if exc.crashed:         # a strategy's crash: its run is discarded, and a resume would crash again
+            return what
     else:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         what = f"writing the run failed: {' '.join(str(exc).split())}{where}"
@@ -265,7 +267,7 @@ def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: in
     if staging.is_dir() and (not (staging / PROGRESS).is_file() or _differs(staging / PROGRESS, config)):
         shutil.rmtree(staging)          # killed before it began, or a different run's (discarded under --overwrite)
     staging.mkdir(parents=True, exist_ok=True)
-    with _run_lock(staging):
+    with _run_lock(staging), _discarded_on_crash(staging):
         _write_atomic(staging / PROGRESS, lambda p: p.write_text(json.dumps(config, indent=2)))
         for leftover in staging.glob("*.tmp"):
             leftover.unlink()
@@ -283,7 +285,8 @@ def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: in
             execute(batch, sink, workers, chunk_size, progress, check, done, backend, scheduler)
         except BaseException as exc:
             parts = len(list(staging.glob("part-*.parquet")))
-            if not parts or isinstance(exc, StrategyFault):   # nothing worth keeping, or nothing to trust
+            if not parts or isinstance(exc, StrategyFault) or getattr(exc, "crashed", False):
+                # nothing worth keeping, or nothing to trust (a strategy's fault: a resume would only repeat it)
                 shutil.rmtree(staging, ignore_errors=True)
             elif isinstance(exc, KeyboardInterrupt):
                 raise RunInterrupted(f"interrupted with {parts} of {-(-batch.games // chunk_size)} chunks written "
@@ -309,6 +312,16 @@ def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: in
         shutil.rmtree(out)
     staging.rename(out)
     return out
+
+
+@contextmanager
+def _discarded_on_crash(staging: Path):
+    """While a run is written, the supervising parent removes its staging if the games crash (simkit.supervise)."""
+    set_discard_on_crash(staging)
+    try:
+        yield
+    finally:
+        set_discard_on_crash(None)
 
 
 LOCK = ".lock"

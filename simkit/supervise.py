@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
+import shutil
 import signal
 import sys
 import time
@@ -75,6 +76,7 @@ def supervise() -> None:
             elif now - seen[1] > limit:
                 os.kill(child, signal.SIGKILL)
                 os.waitpid(child, 0)
+                _discard(note)
                 _fail(note, f"is stuck: a decision has not returned in {limit:g} s (--decision-timeout)")
         else:
             seen[:] = [None, 0.0]
@@ -90,7 +92,16 @@ def supervise() -> None:
     signum = os.WTERMSIG(status)
     if stopping:
         os._exit(128 + signum)
+    if signum in pool.CRASH_SIGNALS:
+        _discard(note)
     _fail(note, f"killed the simkit process ({pool.death(-signum)})")
+
+
+def _discard(note) -> None:
+    """Remove what the child named to discard should it crash (a run's staging: its results are not trusted)."""
+    folder = pool.discard_on_crash(note)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _fail(note, what: str) -> None:

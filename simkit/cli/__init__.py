@@ -85,7 +85,9 @@ def main(argv=None) -> None:
     except SimkitError as exc:
         _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 2, debug)
     except (RunFailed, WorkerDied) as exc:    # not the input's fault (a strategy's, a killed process): status 1
-        _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 1, debug)
+        resume = ("; the same command resumes it" if isinstance(exc, WorkerDied) and argv[:1] in (["tune"], ["design"])
+                  and any(arg == "--out" or arg.startswith("--out=") for arg in argv) else "")
+        _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}{resume}", 1, debug)
     except KeyboardInterrupt as exc:
         _one_line(exc, "simkit: interrupted; nothing was written", 130, debug)
     except BrokenPipeError:
