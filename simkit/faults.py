@@ -77,7 +77,7 @@ def note_for(batch, first_game: int, games: int) -> dict:
             "first": first_game, "games": games}
 
 
-def stop_line(note: dict, words, what: str) -> str:
+def stop_line(note: dict, words, what: str, blame: bool = True) -> str:
     """One line for games stopped by a fault (``what``: "raised ...", "died (...)", "is stuck ..."): the
     line-up, the game, seat and decision under way (from the player's guard words), the suspect and the
     command that replays the game."""
@@ -89,6 +89,8 @@ def stop_line(note: dict, words, what: str) -> str:
     during = ""
     if 0 <= seat < len(note["seats"]) and 0 <= decision < len(note["decisions"]):
         during = f", in decision {note['decisions'][decision]} of seat {seat} ({note['seats'][seat]})"
+    if not blame:       # killed from outside (the OOM killer, kill -9): no strategy to suspect
+        return f"{note['lineup']}: game {game} {what}"
     replay = note["replay"].replace("--game -1", f"--game {game}")
     return f"{note['lineup']}: game {game} {what}{during}; suspect {note['who']}; replay it: {replay}"
 

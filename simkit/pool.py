@@ -343,12 +343,14 @@ class _Pool:
         process = self.processes[slot]
         process.join(1)
         how = death(process.exitcode)
+        crashed = process.exitcode is not None and -process.exitcode in CRASH_SIGNALS
         if chunk is not None and chunk.batch is not None:
             note = faults.note_for(chunk.batch, chunk.first_game, chunk.games)
-            error = WorkerDied(faults.stop_line(note, self.words(slot), f"killed its worker process ({how})"))
+            what = f"killed its worker process ({how})" if crashed else f"stopped: its worker process died ({how})"
+            error = WorkerDied(faults.stop_line(note, self.words(slot), what, blame=crashed))
         else:
             error = WorkerDied(f"a worker process died ({how})")
-        error.crashed = process.exitcode is not None and -process.exitcode in CRASH_SIGNALS
+        error.crashed = crashed
         return error
 
     def close(self, kill: bool = False) -> None:
