@@ -104,8 +104,9 @@ def strategy_source(game: str, behaviour: Behaviour, module: str) -> str:
         lines += [f"def decide_{number}({args}):", f"    {body}", f"    return {result}", ""]
         points[point] = f"decide_{number}"
     base = spec.default_lineup[0]
-    decisions = ", ".join(f"{point}={name}" for point, name in points.items())
-    lines.append(f"STRATEGY = Strategy.build({game!r}, {module!r}, base=registered({game!r})[{base!r}], {decisions})")
+    decisions = ", ".join(f"{point!r}: {name}" for point, name in points.items())   # "raise" is a decision
+    lines.append(f"STRATEGY = Strategy.build({game!r}, {module!r}, base=registered({game!r})[{base!r}], "
+                 f"**{{{decisions}}})")
     return "\n".join(lines) + "\n"
 
 

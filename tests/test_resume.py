@@ -70,7 +70,7 @@ def test_killed_run_resumes(tmp_path):
     args = ARGS[:2] + ["--games", "10000", "--seed", "9", "--chunk-size", "200", "-q"]
     out = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-c", "from simkit.cli import main; main()", *args, "--out", str(out),
-                              "-w", "1"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                              "-w", "1"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT), SIMKIT_SUPERVISOR="0"),
                              start_new_session=True, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
@@ -145,7 +145,7 @@ def test_a_killed_parent_takes_its_workers_along(tmp_path, capsys):
     args = ARGS[:2] + ["--games", "20000", "--seed", "9", "--chunk-size", "200", "-q"]
     out = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-c", "from simkit.cli import main; main()", *args, "--out", str(out),
-                              "-w", "2"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                              "-w", "2"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT), SIMKIT_SUPERVISOR="0"),
                              start_new_session=True, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
@@ -190,7 +190,8 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_in_one_line(tmp_path):
         while len(list(partial_dir(out).glob("part-*.parquet"))) < 2 and child.poll() is None:
             assert time.monotonic() < deadline, "no parts appeared"
             time.sleep(0.005)
-        workers = _children(child.pid)
+        supervised, = _children(child.pid)      # the command runs in a child of its supervisor (simkit.supervise)
+        workers = _children(supervised)
         os.killpg(child.pid, signal.SIGINT)
         err = child.communicate(timeout=60)[1]
     finally:
