@@ -77,7 +77,7 @@ def note_for(batch, first_game: int, games: int) -> dict:
             "first": first_game, "games": games}
 
 
-def stop_line(note: dict, words, what: str, blame: bool = True) -> str:
+def stop_line(note: dict, words, what: str, blame: bool = True, replaying: bool = False) -> str:
     """One line for games stopped by a fault (``what``: "raised ...", "died (...)", "is stuck ..."): the
     line-up, the game, seat and decision under way (from the player's guard words), the suspect and the
     command that replays the game."""
@@ -91,6 +91,8 @@ def stop_line(note: dict, words, what: str, blame: bool = True) -> str:
         during = f", in decision {note['decisions'][decision]} of seat {seat} ({note['seats'][seat]})"
     if not blame:       # killed from outside (the OOM killer, kill -9): no strategy to suspect
         return f"{note['lineup']}: game {game} {what}"
+    if replaying:
+        return f"{note['lineup']}: game {game} {what}{during}; suspect {note['who']}"
     replay = note["replay"].replace("--game -1", f"--game {game}")
     return f"{note['lineup']}: game {game} {what}{during}; suspect {note['who']}; replay it: {replay}"
 
@@ -103,12 +105,13 @@ def begin(note: dict, words) -> None:
     words[W_GAME] = note["first"]
 
 
-def chunk_fault(batch, first_game: int, games: int, exc: Exception, words) -> StrategyFault:
+def chunk_fault(batch, first_game: int, games: int, exc: Exception, words, replaying: bool = False) -> StrategyFault:
     """The one-line error for a chunk of ``batch`` whose play raised ``exc`` (``words``: the guard words of
-    the process that played it)."""
+    the process that played it; ``replaying``: a replay, which needs no command to replay it)."""
     if isinstance(exc, (SimkitError, RunFailed)):
         return exc
-    return StrategyFault(stop_line(note_for(batch, first_game, games), words, f"failed with {_reason(exc)}"))
+    return StrategyFault(stop_line(note_for(batch, first_game, games), words, f"failed with {_reason(exc)}",
+                                   replaying=replaying))
 
 
 def _draws_outside_randomness(py_func) -> bool:

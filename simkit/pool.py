@@ -135,7 +135,7 @@ def _rebuild(description: tuple):
 def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:
     """A chunk's columns (only ``columns`` if given) and the seconds spent simulating it."""
     started = time.perf_counter()
-    _note_playing(batch, first_game, games)
+    note_playing(batch, first_game, games)
     words = guard.words()
     words[guard.W_BUSY] = 1
     try:
@@ -219,7 +219,8 @@ def set_crash_note(buffer) -> None:
     guard.point_at(ctypes.addressof(ctypes.c_char.from_buffer(buffer)))
 
 
-def _note_playing(batch, first_game: int, games: int) -> None:
+def note_playing(batch, first_game: int, games: int) -> None:
+    """Note (for a crash or a stuck decision to name) that this process now plays these games of ``batch``."""
     note = faults.note_for(batch, first_game, games)
     faults.begin(note, guard.words())
     buffer = _crash_note[0]
