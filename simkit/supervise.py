@@ -18,11 +18,14 @@ import os
 import shutil
 import signal
 import sys
+import threading
 import time
 
-from . import faults, guard, pool
+from . import faults, guard, pool, progress
 
 INTERRUPT_GRACE_S = 2.0
+RELAY_DRAIN_S = 5.0     # how long the child's last words (its workers' too) may take to arrive
+_LLVM = b"LLVM ERROR:"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
@@ -43,14 +46,26 @@ def supervise() -> None:
     """Fork: the child returns and runs the command; this process waits for it and exits as it did."""
     note = mmap.mmap(-1, pool.CRASH_NOTE_SIZE)
     parent = os.getpid()
+    sys.stderr.flush()
+    reading, writing = os.pipe()
     try:
         child = os.fork()
     except OSError:
+        os.close(reading)
+        os.close(writing)
         return                              # no supervisor: the command runs as it is
     if child == 0:
+        os.close(reading)
+        if sys.stderr.isatty():
+            os.environ[progress.TERMINAL_ENV] = "1"     # its stderr is our pipe now; the terminal is still there
+        os.dup2(writing, 2)
+        os.close(writing)
         pool.set_crash_note(note)
         _die_with(parent)
         return
+    os.close(writing)
+    _relaying.append(threading.Thread(target=_relay, args=(reading,), name="simkit-stderr", daemon=True))
+    _relaying[0].start()
     stopping = []
 
     def forward(signum, frame):
@@ -83,10 +98,11 @@ def supervise() -> None:
         if stopping and time.monotonic() - stopping[0][1] > INTERRUPT_GRACE_S:
             os.kill(child, signal.SIGKILL)      # stuck in compiled code: its workers die with it (PDEATHSIG)
             os.waitpid(child, 0)
-            sys.stderr.write("simkit: interrupted; a run's finished chunks are kept and the same command "
-                             "resumes it\n")
+            _drained()
+            _write(b"simkit: interrupted; a run's finished chunks are kept and the same command resumes it\n")
             os._exit(130)
         time.sleep(0.02)
+    _drained()
     if os.WIFEXITED(status):
         os._exit(os.WEXITSTATUS(status))
     signum = os.WTERMSIG(status)
@@ -95,6 +111,44 @@ def supervise() -> None:
     if signum in pool.CRASH_SIGNALS:
         _discard(note)
     _fail(note, f"killed the simkit process ({pool.death(-signum)})")
+
+
+def _relay(fd: int) -> None:
+    """Copy the child's stderr to ours as it comes, but for the line LLVM prints itself when compiled code
+    aborts (``LLVM ERROR: ...``): the command's own one line says what happened."""
+    pending = b""
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            break
+        pending += data
+        *lines, pending = pending.split(b"\n")
+        out = b"".join(line + b"\n" for line in lines if not line.startswith(_LLVM))
+        if pending and not (pending.startswith(_LLVM) or _LLVM.startswith(pending)):
+            out, pending = out + pending, b""    # a partial line (a progress bar's) goes at once
+        if out:
+            _write(out)
+    if pending and not pending.startswith(_LLVM):
+        _write(pending)
+
+
+_relaying: list = []
+
+
+def _drained() -> None:
+    """Wait (a little) for the child's last words on stderr to be relayed."""
+    if _relaying:
+        _relaying[0].join(RELAY_DRAIN_S)
+
+
+def _write(data: bytes) -> None:
+    try:
+        os.write(2, data)
+    except OSError:
+        pass
 
 
 def _discard(note) -> None:
@@ -106,8 +160,8 @@ def _discard(note) -> None:
 
 def _fail(note, what: str) -> None:
     """Print the one line for the child stopped while it played the games its note names, and exit 1."""
+    _drained()
     playing = pool.read_note(note)
     line = faults.stop_line(playing, guard.words_at(note), what) if playing else f"the simkit process {what}"
-    sys.stderr.write(f"simkit: error: {line}\n")
-    sys.stderr.flush()
+    _write(f"simkit: error: {line}\n".encode())
     os._exit(1)
