@@ -637,11 +637,17 @@ def replayed_elsewhere(games: list) -> list[dict]:
             _checker.close()
         _checker = _Pool(1)
     results = []
+    limit = guard.decision_timeout()
     try:
         for batch, game, columns in games:
             _checker.conns[0].send(("replay", _describe(batch), columns, [game]))
-            if not _checker.conns[0].poll(None):
-                raise EOFError
+            if not _checker.conns[0].poll(limit or None):      # a decision stuck only when replayed
+                words = _checker.words(0)
+                _checker.close(kill=True)
+                _checker = None
+                raise faults.StrategyFault(faults.stop_line(faults.note_for(batch, game, 1), words,
+                                                            f"is stuck: a decision has not returned in {limit:g} s "
+                                                            "(--decision-timeout) when replayed in another process"))
             ok, value = _checker.conns[0].recv()
             if not ok:
                 exc, text = value
