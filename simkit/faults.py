@@ -4,10 +4,18 @@ own (the suspect: shipped decisions are tested and compiled as they are, a user'
 the first game to replay. The CLI prints it and exits 1 (docs/strategies.md, "When a strategy fails")."""
 from __future__ import annotations
 
+import ctypes
+import json
 import shlex
+import signal
 import sys
 
+from . import guard
+
 from .errors import RunFailed, SimkitError
+
+
+CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGILL, signal.SIGFPE)
 
 
 class StrategyFault(RunFailed):
@@ -140,3 +148,67 @@ def not_reproducible_line(batch, game: int) -> str:
     return (f"{lineup_words(batch)}: game {game} gave different results when replayed in another process: "
             f"{who} on randomness other than its own stream (np.random, random, the clock), so its results "
             "cannot be reproduced; draw from the stream the engine passes each decision instead")
+
+
+def death(code: int | None) -> str:
+    """How a process ended, in words, from its exit code (negative: the signal that killed it)."""
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        what = {"SIGSEGV": "a segmentation fault: a write or read outside memory, or recursion too deep",
+                "SIGABRT": "aborted", "SIGKILL": "killed, perhaps by the system for want of memory",
+                "SIGBUS": "a bus error"}.get(name, "killed")
+        return f"{name}, {what}"
+    return f"exit status {code}"
+
+
+# What the supervising parent (simkit.supervise) reads, should this process crash or a decision get stuck while
+# it plays games itself: its guard words (simkit.guard) and, after them, a JSON note of the games (note_for)
+CRASH_NOTE_SIZE = 8192
+NOTE_AT = guard.WORDS * 8
+_crash_note = [None]
+
+
+def set_crash_note(buffer) -> None:
+    """Record in ``buffer`` (shared memory the supervising parent reads) which games this process plays, and
+    point this process's guard words there (None: no one reads them; a pool worker's are its pool's)."""
+    _crash_note[0] = buffer
+    if buffer is not None:
+        guard.point_at(ctypes.addressof(ctypes.c_char.from_buffer(buffer)))
+
+
+def note_playing(batch, first_game: int, games: int) -> None:
+    """Note (for a crash or a stuck decision to name) that this process now plays these games of ``batch``."""
+    note = note_for(batch, first_game, games)
+    begin(note, guard.words())
+    buffer = _crash_note[0]
+    if buffer is not None:
+        text = json.dumps(note).encode()[:STAGING_AT - NOTE_AT - 1] + b"\0"
+        buffer[NOTE_AT:NOTE_AT + len(text)] = text
+
+
+STAGING_AT = CRASH_NOTE_SIZE // 2     # where the note's second half, the folder a crash discards, begins
+
+
+def set_discard_on_crash(path) -> None:
+    """Name the folder (a run's staging) that the supervising parent removes if this process crashes while
+    playing or a decision is stuck: results of a strategy that crashes are not kept for a resume (None: none)."""
+    buffer = _crash_note[0]
+    if buffer is not None:
+        text = (str(path).encode() if path is not None else b"")[:CRASH_NOTE_SIZE - STAGING_AT - 1] + b"\0"
+        buffer[STAGING_AT:STAGING_AT + len(text)] = text
+
+
+def discard_on_crash(buffer) -> str:
+    """The folder named by set_discard_on_crash in ``buffer`` ("": none)."""
+    return bytes(buffer[STAGING_AT:]).split(b"\0", 1)[0].decode(errors="replace")
+
+
+def read_note(buffer) -> dict | None:
+    """The JSON note in a crash-note buffer (None: none, or unreadable)."""
+    try:
+        return json.loads(bytes(buffer[NOTE_AT:STAGING_AT]).split(b"\0", 1)[0])
+    except ValueError:
+        return None

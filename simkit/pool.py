@@ -85,7 +85,7 @@ def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
     a worker ignores SIGINT, so the terminal's signal to the whole process group prints no worker
     tracebacks."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _crash_note[0] = None       # a worker's death is its parent's to report (with the chunk it was playing)
+    faults.set_crash_note(None)   # a worker's death is its parent's to report (with the chunk it was playing)
     for fd in list(INHERITED_FDS):
         try:
             os.close(fd)
@@ -135,7 +135,7 @@ def _rebuild(description: tuple):
 def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:
     """A chunk's columns (only ``columns`` if given) and the seconds spent simulating it."""
     started = time.perf_counter()
-    note_playing(batch, first_game, games)
+    faults.note_playing(batch, first_game, games)
     words = guard.words()
     words[guard.W_BUSY] = 1
     try:
@@ -191,69 +191,6 @@ def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_a
             return
 
 
-def death(code: int | None) -> str:
-    """How a process ended, in words, from its exit code (negative: the signal that killed it)."""
-    if code is not None and code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        what = {"SIGSEGV": "a segmentation fault: a write or read outside memory, or recursion too deep",
-                "SIGABRT": "aborted", "SIGKILL": "killed, perhaps by the system for want of memory",
-                "SIGBUS": "a bus error"}.get(name, "killed")
-        return f"{name}, {what}"
-    return f"exit status {code}"
-
-
-# What the supervising parent (simkit.supervise) reads, should this process crash or a decision get stuck while
-# it plays games itself: its guard words (simkit.guard) and, after them, a JSON note of the games (faults.note_for)
-CRASH_NOTE_SIZE = 8192
-NOTE_AT = guard.WORDS * 8
-_crash_note = [None]
-
-
-def set_crash_note(buffer) -> None:
-    """Record in ``buffer`` (shared memory the supervising parent reads) which games this process plays, and
-    point this process's guard words there."""
-    _crash_note[0] = buffer
-    guard.point_at(ctypes.addressof(ctypes.c_char.from_buffer(buffer)))
-
-
-def note_playing(batch, first_game: int, games: int) -> None:
-    """Note (for a crash or a stuck decision to name) that this process now plays these games of ``batch``."""
-    note = faults.note_for(batch, first_game, games)
-    faults.begin(note, guard.words())
-    buffer = _crash_note[0]
-    if buffer is not None:
-        text = json.dumps(note).encode()[:STAGING_AT - NOTE_AT - 1] + b"\0"
-        buffer[NOTE_AT:NOTE_AT + len(text)] = text
-
-
-STAGING_AT = CRASH_NOTE_SIZE // 2     # where the note's second half, the folder a crash discards, begins
-
-
-def set_discard_on_crash(path) -> None:
-    """Name the folder (a run's staging) that the supervising parent removes if this process crashes while
-    playing or a decision is stuck: results of a strategy that crashes are not kept for a resume (None: none)."""
-    buffer = _crash_note[0]
-    if buffer is not None:
-        text = (str(path).encode() if path is not None else b"")[:CRASH_NOTE_SIZE - STAGING_AT - 1] + b"\0"
-        buffer[STAGING_AT:STAGING_AT + len(text)] = text
-
-
-def discard_on_crash(buffer) -> str:
-    """The folder named by set_discard_on_crash in ``buffer`` ("": none)."""
-    return bytes(buffer[STAGING_AT:]).split(b"\0", 1)[0].decode(errors="replace")
-
-
-def read_note(buffer) -> dict | None:
-    """The JSON note in a crash-note buffer (None: none, or unreadable)."""
-    try:
-        return json.loads(bytes(buffer[NOTE_AT:STAGING_AT]).split(b"\0", 1)[0])
-    except ValueError:
-        return None
-
-
 # --- in this process --------------------------------------------------------------------------------------------
 class WorkerDied(RuntimeError):
     """A worker process ended while it had a chunk to play (killed by the system, perhaps for want of memory,
@@ -261,8 +198,6 @@ class WorkerDied(RuntimeError):
 
     crashed = False
 
-
-CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGILL, signal.SIGFPE)
 
 
 class RemoteTraceback(Exception):
@@ -343,8 +278,8 @@ class _Pool:
         """The error for the worker in ``slot``, whose pipe has closed (while playing ``chunk``)."""
         process = self.processes[slot]
         process.join(1)
-        how = death(process.exitcode)
-        crashed = process.exitcode is not None and -process.exitcode in CRASH_SIGNALS
+        how = faults.death(process.exitcode)
+        crashed = process.exitcode is not None and -process.exitcode in faults.CRASH_SIGNALS
         if chunk is not None and chunk.batch is not None:
             note = faults.note_for(chunk.batch, chunk.first_game, chunk.games)
             what = f"killed its worker process ({how})" if crashed else f"stopped: its worker process died ({how})"
@@ -713,7 +648,7 @@ def map_forked(function, items: list, workers: int = 1) -> list:
                 except (EOFError, OSError):
                     process = waiting[conn][0]
                     process.join(1)
-                    raise ChildDied(f"a process drawing figures died ({death(process.exitcode)}) before it "
+                    raise ChildDied(f"a process drawing figures died ({faults.death(process.exitcode)}) before it "
                                     "finished") from None
                 if not ok:
                     exc, text = value

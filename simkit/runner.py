@@ -33,9 +33,9 @@ import tomli_w
 from . import __version__
 from . import progress as progress_bar
 from .errors import RunFailed, SimkitError
-from .faults import StrategyFault
 from .games import Game, get_game
-from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, set_discard_on_crash, warm
+from .faults import StrategyFault, set_discard_on_crash
+from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, warm
 from .strategy import Seat, parse_lineup
 
 DEFAULT_CHUNK = 10_000

@@ -4,7 +4,7 @@ A strategy's decision can crash the process that plays it (a segmentation fault 
 write far outside its arrays, an abort) or never return (an endless loop, in compiled code that Ctrl-C cannot
 interrupt). Worker processes are watched by the pool (simkit.pool); games played in the command's own process
 (``-w 1``, and each engine's first game) are watched from here: the child writes in shared memory which
-games it is playing (simkit.pool.set_crash_note), and when it dies of a signal this process prints one line
+games it is playing (simkit.faults.set_crash_note), and when it dies of a signal this process prints one line
 naming the line-up and the first game to replay, exit status 1. Ctrl-C reaches the child as usual; if the child
 has not stopped ``INTERRUPT_GRACE_S`` seconds later (it is inside compiled code), it is killed and the command
 ends with the usual one line, exit status 130. A run's finished chunks are kept either way (its parts are
@@ -44,7 +44,7 @@ def _die_with(parent: int) -> None:
 
 def supervise() -> None:
     """Fork: the child returns and runs the command; this process waits for it and exits as it did."""
-    note = mmap.mmap(-1, pool.CRASH_NOTE_SIZE)
+    note = mmap.mmap(-1, faults.CRASH_NOTE_SIZE)
     parent = os.getpid()
     sys.stderr.flush()
     reading, writing = os.pipe()
@@ -60,7 +60,7 @@ def supervise() -> None:
             os.environ[progress.TERMINAL_ENV] = "1"     # its stderr is our pipe now; the terminal is still there
         os.dup2(writing, 2)
         os.close(writing)
-        pool.set_crash_note(note)
+        faults.set_crash_note(note)
         _die_with(parent)
         return
     os.close(writing)
@@ -108,9 +108,9 @@ def supervise() -> None:
     signum = os.WTERMSIG(status)
     if stopping:
         os._exit(128 + signum)
-    if signum in pool.CRASH_SIGNALS:
+    if signum in faults.CRASH_SIGNALS:
         _discard(note)
-    _fail(note, f"killed the simkit process ({pool.death(-signum)})")
+    _fail(note, f"killed the simkit process ({faults.death(-signum)})")
 
 
 def _relay(fd: int) -> None:
@@ -153,7 +153,7 @@ def _write(data: bytes) -> None:
 
 def _discard(note) -> None:
     """Remove what the child named to discard should it crash (a run's staging: its results are not trusted)."""
-    folder = pool.discard_on_crash(note)
+    folder = faults.discard_on_crash(note)
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -161,7 +161,7 @@ def _discard(note) -> None:
 def _fail(note, what: str) -> None:
     """Print the one line for the child stopped while it played the games its note names, and exit 1."""
     _drained()
-    playing = pool.read_note(note)
+    playing = faults.read_note(note)
     line = faults.stop_line(playing, guard.words_at(note), what) if playing else f"the simkit process {what}"
     _write(f"simkit: error: {line}\n".encode())
     os._exit(1)

@@ -23,7 +23,7 @@ def replay_text(batch, game_index: int) -> str:
     """The game's moves; a strategy's fault in it is one line (simkit.faults), a crash too (simkit.supervise)."""
     from .. import faults, guard, pool
 
-    pool.note_playing(batch, game_index, 1)
+    faults.note_playing(batch, game_index, 1)
     try:
         return batch.game.replay(batch.prepared, list(batch.seats), batch.seed, game_index)
     except Exception as exc:
