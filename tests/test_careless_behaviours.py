@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from simkit import pool
 from simkit.cli import main
 
 from .careless_behaviours import BEHAVIOURS, case_command, judge, strategy_source
@@ -38,6 +39,7 @@ def test_a_careless_strategy_ends_the_command_in_one_line(game, name, players, c
                               text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(tmp_path)})
         status, stderr = done.returncode, done.stderr
     else:
+        monkeypatch.setattr(pool, "_credit", [pool.SAMPLE_EVERY])    # a command's first games are sampled
         monkeypatch.chdir(tmp_path)
         monkeypatch.syspath_prepend(str(tmp_path))
         with pytest.raises(SystemExit) as exit_:
