@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from multiprocessing import connection
 
 import numpy as np
+from numba import njit
 
 from . import strategy as _strategy
 from . import faults, guard
@@ -354,8 +355,11 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
     for batch in batches:
         warm(batch)
     sample = _Sample(chunks)
-    sink = sample.wrap(sink)
-    _play_chunks(chunks, sink, workers, check, bar, failed)
+    try:
+        _play_chunks(chunks, sample.wrap(sink), workers, check, bar, failed)
+    except BaseException:
+        sample.abandon()
+        raise
     sample.verify(failed)
 
 
@@ -494,20 +498,9 @@ def _reseed_outside_randomness() -> None:
     _numba_seed(seed)
 
 
-def _numba_seed(seed: int) -> None:
-    from numba import njit
-    import numpy as np
-
-    global _numba_seeder
-    if _numba_seeder is None:
-        @njit(cache=True)
-        def seeder(value):
-            np.random.seed(value)
-        _numba_seeder = seeder
-    _numba_seeder(seed)
-
-
-_numba_seeder = None
+@njit(cache=True)
+def _numba_seed(seed):
+    np.random.seed(seed)    # Numba's own generator, which np.random in compiled code draws from
 
 
 def _rows(columns: dict, offset: int, seats: int) -> dict:
@@ -523,7 +516,9 @@ def _same(a: dict, b: dict) -> bool:
 
 
 class _Sample:
-    """The games of one play_chunks call that the reproducibility guard replays elsewhere."""
+    """The games of one play_chunks call that the reproducibility guard replays elsewhere: each is sent to the
+    checker as soon as its chunk has been played (the checker replays it while the other chunks are played)
+    and compared when all are done."""
 
     def __init__(self, chunks: list[Chunk]):
         self.games = {}     # id(chunk) -> the game of it to replay
@@ -534,7 +529,9 @@ class _Sample:
             if _credit[0] >= SAMPLE_EVERY:
                 _credit[0] = 0
                 self.games[id(chunk)] = chunk.first_game + chunk.games // 2
-        self.played = []    # (chunk, game, its rows as played)
+        self.sent = []      # (chunk, game, its rows as played), in the order sent to the checker
+        if self.games:
+            _checker_for([chunk.batch for chunk in chunks if id(chunk) in self.games])
 
     def wrap(self, sink):
         if not self.games:
@@ -543,15 +540,21 @@ class _Sample:
         def keep(chunk, columns):
             game = self.games.get(id(chunk))
             if game is not None:
-                self.played.append((chunk, game, _rows(columns, game - chunk.first_game, len(chunk.batch.seats))))
+                _checker.conns[0].send(("replay", _describe(chunk.batch), chunk.columns, [game]))
+                self.sent.append((chunk, game, _rows(columns, game - chunk.first_game, len(chunk.batch.seats))))
             sink(chunk, columns)
         return keep
 
+    def abandon(self) -> None:
+        """Drop the checker's replies still to come (play_chunks stopped): a later call must not read them."""
+        global _checker
+        if self.sent and _checker is not None:
+            checker, _checker = _checker, None
+            checker.close(kill=True)
+
     def verify(self, failed=None) -> None:
-        if not self.played:
-            return
-        again = replayed_elsewhere([(chunk.batch, game, chunk.columns) for chunk, game, _ in self.played])
-        for (chunk, game, rows), columns in zip(self.played, again):
+        for chunk, game, rows in self.sent:
+            columns = _replayed(chunk.batch, game)
             if not _same(rows, _rows(columns, 0, len(chunk.batch.seats))):
                 error = faults.StrategyFault(faults.not_reproducible_line(chunk.batch, game))
                 if failed is None:
@@ -562,37 +565,37 @@ class _Sample:
 _checker: "_Pool | None" = None
 
 
-def replayed_elsewhere(games: list) -> list[dict]:
-    """Each (batch, game, columns) played again in a warm process of its own (a worker of the process's checker
-    pool), with its outside randomness freshly seeded: the game's columns."""
+def _checker_for(batches) -> None:
+    """Make sure the process's checker (a pool of one warm worker) knows ``batches``."""
     global _checker
-    batches = list({id(batch): batch for batch, _, _ in games}.values())
     if _checker is None or not _checker.alive() or not all(_checker.knows(batch) for batch in batches):
         if _checker is not None:
             _checker.close()
         _checker = _Pool(1)
-    results = []
+
+
+def _replayed(batch, game: int) -> dict:
+    """The checker's next reply: the columns of ``game`` of ``batch`` played again, with its outside randomness
+    freshly seeded (a fault there is raised here, in one line)."""
+    global _checker
     limit = guard.decision_timeout()
     try:
-        for batch, game, columns in games:
-            _checker.conns[0].send(("replay", _describe(batch), columns, [game]))
-            if not _checker.conns[0].poll(limit or None):      # a decision stuck only when replayed
-                words = _checker.words(0)
-                _checker.close(kill=True)
-                _checker = None
-                raise faults.StrategyFault(faults.stop_line(faults.note_for(batch, game, 1), words,
-                                                            f"is stuck: a decision has not returned in {limit:g} s "
-                                                            "(--decision-timeout) when replayed in another process"))
-            ok, value = _checker.conns[0].recv()
-            if not ok:
-                exc, text = value
-                raise exc from RemoteTraceback(text)
-            results.append(value[0])
+        if not _checker.conns[0].poll(limit or None):      # a decision stuck only when replayed
+            words = _checker.words(0)
+            _checker.close(kill=True)
+            _checker = None
+            raise faults.StrategyFault(faults.stop_line(faults.note_for(batch, game, 1), words,
+                                                        f"is stuck: a decision has not returned in {limit:g} s "
+                                                        "(--decision-timeout) when replayed in another process"))
+        ok, value = _checker.conns[0].recv()
     except (EOFError, OSError):
         error = _checker.died(0)
         _checker = None
         raise error from None
-    return results
+    if not ok:
+        exc, text = value
+        raise exc from RemoteTraceback(text)
+    return value[0]
 
 
 class ChildDied(WorkerDied):
