@@ -157,7 +157,7 @@ def test_a_killed_parent_takes_its_workers_along(tmp_path, capsys):
         child.wait()
         if out.exists():
             pytest.skip("the run finished before it could be killed")
-        assert len(workers) == 2
+        assert len(workers) == 3        # two workers and the reproducibility guard's checker (simkit.pool)
         deadline = time.monotonic() + 5
         while any(runner_alive(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -199,7 +199,7 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_in_one_line(tmp_path):
             os.killpg(child.pid, signal.SIGKILL)
     if out.exists():
         pytest.skip("the run finished before it could be interrupted")
-    assert child.returncode == 130 and len(workers) == 2
+    assert child.returncode == 130 and len(workers) == 3    # two workers and the checker
     line, = err.splitlines()
     assert line.startswith("simkit: interrupted with ") and line.endswith("run the same command again to resume")
     assert not any(runner_alive(pid) for pid in workers)
