@@ -222,3 +222,36 @@ def function_from_addresses(signature):
             return function._getvalue()
         return function_type(types.int64, types.int64, types.int64), codegen
     return from_addresses
+
+
+# ---- read-only means read-only: the two routes by which compiled code could still write to a read-only view ----
+# Numba refuses ``view[i] = v`` (and every view, ufunc ``out=`` or in-place operator) on an array typed read-only,
+# but ``view.flat[i] = v`` and ``np.nditer(view)`` write through it unchecked. Neither is needed to read an array
+# (index it, or iterate ``view.ravel()``), so both are refused for read-only arrays where the code is typed: a
+# strategy that uses them fails to compile, in one line, like any other write to what the engine shows it.
+def _close_readonly_routes() -> None:
+    from numba.core.errors import NumbaTypeError
+    from numba.core.typing.arraydecl import ArrayAttribute
+    from numba.core.typing.npydecl import NdIter
+
+    if getattr(ArrayAttribute, "_simkit_closed", False):
+        return
+    flat, nditer = ArrayAttribute.resolve_flat, NdIter.generic
+
+    def resolve_flat(self, ary):
+        if not ary.mutable:
+            raise NumbaTypeError(f".flat of a read-only array ({ary}) could write to it")
+        return flat(self, ary)
+
+    def generic(self, args, kws):
+        arrays = args[0] if args and isinstance(args[0], types.BaseTuple) else args[:1]
+        if any(isinstance(a, types.Array) and not a.mutable for a in arrays):
+            raise NumbaTypeError("np.nditer over a read-only array could write to it")
+        return nditer(self, args, kws)
+
+    ArrayAttribute.resolve_flat, NdIter.generic = resolve_flat, generic
+    ArrayAttribute._simkit_closed = True
+
+
+if not numba.config.DISABLE_JIT:
+    _close_readonly_routes()

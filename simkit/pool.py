@@ -22,6 +22,7 @@ import atexit
 import collections
 import ctypes
 import json
+import mmap
 import multiprocessing
 import os
 import pickle
@@ -33,8 +34,13 @@ import traceback
 from dataclasses import dataclass, field
 from multiprocessing import connection
 
-from . import strategy as _strategy
+import numpy as np
+from numba import njit
 
+from . import strategy as _strategy
+from . import faults, guard
+
+WATCH_S = 1.0               # how often a pool looks for a stuck worker while none has finished a chunk
 IN_FLIGHT_PER_WORKER = 2    # chunks waiting per worker: enough to hide a result's trip, little memory
 
 
@@ -56,7 +62,7 @@ _warm: set[str] = set()     # games whose engine this process has compiled or lo
 def warm(batch) -> None:
     """Compile or load the batch's engine here, once per game, before any worker needs it."""
     if batch.game.name not in _warm:
-        batch.play(0, 1)
+        _timed_play(batch, 0, 1, False, ())
         _warm.add(batch.game.name)
 
 
@@ -80,6 +86,7 @@ def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
     a worker ignores SIGINT, so the terminal's signal to the whole process group prints no worker
     tracebacks."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    faults.set_crash_note(None)   # a worker's death is its parent's to report (with the chunk it was playing)
     for fd in list(INHERITED_FDS):
         try:
             os.close(fd)
@@ -129,7 +136,15 @@ def _rebuild(description: tuple):
 def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:
     """A chunk's columns (only ``columns`` if given) and the seconds spent simulating it."""
     started = time.perf_counter()
-    result = batch.play(first_game, games, check)
+    faults.note_playing(batch, first_game, games)
+    words = guard.words()
+    words[guard.W_BUSY] = 1
+    try:
+        result = batch.play(first_game, games, check)
+    except Exception as exc:    # a strategy's fault (or the engine's check): one line naming the game to replay
+        raise faults.chunk_fault(batch, first_game, games, exc, words) from exc
+    finally:
+        words[guard.W_BUSY] = 0
     seconds = time.perf_counter() - started
     return (result if columns is None else {name: result[name] for name in columns if name in result}), seconds
 
@@ -143,12 +158,14 @@ def _play(description: tuple, first_game: int, games: int, check: bool, columns)
     return _timed_play(batch, first_game, games, check, columns)
 
 
-def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool) -> None:
+def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_address: int) -> None:
     """A worker's life: play the chunks its pipe brings and send back (True, (columns, seconds)) or (False,
-    (exception, its traceback)), until told to stop (None) or the pipe closes (its parent is gone)."""
+    (exception, its traceback)), until told to stop (None) or the pipe closes (its parent is gone). Its
+    guard words are at ``words_address``, in memory its parent reads."""
     for end in parents_ends:        # the parent's ends of its own and the other workers' pipes
         end.close()
     _die_with_parent(parent, forked_by_main_thread)
+    guard.point_at(words_address)
     while True:
         try:
             task = conn.recv()
@@ -157,7 +174,11 @@ def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool) -> None
         if task is None:
             return
         try:
-            reply = (True, _play(*task))
+            if task[0] == "replay":         # the reproducibility guard's sample (replayed_elsewhere)
+                _reseed_outside_randomness()
+                reply = (True, [_play(task[1], game, 1, False, task[2])[0] for game in task[3]])
+            else:
+                reply = (True, _play(*task))
         except Exception as exc:    # sent back and raised there, with this traceback as its cause
             text = "".join(traceback.format_exception(exc))
             try:
@@ -174,7 +195,10 @@ def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool) -> None
 # --- in this process --------------------------------------------------------------------------------------------
 class WorkerDied(RuntimeError):
     """A worker process ended while it had a chunk to play (killed by the system, perhaps for want of memory,
-    or crashed)."""
+    or crashed: ``crashed`` is true for a fault of the code it ran, a segmentation fault or an abort)."""
+
+    crashed = False
+
 
 
 class RemoteTraceback(Exception):
@@ -214,6 +238,8 @@ class _Pool:
         self.serial = _strategy.newest_serial()
         self.games = frozenset(_warm)
         self.conns, self.processes = [], []
+        self.block = mmap.mmap(-1, guard.WORDS * 8 * workers)     # the workers' guard words, shared
+        self.base = ctypes.addressof(ctypes.c_char.from_buffer(self.block))
         for _ in range(workers):
             self._start()
 
@@ -225,7 +251,8 @@ class _Pool:
         others = [conn for i, conn in enumerate(self.conns) if i != slot]
         process = self.context.Process(target=_serve, name="simkit-worker", daemon=True,
                                        args=(theirs, [*others, mine], os.getpid(),
-                                             threading.current_thread() is threading.main_thread()))
+                                             threading.current_thread() is threading.main_thread(),
+                                             self.base + guard.WORDS * 8 * (len(self.conns) if slot is None else slot)))
         process.start()
         theirs.close()
         if slot is None:
@@ -233,6 +260,10 @@ class _Pool:
             self.processes.append(process)
         else:
             self.conns[slot], self.processes[slot] = mine, process
+
+    def words(self, slot: int):
+        """The guard words of the worker in ``slot`` (simkit.guard)."""
+        return guard.words_at(self.block, guard.WORDS * 8 * slot)
 
     def replace(self, slot: int) -> None:
         """A new worker in the place of the dead one in ``slot``."""
@@ -244,13 +275,20 @@ class _Pool:
     def alive(self) -> bool:
         return all(process.is_alive() for process in self.processes)
 
-    def died(self, slot: int) -> WorkerDied:
-        """The error for the worker in ``slot``, whose pipe has closed."""
+    def died(self, slot: int, chunk: Chunk | None = None) -> WorkerDied:
+        """The error for the worker in ``slot``, whose pipe has closed (while playing ``chunk``)."""
         process = self.processes[slot]
         process.join(1)
-        code = process.exitcode
-        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-        return WorkerDied(f"a worker process died ({how}; killed by the system, perhaps for want of memory)")
+        how = faults.death(process.exitcode)
+        crashed = process.exitcode is not None and -process.exitcode in faults.CRASH_SIGNALS
+        if chunk is not None and chunk.batch is not None:
+            note = faults.note_for(chunk.batch, chunk.first_game, chunk.games)
+            what = f"killed its worker process ({how})" if crashed else f"stopped: its worker process died ({how})"
+            error = WorkerDied(faults.stop_line(note, self.words(slot), what, blame=crashed))
+        else:
+            error = WorkerDied(f"a worker process died ({how})")
+        error.crashed = crashed
+        return error
 
     def close(self, kill: bool = False) -> None:
         """Stop the workers: at once (``kill``: Ctrl-C or a failure, chunks in flight are dropped) or once they
@@ -288,11 +326,14 @@ def _pool_for(batches, workers: int) -> _Pool:
 
 
 def shutdown() -> None:
-    """Stop the pool's workers (a later call forks a new pool)."""
-    global _pool
+    """Stop the pool's workers and the checker (a later call forks new ones)."""
+    global _pool, _checker
     if _pool is not None:
         pool, _pool = _pool, None
         pool.close()
+    if _checker is not None:
+        checker, _checker = _checker, None
+        checker.close()
 
 
 atexit.register(shutdown)
@@ -313,6 +354,18 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
     batches = list({id(chunk.batch): chunk.batch for chunk in chunks}.values())
     for batch in batches:
         warm(batch)
+    sample = _Sample(chunks)
+    try:
+        _play_chunks(chunks, sample.wrap(sink), workers, check, bar, failed)
+    except BaseException:
+        sample.abandon()
+        raise
+    sample.verify(failed)
+
+
+def _play_chunks(chunks: list[Chunk], sink, workers: int, check: bool, bar, failed) -> None:
+    global _pool
+    batches = list({id(chunk.batch): chunk.batch for chunk in chunks}.values())
     if workers == 1 or len(chunks) <= 1:
         for chunk in chunks:
             try:
@@ -359,23 +412,47 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
                 try:
                     reply = conn.recv()
                 except (EOFError, OSError):
-                    error = pool.died(slot)
-                    if failed is None:
-                        raise error from None
-                    chunk = in_flight[slot].popleft()    # the one it was playing; the others go back in the queue
-                    queue.extendleft(reversed(in_flight[slot]))
-                    in_flight[slot].clear()
-                    pool.replace(slot)
-                    feed(slot, IN_FLIGHT_PER_WORKER)
-                    received.append((chunk, (False, (error, None))))
+                    lost(slot, pool.died(slot, in_flight[slot][0] if in_flight[slot] else None))
                     continue
                 chunk = in_flight[slot].popleft()
                 feed(slot, IN_FLIGHT_PER_WORKER)     # the worker's next chunk first, then this one's results
                 received.append((chunk, reply))
 
+        def lost(slot: int, error: Exception) -> None:
+            if failed is None:
+                raise error from None
+            chunk = in_flight[slot].popleft()    # the one it was playing; the others go back in the queue
+            queue.extendleft(reversed(in_flight[slot]))
+            in_flight[slot].clear()
+            pool.replace(slot)
+            feed(slot, IN_FLIGHT_PER_WORKER)
+            received.append((chunk, (False, (error, None))))
+
+        limit = guard.decision_timeout()
+        progress = {}       # slot -> (its decisions begun, when that count last changed)
+
+        def watch() -> None:
+            # a worker whose decision count has not moved for the decision timeout while it plays is stuck
+            now = time.monotonic()
+            for slot, sent in enumerate(in_flight):
+                words = pool.words(slot)
+                count = words[guard.W_DECISIONS]
+                if not sent or not words[guard.W_BUSY] or progress.get(slot, (None,))[0] != count:
+                    progress[slot] = (count, now)
+                elif now - progress[slot][1] > limit:
+                    pool.processes[slot].kill()
+                    pool.processes[slot].join()
+                    progress.pop(slot)
+                    lost(slot, faults.StrategyFault(faults.stop_line(
+                        faults.note_for(sent[0].batch, sent[0].first_game, sent[0].games), words,
+                        f"is stuck: a decision has not returned in {limit:g} s (--decision-timeout)")))
+
         while any(in_flight) or received:
             if not received:
-                receive(None)
+                receive(min(WATCH_S, limit) if limit else None)
+                if not received:
+                    watch()
+                    continue
             chunk, (ok, value) = received.popleft()
             if ok:
                 columns, seconds = value
@@ -395,23 +472,198 @@ def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False
         raise
 
 
-_forked_calls: list = []      # what map_forked's children call, inherited at fork (closures need no pickling)
+# ---- the reproducibility guard ----------------------------------------------------------------------------------
+# A game is a pure function of (seed, game index, line-up, rules): a strategy that draws from np.random, Python's
+# random or the clock instead of its own stream breaks that, and a run's results would then depend on the process
+# and the order the games were played in. So every call of play_chunks replays a small sample of its games (one
+# in SAMPLE_EVERY, and at least the first call's one) in another process, whose outside randomness is freshly
+# seeded, and compares them row for row with what was played. The sample costs about 1/SAMPLE_EVERY of the games
+# and a round trip to a warm process (docs/development.md has the measured cost).
+SAMPLE_EVERY = 250
+_credit = [SAMPLE_EVERY]        # games played since the last sampled one (the first call samples one at once)
 
 
-def _call_forked(index: int):
-    function, item = _forked_calls[index]
-    return function(item)
+class NotReproducible(RuntimeError):
+    """A sampled game replayed in another process gave different results."""
+
+
+def _reseed_outside_randomness() -> None:
+    import random
+
+    import numpy as np
+
+    seed = int.from_bytes(os.urandom(4), "little")
+    random.seed(os.urandom(16))
+    np.random.seed(seed)
+    _numba_seed(seed)
+
+
+@njit(cache=True)
+def _numba_seed(seed):
+    np.random.seed(seed)    # Numba's own generator, which np.random in compiled code draws from
+
+
+def _rows(columns: dict, offset: int, seats: int) -> dict:
+    """The rows of one game (at ``offset`` in its chunk) of a chunk's columns: each column has a row per
+    (game, seat), game by game."""
+    return {name: np.asarray(values)[offset * seats:(offset + 1) * seats] for name, values in columns.items()
+            if not name.startswith("_")}
+
+
+def _same(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(
+        np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f") for k in a)
+
+
+class _Sample:
+    """The games of one play_chunks call that the reproducibility guard replays elsewhere: each is sent to the
+    checker as soon as its chunk has been played (the checker replays it while the other chunks are played)
+    and compared when all are done."""
+
+    def __init__(self, chunks: list[Chunk]):
+        self.games = {}     # id(chunk) -> the game of it to replay
+        for chunk in chunks:
+            if chunk.batch is None or chunk.games < 1:
+                continue
+            _credit[0] += chunk.games
+            if _credit[0] >= SAMPLE_EVERY:
+                _credit[0] = 0
+                self.games[id(chunk)] = chunk.first_game + chunk.games // 2
+        self.sent = []      # (chunk, game, its rows as played), in the order sent to the checker
+        if self.games:
+            _checker_for([chunk.batch for chunk in chunks if id(chunk) in self.games])
+
+    def wrap(self, sink):
+        if not self.games:
+            return sink
+
+        def keep(chunk, columns):
+            game = self.games.get(id(chunk))
+            if game is not None:
+                _checker.conns[0].send(("replay", _describe(chunk.batch), chunk.columns, [game]))
+                self.sent.append((chunk, game, _rows(columns, game - chunk.first_game, len(chunk.batch.seats))))
+            sink(chunk, columns)
+        return keep
+
+    def abandon(self) -> None:
+        """Drop the checker's replies still to come (play_chunks stopped): a later call must not read them."""
+        global _checker
+        if self.sent and _checker is not None:
+            checker, _checker = _checker, None
+            checker.close(kill=True)
+
+    def verify(self, failed=None) -> None:
+        for chunk, game, rows in self.sent:
+            columns = _replayed(chunk.batch, game)
+            if not _same(rows, _rows(columns, 0, len(chunk.batch.seats))):
+                error = faults.StrategyFault(faults.not_reproducible_line(chunk.batch, game))
+                if failed is None:
+                    raise error
+                failed(chunk, error)
+
+
+_checker: "_Pool | None" = None
+
+
+def _checker_for(batches) -> None:
+    """Make sure the process's checker (a pool of one warm worker) knows ``batches``."""
+    global _checker
+    if _checker is None or not _checker.alive() or not all(_checker.knows(batch) for batch in batches):
+        if _checker is not None:
+            _checker.close()
+        _checker = _Pool(1)
+
+
+def _replayed(batch, game: int) -> dict:
+    """The checker's next reply: the columns of ``game`` of ``batch`` played again, with its outside randomness
+    freshly seeded (a fault there is raised here, in one line)."""
+    global _checker
+    limit = guard.decision_timeout()
+    try:
+        if not _checker.conns[0].poll(limit or None):      # a decision stuck only when replayed
+            words = _checker.words(0)
+            _checker.close(kill=True)
+            _checker = None
+            raise faults.StrategyFault(faults.stop_line(faults.note_for(batch, game, 1), words,
+                                                        f"is stuck: a decision has not returned in {limit:g} s "
+                                                        "(--decision-timeout) when replayed in another process"))
+        ok, value = _checker.conns[0].recv()
+    except (EOFError, OSError):
+        error = _checker.died(0)
+        _checker = None
+        raise error from None
+    if not ok:
+        exc, text = value
+        raise exc from RemoteTraceback(text)
+    return value[0]
+
+
+class ChildDied(WorkerDied):
+    """A process that map_forked started ended before it sent back all its results."""
+
+
+def _draw(conn, function, items, parent: int, forked_by_main_thread: bool) -> None:
+    """A map_forked child: ``function`` of each (index, item), sent back as (index, ok, result or exception),
+    until done; a parent that has gone (a broken pipe) ends it quietly."""
+    _die_with_parent(parent, forked_by_main_thread)
+    try:
+        for index, item in items:
+            try:
+                reply = (index, True, function(item))
+            except Exception as exc:
+                text = "".join(traceback.format_exception(exc))
+                try:
+                    pickle.dumps(exc)
+                except Exception:
+                    exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+                reply = (index, False, (exc, text))
+            conn.send(reply)
+    except (BrokenPipeError, EOFError, OSError):
+        os._exit(0)
 
 
 def map_forked(function, items: list, workers: int = 1) -> list:
     """``[function(item) for item in items]``, on up to ``workers`` forked processes when there are several
     items (results in order; each must pickle). For work between the games that is worth spreading over the
-    cores, e.g. drawing a report's figures; neither ``function`` nor ``items`` need pickle."""
+    cores, e.g. drawing a report's figures; neither ``function`` nor ``items`` need pickle. A child that dies
+    (a crash, the OOM killer) raises ChildDied in one line, never a hang; the others are stopped; a child
+    whose parent is gone ends quietly (no broken-pipe tracebacks)."""
     if workers <= 1 or len(items) < 2:
         return [function(item) for item in items]
-    _forked_calls[:] = [(function, item) for item in items]
+    context = multiprocessing.get_context("fork")
+    count = min(workers, len(items))
+    children, results = [], {}
     try:
-        with multiprocessing.get_context("fork").Pool(min(workers, len(items))) as forked:
-            return forked.map(_call_forked, range(len(items)), chunksize=1)
+        for k in range(count):
+            mine, theirs = context.Pipe(duplex=False)
+            share = [(i, items[i]) for i in range(k, len(items), count)]
+            process = context.Process(target=_draw, name="simkit-plot", daemon=True,
+                                      args=(theirs, function, share, os.getpid(),
+                                            threading.current_thread() is threading.main_thread()))
+            process.start()
+            theirs.close()
+            children.append((mine, process, len(share)))
+        waiting = {conn: [process, expected] for conn, process, expected in children}
+        while waiting:
+            for conn in connection.wait(list(waiting)):
+                try:
+                    index, ok, value = conn.recv()
+                except (EOFError, OSError):
+                    process = waiting[conn][0]
+                    process.join(1)
+                    raise ChildDied(f"a process drawing figures died ({faults.death(process.exitcode)}) before it "
+                                    "finished") from None
+                if not ok:
+                    exc, text = value
+                    raise exc from RemoteTraceback(text)
+                results[index] = value
+                waiting[conn][1] -= 1
+                if not waiting[conn][1]:
+                    del waiting[conn]
     finally:
-        _forked_calls.clear()
+        for conn, process, _ in children:
+            if process.is_alive():
+                process.terminate()
+            process.join(5)
+            conn.close()
+    return [results[i] for i in range(len(items))]

@@ -16,6 +16,7 @@ import sys
 from contextlib import contextmanager
 
 ENV = "SIMKIT_PROGRESS"     # "0": never; "1": always, terminal or not
+TERMINAL_ENV = "SIMKIT_STDERR_IS_TERMINAL"   # set by simkit.supervise: stderr reaches a terminal through it
 
 _quiet = False
 _open: "Bar | None" = None  # the bar being advanced, if any
@@ -35,7 +36,7 @@ def shown() -> bool:
         return True
     if setting == "0" or _quiet:
         return False
-    return sys.stderr.isatty()
+    return sys.stderr.isatty() or os.environ.get(TERMINAL_ENV) == "1"
 
 
 class Bar:

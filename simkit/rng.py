@@ -8,6 +8,8 @@ so that changing one strategy or rule changes only what it must (common random n
 import numpy as np
 from numba import njit
 
+from .guard import note_game
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -35,7 +37,9 @@ def splitmix64(x):
 
 @njit(cache=True)
 def seed_stream(state, seed, game, stream):
-    """Fill a 4-word xoshiro state from (seed, game index, stream id)."""
+    """Fill a 4-word xoshiro state from (seed, game index, stream id). Notes the game as the one being played
+    (simkit.guard: what a crash or a stuck decision names)."""
+    note_game(game)
     x = splitmix64(np.uint64(seed))
     x = splitmix64(x ^ np.uint64(game))
     x = splitmix64(x ^ (np.uint64(stream) * _GOLDEN))

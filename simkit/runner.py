@@ -37,6 +37,7 @@ from .errors import RunFailed, SimkitError
 from .games import Game, get_game
 from .integrity import PART, check_folder, part_entry, part_name, read_part, seal
 from .limits import MAX_CHUNKS, MAX_GAME_INDEX, MAX_GAMES, MAX_MANIFEST_BYTES, check_count, check_output_name
+from .faults import StrategyFault, set_discard_on_crash
 from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, warm
 from .storage import TEMP_SUFFIX, parse_json, read_inside, replace_dir, write_atomic
 from .strategy import Seat, parse_lineup
@@ -275,6 +276,8 @@ def _fault(exc: BaseException, staging: Path, chunks: int) -> str:
     """One line for a run stopped by a fault: what failed, what is kept, how to go on."""
     if isinstance(exc, WorkerDied):
         what = str(exc)
+        if exc.crashed:         # a strategy's crash: its run is discarded, and a resume would crash again
+            return what
     else:
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         what = f"writing the run failed: {' '.join(str(exc).split())}{where}"
@@ -338,7 +341,7 @@ def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: in
                check: bool, backend: str, scheduler: str | None) -> Path:
     staging.mkdir(parents=True, exist_ok=True)
     chunks = -(-batch.games // chunk_size)
-    with _run_lock(staging):
+    with _run_lock(staging), _discarded_on_crash(staging):
         if not (staging / PROGRESS).is_file() or _differs(staging / PROGRESS, config):
             _clear(staging)         # killed before it began, or a different run's (discarded under --overwrite)
         write_atomic(staging / PROGRESS, json.dumps(config, indent=2))
@@ -363,7 +366,8 @@ def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: in
         try:
             execute(batch, sink, workers, chunk_size, progress, check, done, backend, scheduler)
         except BaseException as exc:
-            if not records:               # nothing worth keeping
+            if not records or isinstance(exc, StrategyFault) or getattr(exc, "crashed", False):
+                # nothing worth keeping, or nothing to trust (a strategy's fault: a resume would only repeat it)
                 shutil.rmtree(staging, ignore_errors=True)
             elif isinstance(exc, KeyboardInterrupt):
                 raise RunInterrupted(f"interrupted with {len(records)} of {chunks} chunks written "
@@ -391,6 +395,16 @@ def _write_run(batch: Batch, out: Path, staging: Path, config: dict, workers: in
             if out.is_dir() and not staging.exists():
                 (out / LOCK).unlink(missing_ok=True)
     return out
+
+
+@contextmanager
+def _discarded_on_crash(staging: Path):
+    """While a run is written, the supervising parent removes its staging if the games crash (simkit.supervise)."""
+    set_discard_on_crash(staging)
+    try:
+        yield
+    finally:
+        set_discard_on_crash(None)
 
 
 LOCK = ".lock"

@@ -19,15 +19,18 @@ import math
 import re
 import sys
 import traceback
+import types
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
+from . import numba_tools  # noqa: F401  (closes .flat and np.nditer writes to read-only views before any compiles)
 from .errors import SimkitError
 
 MAX_PARAMS = 16
@@ -50,8 +53,8 @@ _NUMBA_HEADER = re.compile(r"^(Failed in \w+ mode pipeline|During: |- Resolution
 _NUMBA_PLACE = re.compile(r'^File "([^"]+)", line (\d+)', re.M)
 
 
-_READONLY_WRITE = re.compile(r"setitem\(readonly array")
-_WRITTEN_NAME = re.compile(r"^\s*([A-Za-z_]\w*)\s*\[")
+_READONLY_WRITE = re.compile(r"setitem\(readonly array|\.flat of a read-only array|nditer\(readonly array")
+_WRITTEN_NAME = re.compile(r"^\s*(?:for\s.*\bnditer\(\s*)?([A-Za-z_]\w*)\s*(?:\.flat\b|\[)")
 
 
 def _readonly_write(text: str, py_func) -> str:
@@ -88,27 +91,66 @@ def compile_error_line(exc: Exception, py_func) -> str:
     return f"{reason} ({where})"
 
 
+SHIPPED_PACKAGE = "simkit.strategies"
+
+
+def shipped_code(py_func) -> bool:
+    """Whether a decision function is simkit's own (its strategies package), which is compiled as it is; any
+    other (a user's module, an installed package, a notebook) is compiled with bounds checking."""
+    module = getattr(py_func, "__module__", None) or ""
+    return module == SHIPPED_PACKAGE or module.startswith(SHIPPED_PACKAGE + ".")
+
+
+def _bounds_checked_copy(py_func):
+    """``py_func`` under a name of its own, so that its bounds-checked compilation has its own cache entry
+    (Numba's cache index does not tell a bounds-checked compilation from a plain one of the same function)."""
+    copy = types.FunctionType(py_func.__code__, py_func.__globals__, py_func.__name__, py_func.__defaults__,
+                              py_func.__closure__)
+    copy.__qualname__ = f"{py_func.__qualname__}__bounds_checked"
+    copy.__module__ = py_func.__module__
+    copy.__doc__ = py_func.__doc__
+    return copy
+
+
 def _compile(func, signature):
     """Compile ``func`` for exactly one signature, so the engine sees it as a first-class function. A
-    function already compiled for exactly that signature, and only it, is used as it is: its own options
-    stay (a strategy may compile its decisions without reference counting, which saves a runtime call
-    per array argument and decision). A function that does not compile raises ``ValueError`` with the
-    compiler's reason in one line (and the compiler's exception as its cause)."""
-    if isinstance(func, CPUDispatcher) and func.signatures == [signature.args] \
-            and func.overloads[signature.args].signature.return_type == signature.return_type:
-        return func
+    shipped function already compiled for exactly that signature, and only it, is used as it is: its own
+    options stay (a strategy may compile its decisions without reference counting, which saves a runtime
+    call per array argument and decision). Any other function is compiled again with bounds checking (its
+    own options kept), and so are the helpers it calls that compile with it: an index past the end of its
+    memory, random stream or answer buffer raises IndexError there instead of writing into another
+    seat's arrays or the engine's state (shipped line-ups pay nothing for it). A function that does not
+    compile raises ``ValueError`` with the compiler's reason in one line (and the compiler's exception as
+    its cause)."""
     py_func = func.py_func if isinstance(func, CPUDispatcher) else func
+    options = dict(func.targetoptions) if isinstance(func, CPUDispatcher) else {}
+    if shipped_code(py_func):
+        if isinstance(func, CPUDispatcher) and func.signatures == [signature.args] \
+                and func.overloads[signature.args].signature.return_type == signature.return_type:
+            return func
+        checked = False
+    else:
+        checked = isinstance(py_func, types.FunctionType)
+        if checked:
+            py_func = _bounds_checked_copy(py_func)
+            options["boundscheck"] = True
+    options = {key: value for key, value in options.items() if key in ("_nrt", "boundscheck", "fastmath", "error_model")}
+    saved = numba.config.BOUNDSCHECK
     try:
+        if checked:
+            numba.config.BOUNDSCHECK = 1    # helpers compiled for this function check their bounds too
         try:
-            return njit(signature, cache=True)(py_func)
+            return njit(signature, cache=True, **options)(py_func)
         except RuntimeError as exc:
             if "no locator available" not in str(exc):
                 raise
-            return njit(signature)(py_func)    # defined in a notebook or REPL: no file to cache against
+            return njit(signature, **options)(py_func)    # defined in a notebook or REPL: no file to cache against
     except SimkitError:
         raise
     except Exception as exc:    # Numba's typing errors, a wrong number of arguments, not a function at all
         raise ValueError(compile_error_line(exc, py_func)) from exc
+    finally:
+        numba.config.BOUNDSCHECK = saved
 
 
 PARAM_KINDS = ("float", "int", "bool", "choice")
@@ -407,6 +449,9 @@ def _load_user_strategy(game: str, module_name: str, attr: str) -> Strategy:
                               f"{_import_error_line(exc)}") from exc
         raise SimkitError(f"strategy {spec}: cannot import module {module_name!r}: it is neither in the working "
                           "directory nor on PYTHONPATH") from exc
+    except SystemExit as exc:       # sys.exit() in the module's own code
+        raise SimkitError(f"strategy {spec}: module {module_name!r} called sys.exit({exc.code!r}) while it was "
+                          f"imported ({_import_error_line(exc).rsplit(' (', 1)[-1]}") from exc
     except Exception as exc:        # anything the module's own code raises while it is imported
         raise SimkitError(f"strategy {spec}: cannot import module {module_name!r}: {_import_error_line(exc)}") from exc
     strategy = getattr(module, attr, None)

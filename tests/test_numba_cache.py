@@ -63,7 +63,8 @@ def test_a_kernel_is_stamped_with_every_module_it_imports_from(tmp_path):
     # a module of one's own: its neighbours and the simkit modules it reads
     (tmp_path / "mine.py").write_text("import numpy as np\nfrom helpers import LIMIT\nfrom simkit.rng import DEAL\n")
     (tmp_path / "helpers.py").write_text("LIMIT = 3\n")
-    assert closure(tmp_path / "mine.py") == {str(tmp_path / "mine.py"), str(tmp_path / "helpers.py"), "simkit/rng.py"}
+    assert closure(tmp_path / "mine.py") == {str(tmp_path / "mine.py"), str(tmp_path / "helpers.py"), "simkit/rng.py",
+                                             "simkit/guard.py"}     # rng.py notes each game in simkit.guard
     before = numba_cache.source_stamp(str(tmp_path / "mine.py"))
     (tmp_path / "helpers.py").write_text("LIMIT = 4\n")
     numba_cache._stamps.clear()
@@ -137,4 +138,4 @@ def test_a_strategy_module_of_ones_own_is_cached(tmp_path):
     python(USER_RUN, tmp_path)
     second = python(USER_RUN, tmp_path)
     assert second["hits"] == 1 and second["misses"] == 0
-    assert list((tmp_path / "__pycache__").glob("mymod.act-*.nbi"))
+    assert list((tmp_path / "__pycache__").glob("mymod.act__bounds_checked-*.nbi"))   # a user's: bounds-checked

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from simkit import pool
+from simkit.faults import StrategyFault
 from simkit.pool import map_forked
 from simkit.cli import main
 from simkit.analysis import balance, compare, sweep, tournament
@@ -100,7 +101,7 @@ def test_an_exception_in_a_worker_is_raised_here_with_its_traceback(fresh_pool, 
         raise ValueError("no such thing")
 
     monkeypatch.setattr(Batch, "play", failing_play(Batch.play, failure))   # before the pool forks: its workers have it
-    with pytest.raises(ValueError, match="no such thing") as exc:
+    with pytest.raises(StrategyFault, match="game 1[05]0 failed with ValueError: no such thing") as exc:
         run_to_frame(make_batch("wheedle", 400, seed=1), workers=2, chunk_size=50)
     assert isinstance(exc.value.__cause__, pool.RemoteTraceback) and "in failure" in str(exc.value.__cause__)
 
@@ -113,8 +114,9 @@ def test_a_worker_killed_by_the_system_ends_a_run_in_one_line(fresh_pool, monkey
         main(["run", "wheedle", "--games", "400", "--chunk-size", "50", "-q", "--out", str(out), "-w", "2"])
     assert exc.value.code == 1
     line, = capsys.readouterr().err.splitlines()
-    assert line.startswith("simkit: error: a worker process died (killed by signal 9; killed by the system, perhaps for "
-                           "want of memory); ") and line.endswith("run the same command again to resume"), line
+    assert line.startswith("simkit: error: wheedle line-up hair-trigger, threshold, patient, blocker (seed 0): game 350 "
+                           "stopped: its worker process died (SIGKILL, killed, perhaps by the system for want of "
+                           "memory); ") and line.endswith("run the same command again to resume"), line
 
 
 def test_workers_leave_ctrl_c_to_their_parent(fresh_pool):
@@ -150,3 +152,37 @@ def test_map_forked_returns_each_items_result_in_order_from_other_processes():
     assert [value for value, _ in results] == [item + 7 for item in range(6)]
     assert os.getpid() not in {pid for _, pid in results}
     assert map_forked(lambda item: (item + offset, os.getpid()), [1], workers=2) == [(8, os.getpid())]
+
+
+def test_a_figure_drawing_child_that_dies_is_one_error_not_a_hang():
+    def draw(item):
+        if item == 3:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return item
+
+    with pytest.raises(pool.ChildDied, match=r"a process drawing figures died \(SIGKILL"):
+        map_forked(draw, list(range(6)), workers=2)
+
+
+def test_a_figure_drawing_childs_exception_is_raised_here():
+    def draw(item):
+        if item == 2:
+            raise KeyError("no such figure")
+        return item
+
+    with pytest.raises(KeyError, match="no such figure"):
+        map_forked(draw, list(range(4)), workers=2)
+
+
+@pytest.mark.parametrize("analysis", [
+    ["tournament", "wheedle", "-s", "hair-trigger,threshold,patient", "-p", "3", "-n", "600"],
+    ["compare", "wheedle", "--players-a", "hair-trigger,threshold,patient", "--players-b", "blocker,threshold,patient",
+     "-n", "600"],
+])
+def test_a_worker_killed_during_an_analysis_is_one_line(fresh_pool, monkeypatch, capsys, analysis):
+    monkeypatch.setattr(Batch, "play", failing_play(Batch.play, lambda: os.kill(os.getpid(), signal.SIGKILL), at=0))
+    with pytest.raises(SystemExit) as exc:
+        main([*analysis, "-w", "2"])
+    assert exc.value.code == 1
+    line, = capsys.readouterr().err.splitlines()
+    assert line.startswith("simkit: error: wheedle line-up ") and "its worker process died (SIGKILL" in line, line

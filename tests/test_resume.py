@@ -70,7 +70,7 @@ def test_killed_run_resumes(tmp_path):
     args = ARGS[:2] + ["--games", "10000", "--seed", "9", "--chunk-size", "200", "-q"]
     out = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-c", "from simkit.cli import main; main()", *args, "--out", str(out),
-                              "-w", "1"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                              "-w", "1"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT), SIMKIT_SUPERVISOR="0"),
                              start_new_session=True, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
@@ -145,7 +145,7 @@ def test_a_killed_parent_takes_its_workers_along(tmp_path, capsys):
     args = ARGS[:2] + ["--games", "20000", "--seed", "9", "--chunk-size", "200", "-q"]
     out = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-c", "from simkit.cli import main; main()", *args, "--out", str(out),
-                              "-w", "2"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                              "-w", "2"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT), SIMKIT_SUPERVISOR="0"),
                              start_new_session=True, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
@@ -157,7 +157,7 @@ def test_a_killed_parent_takes_its_workers_along(tmp_path, capsys):
         child.wait()
         if out.exists():
             pytest.skip("the run finished before it could be killed")
-        assert len(workers) == 2
+        assert len(workers) == 3        # two workers and the reproducibility guard's checker (simkit.pool)
         deadline = time.monotonic() + 5
         while any(runner_alive(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -190,7 +190,8 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_in_one_line(tmp_path):
         while len(list(partial_dir(out).glob("part-*.record.json"))) < 2 and child.poll() is None:
             assert time.monotonic() < deadline, "no parts appeared"
             time.sleep(0.005)
-        workers = _children(child.pid)
+        supervised, = _children(child.pid)      # the command runs in a child of its supervisor (simkit.supervise)
+        workers = _children(supervised)
         os.killpg(child.pid, signal.SIGINT)
         err = child.communicate(timeout=60)[1]
     finally:
@@ -198,7 +199,7 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_in_one_line(tmp_path):
             os.killpg(child.pid, signal.SIGKILL)
     if out.exists():
         pytest.skip("the run finished before it could be interrupted")
-    assert child.returncode == 130 and len(workers) == 2
+    assert child.returncode == 130 and len(workers) == 3    # two workers and the checker
     line, = err.splitlines()
     assert line.startswith("simkit: interrupted with ") and line.endswith("run the same command again to resume")
     assert not any(runner_alive(pid) for pid in workers)

@@ -8,6 +8,8 @@ import traceback
 import click
 
 from ..errors import RunFailed, SimkitError
+from ..pool import WorkerDied
+from ..supervise import supervise
 from . import bench, fuzz, games, replay, report, rules, run, strategies, summary
 from . import balance, compare, design, experiment, ladder, metagame, sweep, tournament, tune
 
@@ -16,6 +18,9 @@ from . import balance, compare, design, experiment, ladder, metagame, sweep, tou
 @click.version_option(package_name="simkit")
 @click.option("--debug", is_flag=True, expose_value=False,
               help="On an error, also print the full traceback (any place on the line; or SIMKIT_DEBUG=1).")
+@click.option("--decision-timeout", type=float, expose_value=False, metavar="SECONDS",
+              help="Stop the command, naming the decision, when a strategy's decision has not returned in "
+                   "SECONDS (any place on the line; or SIMKIT_DECISION_TIMEOUT; default 300; 0: never).")
 def cli():
     """Monte Carlo strategy analysis for Wheedle, Dweebies and Wheeler Dealer."""
 
@@ -37,11 +42,38 @@ def _one_line(exc: BaseException, line: str, status: int, debug: bool) -> None:
     sys.exit(status)
 
 
+def _decision_timeout(argv: list[str]) -> list[str]:
+    """``argv`` without ``--decision-timeout SECONDS`` (accepted anywhere on the line, like ``--debug``), whose
+    value goes to SIMKIT_DECISION_TIMEOUT for this process and its children (simkit.guard)."""
+    rest, it = [], iter(argv)
+    for arg in it:
+        if arg == "--decision-timeout" or arg.startswith("--decision-timeout="):
+            value = arg.partition("=")[2] if "=" in arg else next(it, "")
+            try:
+                seconds = float(value)
+                if not 0 <= seconds <= 10 ** 6:
+                    raise ValueError
+            except ValueError:
+                raise SimkitError(f"--decision-timeout must be a number of seconds 0..1000000 (0: none), not "
+                                  f"{value!r}") from None
+            os.environ["SIMKIT_DECISION_TIMEOUT"] = repr(seconds)
+        else:
+            rest.append(arg)
+    return rest
+
+
 def main(argv=None) -> None:
     """Entry point: bad input of any kind ends with one line on stderr and exit status 2 (with ``--debug``
     anywhere on the line, or SIMKIT_DEBUG=1, after the full traceback)."""
+    supervised = argv is None and os.environ.get("SIMKIT_SUPERVISOR", "1") != "0"
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv or debugging()
+    try:
+        argv = _decision_timeout(argv)
+    except SimkitError as exc:
+        _one_line(exc, f"simkit: error: {exc}", 2, debug)
+    if supervised:
+        supervise()     # the command as a supervised child: its crash or a stuck decision is one line too
     try:
         cli.main(args=[arg for arg in argv if arg != "--debug"], prog_name="simkit", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -52,8 +84,10 @@ def main(argv=None) -> None:
         _one_line(exc, f"simkit: error: {' '.join(exc.format_message().split())}", 2, debug)
     except SimkitError as exc:
         _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 2, debug)
-    except RunFailed as exc:    # not the input's fault: status 1
-        _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}", 1, debug)
+    except (RunFailed, WorkerDied) as exc:    # not the input's fault (a strategy's, a killed process): status 1
+        resume = ("; the same command resumes it" if isinstance(exc, WorkerDied) and argv[:1] in (["tune"], ["design"])
+                  and any(arg == "--out" or arg.startswith("--out=") for arg in argv) else "")
+        _one_line(exc, f"simkit: error: {' '.join(str(exc).split())}{resume}", 1, debug)
     except KeyboardInterrupt as exc:
         _one_line(exc, "simkit: interrupted; nothing was written", 130, debug)
     except BrokenPipeError:

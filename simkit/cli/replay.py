@@ -19,4 +19,15 @@ def command(game, seed, game_index, players, rules_file, sets):
 
     batch = make_batch(game, game_index + 1, players_list(players), seed, rules_file, sets)
     click.echo(run_headline(batch.game, batch.manifest()))      # what is played, as every output starts
-    click.echo(batch.game.replay(batch.prepared, list(batch.seats), batch.seed, game_index))
+    click.echo(replay_text(batch, game_index))
+
+
+def replay_text(batch, game_index: int) -> str:
+    """The game's moves; a strategy's fault in it is one line (simkit.faults), a crash too (simkit.supervise)."""
+    from .. import faults, guard, pool
+
+    faults.note_playing(batch, game_index, 1)
+    try:
+        return batch.game.replay(batch.prepared, list(batch.seats), batch.seed, game_index)
+    except Exception as exc:
+        raise faults.chunk_fault(batch, game_index, 1, exc, guard.words(), replaying=True) from exc

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from ... import rng
+from ...guard import deciding
 from ...numba_tools import EVENT_FIELDS, append_event, readonly
 from .table import EMPTY, grid_side, legal_cells_into, play_card
 from .view import (COLLECT_MUST, H_CELL, H_COLLECTED, H_DWEEBIE, H_SEAT, HISTORY_FIELDS, MEMORY_SIZE, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_GROUPS,
@@ -203,6 +204,7 @@ def _turn(n_players, copies, rules, places, params, check, record, stats, game_s
         public[per_dweebie + dweebies + d] = taken[d]
         public[per_dweebie + 2 * dweebies + d] = on_table[d]
     # what the strategy is shown is read-only, so it sees the engine's own arrays (no copies)
+    deciding(actor, 0)
     move = places[actor](readonly(hands[actor]), readonly(public), readonly(grid), readonly(legal[:n_legal]),
                          readonly(params[actor]), memory[actor], strategy_rng[actor])
     # the answer is checked before anything is indexed with it (every int64 decodes to some triple)

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from ... import rng
+from ...guard import deciding
 from ...numba_tools import readonly
 from .view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, ACTION_SIZE, ASKED, MEMORY_SIZE, NET,
                    OFFER, OFFER_FROM, OFFERED, PASS, PUB_ALL_POINTS, PUB_BANKRUPT_MAJORITY_SCORES, PUB_BANKRUPT_POINTS,
@@ -252,6 +253,7 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
             actor = rng.below(turn_rng, n_players)
             _view(actor, hands, hand_view, public[actor], tick, centre, can_stop[actor], streak, my_streak[actor])
             action[:] = 0
+            deciding(actor, 0)
             kind = acts[actor](readonly(hand_view), readonly(public[actor]), readonly(seen), readonly(params[actor]),
                                memory[actor], strategy_rng[actor], action)
             attempted = kind
@@ -290,6 +292,7 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                         if m > 0 and hands[p, want] < m:
                             continue
                         _view(p, hands, hand_view, public[p], tick, centre, can_stop[p], streak, my_streak[p])
+                        deciding(p, 1)
                         if accepts[p](readonly(hand_view), readonly(public[p]), readonly(seen), readonly(offer),
                                       readonly(params[p]), memory[p], strategy_rng[p]):
                             taker = p

@@ -27,6 +27,7 @@ from numba import njit, types
 
 from ... import rng
 from ...columns import logged_events
+from ...guard import deciding
 from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
                             kernel_context, readonly_c, store_addresses, unmanaged, vector_at, view)
 from ...strategy import MAX_PARAMS
@@ -214,6 +215,7 @@ def _ask(ctx, kind, seat, context, commodity, price, short, other):
     query[Q_SHORT] = short
     query[Q_FROM] = other
     floats = _floats(ctx)[seat]
+    deciding(seat, kind)
     return _decision(ctx, kind, seat)(readonly_c(table), readonly_c(view(floats, 0, MAX_PARAMS)),
                                       view(floats, MAX_PARAMS, MEMORY_SIZE), _rngs(ctx)[table[H_PLAYERS] + seat],
                                       readonly_c(query))

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit, types
 
 from ... import rng
+from ...guard import deciding
 from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
                             kernel_context, readonly_c, store_addresses, view)
 from ...strategy import MAX_PARAMS
@@ -241,6 +242,7 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
         state[ST_OUT + i] = 0
     floats = _floats(ctx)[seat]
     function = _decision_at(_fns(ctx), decision * MAX_SEATS + seat)
+    deciding(seat, decision)
     # every argument C-ordered (view.DECISION_SIGNATURE): views of the state, the table and floats, no copies
     return function(readonly_c(public), readonly_c(_table(ctx)), readonly_c(query),
                     readonly_c(_part(floats, 0, MAX_PARAMS)), _part(floats, MAX_PARAMS, MEMORY_SIZE),
