@@ -61,11 +61,15 @@ def test_a_game_loaded_after_the_fork_makes_the_pool_fork_again(fresh_pool):
      5 * 4),       # 5 line-ups x 4 rotations
     (lambda w: sweep("wheedle", strategy="threshold", param="points=10:30:10", games=200, rotate_seats=True, workers=w),
      3 * 4),       # 3 points x 4 rotations
-    (lambda w: compare("wheedle", sets_b=["scoring.false_stop=-10"], games=300, workers=w), 2),
+    (lambda w: compare("wheedle", sets_b=["scoring.stop_bonus=10"], games=300, workers=w), 2),
+    # a change that never came into play: the analysis then probes which shipped strategies bring it into play
+    # (one batch for each strategy not in the line-up), in one call of its own
+    (lambda w: compare("wheedle", sets_b=["scoring.false_stop=-10"], games=300, workers=w),
+     [2, len(registered("wheedle")) - 4]),
     (lambda w: compare("wheedle", seed_b=1, games=400, until_decided=True, target=0.001,
                        first_batch=100, workers=w), [2, 2, 2]),     # looks of 100, 200 and 400 deals: both sides each
     (lambda w: balance("wheedle", games=400, workers=w), 4),        # 4 seat orders
-], ids=["tournament", "sweep", "compare", "sequential compare", "balance"])
+], ids=["tournament", "sweep", "compare", "compare and probe", "sequential compare", "balance"])
 def test_an_analysis_sends_all_its_batches_at_once(analysis, batches, monkeypatch):
     calls = []
     real = analysis_play.play_chunks
