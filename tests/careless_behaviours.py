@@ -67,6 +67,12 @@ BEHAVIOURS = (
 )
 
 
+# a game whose small integers are never legal answers: draw among the legal ones (Dweebies' place(hand, public,
+# grid, legal, ...) answers (Dweebie << 32) | cell, a Dweebie held and a cell of legal; 0, 1 or 2 are refused)
+RANDOM_ANSWER = {"dweebies": "d = 0\n    while a0[d] == 0:\n        d += 1\n"
+                             "    return (np.int64(d) << 32) | a3[np.int64(np.random.random() * a3.size)]"}
+
+
 def _roles(signature) -> dict:
     """Which argument of a decision is its memory, random stream, answer buffer, and a read-only 1-d array."""
     roles = {}
@@ -96,9 +102,9 @@ def strategy_source(game: str, behaviour: Behaviour, module: str) -> str:
         args = ", ".join(f"a{i}" for i in range(len(signature.args)))
         result = "False" if signature.return_type == types.boolean else "0"
         body = behaviour.body
-        if body == "RETURN_RANDOM":
+        if body == "RETURN_RANDOM":      # an answer the engine accepts, drawn from np.random
             body = "return np.random.random() < 0.5" if result == "False" else \
-                "return np.int64(np.random.random() * 3)"
+                RANDOM_ANSWER.get(game, "return np.int64(np.random.random() * 3)")
         for role, name in roles.items():
             body = body.replace(role, name)
         lines += [f"def decide_{number}({args}):", f"    {body}", f"    return {result}", ""]
