@@ -101,6 +101,15 @@ def _plain_decimals(values) -> int:
     return int(min(max(2 - math.floor(math.log10(typical)), 0), 4))
 
 
+def _cell_decimals(value, decimals: int) -> int:
+    """A cell's decimals: its column's, or more (up to 4) where those would round the value by over 0.5% (a
+    small value in a column of large ones: 1.5 beside 1,000 is shown as 1.5, never 2)."""
+    value = float(value)
+    while decimals < 4 and math.isfinite(value) and abs(round(value, decimals) - value) > 0.005 * abs(value):
+        decimals += 1
+    return decimals
+
+
 def _header(column: str, money: bool, currency: str) -> str:
     text = column.replace("_", " ")
     if money and currency and not is_symbol(currency):
@@ -160,6 +169,8 @@ def _present(table: pd.DataFrame, money, currency, every_rate: bool = False) -> 
             decimals = min(decimals, 0 if np.nanmedian(np.abs(values.to_numpy(float))) >= 100 else 2)
         if "var_reduction" in column:
             cells = [number(v, 1, suffix="x") for v in values]
+        elif interval is None and not rate and not is_money:
+            cells = [number(v, _cell_decimals(v, decimals), signed) for v in values]
         else:
             cells = [number(v * scale, decimals, signed, prefix if is_money else "", "%" if rate else "")
                      for v in values]

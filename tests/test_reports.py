@@ -47,6 +47,15 @@ def test_an_interval_shares_its_estimates_cell():
     assert shown["n"].tolist() == ["4,000", "12,000"]
 
 
+def test_a_small_value_among_large_ones_keeps_its_digits():
+    # tune's [best] table: one row per parameter, of any size; 1.5 beside 1,000 must not print as "2"
+    table = pd.DataFrame({"parameter": ["points", "reserve", "stop"], "best": [1.5, 1000.0, 200.0],
+                          "mean": [0.123456, 51.75, 49.89]})
+    shown = present(table)
+    assert shown["best"].tolist() == ["1.5", "1,000", "200"]
+    assert shown["mean"].tolist() == ["0.123", "51.8", "49.9"]      # about three significant digits each
+
+
 def test_a_rate_column_marks_the_rows_that_are_shares():
     # a design's validation: one measure a share of games, another a length in ticks, in the same columns
     table = pd.DataFrame({"measure": ["seat-balance", "length=60", "seat-balance"], "rate": [True, False, True],
