@@ -27,7 +27,7 @@ from .play import Job, play_jobs, rotate
 from .result import points
 
 ALL = "all"                 # --retune with no value: every tunable strategy of the line-up
-RETUNE_BUDGET = "24"        # trials per strategy and rule set (measured: docs/analysis.md, "Re-tuned players")
+RETUNE_BUDGET = "100"       # trials per strategy and rule set (its time: docs/analysis.md, "Re-tuned players")
 MARK = "*"
 
 
@@ -167,7 +167,7 @@ def retuned_report(spec, batches_ab, fixed: pd.DataFrame, retuned: Retuned, deal
     findings.append(_search_check(retuned))
     tables = {"retuned": side_by_side, "retuned_strategy": strategies, "retuned_params": _params_table(retuned)}
     for (side, label), result in retuned.tuned.items():
-        tables[f"retune_{side.lower()}_{label}_trials"] = result.trials
+        tables[f"retune_{side.lower()}_{re.sub(r'[^A-Za-z0-9-]+', '_', label)}_trials"] = result.trials
     details = tuple(name for name in tables if name.endswith("_trials")) + ("retuned_params",)
     return tables, findings, details
 

@@ -114,7 +114,7 @@ class BudgetOption(click.Option):
 def retune_options(func):
     """--retune [STRATEGY,...], --retune-params, --retune-budget (compare and balance with --set-b)."""
     func = click.option("--retune-budget", cls=BudgetOption, default=None, metavar="N [trials|games|minutes]",
-                        help="With --retune: the search budget of each strategy under each rule set (default: 24 "
+                        help="With --retune: the search budget of each strategy under each rule set (default: 100 "
                              "trials; docs/analysis.md gives its time).")(func)
     func = click.option("--retune-params", default=None, metavar="K=LO:HI[:log|int],...",
                         help="With --retune: the parameters to tune (default: each strategy's declared ranges).")(func)

@@ -2,7 +2,6 @@
 history of an uninterrupted one, and bad input is one line."""
 import importlib
 import os
-import re
 import signal
 import sqlite3
 import subprocess
