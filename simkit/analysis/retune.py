@@ -168,7 +168,8 @@ def retuned_report(spec, batches_ab, fixed: pd.DataFrame, retuned: Retuned, deal
     tables = {"retuned": side_by_side, "retuned_strategy": strategies, "retuned_params": _params_table(retuned)}
     for (side, label), result in retuned.tuned.items():
         tables[f"retune_{side.lower()}_{re.sub(r'[^A-Za-z0-9-]+', '_', label)}_trials"] = result.trials
-    details = tuple(name for name in tables if name.endswith("_trials")) + ("retuned_params",)
+    # the per-strategy table is in the findings' words already, and too wide for 120 columns
+    details = ("retuned_strategy", "retuned_params", *(name for name in tables if name.endswith("_trials")))
     return tables, findings, details
 
 
