@@ -191,14 +191,16 @@ def metagame_simplex(result):
     return fig
 
 
-@analysis_plot("compare", "retuned", "Fixed bots and re-tuned: win rate B - A (95% paired intervals)")
+@analysis_plot("balance", "retuned", "Fixed and re-tuned players: win rate B - A (95% paired intervals)")
+@analysis_plot("compare", "retuned", "Fixed and re-tuned players: win rate B - A (95% paired intervals)")
 def compare_retuned(result):
-    if "retuned_entry" not in result.tables:
+    if "retuned_strategy" not in result.tables:
         return None
-    fixed, retuned = result.tables["strategy"], result.tables["retuned_entry"]
+    fixed = result.tables["strategy" if result.kind == "compare" else "strategies"]
+    retuned = result.tables["retuned_strategy"]
     fig, axes = _figure(1, 2, 1.4 + 0.5 * max(len(fixed), len(retuned)))
     _interval_bars(axes[0, 0], fixed.index, fixed["win_diff"] * 100, fixed["win_low"] * 100, fixed["win_high"] * 100)
-    axes[0, 0].set_xlabel("fixed bots: B - A (points)")
+    axes[0, 0].set_xlabel("fixed players: B - A (points)")
     _interval_bars(axes[0, 1], retuned.index, retuned["win_diff"] * 100, retuned["win_low"] * 100,
                    retuned["win_high"] * 100, "#DD8452")
     axes[0, 1].set_xlabel("re-tuned under each rule set: B - A (points)")

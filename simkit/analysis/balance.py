@@ -45,7 +45,8 @@ SPREAD_BOOTSTRAP = 400
 
 
 def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, seed: int = 0, players_b=None,
-            sets_b=(), workers: int = 1, negligible=()) -> Analysis:
+            sets_b=(), retune=None, retune_params=None, retune_budget=None, workers: int = 1, storage=None,
+            study_name: str = "balance", negligible=()) -> Analysis:
     """Balance report card of a rule set (defaults plus ``rules``/``sets``) for a line-up of shipped or
     user strategies. ``games`` are split over the seat rotations. Tables: seats, strategies,
     head_to_head, length (distribution), spread; ``findings`` says what they mean in words.
@@ -55,7 +56,12 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     findings and tables give the paired change B - A in each seat's advantage, in the strategy spread (the
     best strategy's win rate minus the worst's; bootstrap interval over deals), in each strategy's win
     rate, in game length and in the share of games that hit a limit, all with 95% intervals, each significant
-    one sized against ``negligible`` (``METRIC=VALUE`` thresholds, result.parse_negligible)."""
+    one sized against ``negligible`` (``METRIC=VALUE`` thresholds, result.parse_negligible).
+
+    retune (with ``sets_b``): "all" or the strategies of the line-up to re-tune under rules A and under rules
+    B (``retune_params``, ``retune_budget`` per strategy and rule set, as ``tune``'s params and budget;
+    simkit.analysis.retune); the card then gives each headline change for fixed and for re-tuned players
+    side by side. storage/study_name: where those searches keep their state (see ``tune``)."""
     thresholds = parse_negligible(negligible)
     side_a = batches(game, players, seed, sets, rules, rotate_seats=True)
     spec = side_a[0].game
@@ -69,6 +75,13 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
                          rotate_seats=True)
         if len(side_b[0].seats) != n:
             raise SimkitError(f"line-ups A and B must have the same number of seats, not {n} and {len(side_b[0].seats)}")
+    targets = None
+    if retune is not None:
+        from .retune import retune_targets
+
+        targets = retune_targets(side_a[0].seats, retune, retune_params, players_b)
+        if not sets_b:
+            raise SimkitError("--retune compares two rule sets: give the change as --set-b KEY=VALUE")
     setup = {"game": game, "players": [s.label for s in side_a[0].seats], "sets": list(sets), "rules": rules,
              "seed": seed, "deals": deals, "games": deals * n}
     if side_b is None:
@@ -83,16 +96,32 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     findings = first_lines(spec, side_a[0].rules, side_b[0].rules, frames,
                            probe_strategies(game, players, seed, [*sets, *sets_b], rules)) + findings
     setup.update(players_b=[s.label for s in side_b[0].seats], sets_b=list(sets_b))
+    details = ("changes", "length", "seat_advantage_a", "seat_advantage_b")
+    if targets is not None:
+        from .retune import RETUNE_BUDGET, retune_lineups, retuned_report
+
+        retuned = retune_lineups(game, side_a[0].seats, targets, retune_params, retune_budget or RETUNE_BUDGET, sets,
+                                 sets_b, rules, seed, deals * n, workers, storage, study_name)
+        more, lines, more_details = retuned_report(spec, (side_a, side_b), tables["changes"], retuned, deals, seed,
+                                                   thresholds, workers)
+        tables = {"retuned": more.pop("retuned"), **tables, **more}
+        findings += lines
+        details += ("seats", "spread", "strategies", *more_details)
+        setup["retune"] = {"strategies": targets, "params": retune_params, "budget": str(retune_budget or RETUNE_BUDGET),
+                           "tuned_a": [retuned.tuned["A", t].best_spec for t in targets],
+                           "tuned_b": [retuned.tuned["B", t].best_spec for t in targets]}
     return Analysis("balance", f"{spec.title}: balance report card, A against B", game, tables, findings, setup,
-                    players=n, details=("length", "seat_advantage_a", "seat_advantage_b"))
+                    players=n, details=details)
 
 
-def _card(spec, batch_list, frame, deals) -> dict:
+def _card(spec, batch_list, frame, deals, entry_labels=None) -> dict:
     """One side's balance card: its tables and findings, and what an A/B card pairs (the played rows and
-    the per-game measures)."""
+    the per-game measures). entry_labels: the line-up's labels as the frame's strategy column has them, when
+    they are not the seats' own (re-tuned seats are shown as ``builder*``)."""
     n = len(batch_list[0].seats)
     per_game, ordered = _per_game(frame)
-    labels = list(dict.fromkeys(seat.label for seat in batch_list[0].seats))
+    entry_labels = entry_labels or [seat.label for seat in batch_list[0].seats]
+    labels = list(dict.fromkeys(entry_labels))
     tables = {"seats": seat_advantage(frame)}
     strategy = block_outcomes(frame, "strategy")
     win, score = rate_means(strategy["win"][labels]), block_means(strategy["score"][labels])
@@ -107,7 +136,7 @@ def _card(spec, batch_list, frame, deals) -> dict:
     findings += _spread(per_game, tables, spec)
     findings += _dominance(tables["head_to_head"], labels)
     return {"tables": tables, "findings": findings, "frame": frame, "per_game": per_game, "labels": labels,
-            "seats": batch_list[0].seats}
+            "entry_labels": entry_labels}
 
 
 def _strategy_spread(cards, seed) -> pd.DataFrame:
@@ -134,7 +163,8 @@ def _strategy_spread(cards, seed) -> pd.DataFrame:
 
 def _compare_cards(spec, cards, deals, n, seed, thresholds=NEGLIGIBLE) -> tuple[dict, list[str]]:
     """The A/B card: each seat's advantage, the strategy spread, each strategy's win rate, the game length
-    and the limit share of A and B, paired by deal, as tables and findings."""
+    and the limit share of A and B, paired by deal, as tables and findings. Table ``changes`` holds the
+    headline changes (seat 0's advantage, the spread, the length, the limit share) with their verdicts."""
     a, b = cards
     advantage = []
     for card in cards:
@@ -145,63 +175,92 @@ def _compare_cards(spec, cards, deals, n, seed, thresholds=NEGLIGIBLE) -> tuple[
                                               "high": "win_advantage_change_high", "n": "deals"})
     seats = seats.drop(columns=["half_width", "var_reduction"]).rename_axis("seat")
     spread = _strategy_spread(cards, seed)
-    swapped = swapped_entries(a["frame"], b["frame"], *(card["seats"] for card in cards), True)
-    tables = {"seats": seats, "spread": spread, **({"swapped": swapped} if swapped is not None else {}),
+    swapped = swapped_entries(a["frame"], b["frame"], *(card["entry_labels"] for card in cards), True)
+    changes = headline_changes(spec, cards, seats, spread, thresholds)
+    tables = {"changes": changes, "seats": seats, "spread": spread, **({"swapped": swapped} if swapped is not None else {}),
               "strategies": _flatten(paired_tables(a["frame"], b["frame"], "strategy")),
               "seat_advantage_a": a["tables"]["seats"], "seat_advantage_b": b["tables"]["seats"]}
-    seats = seats.rename(columns=lambda c: c.replace("win_advantage_", ""))   # short names below
-    first = seats.iloc[0]
-    moved = [str(seat) for seat, row in seats.iterrows() if row["change_low"] > 0 or row["change_high"] < 0]
-    win = negligible_of(thresholds, "win")
+    if spec.length_column:
+        shares = [card["tables"]["length"]["share"] for card in cards]
+        tables["length"] = pd.concat(shares, axis=1, keys=["share_a", "share_b"]).fillna(0.0).sort_index()
+    moved = [str(seat) for seat, row in seats.iterrows()
+             if row["win_advantage_change_low"] > 0 or row["win_advantage_change_high"] < 0]
     findings = [f"{games_played(deals, n, per_side=True)}, A and B on the same deals; intervals 95%; a tie counts as "
-                "a win for every tied seat.",
-                f"Seat advantage of seat 0, the first player (win rate minus the average seat's): A "
-                f"{number(first['a'] * 100, 1, True)} points -> B {number(first['b'] * 100, 1, True)} points; change "
-                f"{points(first['change'], first['change_low'], first['change_high'])} "
-                f"({verdict(first['change_low'], first['change_high'], diff=first['change'], negligible=win)}). "
-                + (f"Seats whose advantage changes significantly: {', '.join(moved)}." if moved
-                   else "No seat's advantage changes significantly at 95%.")]
+                "a win for every tied seat."]
     rates = [card["tables"]["strategies"]["win_rate"] for card in cards]
     ends = [f"{r.idxmax()} {r.max():.1%} to {r.idxmin()} {r.min():.1%}" for r in rates]
-    change = spread.loc["B - A"]
-    findings.append(f"Strategy spread (the best strategy's win rate minus the worst's): A {spread.loc['A', 'win_spread'] * 100:.1f} "
-                    f"points ({ends[0]}) -> B {spread.loc['B', 'win_spread'] * 100:.1f} points ({ends[1]}); change "
-                    f"{points(change['win_spread'], change['win_spread_low'], change['win_spread_high'])} "
-                    f"({verdict(change['win_spread_low'], change['win_spread_high'], 'wider', 'narrower', diff=change['win_spread'], negligible=win)}; "
-                    "bootstrap over deals).")
+    for metric, row in changes.iterrows():
+        if metric == SEAT0:
+            findings.append(f"Seat advantage of seat 0, the first player (win rate minus the average seat's): "
+                            f"{_change_text(row)} "
+                            + (f"Seats whose advantage changes significantly: {', '.join(moved)}." if moved
+                               else "No seat's advantage changes significantly at 95%."))
+        elif metric == SPREAD:
+            findings.append(f"Strategy spread (the best strategy's win rate minus the worst's): A {row['A'] * 100:.1f} "
+                            f"points ({ends[0]}) -> B {row['B'] * 100:.1f} points ({ends[1]}); change "
+                            f"{change_cell(row)} ({row['verdict']}; bootstrap over deals).")
+        elif metric == LIMIT:
+            findings.append(f"Games hitting a limit ({spec.limit_label}): {_change_text(row)}")
+        else:
+            findings.append(f"Game {metric}: {_change_text(row)}")
     findings += swapped_findings(swapped, True, spec)
     strategies = tables["strategies"]
     if len(strategies):
         findings.append("Win rate per strategy, B - A: " + "; ".join(
             f"{label} {row['win_a']:.1%} -> {row['win_b']:.1%}, {points(row['win_diff'], row['win_low'], row['win_high'])}"
             for label, row in strategies.iterrows()) + ".")
-    findings += _length_change(spec, cards, tables, thresholds)
     return tables, findings
 
 
-def _length_change(spec, cards, tables, thresholds=NEGLIGIBLE) -> list[str]:
-    """Paired change in mean game length and in the share of games hitting a limit (per deal, over its
-    seat orders), and both sides' length distributions."""
-    lines = []
-    per_deal = {}
+SEAT0, SPREAD, LIMIT = "seat 0 advantage", "strategy spread", "games hitting a limit"
+
+
+def headline_changes(spec, cards, seats, spread, thresholds=NEGLIGIBLE) -> pd.DataFrame:
+    """The A/B card's headline changes, one row each (index ``metric``): seat 0's advantage (fairer when it
+    moves toward zero), the strategy spread, the mean game length and the share of games hitting a limit
+    (where the game records them). Columns a, b, change, change_low, change_high (95%), rate (whether the
+    row is a rate), direction (the words for the change's sign) and verdict (sized against ``thresholds``)."""
+    win = negligible_of(thresholds, "win")
+    first = seats.iloc[0]
+    fairer = "fairer" if abs(first["win_advantage_b"]) < abs(first["win_advantage_a"]) else "less fair"
+    rows = {SEAT0: (first["win_advantage_a"], first["win_advantage_b"], first["win_advantage_change"],
+                    first["win_advantage_change_low"], first["win_advantage_change_high"], True, (fairer, fairer), win)}
+    s = spread["win_spread"]
+    rows[SPREAD] = (s["A"], s["B"], s["B - A"], spread.loc["B - A", "win_spread_low"],
+                    spread.loc["B - A", "win_spread_high"], True, ("wider", "narrower"), win)
     if spec.length_column:
-        per_deal["length"] = [card["frame"].groupby("game")[spec.length_column].mean().to_frame("length")
-                              for card in cards]
-        shares = [card["tables"]["length"]["share"] for card in cards]
-        tables["length"] = pd.concat(shares, axis=1, keys=["share_a", "share_b"]).fillna(0.0).sort_index()
+        per_deal = [card["frame"].groupby("game")[spec.length_column].mean().to_frame("x") for card in cards]
+        row = paired(*per_deal).iloc[0]
+        rows[f"length ({spec.length_column})"] = (row["a"], row["b"], row["diff"], row["low"], row["high"], False,
+                                                  ("longer", "shorter"),
+                                                  negligible_of(thresholds, "length", spec.length_column))
     if spec.limit_hit is not None:
-        per_deal["limit"] = [card["per_game"].groupby("game")["limit"].mean().to_frame("limit") for card in cards]
-    for name, (a, b) in per_deal.items():
-        row = paired(a, b).iloc[0]
-        if name == "length":
-            lines.append(f"Game length ({spec.length_column}): mean A {row['a']:.1f} -> B {row['b']:.1f}; change "
-                         f"{interval_text(row['diff'], row['low'], row['high'], True)} "
-                         f"({verdict(row['low'], row['high'], 'longer', 'shorter', diff=row['diff'], negligible=negligible_of(thresholds, 'length', spec.length_column))}).")
-        else:
-            lines.append(f"Games hitting a limit ({spec.limit_label}): A {row['a']:.2%} -> B {row['b']:.2%}; change "
-                         f"{points(row['diff'], row['low'], row['high'])} "
-                         f"({verdict(row['low'], row['high'], diff=row['diff'], negligible=negligible_of(thresholds, 'win'))}).")
-    return lines
+        per_deal = [card["per_game"].groupby("game")["limit"].mean().to_frame("x") for card in cards]
+        row = paired(*per_deal).iloc[0]
+        rows[LIMIT] = (row["a"], row["b"], row["diff"], row["low"], row["high"], True, ("more", "fewer"), win)
+    table = []
+    for metric, (a, b, change, low, high, rate, (up, down), negligible) in rows.items():
+        direction = up if low > 0 else down if high < 0 else ""
+        table.append({"metric": metric, "A": a, "B": b, "diff": change, "diff_low": low, "diff_high": high,
+                      "rate": rate, "direction": direction,
+                      "verdict": verdict(low, high, up, down, diff=change, negligible=negligible)})
+    return pd.DataFrame(table).set_index("metric")
+
+
+def change_cell(row) -> str:
+    """A headline change with its interval: in points for a rate, in the metric's unit otherwise."""
+    if row["rate"]:
+        return points(row["diff"], row["diff_low"], row["diff_high"])
+    return interval_text(row["diff"], row["diff_low"], row["diff_high"], True)
+
+
+def _change_text(row) -> str:
+    if row["rate"]:
+        values = f"A {row['A']:.2%} -> B {row['B']:.2%}" if row.name == LIMIT else \
+            f"A {number(row['A'] * 100, 1, True)} points -> B {number(row['B'] * 100, 1, True)} points"
+    else:
+        values = f"mean A {row['A']:.1f} -> B {row['B']:.1f}"
+    return f"{values}; change {change_cell(row)} ({row['verdict']})."
 
 
 def _seat_findings(seats: pd.DataFrame, n: int) -> list[str]:

@@ -31,11 +31,11 @@ def paired_tables(a: pd.DataFrame, b: pd.DataFrame, by: str, z: float = Z95) -> 
     return pd.concat({metric: paired(out_a[metric], out_b[metric], z) for metric in ("win", "score")}, axis=1)
 
 
-def swapped_entries(a: pd.DataFrame, b: pd.DataFrame, seats_a, seats_b, rotated: bool, z: float = Z95):
+def swapped_entries(a: pd.DataFrame, b: pd.DataFrame, labels_a, labels_b, rotated: bool, z: float = Z95):
     """The paired difference B - A of every line-up entry whose strategy B swapped (kelly -> copper-only):
     pooling by strategy cannot show it, as the two labels are different units. Without rotation an entry
-    is its seat; with rotation it is that line-up position played from every seat. None if none swapped."""
-    labels_a, labels_b = [seat.label for seat in seats_a], [seat.label for seat in seats_b]
+    is its seat; with rotation it is that line-up position played from every seat. ``labels_a``/``labels_b``:
+    the line-ups' labels in entry order. None if none swapped."""
     swapped = [entry for entry, (x, y) in enumerate(zip(labels_a, labels_b)) if x != y]
     if not swapped:
         return None
@@ -79,8 +79,8 @@ def _flatten(table: pd.DataFrame) -> pd.DataFrame:
 
 def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=None, games: int = 10_000,
             seed: int = 0, seed_b: int | None = None, rotate_seats: bool = False, until_decided: bool = False,
-            target: float = 0.01, alpha: float = 0.05, first_batch: int = FIRST_BATCH, retune: str | None = None,
-            retune_params=None, retune_budget="100", workers: int = 1, storage=None,
+            target: float = 0.01, alpha: float = 0.05, first_batch: int = FIRST_BATCH, retune=None,
+            retune_params=None, retune_budget=None, workers: int = 1, storage=None,
             study_name: str = "compare", negligible=()) -> Analysis:
     """Play line-up/rules A and B on the same seeds and report B - A per strategy and per seat.
 
@@ -90,9 +90,11 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     seat orders); with until_decided it is the most that may be played. Win rates count a tie as a win
     for every tied seat. Intervals are 95% (at the adjusted level described above with until_decided).
 
-    retune: a strategy of line-up A whose family is also tuned under rules A and under rules B (with
-    ``retune_params`` and ``retune_budget``, as ``tune``'s params and budget), and the two tuned line-ups
-    compared (``simkit.analysis.retune``): the report then shows the fixed-bot and the re-tuned effect.
+    retune: "all" or the strategies of line-up A to re-tune under rules A and under rules B (with
+    ``retune_params`` and ``retune_budget`` per strategy and rule set, as ``tune``'s params and budget), the
+    two re-tuned line-ups then compared (``simkit.analysis.retune``): the report gives the change in seat 0's
+    advantage, the strategy spread and the length for fixed and for re-tuned players side by side. It plays
+    every seat order (as ``rotate_seats``), which seat advantage needs.
     storage/study_name: where those searches keep their state (see ``tune``). negligible: ``METRIC=VALUE``
     thresholds (result.parse_negligible; defaults result.NEGLIGIBLE) below which a significant difference is
     called negligible.
@@ -104,13 +106,16 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
         raise SimkitError(f"--target must be positive, not {target}")
     if isinstance(first_batch, bool) or not isinstance(first_batch, int) or first_batch < 2:
         raise SimkitError(f"first_batch must be a whole number of at least 2, not {first_batch!r}")
+    rotate_seats = rotate_seats or retune is not None
     side_a = batches(game, players, seed, sets, rules, rotate_seats)
     side_b = batches(game, players_b if players_b is not None else players,
                      seed if seed_b is None else seed_b, [*sets, *sets_b], rules, rotate_seats)
     if retune is not None:
-        from .retune import retuned_entries
+        from .retune import retune_targets
 
-        retuned_entries(side_a[0].seats, retune, players_b, seed_b)
+        retune = retune_targets(side_a[0].seats, retune, retune_params, players_b, seed_b)
+        if not sets_b:
+            raise SimkitError("--retune compares two rule sets: give the change as --set-b KEY=VALUE")
     n = len(side_a[0].seats)
     if len(side_b[0].seats) != n:
         raise SimkitError(f"line-ups A and B must have the same number of seats, not {n} and {len(side_b[0].seats)}")
@@ -119,13 +124,15 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     while sizes[-1] < deals:
         sizes.append(min(2 * sizes[-1], deals))
     with progress.games(2 * deals * len(side_a)) as bar:    # the most that may be played, both sides
-        done, a, b, strategies, looks = _play_looks(side_a, side_b, sizes, workers, until_decided, alpha, target)
+        done, a, b, strategies, looks = _play_looks(side_a, side_b, sizes, workers, until_decided, alpha, target,
+                                                    "all" if retune is not None else "core")
         if done < deals:
             bar.finish_early()
     z = z_for(looks[-1]["alpha_per_interval"]) if looks else Z95
     seats = paired_tables(a, b, "seat", z)
     tables = {}
-    swapped = swapped_entries(a, b, side_a[0].seats, side_b[0].seats, rotate_seats, z)
+    swapped = swapped_entries(a, b, [s.label for s in side_a[0].seats], [s.label for s in side_b[0].seats],
+                              rotate_seats, z)
     if swapped is not None:
         tables["swapped"] = swapped
     tables.update({"strategy": _flatten(strategies), "seat": _flatten(seats)})
@@ -153,8 +160,8 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     if retune is not None:
         from .retune import add_retuned
 
-        add_retuned(result, side_a, retune, retune_params, retune_budget, sets, sets_b, rules, players_b, seed, seed_b,
-                    done * len(side_a), rotate_seats, workers, storage, study_name)
+        add_retuned(result, (side_a, side_b), (a, b), retune, retune_params, retune_budget, sets, sets_b, rules, seed,
+                    done, thresholds, workers, storage, study_name)
     return result
 
 
@@ -202,14 +209,14 @@ def _findings(game, tables, looks, deals, orders, until_decided, target, rotate_
     return lines
 
 
-def _play_looks(side_a, side_b, sizes, workers, until_decided, alpha, target):
+def _play_looks(side_a, side_b, sizes, workers, until_decided, alpha, target, keep="core"):
     """Play both sides up to each of ``sizes`` deals in turn (all of them at once without until_decided),
     stopping once every strategy's difference is decided; returns (deals played, rows of A, rows of B,
     the strategy tables, the looks)."""
     frames_a, frames_b, looks = [], [], []
     done = 0
     for k, size in enumerate(sizes):
-        frame_a, frame_b = play_many([side_a, side_b], done, size - done, workers)
+        frame_a, frame_b = play_many([side_a, side_b], done, size - done, workers, keep)
         frames_a.append(frame_a)
         frames_b.append(frame_b)
         done = size

@@ -43,7 +43,7 @@ from .compare import seat_advantage
 from .goals import (RATE_FIELDS, DealSums, Goal, bootstrap_weights, evaluate_expression, expression_names, interval,
                     parse_constraint, parse_goal)
 from .play import Job, deals_for, play_jobs, rotate
-from .result import games_played
+from .result import games_played, negligible_of, parse_negligible, size_words
 from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, grid_of, make_sampler,
                      open_storage, open_study, parse_budget, parse_range, searching, tell)
 
@@ -212,6 +212,7 @@ class _Plan:
     workers: int
     grid: dict | None = None      # every point of the space, when it is finite
     shares: frozenset = frozenset()   # result columns that are true/false: their means are shares
+    negligible: dict | None = None    # --negligible thresholds (result.parse_negligible) that size the verdicts
 
     def values_of(self, params: dict) -> dict:
         """Rule values from an Optuna trial's parameters (choice labels mapped back, integers kept whole)."""
@@ -465,7 +466,7 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
            candidates: int = 3, sampler: str = "auto", round_size: int | None = None, retune: str | None = None,
            retune_params=None, retune_budget="40",
            seed: int = 0, sets=(), rules=None, workers: int = 1, storage=None, study_name: str = "design",
-           progress=None) -> DesignResult:
+           progress=None, negligible=()) -> DesignResult:
     """Search the values of rule keys (``vary``: ``KEY=LO:HI[:int|:log]`` or ``KEY=V1|V2|...``, one or a list)
     for ``goal`` (one or a list: seat-balance, length=TARGET, spread[=max], decisive, min:EXPR, max:EXPR) under
     ``constraint`` (``EXPR<=NUMBER``, ``EXPR>=NUMBER``).
@@ -476,7 +477,11 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
     ``candidates`` (one goal) or the Pareto set (several) and the default rules are then played again on fresh
     seeds, ``games`` games each. retune: a strategy family of the line-up to re-tune (``retune_params``,
     ``retune_budget``) under the best candidate's rules and the default's. storage: an SQLite file (or Optuna
-    URL) that makes the search resumable. Returns a DesignResult (an Analysis of kind ``design``)."""
+    URL) that makes the search resumable. negligible: ``METRIC=VALUE`` thresholds (result.parse_negligible)
+    that size each candidate's difference from the default: a goal that is a rate uses the win threshold, one
+    over the game's length the length threshold, any other the score threshold; a candidate better only
+    negligibly is not recommended. Returns a DesignResult (an Analysis of kind ``design``)."""
+    thresholds = parse_negligible(negligible)
     spec = get_game(game)
     goal_items = [goal] if isinstance(goal, str) else list(goal or [])
     if not goal_items:
@@ -546,7 +551,7 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
         raise SimkitError(f"--budget {budget.text()}: less than one trial ({trial_deals * n:,} games); give more "
                           "games or fewer --trial-games")
     plan = _Plan(spec, dims, choices, base.rules, tuple(seats) if mix is None else None, mix, labels, n, int(seed),
-                 goals, constraints, kind, size, trial_deals, workers, grid)
+                 goals, constraints, kind, size, trial_deals, workers, grid, negligible=thresholds)
     plan.goals, plan.constraints, plan.shares = _check_goals(plan)
     retune_seats = _retune_entries(plan, retune) if retune is not None else None
 
@@ -618,11 +623,12 @@ def _check_goals(plan: _Plan) -> tuple[list[Goal], list, frozenset]:
 
 
 def _retune_entries(plan: _Plan, family: str) -> list[int]:
-    from .retune import retuned_entries
+    from .retune import retune_targets
 
     if plan.mix is not None:
         raise SimkitError("--retune needs a line-up (--players), not a --population")
-    return retuned_entries(list(plan.lineup), family, None, None)
+    labels = retune_targets(list(plan.lineup), [family])
+    return [i for i, seat in enumerate(plan.lineup) if seat.label in labels]
 
 
 # -- re-evaluation and report -----------------------------------------------------------------------------------
@@ -732,11 +738,22 @@ def _validation_weights(plan: _Plan, deals: int) -> np.ndarray:
     return bootstrap_weights(deals, VALIDATION_REPLICATES, derived_seed(plan.seed, "validation-bootstrap"))
 
 
-def _verdict(goal: Goal, low: float, high: float) -> str:
-    """What a paired interval of (candidate - default) says about a goal."""
+def _verdict(goal: Goal, low: float, high: float, diff: float | None = None, plan: _Plan | None = None) -> str:
+    """What a paired interval of (candidate - default) says about a goal, sized against the plan's negligible
+    threshold for the goal's measure: "better than the default (significant and larger than negligible, ...)",
+    "... (significant but negligible, ...)" or "no significant difference from the default"."""
     better, worse = (high < 0, low > 0) if goal.sign > 0 else (low > 0, high < 0)
-    return "better than the default" if better else "worse than the default" if worse else \
-        "not separated from the default"
+    if not (better or worse):
+        return NO_DIFFERENCE
+    words = "better than the default" if better else "worse than the default"
+    if diff is None or plan is None or plan.negligible is None:
+        return words
+    metric = "win" if goal.rate else "length" if "length" in goal.expression else "score"
+    negligible = negligible_of(plan.negligible, metric, plan.spec.length_column or "")
+    return f"{words} ({size_words(low, high, diff, negligible)}; negligible: under {negligible[1]})"
+
+
+NO_DIFFERENCE = "no significant difference from the default"
 
 
 def _first_error(study) -> str:
@@ -769,7 +786,7 @@ def _validation(plan: _Plan, names: list[str], judged: list[dict]) -> tuple[pd.D
             else:
                 diff, diff_low, diff_high = interval(values - base)
                 row.update(diff=diff, diff_low=diff_low, diff_high=diff_high)
-                verdict = _verdict(item, diff_low, diff_high)
+                verdict = _verdict(item, diff_low, diff_high, diff, plan)
             row["verdict"] = verdict
             verdicts[name][text] = {"role": role, "verdict": verdict, "rate": item.rate,
                                     **{k: row.get(k) for k in ("value", "value_low", "value_high", "diff", "diff_low",
@@ -792,8 +809,10 @@ def _winner(plan: _Plan, names, verdicts, values) -> dict | None:
         verdict = verdicts[name]
         if any(v["role"] == "constraint" and v["verdict"] == "broken" for v in verdict.values()):
             continue
-        better = [g for g in goals if verdict[g]["verdict"] == "better than the default"]
-        worse = [g for g in goals if verdict[g]["verdict"] == "worse than the default"]
+        # better by a negligible margin is no reason to change the rules; worse by any margin is one not to
+        better = [g for g in goals if verdict[g]["verdict"].startswith("better than the default")
+                  and "but negligible" not in verdict[g]["verdict"]]
+        worse = [g for g in goals if verdict[g]["verdict"].startswith("worse than the default")]
         if better and not worse:
             eligible.append((name, value))
     if not eligible:
@@ -995,7 +1014,7 @@ def _retuned(plan: _Plan, family: str, entries, params, budget, name: str, value
             estimate, low, high = interval(array)
             row.update({label: estimate, f"{label}_low": low, f"{label}_high": high})
         rows.append(row)
-        verdict = _verdict(g, row["diff_low"], row["diff_high"])
+        verdict = _verdict(g, row["diff_low"], row["diff_high"], row["diff"], plan)
         cells = [_cell(*(row[f"{label}{end}"] for end in ("", "_low", "_high")), g.rate, label == "diff")
                  for label in ("candidate_retuned", "default_retuned", "diff")]
         lines.append(f"Re-tuned players ({family} tuned under each rule set: default -> {tuned_labels[0]}, {name} "

@@ -40,7 +40,8 @@ TOP_LEVEL = ("title", "question", "game", *SHARED, "analysis")
 NOT_IN_FILES = ("game", "workers", "storage", "study_name", "progress")
 STATE_FILE = "study.db"   # searches' Optuna storage: beside the results while running, inside them when done
 # what the quick check of every analysis changes besides the games, so that it takes seconds
-QUICK = {"compare": {"until_decided": False, "retune_budget": "1"}, "tune": {"budget": "1", "stages": 1},
+QUICK = {"compare": {"until_decided": False, "retune_budget": "3"}, "balance": {"retune_budget": "3"},
+         "tune": {"budget": "1", "stages": 1},
          "design": {"budget": "1", "candidates": 1, "retune_budget": "1"},
          "metagame": {"bootstrap": 2, "screen_games": 1, "confirm_games": 1, "tune_budget": None},
          "ladder": {"bootstrap": 2, "screen_games": 1, "confirm_games": 1, "tune_budget": None}}

@@ -30,9 +30,11 @@ def games_played(deals: int, orders: int = 1, per_side: bool = False) -> str:
 
 
 # --negligible defaults per metric: a difference smaller than this is called negligible even when significant
-NEGLIGIBLE = {"win": 0.005, "length": 1.0, "score": 0.0}
+# (rating: a tournament's Bradley-Terry points; 3.5 is finishing ahead 50.5% of the time, half a point of share)
+NEGLIGIBLE = {"win": 0.005, "length": 1.0, "score": 0.0, "rating": 3.5}
 NEGLIGIBLE_UNITS = {"win": "points of win rate (give 0.5 for half a point)", "length": "turns, rounds or ticks "
-                    "(the game's length unit)", "score": "units of the game's score"}
+                    "(the game's length unit)", "score": "units of the game's score",
+                    "rating": "rating points of a tournament"}
 
 
 def negligible_of(thresholds: dict | None, metric: str, unit: str = ""):
@@ -40,7 +42,8 @@ def negligible_of(thresholds: dict | None, metric: str, unit: str = ""):
     if thresholds is None:
         return None
     value = thresholds[metric]
-    return (value, f"{value * 100:g} points" if metric == "win" else f"{value:g}{' ' + unit if unit else ''}")
+    words = {"win": f"{value * 100:g} points", "rating": f"{value:g} rating points"}
+    return (value, words.get(metric, f"{value:g}{' ' + unit if unit else ''}"))
 
 
 def parse_negligible(items) -> dict:
@@ -63,6 +66,17 @@ def parse_negligible(items) -> dict:
             raise SimkitError(f"--negligible {item!r}: a threshold must be a number >= 0")
         out[metric] = value / 100 if metric == "win" else value
     return out
+
+
+def size_words(low: float, high: float, diff: float, negligible: tuple | None) -> str:
+    """The size of a difference in one of three phrases: "significant and larger than negligible" (its
+    interval excludes 0 and the estimate is at least the threshold away from 0), "significant but negligible"
+    or "no significant difference" (``negligible``: (threshold, words) from negligible_of)."""
+    if not (low > 0 or high < 0):
+        return "no significant difference"
+    if negligible is None or abs(diff) >= negligible[0]:
+        return "significant and larger than negligible"
+    return "significant but negligible"
 
 
 def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower", level: str = "95%",

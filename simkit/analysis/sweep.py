@@ -16,7 +16,7 @@ from ..errors import SimkitError
 from ..games import get_game
 from .activity import first_lines, probe_strategies
 from .play import batches, block_outcomes, deals_for, play_many
-from .result import Analysis, games_played
+from .result import Analysis, games_played, negligible_of, parse_negligible, size_words
 from .search import parse_number
 from .stats import block_means, paired, rate_means
 
@@ -58,15 +58,19 @@ def _label(value) -> str:
 
 def sweep(game: str, strategy: str | None = None, param: str | None = None, field=None, rule: str | None = None,
           players=None, focus: int = 0, games: int = 10_000, seed: int = 0, sets=(), rules=None,
-          rotate_seats: bool = False, workers: int = 1) -> Analysis:
+          rotate_seats: bool = False, workers: int = 1, negligible=()) -> Analysis:
     """Sweep a strategy parameter (``strategy`` + ``param="points=4:20:2"``, played in entry 0 against
     ``field``, default: the rest of the game's line-up) or a rule value (``rule="scoring.false_stop=-20:0:5"``
     with line-up ``players``). Every point plays the same ``games`` (seeds 0..games-1 of ``seed``).
 
     Tables: curve (per point and line-up entry: win rate and mean score with 95% intervals; for the
     focus entry also the paired difference from the best point). The best point maximises the focus
-    entry's win rate (entry 0 = the swept strategy; ``focus`` picks another entry in a rule sweep).
+    entry's win rate (entry 0 = the swept strategy; ``focus`` picks another entry in a rule sweep). Each
+    other point's paired difference from the best gets a verdict sized against ``negligible`` (``METRIC=VALUE``
+    thresholds, result.parse_negligible; the win threshold applies): within negligible of the best, a point is
+    as good for practical purposes.
     """
+    thresholds = parse_negligible(negligible)
     spec = get_game(game)
     if (param is None) == (rule is None):
         raise SimkitError("a sweep needs exactly one of --param (with --strategy) and --rule")
@@ -110,18 +114,18 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
                    "mean_score": score.loc[name, "mean"], "score_low": score.loc[name, "low"],
                    "score_high": score.loc[name, "high"]}
             if name == focus_name:
-                row.update(win_vs_best=versus["diff"], vs_best_low=versus["low"], vs_best_high=versus["high"])
+                row.update(win_vs_best=versus["diff"], vs_best_low=versus["low"], vs_best_high=versus["high"],
+                           verdict="best" if i == best else
+                           size_words(versus["low"], versus["high"], versus["diff"], negligible_of(thresholds, "win")))
             rows.append(row)
     curve = pd.DataFrame(rows).set_index([key, "entry"])
     focus_rows = curve.xs(focus_name, level="entry")
-    tied = [v for v, row in focus_rows.iterrows() if row["vs_best_high"] >= 0 and v != _label(values[best])]
     findings = [
         f"{len(values)} points of {key}, {games_played(deals, len(point_batches[0]))} each, on the same deals; a tie "
         "counts as a win for every tied seat.",
         f"Best {key} for {focus_name}: {_label(values[best])} (win rate {focus_rows.iloc[best]['win_rate']:.2%} "
         f"[{focus_rows.iloc[best]['win_low']:.2%}, {focus_rows.iloc[best]['win_high']:.2%}]).",
-        ("Not distinguishable from the best (paired 95% interval of the difference includes 0): " + ", ".join(tied) + "."
-         if tied else "Every other point is worse than the best (paired 95% intervals exclude 0)."),
+        _against_best(focus_rows, negligible_of(thresholds, "win")),
     ]
     changes = [*spec.rule_changes(point_batches[0][0].rules)]
     if param is None:
@@ -132,7 +136,21 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
              "players": [s.label for s in seats], "focus": focus_name, "seed": seed, "sets": list(sets),
              "rules": rules, "rotate_seats": rotate_seats, "deals": deals, "swept": "param" if param else "rule"}
     focus_table = focus_rows[["deals", "win_rate", "win_low", "win_high", "win_vs_best", "vs_best_low", "vs_best_high",
-                              "mean_score", "score_low", "score_high"]]
+                              "verdict", "mean_score", "score_low", "score_high"]]
     return Analysis("sweep", f"{spec.title}: sweep of {key}", game,
                     {"curve": curve, "focus": focus_table.rename_axis(key)}, findings, setup, players=len(seats),
                     details=("curve",))
+
+
+def _against_best(focus_rows: pd.DataFrame, negligible) -> str:
+    """Every other point against the best, by the paired 95% interval of its difference, in the three
+    phrases: no significant difference, significant but negligible, significant and larger than negligible."""
+    groups = {}
+    for value, row in focus_rows.iterrows():
+        if row["verdict"] != "best":
+            groups.setdefault(row["verdict"], []).append(value)
+    parts = [f"{words}: {', '.join(groups[words])}" for words in
+             ("no significant difference", "significant but negligible", "significant and larger than negligible")
+             if words in groups]
+    return (f"Other points against the best (paired 95% interval of the difference; negligible: under "
+            f"{negligible[1]}): " + ("; ".join(parts) or "none") + ".")

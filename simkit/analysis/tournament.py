@@ -25,7 +25,7 @@ from ..games import get_game
 from ..strategy import parse_lineup
 from .activity import first_lines
 from .play import batches, block_outcomes, deals_for, play_many
-from .result import Analysis, games_played
+from .result import Analysis, games_played, negligible_of, parse_negligible, size_words
 from .stats import block_means, bradley_terry, rate_means
 
 BOOTSTRAP = 200
@@ -93,7 +93,7 @@ def order_note(standings: pd.DataFrame, head: pd.DataFrame) -> list[str]:
 
 
 def tournament(game: str, strategies, players: int | None = None, games: int = 10_000, seed: int = 0, sets=(),
-               rules=None, workers: int = 1, bootstrap: int = BOOTSTRAP) -> Analysis:
+               rules=None, workers: int = 1, bootstrap: int = BOOTSTRAP, negligible=()) -> Analysis:
     """Play every combination of ``players`` of ``strategies`` under every seat rotation on common seeds.
 
     strategies: specs (``"threshold:points=20"``) as a list or comma-separated string, at least ``players``
@@ -101,7 +101,10 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     Tables: standings (win rate, mean score, mean rank with 95% intervals over blocks; Bradley-Terry rating
     with a bootstrap interval), head_to_head (share of shared games in which the row finished ahead of
     the column, ties half) and the same shares with their 95% intervals over deals (head_to_head_intervals).
+    Each strategy's lead over the next in the ranking is sized against ``negligible`` (``METRIC=VALUE``
+    thresholds, result.parse_negligible; the rating threshold applies).
     """
+    thresholds = parse_negligible(negligible)
     spec = get_game(game)
     seats = parse_lineup(game, strategies)
     names = [seat.label for seat in seats]
@@ -121,7 +124,7 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
     frame["rank"] = frame.groupby(["lineup", "rotation", "game"])["score"].rank(ascending=False, method="average")
     wins = pairwise_by_block(frame, names)
     played = frame.groupby("strategy").size()
-    standings = _standings(frame, names, wins, bootstrap, seed)
+    standings = _standings(frame, names, wins, bootstrap, seed, negligible_of(thresholds, "rating"))
     totals = wins.sum(axis=0)
     with np.errstate(invalid="ignore"):
         head = pd.DataFrame(totals / (totals + totals.T), index=pd.Index(names, name="ahead of ->"), columns=names)
@@ -137,7 +140,7 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
         f"{standings.loc[best, 'rating_high']:+.0f}]), win rate {standings.loc[best, 'win_rate']:.2%}, mean rank "
         f"{standings.loc[best, 'mean_rank']:.2f} of {players}"
         + (f"; not significantly ahead of {standings.index[1]} (the ranking below)."
-           if len(standings) > 1 and standings.iloc[0]["ahead_of_next"] != "significant" else "."),
+           if len(standings) > 1 and not _ahead(standings.iloc[0]) else "."),
         "Rating: Bradley-Terry on finishing ahead of each opponent within a game (Elo-like scale, mean 0; "
         "+100 means ahead of an average strategy about 64% of the time); intervals: bootstrap over deals.",
         ranking_text(standings),
@@ -157,17 +160,22 @@ def ranking_text(standings: pd.DataFrame) -> str:
     parts = [str(names[0])]
     for i, name in enumerate(names[:-1]):
         row = standings.loc[name]
-        sign = ">" if row["ahead_of_next"] == "significant" else "~"
-        word = "significant" if sign == ">" else "not significant at 95%"
+        sign = ">" if _ahead(row) else "~"
         parts.append(f" {sign} {names[i + 1]} ({number(row['lead_over_next'], 0, True)} "
-                     f"[{number(row['lead_over_next_low'], 0, True)}, {number(row['lead_over_next_high'], 0, True)}], {word})")
-    tied = sum(standings["ahead_of_next"] == "not significant")
+                     f"[{number(row['lead_over_next_low'], 0, True)}, {number(row['lead_over_next_high'], 0, True)}], "
+                     f"{row['ahead_of_next']})")
+    tied = sum(standings["ahead_of_next"] == "no significant difference")
     return ("Ranking by rating, each strategy against the next (its lead in rating points, bootstrap 95% interval): "
             + "".join(parts) + "." + (f" {tied} neighbouring pair{'s' if tied != 1 else ''} cannot be told apart "
                                       "with these games." if tied else " Every neighbour differs significantly."))
 
 
-def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
+def _ahead(row) -> bool:
+    """Whether a strategy's lead over the next is significant (negligible or not)."""
+    return row["ahead_of_next"].startswith("significant")
+
+
+def _standings(frame, names, wins, bootstrap, seed, negligible=None) -> pd.DataFrame:
     blocks = block_outcomes(frame, "strategy")
     rank = frame.groupby(["game", "strategy"])["rank"].mean().unstack("strategy")
     table = pd.DataFrame(index=pd.Index(names, name="strategy"))
@@ -182,14 +190,15 @@ def _standings(frame, names, wins, bootstrap, seed) -> pd.DataFrame:
     table["rating_low"], table["rating_high"] = np.percentile(samples, [2.5, 97.5], axis=0)
     order = np.argsort(-table["rating"].to_numpy(), kind="stable")
     table = table.iloc[order]
-    gaps = neighbour_gaps(table["rating"].to_numpy(), samples[:, order])
+    gaps = neighbour_gaps(table["rating"].to_numpy(), samples[:, order], negligible)
     return pd.concat([table, gaps.set_axis(table.index)], axis=1)
 
 
-def neighbour_gaps(ratings: np.ndarray, samples: np.ndarray) -> pd.DataFrame:
+def neighbour_gaps(ratings: np.ndarray, samples: np.ndarray, negligible=None) -> pd.DataFrame:
     """For ratings in ranking order, each one's lead over the next below it with a percentile 95% interval
     from the same bootstrap resamples (so the interval is of the difference itself, not two overlapping
-    intervals), and whether it is significant (the interval excludes 0). The last row has no neighbour."""
+    intervals), and its size (result.size_words: significant when the interval excludes 0, negligible when
+    the lead is under ``negligible``'s threshold). The last row has no neighbour."""
     rows = []
     for i in range(len(ratings)):
         if i + 1 == len(ratings):
@@ -198,5 +207,6 @@ def neighbour_gaps(ratings: np.ndarray, samples: np.ndarray) -> pd.DataFrame:
             continue
         low, high = np.percentile(samples[:, i] - samples[:, i + 1], [2.5, 97.5])
         rows.append({"lead_over_next": ratings[i] - ratings[i + 1], "lead_over_next_low": low,
-                     "lead_over_next_high": high, "ahead_of_next": "significant" if low > 0 else "not significant"})
+                     "lead_over_next_high": high,
+                     "ahead_of_next": size_words(low, high, ratings[i] - ratings[i + 1], negligible)})
     return pd.DataFrame(rows)

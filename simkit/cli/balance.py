@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, game_argument, games_option, negligible_option, players_option, rules_options,
-                      seed_option, workers_option)
+from .options import (analysis_out_options, game_argument, games_option, negligible_option, players_option,
+                      retune_options, rules_options, seed_option, workers_option)
 
 
 @click.command("balance")
@@ -16,14 +16,17 @@ from .options import (analysis_out_options, game_argument, games_option, negligi
                    "sides on the same deals.")
 @games_option(20_000)
 @seed_option
+@retune_options
 @negligible_option
 @workers_option
 @analysis_out_options
-def command(game, players, players_b, rules_file, sets, sets_b, games, seed, negligible, workers, out, overwrite, verbose):
+def command(game, players, players_b, rules_file, sets, sets_b, games, seed, retune, retune_params, retune_budget, negligible,
+            workers, out, overwrite, verbose):
     """Balance report card of a rule set: seat advantage, game length and limits, half-time leader, spread, dominance.
 
     With --set-b or --players-b, an A/B card: the paired change in each seat's advantage, the strategy spread,
-    each strategy's win rate and the game length, with 95% intervals."""
+    each strategy's win rate and the game length, with 95% intervals; with --retune also for re-tuned players."""
     options = {"players": split(players), "players_b": split(players_b), "sets_b": list(sets_b) or None,
-               "negligible": list(negligible) or None}
+               "retune": retune, "retune_params": retune_params if retune else None,
+               "retune_budget": retune_budget if retune else None, "negligible": list(negligible) or None}
     run_one(game, "balance", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

@@ -1,7 +1,7 @@
 import click
 
 from .analysis import run_one, split
-from .options import (BudgetOption, analysis_out_options, game_argument, games_option, negligible_option,
+from .options import (analysis_out_options, game_argument, games_option, negligible_option, retune_options,
                       rotate_option, rules_options, seed_option, workers_option)
 
 
@@ -23,13 +23,7 @@ from .options import (BudgetOption, analysis_out_options, game_argument, games_o
                    "(sequential intervals with a union bound; --games is then the most played).")
 @click.option("--target", type=click.FloatRange(0, min_open=True), default=0.01, show_default=True,
               help="With --until-decided: a difference known to within +-target counts as decided (no effect larger).")
-@click.option("--retune", default=None, metavar="STRATEGY",
-              help="Also tune this strategy's family (a seat of line-up A) under rules A and under rules B and compare "
-                   "the tuned line-ups: the re-tuned effect of the rule change beside the fixed-bot one.")
-@click.option("--retune-params", default=None, metavar="K=LO:HI[:log|int],...",
-              help="With --retune: the parameters to tune (default: the family's declared ranges).")
-@click.option("--retune-budget", cls=BudgetOption, default="100", show_default=True, metavar="N [trials|games|minutes]",
-              help="With --retune: the search budget under each rule set.")
+@retune_options
 @negligible_option
 @workers_option
 @analysis_out_options

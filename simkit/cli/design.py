@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, players_option, rules_options,
-                      seed_option, workers_option)
+from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, negligible_option, players_option,
+                      rules_options, seed_option, workers_option)
 
 
 @click.command("design")
@@ -47,11 +47,12 @@ from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, 
 @click.option("--retune-budget", cls=BudgetOption, default="40", show_default=True, help="Budget of each re-tuning.")
 @seed_option
 @rules_options
+@negligible_option
 @workers_option
 @analysis_out_options
 def command(game, vary, goal, constraint, players, population, player_count, budget, trial_games, games, candidates,
-            sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, workers, out, overwrite,
-            verbose):
+            sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, negligible, workers, out,
+            overwrite, verbose):
     """Search rule values for a design goal over the balance card: trials on common deals, the best candidates
     re-evaluated on fresh seeds against the default rules, their rules as TOML files for --rules.
 
@@ -60,5 +61,6 @@ def command(game, vary, goal, constraint, players, population, player_count, bud
                "players": split(players),
                "population": population, "player_count": player_count, "budget": budget, "trial_games": trial_games,
                "candidates": candidates, "sampler": sampler, "round_size": round_size, "retune": retune,
-               "retune_params": retune_params, "retune_budget": retune_budget if retune else None}
+               "retune_params": retune_params, "retune_budget": retune_budget if retune else None,
+               "negligible": list(negligible) or None}
     run_one(game, "design", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

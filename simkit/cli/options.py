@@ -85,7 +85,8 @@ def allow_code_option(func):
 negligible_option = click.option(
     "--negligible", "negligible", multiple=True, metavar="METRIC=VALUE",
     help="A significant difference smaller than this is called negligible (repeatable): win in points of win rate "
-         "(default 0.5), length in the game's length unit (default 1), score (default 0).")
+         "(default 0.5), length in the game's length unit (default 1), score (default 0), rating in a tournament's "
+         "rating points (default 3.5).")
 
 
 class BudgetOption(click.Option):
@@ -108,3 +109,16 @@ class BudgetOption(click.Option):
                 process(value, state)
 
             option.process = with_unit
+
+
+def retune_options(func):
+    """--retune [STRATEGY,...], --retune-params, --retune-budget (compare and balance with --set-b)."""
+    func = click.option("--retune-budget", cls=BudgetOption, default=None, metavar="N [trials|games|minutes]",
+                        help="With --retune: the search budget of each strategy under each rule set (default: 100 "
+                             "trials; docs/analysis.md gives its time).")(func)
+    func = click.option("--retune-params", default=None, metavar="K=LO:HI[:log|int],...",
+                        help="With --retune: the parameters to tune (default: each strategy's declared ranges).")(func)
+    return click.option("--retune", default=None, is_flag=False, flag_value="all", metavar="[STRATEGY,...]",
+                        help="Also re-tune every tunable strategy of the line-up (or those named) under rules A and "
+                             "under rules B, and give each verdict for fixed and for re-tuned players side by side "
+                             "(put it last, or write --retune=STRATEGY).")(func)

@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, game_argument, games_option, players_option, rotate_option, rules_options,
-                      seed_option, workers_option)
+from .options import (analysis_out_options, game_argument, games_option, negligible_option, players_option, rotate_option,
+                      rules_options, seed_option, workers_option)
 
 
 @click.command("sweep")
@@ -21,11 +21,12 @@ from .options import (analysis_out_options, game_argument, games_option, players
 @seed_option
 @rules_options
 @rotate_option
+@negligible_option
 @workers_option
 @analysis_out_options
-def command(game, strategy, param, field, rule, players, focus, games, seed, rules_file, sets, rotate_seats, workers,
-            out, overwrite, verbose):
+def command(game, strategy, param, field, rule, players, focus, games, seed, rules_file, sets, rotate_seats, negligible,
+            workers, out, overwrite, verbose):
     """Sweep a strategy parameter or a rule value on the same seeds at every point: curve, CI bands, best point."""
     options = {"strategy": strategy, "param": param, "field": split(field), "rule": rule, "players": split(players),
-               "focus": focus or None, "rotate_seats": rotate_seats or None}
+               "focus": focus or None, "rotate_seats": rotate_seats or None, "negligible": list(negligible) or None}
     run_one(game, "sweep", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)

@@ -238,11 +238,14 @@ def test_neighbour_gaps_use_the_paired_bootstrap_differences():
     samples = np.column_stack([100 + common + gen.normal(0, 2, 500), 90 + common + gen.normal(0, 2, 500),
                                0 + gen.normal(0, 2, 500)])
     gaps = neighbour_gaps(np.array([100.0, 90.0, 0.0]), samples)
-    assert gaps["ahead_of_next"].tolist() == ["significant", "significant", ""]
+    assert gaps["ahead_of_next"].tolist() == ["significant and larger than negligible"] * 2 + [""]
     low, high = np.percentile(samples[:, 0] - samples[:, 1], [2.5, 97.5])
     assert gaps.loc[0, ["lead_over_next_low", "lead_over_next_high"]].tolist() == pytest.approx([low, high])
     tied = neighbour_gaps(np.array([1.0, 0.0]), np.column_stack([common, common + gen.normal(0, 5, 500)]))
-    assert tied.loc[0, "ahead_of_next"] == "not significant"
+    assert tied.loc[0, "ahead_of_next"] == "no significant difference"
+    close = neighbour_gaps(np.array([2.0, 0.0]), np.column_stack([common + 2, common + gen.normal(0, 0.1, 500)]),
+                           negligible=(3.5, "3.5 rating points"))
+    assert close.loc[0, "ahead_of_next"] == "significant but negligible"
 
 
 def test_a_tournament_says_which_neighbours_differ():
@@ -250,9 +253,9 @@ def test_a_tournament_says_which_neighbours_differ():
     result = tournament("dweebies", ["greedy", "scorer", "random"], players=2, games=300, seed=3)
     standings = result.tables["standings"]
     assert list(standings.index[-1:]) == ["random"]
-    assert standings["ahead_of_next"].tolist() == ["not significant", "significant", ""]
+    assert standings["ahead_of_next"].tolist() == ["no significant difference", "significant and larger than negligible", ""]
     ranking = next(f for f in result.findings if f.startswith("Ranking by rating"))
-    assert re.search(r"(greedy ~ scorer|scorer ~ greedy) \(\+?0 \[[-+]?\d+, [-+]?\d+\], not significant at 95%\) > random",
+    assert re.search(r"(greedy ~ scorer|scorer ~ greedy) \(\+?0 \[[-+]?\d+, [-+]?\d+\], no significant difference\) > random",
                      ranking), ranking
     printed = invoke("tournament", "dweebies", "--strategies", "greedy,scorer,random", "--players", 2, "--games", 60,
                      "-w", 1)

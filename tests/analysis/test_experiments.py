@@ -79,6 +79,6 @@ def test_an_experiment_tunes_and_retunes(tmp_path):
     out = tmp_path / "out"
     assert (out / "study.db").is_file() and not (tmp_path / ".out.partial").exists()
     assert (out / "01-tune/best.txt").read_text().startswith("threshold")
-    assert (out / "02-compare/retuned_entry.csv").is_file() and (out / "02-compare/retuned.png").is_file()
+    assert (out / "02-compare/retuned_strategy.csv").is_file() and (out / "02-compare/retuned.png").is_file()
     html = (out / "report.html").read_text()
-    assert "Optimisation trace" in html and "Re-tuned effect on entry 0" in html
+    assert "Optimisation trace" in html and "for fixed players" in html and "threshold*" in html

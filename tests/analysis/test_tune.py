@@ -2,7 +2,6 @@
 history of an uninterrupted one, and bad input is one line."""
 import importlib
 import os
-import re
 import signal
 import sqlite3
 import subprocess
@@ -190,14 +189,20 @@ def test_bad_input_is_one_line_and_writes_nothing(cli_error, tmp_path, argv, nee
 
 def test_compare_retune_shows_the_fixed_and_the_retuned_effect():
     result = compare("wheedle", players="threshold,hair-trigger,hair-trigger", sets_b=["scoring.false_stop=-10"],
-                     games=60, rotate_seats=True, retune="threshold", retune_params="points=10:40:int",
-                     retune_budget="4", seed=4)
-    assert {"strategy", "retuned_entry", "retuned_params", "retune_a_validation", "retune_b_validation"} <= set(result.tables)
-    assert result.tables["retuned_entry"].index[0].startswith("0: threshold:points=")
-    assert any(line.startswith("Fixed-bot effect on threshold") for line in result.findings)
-    assert any(line.startswith("Re-tuned effect on entry 0") for line in result.findings)
-    assert result.tables["retuned_params"].index.tolist() == ["points"]
-    # the score's change is written as compare writes it: the game's score, decimals from the interval
-    effects = [line for line in result.findings if line.startswith(("Fixed-bot effect", "Re-tuned effect"))]
-    assert effects and all(re.search(r"mean points [-+]?[\d.]+ \[[-+]?[\d.]+, [-+]?[\d.]+\]\.$", line)
-                           for line in effects), effects
+                     games=60, retune="threshold", retune_params="points=10:40:int", retune_budget="4", seed=4)
+    assert result.setup["rotate_seats"]      # seat advantage needs every seat order: --retune plays them
+    assert {"strategy", "retuned", "retuned_strategy", "retuned_params"} <= set(result.tables)
+    assert result.tables["retuned_strategy"].index.tolist() == ["hair-trigger", "threshold*"]
+    assert result.tables["retuned_params"].index.tolist() == [("threshold*", "points")]
+    side = result.tables["retuned"]
+    assert side.index.get_level_values("players").tolist()[:2] == ["fixed", "re-tuned"]
+    # the fixed rows are the fixed line-ups' own changes: seat 0's advantage as compare's seat table has it
+    fixed = side.loc[("seat 0 advantage", "fixed")]
+    advantage = result.tables["seat_advantage_b"]["win_advantage"][0] - result.tables["seat_advantage_a"]["win_advantage"][0]
+    assert fixed["diff"] == pytest.approx(advantage)
+    assert any(line.startswith("Seat 0's advantage: ") and "for fixed players" in line for line in result.findings)
+    assert any(line.startswith("Re-tuned players: threshold* = threshold re-tuned as a best response")
+               for line in result.findings)
+    # no percentage on a count, labels short: the terminal shows neither a win n column nor a tuned label
+    printed = result.text()
+    assert "win n" not in printed and "threshold:points=" not in printed.split("[retuned]")[1]
