@@ -10,22 +10,18 @@ refused, counted in illegal_actions, the decision's default played); no strategy
 unchecked.
 
 ``play_batch`` validates nothing (rules.prepare did), allocates the batch's arrays (make_context) and runs the
-private kernel ``_play``. Every helper takes ``ctx``: the engine's private int64 ``state`` vector, which finds
-the batch's other arrays by their addresses (numba_tools' engine context, as in the US engine):
-  state:  the engine's private fields (ST_*; ST_*_ADDRESS: where the other arrays are), the query, the pack
-          heads, the per-seat counters of the game being played, the sets sold by size, then the Command pile:
-          its order, the kind and the value of each card
-  table:  the public table (view.py), which strategies are shown read-only
-  packs:  [3, cards]: each pack as a ring (head in the state, size in the table)
-  floats: per seat its parameters then its memory; rngs: per seat dice, per seat strategy, the deal, tie-breaks
-  events: the replay log; fns: per decision and seat, a decision function's addresses
+private kernel ``_play``: for each game, set it up (``_new_game``), play it on (``_play_on``), record its row
+(``_record_game``); ``start`` and ``GameState`` stop a game between two turns, copy it and play it on with the
+same kernel. The engine is in layers, each module importing only those before it: state.py (the layout of the
+batch's arrays and the context every helper takes, the log, asking strategies, a seat's cards), money.py (the
+packs, the bank, loans, raising money, paying, bankruptcy), turn.py (a turn), and this module.
 """
 import numpy as np
 from numba import njit, types
 
 from ... import rng
 from ...columns import logged_events
-from ...numba_tools import kernel_context, store_addresses, unmanaged, view
+from ...numba_tools import ContextGame, kernel_context, unmanaged, view
 from ...strategy import MAX_PARAMS
 from .view import (BLUE, F_BANKRUPT, F_CARDS, F_CARD_VALUE, F_CASH, F_POSITION, F_RISK_CARDS, F_RISK_COST, F_SETS,
                    H_ACTIVE, H_COLOUR, H_COMMANDS, H_COMMODITIES, H_COPIES, H_IN_PACK, H_MIN_SET, H_ON_SALE,
@@ -273,47 +269,25 @@ def play_batch(seed, first_game, n_games, prepared, functions, params, check=Fal
     return out
 
 
-class GameState:
-    """One game stopped between two turns, to be copied and played on: a search plays copies forward from a
-    decision. Holds the batch arrays of one game (make_context): the state vector (the pack heads, the Command
-    pile, the counters), the public table, the packs, the seats' strategy memories and every random stream.
-    Made by ``start``; ``copy()`` is independent of the original, and stepping either plays the same game, down
-    to the last random number, as play_batch plays it."""
+class GameState(ContextGame):
+    """One game stopped between two turns, to be copied and played on (numba_tools.ContextGame: ``copy()``,
+    ``step(turns)``, ``over``, ``next_seat``): a search plays copies forward from a decision. Holds the batch
+    arrays of one game (make_context): the state vector (the pack heads, the Command pile, the counters), the
+    public table, the packs, the seats' strategy memories and every random stream. Made by ``start``; stepping
+    a copy plays the same game, down to the last random number, as play_batch plays it."""
 
-    def __init__(self, arrays):
-        self.arrays = arrays   # (state, table, packs, floats, rngs, events, fns): make_context's, one game
-
-    def copy(self) -> "GameState":
-        """An independent copy: playing it on changes nothing in this one."""
-        state, table, packs, floats, rngs, events, fns = self.arrays
-        arrays = (state.copy(), table.copy(), packs.copy(), floats.copy(), rngs.copy(), events, fns)   # fns: read only
-        store_addresses(arrays[0], (ST_TABLE_ADDRESS, ST_PACKS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS), arrays[1:5])
-        return GameState(arrays)
-
-    @property
-    def over(self) -> bool:
-        return bool(self.arrays[0][ST_END] >= 0)
+    written = ((1, ST_TABLE_ADDRESS), (2, ST_PACKS_ADDRESS), (3, ST_FLOATS_ADDRESS), (4, ST_RNGS_ADDRESS))
+    next_seat_field, end_field = ST_NEXT_SEAT, ST_END
+    play_on = staticmethod(_play_on)
 
     @property
     def turn(self) -> int:
         """Turns played so far (a missed turn counts)."""
         return int(self.arrays[0][ST_TURN])
 
-    @property
-    def next_seat(self) -> int:
-        """The seat whose turn comes next."""
-        return int(self.arrays[0][ST_NEXT_SEAT])
-
-    def step(self, turns: int = -1) -> bool:
-        """Play on for at most ``turns`` turns (-1: to the end of the game); True once the game is over."""
-        if self.over:
-            return True
-        return bool(_play_on(kernel_context(self.arrays), int(turns)))
-
     def result(self) -> dict:
         """The game's outputs as ``play_batch`` gives them for one game (once ``over``)."""
-        if not self.over:
-            raise ValueError("GameState.result: the game is not over; step it to its end first")
+        self._check_over()
         out = _outputs(1, int(self.arrays[1][H_PLAYERS]))
         _record_game(kernel_context(self.arrays), 0, *out.values())
         out["set_sizes"] = state_parts(self.arrays).set_sizes.copy()

@@ -19,7 +19,7 @@ from numba import njit, types
 
 from ... import rng
 from ...columns import logged_events
-from ...numba_tools import store_addresses
+from ...numba_tools import ContextGame
 from ...numba_tools import unmanaged as _unmanaged
 from ...strategy import MAX_PARAMS
 from .rules import (R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_BAMBOOZLE_CASH, R_CITY_HALL_PERCENT,
@@ -481,47 +481,26 @@ def play_batch(seed, first_game, n_games, prepared, functions, params, check=Fal
     return out
 
 
-class GameState:
+class GameState(ContextGame):
     """One game stopped before a go (a seat's turn with the extra turns it earns, or a turn it misses), to be
-    copied and played on: a search plays copies forward from a decision. Holds the batch arrays of one game
-    (make_context): the state vector, whose public table is what every seat sees, the deck order, the seats'
-    strategy memories and every random stream. Made by ``start``; ``copy()`` is independent of the original,
-    and stepping either plays the same game, down to the last random number, as play_batch plays it."""
+    copied and played on (numba_tools.ContextGame: ``copy()``, ``step(goes)``, ``over``, ``next_seat``): a search
+    plays copies forward from a decision. Holds the batch arrays of one game (make_context): the state vector,
+    whose public table is what every seat sees, the deck order, the seats' strategy memories and every random
+    stream; the table and the decision functions are read only, shared. Made by ``start``; stepping a copy
+    plays the same game, down to the last random number, as play_batch plays it."""
 
-    def __init__(self, arrays):
-        self.arrays = arrays   # (state, table, fns, floats, rngs, events): make_context's batch of one game
-
-    def copy(self) -> "GameState":
-        """An independent copy: playing it on changes nothing in this one."""
-        state, table, fns, floats, rngs, events = self.arrays
-        arrays = (state.copy(), table, fns, floats.copy(), rngs.copy(), events)   # table, fns: read only
-        store_addresses(arrays[0], (ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS), (arrays[3], arrays[4]))
-        return GameState(arrays)
-
-    @property
-    def over(self) -> bool:
-        return bool(self.arrays[0][ST_END] >= 0)
+    written = ((3, ST_FLOATS_ADDRESS), (4, ST_RNGS_ADDRESS))   # (state, table, fns, floats, rngs, events)
+    next_seat_field, end_field = ST_NEXT_SEAT, ST_END
+    play_on = staticmethod(_play_on)
 
     @property
     def turn(self) -> int:
         """Turns played so far (the public turn counter: a go with an extra turn counts two)."""
         return int(state_parts(self.arrays).public[PUB_TURN])
 
-    @property
-    def next_seat(self) -> int:
-        """The seat whose go comes next."""
-        return int(self.arrays[0][ST_NEXT_SEAT])
-
-    def step(self, goes: int = -1) -> bool:
-        """Play on for at most ``goes`` goes (-1: to the end of the game); True once the game is over."""
-        if self.over:
-            return True
-        return bool(_play_on(kernel_context(self.arrays), int(goes)))
-
     def result(self) -> dict:
         """The game's outputs as ``play_batch`` gives them for one game (once ``over``)."""
-        if not self.over:
-            raise ValueError("GameState.result: the game is not over; step it to its end first")
+        self._check_over()
         out = _outputs(1, int(self.arrays[0][ST_PUBLIC + PUB_PLAYERS]),
                        int(self.arrays[0][ST_PUBLIC + PUB_COMMODITIES]))
         _record_game(kernel_context(self.arrays), 0, *out.values())
