@@ -187,6 +187,50 @@ def store_addresses(state, fields, arrays) -> None:
         state[field] = address
 
 
+class ContextGame:
+    """One game of an engine built on the context (make_context's arrays, one game's worth), stopped between two
+    turns, to be copied and played on: the US and UK engines' GameState. Each engine says which arrays a game
+    writes (``written``: index in the arrays -> the state's address field; the state itself is always copied),
+    where the state keeps the seat to play next and how the game ended (-1 while it goes on), the kernel that
+    plays on for a budget of turns (``play_on(ctx, turns) -> over``) and how its finished row is read
+    (``result``)."""
+
+    written: tuple = ()          # ((index in the arrays, ST_*_ADDRESS field), ...)
+    next_seat_field: int
+    end_field: int
+    play_on = None               # the engine's kernel, a staticmethod
+
+    def __init__(self, arrays):
+        self.arrays = arrays
+
+    def copy(self):
+        """An independent copy: playing it on changes nothing in this one."""
+        arrays = [self.arrays[0].copy(), *self.arrays[1:]]
+        for index, field in self.written:
+            arrays[index] = self.arrays[index].copy()
+        store_addresses(arrays[0], [field for _, field in self.written], [arrays[i] for i, _ in self.written])
+        return type(self)(tuple(arrays))
+
+    @property
+    def over(self) -> bool:
+        return bool(self.arrays[0][self.end_field] >= 0)
+
+    @property
+    def next_seat(self) -> int:
+        """The seat whose turn comes next."""
+        return int(self.arrays[0][self.next_seat_field])
+
+    def step(self, turns: int = -1) -> bool:
+        """Play on for at most ``turns`` turns (-1: to the end of the game); True once the game is over."""
+        if self.over:
+            return True
+        return bool(self.play_on(kernel_context(self.arrays), int(turns)))
+
+    def _check_over(self):
+        if not self.over:
+            raise ValueError("GameState.result: the game is not over; step it to its end first")
+
+
 @functools.lru_cache(maxsize=64)
 def function_addresses(signature, functions) -> np.ndarray:
     """The [function, 3] int64 table of a tuple of compiled functions of ``signature``: the three addresses

@@ -172,7 +172,7 @@ def _check_seats(events, stats, names, seats, derive, checked):
 
 def test_uk_counters_match_the_event_log():
     from simkit.games.wheeler_dealer_uk import _play
-    from simkit.games.wheeler_dealer_uk import engine as E
+    from simkit.games.wheeler_dealer_uk import state as E
     from simkit.games.wheeler_dealer_uk.view import BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_REDEEM
 
     game = get_game("wheeler-dealer-uk")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_uk import engine as E
+from simkit.games.wheeler_dealer_uk import engine as E, state as S
 from simkit.games.wheeler_dealer_uk.rules import COMMAND_KINDS
 from simkit.games.wheeler_dealer_uk.view import (COLOURS, DECISION_NAMES, MAX_SEATS, F_BANKRUPT, F_CASH, F_CIRCLE, F_MISS,
                                                  F_POSITION, H_ACTIVE, H_COLOUR, H_COPIES, H_HELD, H_IN_PACK,
@@ -16,8 +16,8 @@ from simkit.strategy import kernel_inputs, parse_lineup
 from .scripted import SCRIPTED, SLOT
 
 GAME = get_game("wheeler-dealer-uk")
-EVENT_NAMES = {getattr(E, name): name[2:].lower() for name in dir(E) if name.startswith("E_") and name != "E_TURN"}
-EVENT_NAMES[E.E_TURN] = "turn"
+EVENT_NAMES = {getattr(S, name): name[2:].lower() for name in dir(S) if name.startswith("E_") and name != "E_TURN"}
+EVENT_NAMES[S.E_TURN] = "turn"
 
 
 class Position:
@@ -52,7 +52,7 @@ class Position:
         self.field(seat, F_CASH, value)
 
     def give(self, seat, name, count=1, at_risk=False):
-        (E._add_at_risk if at_risk else E._add_clean)(self.table, seat, self.c(name), count)
+        (S._add_at_risk if at_risk else S._add_clean)(self.table, seat, self.c(name), count)
 
     def set_pack(self, colour: str, names):
         """Pack contents, top first."""
@@ -108,7 +108,7 @@ class Position:
         return self.field(seat, F_MISS)
 
     def stat(self, seat, name):
-        return int(self.parts.stats[seat, E.SEAT_STATS.index(name)])
+        return int(self.parts.stats[seat, S.SEAT_STATS.index(name)])
 
     def events(self):
         """The event log as (name, seat, a, b, c, d) tuples."""
@@ -136,4 +136,4 @@ class Position:
     def log_turn(self, seat):
         """Start a turn of ``seat`` in the event log and the table (as the engine's _turn does), without playing it."""
         self.table[E.H_TURN_SEAT] = seat
-        E._write_event(self.ctx, seat, E.E_TURN, self.cash(seat), 0, 0, 0)
+        S._write_event(self.ctx, seat, S.E_TURN, self.cash(seat), 0, 0, 0)

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simkit.games.wheeler_dealer_uk import engine as E
+from simkit.games.wheeler_dealer_uk import engine as E, state as S, turn as T
 from simkit.games.wheeler_dealer_uk.view import DEAL_RAID, DECISION_NAMES, MAX_SEATS, pack_deal, total_wealth
 from simkit.numba_tools import EV_A, EV_B, EV_C, EV_KIND, EV_SEAT, EV_TIME
 from simkit.runner import make_batch
@@ -70,18 +70,18 @@ def test_how_games_end_k4():
     wealth, winner = per_seat(columns, "wealth", n), per_seat(columns, "winner", n)
     bankrupt = per_seat(columns, "bankrupt", n)
     target = prepared.table[E.H_TARGET]
-    assert (winner.sum(axis=1)[end != E.END_TURN_LIMIT] == 1).all()
-    assert (wealth[winner & (end == E.END_TARGET)[:, None]] >= target).all()
-    assert (bankrupt.sum(axis=1)[end == E.END_LAST_PLAYER] == n - 1).all()
+    assert (winner.sum(axis=1)[end != S.END_TURN_LIMIT] == 1).all()
+    assert (wealth[winner & (end == S.END_TARGET)[:, None]] >= target).all()
+    assert (bankrupt.sum(axis=1)[end == S.END_LAST_PLAYER] == n - 1).all()
     assert not (winner & bankrupt).any() and (wealth[bankrupt] == 0).all()
-    assert {E.END_TARGET, E.END_LAST_PLAYER} <= set(end)
+    assert {S.END_TARGET, S.END_LAST_PLAYER} <= set(end)
     assert (rounds >= 1).all()
 
 
 def test_the_turn_limit_ends_games_flagged_and_the_richest_wins():
     _, columns = play(["cautious"] * 3, 40, sets=("game.turn_limit=6",), check=True)
     end, rounds = per_seat(columns, "end", 3)[:, 0], per_seat(columns, "rounds", 3)[:, 0]
-    assert (end == E.END_TURN_LIMIT).all() and (rounds == 6).all()
+    assert (end == S.END_TURN_LIMIT).all() and (rounds == 6).all()
     wealth, winner = per_seat(columns, "wealth", 3), per_seat(columns, "winner", 3)
     assert (winner == (wealth == wealth.max(axis=1, keepdims=True))).all()
     assert (per_seat(columns, "turns", 3) == 6).all()
@@ -91,7 +91,7 @@ def test_seats_start_on_outer_blue_spaces_seat_zero_first_k7():
     seats = parse_lineup(GAME.name, ["set-at-3"] * 6)
     prepared = GAME.prepare(GAME.rules(), 6)
     events = recorded(prepared, seats, 4, 0, True)["events"]
-    turns = events[events[:, EV_KIND] == E.E_TURN]           # a: cash, b: wealth, c: position
+    turns = events[events[:, EV_KIND] == S.E_TURN]           # a: cash, b: wealth, c: position
     assert list(turns[:6, EV_SEAT]) == [0, 1, 2, 3, 4, 5]
     assert list(turns[:6, EV_C]) == [0, 8, 16, 24, 0, 8]     # blue spaces of the default board, i mod 4
     assert turns[0, EV_A] == 8250                             # start cash, no bonus for the start space
@@ -100,7 +100,7 @@ def test_seats_start_on_outer_blue_spaces_seat_zero_first_k7():
 def test_start_hands_are_four_red_and_four_green():
     t_prepared = GAME.prepare(GAME.rules(), 3)
     out = recorded(t_prepared, parse_lineup(GAME.name, ["cautious"] * 3), 2, 0, True)
-    first = out["events"][out["events"][:, EV_KIND] == E.E_TURN][0]
+    first = out["events"][out["events"][:, EV_KIND] == S.E_TURN][0]
     assert first[EV_B] - first[EV_A] in range(4 * 500 + 4 * 2000, 4 * 1000 + 4 * 10000 + 1)   # wealth - cash = 8 cards
 
 
@@ -149,7 +149,7 @@ def test_when_one_turn_bankrupts_the_last_two_they_share_the_win():
 
     batch = make_batch(GAME.name, 1, ["hold-for-5", "hold-for-5", "hold-for-5", "set-at-3"], 2083, rules=rules)
     columns = batch.play(18, 1, True)
-    assert columns["bankrupt"].all() and (columns["end"] == E.END_LAST_PLAYER).all()
+    assert columns["bankrupt"].all() and (columns["end"] == S.END_LAST_PLAYER).all()
     winners = columns["winner"]
     assert winners.sum() == 2 and (columns["bankrupt_round"][winners] == columns["bankrupt_round"].max()).all()
     assert "share the win" in GAME.replay(batch.prepared, list(batch.seats), 2083, 18)
@@ -168,7 +168,7 @@ def test_bankrupt_and_inner_rounds_count_from_one_like_the_replay():
     for game in range(12):
         events = recorded(prepared, seats, 8, game, False)["events"]
         for p in range(4):
-            for kind, column, name in ((E.E_BANKRUPT, bankrupt_round, "bankrupt"), (E.E_ENTER, inner_round, "inner")):
+            for kind, column, name in ((S.E_BANKRUPT, bankrupt_round, "bankrupt"), (S.E_ENTER, inner_round, "inner")):
                 rows = events[(events[:, EV_KIND] == kind) & (events[:, EV_SEAT] == p)]
                 assert column[game, p] == (rows[0, EV_TIME] + 1 if len(rows) else -1)   # event rounds count from 0
                 if len(rows):
@@ -198,8 +198,8 @@ def test_replay_names_who_pays_whom_and_how_much_each_receives():
     t.set_cash(3, 200)
     t.give(3, "Potatoes")                                # a 250 loan: 450 in all, short of 1,000
     t.log_turn(0)
-    E._command(t.ctx, 0)
-    E._command(t.ctx, 0)
+    T._command(t.ctx, 0)
+    T._command(t.ctx, 0)
     lines = hand_replay(t)
     assert "   seat 1 (cheat) pays 1,000 to seat 0 (cheat)" in lines
     assert "   seat 3 (cheat) takes an At Risk loan of 250 on a Potatoes (to make a payment)" in lines
@@ -215,9 +215,9 @@ def test_replay_says_when_a_wanted_card_or_deal_cannot_be_paid_for_and_who_repay
     t.give(1, "Cotton", 1, at_risk=True)
     t.log_turn(0)
     t.script(0, "buy", [1])
-    E._turn_card(t.ctx, 0, 1)
+    T._turn_card(t.ctx, 0, 1)
     t.set_cash(0, 10000)
-    E._deal(t.ctx, 0, pack_deal(DEAL_RAID, 1, t.c("Cotton")))
+    T._deal(t.ctx, 0, pack_deal(DEAL_RAID, 1, t.c("Cotton")))
     lines = hand_replay(t)
     assert "   wants the Tin but cannot raise 10,000" in lines
     assert "   declines it: Handlers Charge 1,000, the card goes to the bottom of its pack" in lines

@@ -5,8 +5,9 @@ import pytest
 
 from simkit import rng
 
-from simkit.games.wheeler_dealer_uk import engine as E
-from simkit.games.wheeler_dealer_uk.view import (DEAL_BUY, DEAL_RAID, DECISION_NAMES, F_CIRCLE, F_POSITION,
+from simkit.games.wheeler_dealer_uk import engine as E, state as S, turn as T
+from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
+                                                 DEAL_BUY, DEAL_RAID, DECISION_NAMES, F_CIRCLE, F_POSITION,
                                                  F_RISK_CARDS, pack_deal, pack_sale, pack_sale_loan, set_value)
 
 from .harness import Position
@@ -30,14 +31,14 @@ def test_a_turned_card_is_bought_at_face_value():
     t = quiet()
     t.set_pack("red", ["Potatoes", "Carrots"])
     t.script(0, "buy", [1])
-    E._turn_card(t.ctx, 0, 0)
+    T._turn_card(t.ctx, 0, 0)
     assert (t.held(0, "Potatoes"), t.cash(0), t.pack("red")) == (1, 9500, ["Carrots"])
 
 
 def test_a_declined_card_costs_the_handlers_charge_rounded_up_and_goes_to_the_bottom():
     t = quiet(sets=("game.handlers_charge=0.15",))
     t.set_pack("red", ["Carrots", "Potatoes"])
-    E._turn_card(t.ctx, 0, 0)
+    T._turn_card(t.ctx, 0, 0)
     assert t.cash(0) == 10000 - 83            # 15% of 550 = 82.5: payments to the bank round up (K7)
     assert t.pack("red") == ["Potatoes", "Carrots"] and t.held(0, "Carrots") == 0
 
@@ -49,9 +50,9 @@ def test_short_of_a_wanted_card_the_seat_borrows_at_risk_then_buys():
     t.set_pack("green", ["Sugar"])
     t.script(0, "buy", [1])
     t.script(0, "borrow", [t.c("Tea")] * 5)
-    E._turn_card(t.ctx, 0, 1)
+    T._turn_card(t.ctx, 0, 1)
     assert t.held(0, "Sugar") == 1 and t.at_risk(0, "Tea") == 4 and t.cash(0) == 100 + 4 * 500 - 2000
-    assert [e[4] for e in t.events() if e[0] == "loan"] == [E.BORROW_FOR_PURCHASE] * 4   # stops once it is enough
+    assert [e[4] for e in t.events() if e[0] == "loan"] == [BORROW_FOR_PURCHASE] * 4   # stops once it is enough
 
 
 def test_a_seat_that_will_not_borrow_for_a_card_pays_the_charge_instead():
@@ -60,7 +61,7 @@ def test_a_seat_that_will_not_borrow_for_a_card_pays_the_charge_instead():
     t.give(0, "Tea")
     t.set_pack("green", ["Sugar"])
     t.script(0, "buy", [1])
-    E._turn_card(t.ctx, 0, 1)
+    T._turn_card(t.ctx, 0, 1)
     assert t.held(0, "Sugar") == 0 and t.cash(0) == 100 - 200 + 500 and t.at_risk(0, "Tea") == 1
 
 
@@ -70,7 +71,7 @@ def test_an_unpayable_charge_after_every_loan_is_bankruptcy():
     t.give(0, "Potatoes")                      # a loan of 250 does not cover a 10,000 charge
     t.set_pack("yellow", ["Diamonds", "Gold"])
     t.give(0, "Eggs", 1, at_risk=True)
-    E._turn_card(t.ctx, 0, 2)
+    T._turn_card(t.ctx, 0, 2)
     assert t.bankrupt(0) and t.cash(0) == 0
     assert t.pack("yellow") == ["Gold", "Diamonds"]
     assert sorted(t.pack("red")) == ["Eggs", "Potatoes"]   # its cards, At Risk ones too, to the bottom
@@ -79,7 +80,7 @@ def test_an_unpayable_charge_after_every_loan_is_bankruptcy():
 
 def test_an_empty_pack_means_nothing_happens_k6():
     t = quiet()
-    E._turn_card(t.ctx, 0, 0)
+    T._turn_card(t.ctx, 0, 0)
     assert t.kinds() == ["empty_pack"] and t.cash(0) == 10000
 
 
@@ -88,14 +89,14 @@ def test_outer_yellow_space_offers_a_yellow_card_or_a_command_card():
     t.place(0, 4)                               # default board: space 4 is yellow
     t.set_pack("yellow", ["Silver"])
     t.set_commands([("collect", 2000)])
-    E._act_on_space(t.ctx, 0)
+    T._act_on_space(t.ctx, 0)
     assert "card" in t.kinds() and "command" not in t.kinds()
     t = Position(2)
     t.place(0, 4)
     t.set_pack("yellow", ["Silver"])
     t.set_commands([("collect", 2000)])
     t.script(0, "yellow", [1])
-    E._act_on_space(t.ctx, 0)
+    T._act_on_space(t.ctx, 0)
     assert t.kinds() == ["yellow_command", "command"] and t.cash(0) == 12000 and t.pack("yellow") == ["Silver"]
 
 
@@ -103,10 +104,10 @@ def test_blue_spaces_outer_pay_a_bonus_inner_do_not():
     t = Position(2)
     t.place(0, 0)
     t.set_commands([("collect", 2000), ("collect", 2000)])
-    E._act_on_space(t.ctx, 0)
+    T._act_on_space(t.ctx, 0)
     assert t.cash(0) == 10000 + 5000 + 2000
     t.place(1, 0, inner=True)                   # default inner board: space 0 is blue
-    E._act_on_space(t.ctx, 1)
+    T._act_on_space(t.ctx, 1)
     assert t.cash(1) == 10000 + 2000
 
 
@@ -117,7 +118,7 @@ def test_buying_a_card_from_a_player_at_three_times_face():
     t.set_cash(0, 20000)
     t.give(1, "Cotton")
     t.script(1, "answer", [1])
-    E._deal(t.ctx, 0, pack_deal(DEAL_BUY, 1, t.c("Cotton")))
+    T._deal(t.ctx, 0, pack_deal(DEAL_BUY, 1, t.c("Cotton")))
     assert (t.held(0, "Cotton"), t.held(1, "Cotton"), t.cash(0), t.cash(1)) == (1, 0, 8000, 22000)
     assert t.stat(0, "bought_from_players") == 1 and t.stat(1, "sold_to_players") == 1
 
@@ -139,7 +140,7 @@ def test_a_bought_card_is_paid_with_loans_when_short():
     t.give(1, "Cotton")
     t.script(1, "answer", [1])
     t.script(0, "borrow", [t.c("Diamonds")])
-    E._deal(t.ctx, 0, pack_deal(DEAL_BUY, 1, t.c("Cotton")))
+    T._deal(t.ctx, 0, pack_deal(DEAL_BUY, 1, t.c("Cotton")))
     assert t.held(0, "Cotton") == 1 and t.at_risk(0, "Diamonds") == 1 and t.cash(0) == 50000 - 12000
     assert t.cash(1) == 10000 + 12000
 
@@ -147,7 +148,7 @@ def test_a_bought_card_is_paid_with_loans_when_short():
 def test_raiding_an_at_risk_card_at_two_times_face_the_owner_repays_the_loan():
     t = quiet()
     t.give(1, "Cotton", at_risk=True)
-    E._deal(t.ctx, 0, pack_deal(DEAL_RAID, 1, t.c("Cotton")))
+    T._deal(t.ctx, 0, pack_deal(DEAL_RAID, 1, t.c("Cotton")))
     assert t.held(0, "Cotton") == 1 and t.at_risk(0, "Cotton") == 0      # arrives clean (K7)
     assert t.at_risk(1, "Cotton") == 0
     assert t.cash(0) == 10000 - 8000 and t.cash(1) == 10000 + 8000 - 2200   # loan 2,000 + 10%
@@ -155,8 +156,8 @@ def test_raiding_an_at_risk_card_at_two_times_face_the_owner_repays_the_loan():
 
 def test_a_deal_for_a_card_the_other_does_not_have_is_refused_as_illegal():
     t = quiet()
-    E._deal(t.ctx, 0, pack_deal(DEAL_BUY, 1, t.c("Cotton")))
-    E._deal(t.ctx, 0, pack_deal(DEAL_RAID, 0, t.c("Cotton")))
+    T._deal(t.ctx, 0, pack_deal(DEAL_BUY, 1, t.c("Cotton")))
+    T._deal(t.ctx, 0, pack_deal(DEAL_RAID, 0, t.c("Cotton")))
     assert t.stat(0, "illegal_actions") == 2 and t.cash(0) == 10000
 
 
@@ -249,7 +250,7 @@ def command(card, players=3, sets=(), setup=None, seat=0, lineup=None):
     if setup:
         setup(t)
     before = [t.cash(p) for p in range(players)]
-    moved = E._command(t.ctx, seat)
+    moved = T._command(t.ctx, seat)
     return t, before, moved
 
 
@@ -337,20 +338,20 @@ def test_command_move_then_act_on_the_new_space():
     t.place(0, 0)
     t.set_pack("red", ["Potatoes"])
     t.set_commands([("move", 3)])
-    E._act_on_space(t.ctx, 0)                  # space 0 blue: bonus, Command: 3 on to space 3 (red)
+    T._act_on_space(t.ctx, 0)                  # space 0 blue: bonus, Command: 3 on to space 3 (red)
     assert t.field(0, F_POSITION) == 3 and t.kinds()[-3:] == ["card", "charge", "pay"] and t.cash(0) == 10000 + 5000 - 50
     t = Position(2)
     t.place(0, 2)
     t.set_commands([("move", -2), ("collect", 1000)])
-    assert E._command(t.ctx, 0) and t.field(0, F_POSITION) == 0
+    assert T._command(t.ctx, 0) and t.field(0, F_POSITION) == 0
 
 
 def test_command_advance_to_blue_pays_the_bonus_and_draws_again():
     t = Position(2)
     t.place(0, 3)
     t.set_commands([("advance_to_blue", 0), ("collect", 2000)])
-    assert E._command(t.ctx, 0) and t.field(0, F_POSITION) == 8
-    E._act_on_space(t.ctx, 0)
+    assert T._command(t.ctx, 0) and t.field(0, F_POSITION) == 8
+    T._act_on_space(t.ctx, 0)
     assert t.cash(0) == 10000 + 5000 + 2000
 
 
@@ -370,7 +371,7 @@ def test_used_command_cards_go_to_the_bottom_of_the_pile():
     cards = len(t.parts.command_order)
     t.set_commands([("collect", k) for k in range(cards)])
     for _ in range(cards + 2):
-        E._command(t.ctx, 0)
+        T._command(t.ctx, 0)
     assert [e[3] for e in t.events() if e[0] == "command"] == list(range(cards)) + [0, 1]
 
 
@@ -387,7 +388,7 @@ def test_a_loan_pays_for_redeeming_before_rolling():
     assert (t.held(0, "Tin"), t.at_risk(0, "Tin"), t.at_risk(0, "Diamonds")) == (1, 0, 1)
     assert t.cash(0) == 50000 - 5500 and t.stat(0, "illegal_actions") == 0
     loan = next(e for e in t.events() if e[0] == "loan")
-    assert loan[4] == E.BORROW_FOR_REDEEM and loan[2] == t.c("Diamonds")
+    assert loan[4] == BORROW_FOR_REDEEM and loan[2] == t.c("Diamonds")
 
 
 def test_a_redeem_the_seat_will_not_borrow_for_ends_the_step_without_penalty():
@@ -400,7 +401,7 @@ def test_a_redeem_the_seat_will_not_borrow_for_ends_the_step_without_penalty():
     E._turn(t.ctx, 0)
     assert t.at_risk(0, "Tin") == 1 and t.at_risk(0, "Potatoes") == 1 and t.cash(0) == 100
     assert t.stat(0, "illegal_actions") == 0 and t.kinds().count("redeem") == 0
-    assert ("cannot_raise", 0, t.c("Tin"), 5500, E.WANT_REDEEM, -1) in t.events()
+    assert ("cannot_raise", 0, t.c("Tin"), 5500, S.WANT_REDEEM, -1) in t.events()
 
 
 def test_a_card_borrowed_on_to_pay_for_a_redeem_cannot_be_redeemed_in_the_same_step():
@@ -439,7 +440,7 @@ def test_the_redeem_command_offers_loans_and_forfeits_only_the_cards_at_risk_whe
     t, _, _ = command(("redeem_at_risk", 0), setup=setup)
     assert t.held(0, "Gold") == 1 and t.at_risk(0, "Tin") == 1 and t.cash(0) == 20000 + 5000 - 22000
     assert t.stat(0, "forfeited") == 2 and t.pack("red") == ["Potatoes", "Potatoes"]
-    assert [e[4] for e in t.events() if e[0] == "loan"] == [E.BORROW_FOR_COMMAND_REDEEM]
+    assert [e[4] for e in t.events() if e[0] == "loan"] == [BORROW_FOR_COMMAND_REDEEM]
 
 
 # ---- K7: borrowing on a set to be sold (game.borrow_on_sale) ------------------------------------------
@@ -467,7 +468,7 @@ def test_cards_of_the_set_sold_at_once_are_borrowed_on_without_going_at_risk():
     assert t.held(0, "Tin") == 0 and t.at_risk(0, "Tin") == 0 and t.at_risk(0, "Gold") == 1
     assert (t.stat(0, "sale_loans"), t.stat(0, "loans"), t.stat(0, "illegal_actions")) == (2, 1, 0)
     assert [e[5] for e in t.events() if e[0] == "loan"] == [1, 1, 0]   # on sale, on sale, At Risk
-    assert ("pay", 0, 11000, E.PAYEE_BANK, E.PAY_SALE_LOANS, t.c("Tin")) in t.events()
+    assert ("pay", 0, 11000, S.PAYEE_BANK, S.PAY_SALE_LOANS, t.c("Tin")) in t.events()
     assert t.bank_balance() == 10000 + 20000 + 90000 - 11000
 
 
@@ -476,7 +477,7 @@ def test_with_borrow_on_sale_off_a_loan_on_the_set_is_refused_and_at_risk_cards_
     t.script(0, "borrow", [pack_sale_loan(t.c("Tin"))])
     E._turn(t.ctx, 0)
     assert t.stat(0, "illegal_actions") == 1 and t.held(0, "Tin") == 2 and t.cash(0) == 0   # no deal
-    assert ("cannot_raise", 0, t.c("Tin"), 30000, E.WANT_DEAL, 1) in t.events()
+    assert ("cannot_raise", 0, t.c("Tin"), 30000, S.WANT_DEAL, 1) in t.events()
     t = sale_deal(sets=("game.borrow_on_sale=false",))
     t.script(0, "borrow", [t.c("Tin"), t.c("Tin"), t.c("Gold")])      # the earlier reading: At Risk loans
     t.script(0, "sell", [pack_sale(t.c("Tin"), 3)])
@@ -509,7 +510,7 @@ def test_a_sale_loan_needs_a_set_sold_this_turn_and_is_only_open_before_selling(
     t.set_pack("green", ["Tin"])
     t.script(0, "buy", [1])
     t.script(0, "borrow", [pack_sale_loan(t.c("Tin"))])    # a set completed on a space sells next turn only
-    E._turn_card(t.ctx, 0, 1)
+    T._turn_card(t.ctx, 0, 1)
     assert t.stat(0, "illegal_actions") == 1 and t.held(0, "Tin") == 2
 
 
@@ -545,7 +546,7 @@ def test_an_out_of_range_deal_is_refused_and_changes_nothing(answer):
     t.give(1, "Cotton")
     t.give(2, "Tin", 1, at_risk=True)
     before = t.table.copy()
-    E._deal(t.ctx, 0, answer)
+    T._deal(t.ctx, 0, answer)
     assert t.stat(0, "illegal_actions") == 1 and (t.table == before).all()
 
 
@@ -559,7 +560,7 @@ def test_a_yes_no_answer_other_than_0_or_1_is_refused_and_the_default_played(dec
     t.script(0, "deal", [pack_deal(DEAL_BUY, 1, t.c("Cotton"))])
     t.script(1 if decision == "answer" else 0, decision, [answer])
     t.set_commands([("collect", 2000)])
-    E._act_on_space(t.ctx, 0) if decision in ("buy", "yellow") else E._turn(t.ctx, 0)
+    T._act_on_space(t.ctx, 0) if decision in ("buy", "yellow") else E._turn(t.ctx, 0)
     seat = 1 if decision == "answer" else 0
     assert t.stat(seat, "illegal_actions") == 1
     assert ("illegal", seat, DECISION_NAMES.index(decision), answer, 0, 0) in t.events()

@@ -14,7 +14,7 @@ from ...columns import ResultColumns
 from ...numba_tools import EV_B, EV_KIND, EV_SEAT, EV_TIME
 from ...strategy import kernel_inputs
 from .. import EVERY_GAME, PLAYER_COUNTS_ONLY, Game
-from . import engine
+from . import engine, state
 from .rules import UKRules
 from .rules import prepare as _prepare
 from .view import DECISION_NAMES, DECISIONS, MAX_SEATS, MAX_SET
@@ -31,6 +31,13 @@ def _play(prepared: UKRules, seats, seed, first_game, n_games, check, record=Fal
                              check=check, record=record, event_capacity=event_capacity)
 
 
+def start(prepared: UKRules, seats, seed: int, game: int, check: bool = False) -> engine.GameState:
+    """Game ``game`` of ``seed`` dealt, before its first turn, with the line-up ``seats`` (parsed, as simulate takes
+    them): a state to copy (``state.copy()``) and play on (``state.step(turns)``); the deal and every later
+    random number are those of ``simulate``. Once ``state.over``, ``state.result()`` holds the game's outputs."""
+    return engine.start(seed, game, prepared, *kernel_inputs(seats, DECISION_NAMES, MAX_SEATS), check=check)
+
+
 def simulate(prepared: UKRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
     out = _play(prepared, seats, seed, first_game, n_games, check)
@@ -40,13 +47,13 @@ def simulate(prepared: UKRules, seats, seed: int, first_game: int, n_games: int,
     columns.per_seat("cards", out["cards"], np.int16)
     columns.per_seat("bankrupt", out["bankrupt"])
     columns.per_seat("winner", out["winner"])
-    columns.seat_counters(engine.SEAT_STATS, out["stats"], np.int32, keep=("set_credits",))
+    columns.seat_counters(state.SEAT_STATS, out["stats"], np.int32, keep=("set_credits",))
     for name in ("rounds", "end", "first_inner"):
         columns.per_game({"first_inner": "first_inner_round"}.get(name, name), out[name], np.int32)
     # counters of rules that act once a game (GAME.rule_counters): the level's target, the turn limit, and
     # the level's inner-circle threshold met
-    columns.per_game("target_reached", out["end"] == engine.END_TARGET, np.int8)
-    columns.per_game("turn_limit_reached", out["end"] == engine.END_TURN_LIMIT, np.int8)
+    columns.per_game("target_reached", out["end"] == state.END_TARGET, np.int8)
+    columns.per_game("turn_limit_reached", out["end"] == state.END_TURN_LIMIT, np.int8)
     columns.per_seat("entered_inner", out["stats"][:, :, engine.S_INNER_ROUND] > 0, np.int8)
     columns.totals(set_sizes=out["set_sizes"])
     return columns.columns
@@ -58,7 +65,7 @@ def wealth_traces(prepared: UKRules, seats, seed: int, games) -> dict:
     traces = {}
     for game in games:
         events = _play(prepared, seats, seed, game, 1, False, record=True, event_capacity=400_000)["events"]
-        turns = events[events[:, EV_KIND] == engine.E_TURN]
+        turns = events[events[:, EV_KIND] == state.E_TURN]
         traces[game] = [(turns[turns[:, EV_SEAT] == p, EV_TIME] + 1, turns[turns[:, EV_SEAT] == p, EV_B])
                         for p in range(prepared.n_players)]
     return traces
@@ -177,7 +184,7 @@ GAME = Game(
                 "and inner-circle threshold alone (the data's [[level]] tables), since no other difference is known "
                 "(docs/rules/wheeler-dealer-uk.md).",
     length_column="rounds",
-    limit_hit=lambda rows: rows["end"] == engine.END_TURN_LIMIT,
+    limit_hit=lambda rows: rows["end"] == state.END_TURN_LIMIT,
     limit_label="game.turn_limit rounds reached",
     money_columns=frozenset({"wealth", "cash", "set_credits"}),
     currency="credits",

@@ -51,6 +51,13 @@ def simulate(prepared: USRules, seats, seed: int, first_game: int, n_games: int,
     return columns.columns
 
 
+def start(prepared: USRules, seats, seed: int, game: int, check: bool = False) -> engine.GameState:
+    """Game ``game`` of ``seed`` set up before its first go, with the line-up ``seats`` (parsed, as simulate takes
+    them): a state to copy (``state.copy()``) and play on (``state.step(goes)``); the deck and every later random
+    number are those of ``simulate``. Once ``state.over``, ``state.result()`` holds the game's outputs."""
+    return engine.start(seed, game, prepared, *_kernel_inputs(seats), check=check)
+
+
 def _column_key(name: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in name.lower()).strip("_")
 

@@ -19,6 +19,7 @@ from numba import njit, types
 
 from ... import rng
 from ...columns import logged_events
+from ...numba_tools import ContextGame
 from ...numba_tools import unmanaged as _unmanaged
 from ...strategy import MAX_PARAMS
 from .rules import (R_AUCTION_INCREMENT, R_AUCTION_MIN, R_AUDIT_PER_PIP, R_BAMBOOZLE_CASH, R_CITY_HALL_PERCENT,
@@ -36,8 +37,9 @@ from .view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_DEAL_CASH, A_DEAL_MINE, A_DEAL_
                    left_slot, occupied, owner_slot, saved_slot, seat_slot)
 from .state import (B, CTX, DECK_ROW, DICE_ROW, END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT, EXCHANGE_ROW,
                     EXTRA_DICE_ROW, E_BUMP, E_CARD_USED, E_DEAL, E_DEAL_TERMS, E_DOUBLES, E_END, E_MISSED, E_MOVE,
-                    E_TURN, I, MODE_CHECK, N_STATS, STRATEGY_ROW, ST_BANK, ST_EXTRA, ST_INVEST_AT, ST_MODE, ST_STATS,
-                    ST_WON_AT, S_BANKRUPT_TURN, S_BUMPS, S_CARDS_USED, S_DEALS_ACCEPTED, S_DEALS_OFFERED, S_RENT_PAID,
+                    E_TURN, I, MODE_CHECK, N_STATS, STRATEGY_ROW, ST_BANK, ST_END, ST_EXTRA, ST_FLOATS_ADDRESS,
+                    ST_INVEST_AT, ST_MODE, ST_NEXT_SEAT, ST_PUBLIC, ST_RNGS_ADDRESS, ST_STATS, ST_WON_AT,
+                    S_BANKRUPT_TURN, S_BUMPS, S_CARDS_USED, S_DEALS_ACCEPTED, S_DEALS_OFFERED, S_RENT_PAID,
                     S_RENT_RECEIVED, S_TURNS, TIE_ROW, USED_SKIP_SCHOOL, USED_STEP5, block_members, kernel_context,
                     make_context, none,
                     state_parts, _I64, _add_cash, _alive, _cash, _decide, _deck, _die, _floats, _held_in_block,
@@ -340,25 +342,37 @@ def _new_game(ctx, deck_template, seed, game):
     for seat in range(MAX_SEATS):
         state[ST_STATS + seat * N_STATS + S_BANKRUPT_TURN] = -1
     state[state[ST_INVEST_AT]:state[ST_WON_AT] + MAX_SEATS * n_commodities] = 0   # investments and wins
+    state[ST_NEXT_SEAT] = 0  # U10
+    state[ST_END] = -1
 
 
-@_typed(I)
-def _play_game(ctx):
-    """Turns until the card clock, the last player standing or the turn limit; returns how it ended."""
+@_typed(B, I)
+def _play_on(ctx, goes):
+    """Play the game on from the go of seat ST_NEXT_SEAT until the card clock, the last player standing or the
+    turn limit (ST_END: how it ended); with ``goes`` >= 0, for at most that many goes, each a live seat's turn with
+    the extra turns it earns, or the turn it misses (the game is then left before the next go, the seat to play
+    in ST_NEXT_SEAT). Returns True once the game is over."""
     state, public, rules = _state(ctx), _public(ctx), _rules(ctx)
     n_players = public[PUB_PLAYERS]
     start_total = rules[R_START_CASH] * n_players
     check = (state[ST_MODE] & MODE_CHECK) != 0
-    seat = 0  # U10
+    seat = state[ST_NEXT_SEAT]
+    end = END_CLOCK
     while True:
         alive = 0
         for other in range(n_players):
             alive += public[seat_slot(other, S_ALIVE)]
         if alive <= 1:
-            return END_LAST_PLAYER
+            end = END_LAST_PLAYER
+            break
         if public[PUB_TURN] >= rules[R_MAX_TURNS]:
-            return END_TURN_LIMIT
+            end = END_TURN_LIMIT
+            break
         if _alive(public, seat):
+            if goes == 0:
+                state[ST_NEXT_SEAT] = seat
+                return False
+            goes -= 1
             play = not _misses_turn(ctx, seat)
             if play:
                 public[PUB_TURN] += 1
@@ -375,67 +389,76 @@ def _play_game(ctx):
                 if check:
                     _check(ctx, start_total)
                 if public[PUB_LAST_CARD_DRAWN]:
-                    return END_CLOCK
+                    break
         seat = seat + 1 if seat + 1 < n_players else 0
+    state[ST_END] = end
+    return True
+
+
+@njit(cache=True)
+def _record_game(ctx, g, out_net_worth, out_cash, out_props, out_blocks, out_debts, out_bankrupt, out_winner,
+                 out_stats, out_invest, out_won, out_turns, out_end):
+    """Row ``g`` of the outputs for the game just ended in ``ctx``."""
+    ctx = _unmanaged(ctx)
+    state, table = _state(ctx), _table(ctx)
+    public = _public(ctx)
+    n_players = public[PUB_PLAYERS]
+    n_props, n_blocks, n_commodities = public[PUB_PROPERTIES], public[PUB_BLOCKS], public[PUB_COMMODITIES]
+    end = state[ST_END]
+    if (state[ST_MODE] & MODE_CHECK) != 0:
+        _check(ctx, _rules(ctx)[R_START_CASH] * n_players)
+    members = _members(ctx)
+    best = -(1 << 62)
+    for seat in range(n_players):
+        worth = seat_net_worth(public, table, members, seat)
+        out_net_worth[g, seat] = worth
+        if _alive(public, seat) and worth > best:
+            best = worth
+    for seat in range(n_players):
+        alive_seat = _alive(public, seat)
+        out_cash[g, seat] = _cash(public, seat)
+        out_bankrupt[g, seat] = not alive_seat
+        out_winner[g, seat] = alive_seat and out_net_worth[g, seat] == best  # U15: ties shared
+        props, debts, blocks = 0, 0, 0
+        for prop in range(n_props):
+            if public[owner_slot(prop)] == seat:
+                props += 1
+                debts += public[debt_slot(public, prop)]
+        for block in range(n_blocks):
+            size = table[members[block * MAX_BLOCK], P_BLOCK_SIZE]
+            blocks += _held_in_block(public, members, seat, block) == size
+        out_props[g, seat] = props
+        out_debts[g, seat] = debts
+        out_blocks[g, seat] = blocks
+        for k in range(N_STATS):
+            out_stats[g, seat, k] = state[ST_STATS + seat * N_STATS + k]
+        for c in range(n_commodities):
+            out_invest[g, seat, c] = state[_invest_at(ctx, seat, c)]
+            out_won[g, seat, c] = state[_won_at(ctx, seat, c)]
+    out_turns[g] = public[PUB_TURN]
+    out_end[g] = end
+    _log(ctx, -1, E_END, end, 0, 0, 0)
 
 
 @njit(cache=True)
 def _play(ctx, deck_template, seed, first_game, n_games, check, out_net_worth, out_cash, out_props, out_blocks,
           out_debts, out_bankrupt, out_winner, out_stats, out_invest, out_won, out_turns, out_end):
     ctx = _unmanaged(ctx)
-    state, table = _state(ctx), _table(ctx)
-    public = _public(ctx)
+    state = _state(ctx)
     if check:
         state[ST_MODE] |= MODE_CHECK
-    n_players = public[PUB_PLAYERS]
-    n_props, n_blocks, n_commodities = public[PUB_PROPERTIES], public[PUB_BLOCKS], public[PUB_COMMODITIES]
     for g in range(n_games):
         _new_game(ctx, deck_template, seed, first_game + g)
-        end = _play_game(ctx)
-        if check:
-            _check(ctx, _rules(ctx)[R_START_CASH] * n_players)
-        members = _members(ctx)
-        best = -(1 << 62)
-        for seat in range(n_players):
-            worth = seat_net_worth(public, table, members, seat)
-            out_net_worth[g, seat] = worth
-            if _alive(public, seat) and worth > best:
-                best = worth
-        for seat in range(n_players):
-            alive_seat = _alive(public, seat)
-            out_cash[g, seat] = _cash(public, seat)
-            out_bankrupt[g, seat] = not alive_seat
-            out_winner[g, seat] = alive_seat and out_net_worth[g, seat] == best  # U15: ties shared
-            props, debts, blocks = 0, 0, 0
-            for prop in range(n_props):
-                if public[owner_slot(prop)] == seat:
-                    props += 1
-                    debts += public[debt_slot(public, prop)]
-            for block in range(n_blocks):
-                size = table[members[block * MAX_BLOCK], P_BLOCK_SIZE]
-                blocks += _held_in_block(public, members, seat, block) == size
-            out_props[g, seat] = props
-            out_debts[g, seat] = debts
-            out_blocks[g, seat] = blocks
-            for k in range(N_STATS):
-                out_stats[g, seat, k] = state[ST_STATS + seat * N_STATS + k]
-            for c in range(n_commodities):
-                out_invest[g, seat, c] = state[_invest_at(ctx, seat, c)]
-                out_won[g, seat, c] = state[_won_at(ctx, seat, c)]
-        out_turns[g] = public[PUB_TURN]
-        out_end[g] = end
-        _log(ctx, -1, E_END, end, 0, 0, 0)
+        _play_on(ctx, -1)
+        _record_game(ctx, g, out_net_worth, out_cash, out_props, out_blocks, out_debts, out_bankrupt, out_winner,
+                     out_stats, out_invest, out_won, out_turns, out_end)
     if check:
         state[ST_MODE] &= ~MODE_CHECK
 
 
-def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
-    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``, for compiled rules
-    (rules.USRules), each seat's decision functions (``functions[seat]``, in DECISION_NAMES order) and
-    parameters (``params[seat]``). Validates nothing. ``record``: log events (at most ``event_capacity``)."""
-    arrays = make_context(prepared, functions, params, event_capacity, record)
-    n, c = prepared.n_players, len(prepared.commodities)
-    out = {
+def _outputs(n_games, n, c):
+    """The output arrays of ``n_games`` games of ``n`` players and ``c`` commodities, in _record_game's order."""
+    return {
         "net_worth": np.zeros((n_games, n), np.int64), "cash": np.zeros((n_games, n), np.int64),
         "properties": np.zeros((n_games, n), np.int64), "blocks": np.zeros((n_games, n), np.int64),
         "debt_ridden": np.zeros((n_games, n), np.int64), "bankrupt": np.zeros((n_games, n), np.bool_),
@@ -444,10 +467,54 @@ def play_batch(seed, first_game, n_games, prepared, functions, params, check=Fal
         "invest": np.zeros((n_games, n, c), np.int64), "won": np.zeros((n_games, n, c), np.int64),
         "turns": np.zeros(n_games, np.int64), "end": np.zeros(n_games, np.int64),
     }
-    _play(kernel_context(arrays), prepared.deck, np.uint64(seed), first_game, n_games, check, out["net_worth"],
-          out["cash"], out["properties"], out["blocks"], out["debt_ridden"], out["bankrupt"], out["winner"],
-          out["stats"], out["invest"], out["won"], out["turns"], out["end"])
+
+
+def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
+    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``, for compiled rules
+    (rules.USRules), each seat's decision functions (``functions[seat]``, in DECISION_NAMES order) and
+    parameters (``params[seat]``). Validates nothing. ``record``: log events (at most ``event_capacity``)."""
+    arrays = make_context(prepared, functions, params, event_capacity, record)
+    out = _outputs(n_games, prepared.n_players, len(prepared.commodities))
+    _play(kernel_context(arrays), prepared.deck, np.uint64(seed), first_game, n_games, check, *out.values())
     parts = state_parts(arrays)
     out["landings"] = parts.landings.copy()
     out.update(logged_events(parts.events, parts.event_count[0]))
     return out
+
+
+class GameState(ContextGame):
+    """One game stopped before a go (a seat's turn with the extra turns it earns, or a turn it misses), to be
+    copied and played on (numba_tools.ContextGame: ``copy()``, ``step(goes)``, ``over``, ``next_seat``): a search
+    plays copies forward from a decision. Holds the batch arrays of one game (make_context): the state vector,
+    whose public table is what every seat sees, the deck order, the seats' strategy memories and every random
+    stream; the table and the decision functions are read only, shared. Made by ``start``; stepping a copy
+    plays the same game, down to the last random number, as play_batch plays it."""
+
+    written = ((3, ST_FLOATS_ADDRESS), (4, ST_RNGS_ADDRESS))   # (state, table, fns, floats, rngs, events)
+    next_seat_field, end_field = ST_NEXT_SEAT, ST_END
+    play_on = staticmethod(_play_on)
+
+    @property
+    def turn(self) -> int:
+        """Turns played so far (the public turn counter: a go with an extra turn counts two)."""
+        return int(state_parts(self.arrays).public[PUB_TURN])
+
+    def result(self) -> dict:
+        """The game's outputs as ``play_batch`` gives them for one game (once ``over``)."""
+        self._check_over()
+        out = _outputs(1, int(self.arrays[0][ST_PUBLIC + PUB_PLAYERS]),
+                       int(self.arrays[0][ST_PUBLIC + PUB_COMMODITIES]))
+        _record_game(kernel_context(self.arrays), 0, *out.values())
+        out["landings"] = state_parts(self.arrays).landings.copy()
+        return out
+
+
+def start(seed, game, prepared, functions, params, check=False) -> GameState:
+    """Game ``game`` of the stream ``seed`` (the game play_batch plays at that index), before its first go;
+    ``prepared``, ``functions`` and ``params`` as play_batch takes them. ``check``: checking mode's
+    conservation checks after every go."""
+    arrays = make_context(prepared, functions, params)
+    if check:
+        arrays[0][ST_MODE] |= MODE_CHECK
+    _new_game(kernel_context(arrays), prepared.deck, np.uint64(seed), game)
+    return GameState(arrays)
