@@ -10,7 +10,9 @@ as the local backend's: every game's streams depend only on (seed, game index).
 from __future__ import annotations
 
 import json
+import os
 import threading
+from contextlib import contextmanager
 
 from .errors import SimkitError
 
@@ -93,3 +95,132 @@ def execute_dask(batch, chunks, sink, bar, workers: int, check: bool, scheduler:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+# --- every analysis on a cluster: simkit.pool.play_chunks sends its chunks here while ``using`` is active ----------
+MAX_BUILT = 256     # line-ups a worker keeps built (a search plays hundreds; each costs a rebuild when dropped)
+
+
+def chunk_description(batch) -> str:
+    """What a worker needs to rebuild ``batch`` (not its games: every chunk names its own): the game, the
+    effective rules, the seed and each seat's strategy by name and module, its parameter values and the
+    functions of its decisions (module.qualname), which the worker checks against what it finds."""
+    return json.dumps({
+        "game": batch.game.name, "rules": batch.rules, "seed": batch.seed, "games": 1,
+        "lineup": [{"strategy": seat.strategy.name, "module": seat.strategy.module, "params": seat.values,
+                    "decisions": [f"{f.py_func.__module__}.{f.py_func.__qualname__}"
+                                  for f in seat.strategy.decisions.values()]}
+                   for seat in batch.seats]}, sort_keys=True)
+
+
+def _built_batch(description: str):
+    with _LOCK:
+        batch = _BUILT.pop(description, None)
+        if batch is None:
+            from .runner import batch_from_manifest
+
+            manifest = json.loads(description)
+            batch = batch_from_manifest(manifest)
+            for seat, wanted in zip(batch.seats, manifest["lineup"]):
+                found = [f"{f.py_func.__module__}.{f.py_func.__qualname__}" for f in seat.strategy.decisions.values()]
+                if found != wanted["decisions"]:
+                    raise SimkitError(f"strategy {wanted['strategy']} on the Dask worker is not the one the client "
+                                      f"plays (its decisions are {', '.join(found)}): install or --upload the same code")
+            while len(_BUILT) >= MAX_BUILT:
+                _BUILT.pop(next(iter(_BUILT)))
+        _BUILT[description] = batch     # most recently used last
+        return batch
+
+
+_BUILT: dict = {}
+
+
+def _play_chunk(description: str, first_game: int, games: int, check: bool, columns):
+    from .pool import _timed_play
+
+    return _timed_play(_built_batch(description), first_game, games, check, columns)
+
+
+class Cluster:
+    """A Dask client that plays simkit.pool's chunks (``simkit.pool.play_chunks`` sends them here while
+    ``using`` is active). The tasks are pure functions of their arguments, so a task the scheduler runs
+    again (its worker died) gives the same columns, and the results are the local backend's bit for bit."""
+
+    def __init__(self, client, cluster=None):
+        self.client, self.cluster = client, cluster
+
+    def threads(self) -> int:
+        return max(1, sum(self.client.nthreads().values()))
+
+    def play_chunks(self, chunks, sink, check: bool, bar, failed) -> None:
+        """Play ``chunks`` as tasks, at most two per worker thread in flight, and hand each to ``sink(chunk,
+        (columns, seconds))`` as it finishes; an exception goes to ``failed(chunk, exception)`` when given."""
+        from dask.distributed import as_completed
+
+        described = {}
+        queue = iter(chunks)
+        pending = {}
+
+        def submit(chunk):
+            key = id(chunk.batch)
+            if key not in described:
+                described[key] = chunk_description(chunk.batch)
+            future = self.client.submit(_play_chunk, described[key], chunk.first_game, chunk.games, check,
+                                        chunk.columns, pure=False)
+            pending[future.key] = chunk
+            return future
+
+        running = as_completed([submit(chunk) for _, chunk in zip(range(2 * self.threads()), queue)])
+        try:
+            for future in running:
+                chunk = pending.pop(future.key)
+                try:
+                    value = future.result()
+                except Exception as exc:
+                    if failed is None:
+                        raise
+                    failed(chunk, exc)
+                else:
+                    sink(chunk, value)
+                future.release()
+                if bar is not None:
+                    bar.update(chunk.games)
+                following = next(queue, None)
+                if following is not None:
+                    running.add(submit(following))
+        except BaseException:
+            self.client.cancel(list(running.futures))
+            raise
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+@contextmanager
+def using(backend: str, workers: int | None = None, scheduler: str | None = None, upload=()):
+    """While this block runs every analysis plays on ``backend``: "local" (the process's pool, simkit.pool)
+    or "dask" (the cluster at ``scheduler``, or a LocalCluster of ``workers`` processes). ``upload``: files
+    (a strategy module, a .zip or .egg of them) sent to every worker with ``Client.upload_file``, also to
+    workers that join later. Yields the number of workers to size chunks and search rounds by: ``workers``
+    (default all cores) locally, the cluster's threads on Dask."""
+    from . import pool
+
+    local = workers or os.cpu_count() or 1
+    if backend == "local":
+        if upload:
+            raise SimkitError("--upload sends files to Dask workers: give --scheduler or --backend dask")
+        yield local
+        return
+    if pool.cluster is not None:
+        raise SimkitError("another Dask backend is already in use in this process")
+    cluster = Cluster(*connect(local, scheduler))
+    try:
+        for path in upload:
+            cluster.client.upload_file(str(path))
+        pool.cluster = cluster
+        yield cluster.threads()
+    finally:
+        pool.cluster = None
+        cluster.close()

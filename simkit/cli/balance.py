@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, game_argument, games_option, negligible_option, players_option, rules_options,
-                      seed_option, workers_option)
+from .options import (analysis_out_options, execution_options, game_argument, games_option, negligible_option,
+                      players_option, rules_options, seed_option)
 
 
 @click.command("balance")
@@ -17,7 +17,7 @@ from .options import (analysis_out_options, game_argument, games_option, negligi
 @games_option(20_000)
 @seed_option
 @negligible_option
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, players, players_b, rules_file, sets, sets_b, games, seed, negligible, workers, out, overwrite, verbose):
     """Balance report card of a rule set: seat advantage, game length and limits, half-time leader, spread, dominance.

@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (BudgetOption, analysis_out_options, game_argument, games_option, negligible_option,
-                      rotate_option, rules_options, seed_option, workers_option)
+from .options import (BudgetOption, analysis_out_options, execution_options, game_argument, games_option,
+                      negligible_option, rotate_option, rules_options, seed_option)
 
 
 @click.command("compare")
@@ -31,7 +31,7 @@ from .options import (BudgetOption, analysis_out_options, game_argument, games_o
 @click.option("--retune-budget", cls=BudgetOption, default="100", show_default=True, metavar="N [trials|games|minutes]",
               help="With --retune: the search budget under each rule set.")
 @negligible_option
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, players, players_b, rules_file, sets, sets_b, games, seed, seed_b, rotate_seats, until_decided, target,
             retune, retune_params, retune_budget, negligible, workers, out, overwrite, verbose):

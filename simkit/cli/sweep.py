@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, game_argument, games_option, players_option, rotate_option, rules_options,
-                      seed_option, workers_option)
+from .options import (analysis_out_options, execution_options, game_argument, games_option, players_option,
+                      rotate_option, rules_options, seed_option)
 
 
 @click.command("sweep")
@@ -21,7 +21,7 @@ from .options import (analysis_out_options, game_argument, games_option, players
 @seed_option
 @rules_options
 @rotate_option
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, strategy, param, field, rule, players, focus, games, seed, rules_file, sets, rotate_seats, workers,
             out, overwrite, verbose):

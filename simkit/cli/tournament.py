@@ -1,7 +1,7 @@
 import click
 
 from .analysis import run_one, split
-from .options import GAMES, analysis_out_options, game_argument, rules_options, seed_option, workers_option
+from .options import GAMES, analysis_out_options, execution_options, game_argument, rules_options, seed_option
 
 
 @click.command("tournament")
@@ -14,7 +14,7 @@ from .options import GAMES, analysis_out_options, game_argument, rules_options, 
               help="Games in all, split evenly over the line-ups and seat rotations.")
 @seed_option
 @rules_options
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, strategies, players, games, seed, rules_file, sets, workers, out, overwrite, verbose):
     """Every combination of the strategies in every seat order on common seeds: win-rate matrix, mean rank, ratings."""
