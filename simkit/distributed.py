@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 from contextlib import contextmanager
 
@@ -101,15 +102,40 @@ def execute_dask(batch, chunks, sink, bar, workers: int, check: bool, scheduler:
 MAX_BUILT = 256     # line-ups a worker keeps built (a search plays hundreds; each costs a rebuild when dropped)
 
 
+def _decisions(strategy) -> list[str]:
+    return [f"{f.py_func.__module__}.{f.py_func.__qualname__}" for f in strategy.decisions.values()]
+
+
+_FOUND: dict = {}   # strategy serial -> how a worker finds it
+
+
+def strategy_spec(strategy) -> str:
+    """How a worker finds ``strategy``: its name when it is shipped or installed, else ``module:attr`` of the
+    module that holds it (a strategy built from a shipped one keeps the shipped module's decisions, so
+    ``Strategy.module`` does not say where it was made)."""
+    if strategy.serial not in _FOUND:
+        from .strategy import registered
+
+        if registered(strategy.game).get(strategy.name) is strategy:
+            _FOUND[strategy.serial] = strategy.name
+        else:
+            places = [(name, attr) for name, module in list(sys.modules.items()) if name != "__main__"
+                      for attr, value in list(getattr(module, "__dict__", {}).items()) if value is strategy]
+            if not places:
+                raise SimkitError(f"strategy {strategy.name}: the Dask workers cannot find it; define it at the top "
+                                  "level of a module of your own (and --upload that file, or install it on the workers)")
+            _FOUND[strategy.serial] = "{}:{}".format(*min(places, key=lambda place: place[0] != strategy.module))
+    return _FOUND[strategy.serial]
+
+
 def chunk_description(batch) -> str:
     """What a worker needs to rebuild ``batch`` (not its games: every chunk names its own): the game, the
-    effective rules, the seed and each seat's strategy by name and module, its parameter values and the
+    effective rules, the seed and each seat's strategy (``strategy_spec``) with its parameter values and the
     functions of its decisions (module.qualname), which the worker checks against what it finds."""
     return json.dumps({
-        "game": batch.game.name, "rules": batch.rules, "seed": batch.seed, "games": 1,
-        "lineup": [{"strategy": seat.strategy.name, "module": seat.strategy.module, "params": seat.values,
-                    "decisions": [f"{f.py_func.__module__}.{f.py_func.__qualname__}"
-                                  for f in seat.strategy.decisions.values()]}
+        "game": batch.game.name, "rules": batch.rules, "seed": batch.seed,
+        "lineup": [{"spec": strategy_spec(seat.strategy), "decisions": _decisions(seat.strategy),
+                    "params": {key: float(value) for key, value in seat.values.items()}}
                    for seat in batch.seats]}, sort_keys=True)
 
 
@@ -117,15 +143,17 @@ def _built_batch(description: str):
     with _LOCK:
         batch = _BUILT.pop(description, None)
         if batch is None:
-            from .runner import batch_from_manifest
+            from .runner import make_batch
 
-            manifest = json.loads(description)
-            batch = batch_from_manifest(manifest)
-            for seat, wanted in zip(batch.seats, manifest["lineup"]):
-                found = [f"{f.py_func.__module__}.{f.py_func.__qualname__}" for f in seat.strategy.decisions.values()]
-                if found != wanted["decisions"]:
-                    raise SimkitError(f"strategy {wanted['strategy']} on the Dask worker is not the one the client "
-                                      f"plays (its decisions are {', '.join(found)}): install or --upload the same code")
+            wanted = json.loads(description)
+            players = [":".join([seat["spec"], *(f"{key}={value!r}" for key, value in seat["params"].items())])
+                       for seat in wanted["lineup"]]
+            batch = make_batch(wanted["game"], 1, players, wanted["seed"], rules=wanted["rules"])
+            for seat, asked in zip(batch.seats, wanted["lineup"]):
+                if _decisions(seat.strategy) != asked["decisions"]:
+                    raise SimkitError(f"strategy {asked['spec']} on the Dask worker is not the one the client plays "
+                                      f"(its decisions are {', '.join(_decisions(seat.strategy))}): install or "
+                                      "--upload the same code")
             while len(_BUILT) >= MAX_BUILT:
                 _BUILT.pop(next(iter(_BUILT)))
         _BUILT[description] = batch     # most recently used last
