@@ -148,3 +148,12 @@ def test_a_worker_killed_mid_analysis_changes_nothing(cluster, capsys, games_pla
 
     with Client(cluster.scheduler_address) as client:
         assert killed[0] not in client.run(os.getpid).values()
+
+
+def test_bench_times_a_tune_on_both_backends(cluster):
+    from simkit.bench import analysis_times
+
+    tune = analysis_times("wheedle", 2, 1, trials=2, games=24, trial_games=24, scheduler=cluster.scheduler_address)["tune"]
+    assert tune["strategy"] and tune["wall_s_local"] > 0 and tune["wall_s_dask"] > 0
+    assert len(tune["worker_cpu_s_local"]) == len(tune["worker_cpu_s_dask"]) == 2
+    assert sum(tune["worker_cpu_s_dask"]) > 0 and tune["parent_cpu_s_local"] > 0
