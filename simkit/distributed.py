@@ -1,11 +1,14 @@
-"""The Dask backend: a batch's chunks as tasks on a Dask distributed cluster.
+"""The Dask backend: every command's chunks as tasks on a Dask distributed cluster.
 
-A worker never receives the Batch itself (its strategies are compiled Numba functions, which do not
-pickle): it receives the batch's description, the same one a manifest records (game, effective rules,
-line-up as strategy names with their modules and parameters, seed), and rebuilds the batch once per
-process with ``batch_from_manifest``, compiling the engine or loading it from Numba's disk cache. So
-user strategies work when their module is importable on the workers. Results are the same bit for bit
-as the local backend's: every game's streams depend only on (seed, game index).
+While ``using("dask", ...)`` is active, ``simkit.pool.play_chunks`` hands its chunks to a ``Cluster`` instead of
+the process's pool, so a run, every analysis and every search plays on the cluster unchanged. A worker never
+receives a Batch (its strategies are compiled Numba functions, which do not pickle): a task carries the
+batch's description (game, effective rules, seed, each seat's strategy by name or ``module:attr`` with its
+parameter values) and the chunk's games, and the worker rebuilds the batch once, compiling the engine or
+loading it from Numba's disk cache. So a strategy of one's own works when its module is importable on the
+workers (installed, or sent with ``--upload``). Results are the same bit for bit as the local backend's:
+every game's streams depend only on (seed, game index), and a task the scheduler re-runs elsewhere (its
+worker died) gives the same columns.
 """
 from __future__ import annotations
 
@@ -16,36 +19,6 @@ import threading
 from contextlib import contextmanager
 
 from .errors import SimkitError
-
-_BATCHES: dict = {}      # per worker process: description -> Batch, built on first use
-_LOCK = threading.Lock()
-
-
-def _describe(batch) -> str:
-    manifest = batch.manifest()
-    return json.dumps({key: manifest[key] for key in ("game", "lineup", "seed", "games", "rules")}, sort_keys=True)
-
-
-def _worker_batch(description: str):
-    with _LOCK:
-        if description not in _BATCHES:
-            from .runner import batch_from_manifest
-
-            batch = batch_from_manifest(json.loads(description))
-            batch.play(0, 1)        # compile or load the engine now, not inside the first timed chunk
-            _BATCHES.clear()        # one configuration at a time: a long-lived worker does not accumulate
-            _BATCHES[description] = batch
-        return _BATCHES[description]
-
-
-def _warm(description: str) -> bool:
-    _worker_batch(description)
-    return True
-
-
-def _play(description: str, first_game: int, n_games: int, check: bool) -> dict:
-    return _worker_batch(description).play(first_game, n_games, check)
-
 
 def connect(workers: int, scheduler: str | None):
     """A Dask client: to the scheduler at ``scheduler``, or to a new LocalCluster of ``workers`` processes
@@ -64,41 +37,6 @@ def connect(workers: int, scheduler: str | None):
     return Client(cluster), cluster
 
 
-def execute_dask(batch, chunks, sink, bar, workers: int, check: bool, scheduler: str | None) -> None:
-    """Play ``chunks`` ((index, first game, games) each) as Dask tasks and hand results to ``sink``. At most
-    two chunks per worker thread are in flight, so the client's memory does not grow with the batch."""
-    from dask.distributed import as_completed
-
-    client, cluster = connect(workers, scheduler)
-    try:
-        description = _describe(batch)
-        client.run(_warm, description)          # every worker builds the batch and loads the engine once
-        slots = 2 * max(1, sum(client.nthreads().values()))
-        queue = iter(chunks)
-        pending = {}
-
-        def submit(chunk):
-            index, first, n = chunk
-            future = client.submit(_play, description, first, n, check, pure=False)
-            pending[future.key] = (index, n)
-            return future
-
-        running = as_completed([submit(chunk) for _, chunk in zip(range(slots), queue)])
-        for future in running:
-            index, n = pending.pop(future.key)
-            sink(index, future.result())
-            future.release()
-            bar.update(n)
-            nxt = next(queue, None)
-            if nxt is not None:
-                running.add(submit(nxt))
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-# --- every analysis on a cluster: simkit.pool.play_chunks sends its chunks here while ``using`` is active ----------
 MAX_BUILT = 256     # line-ups a worker keeps built (a search plays hundreds; each costs a rebuild when dropped)
 
 
@@ -143,30 +81,68 @@ def _built_batch(description: str):
     with _LOCK:
         batch = _BUILT.pop(description, None)
         if batch is None:
-            from .runner import make_batch
-
-            wanted = json.loads(description)
-            players = [":".join([seat["spec"], *(f"{key}={value!r}" for key, value in seat["params"].items())])
-                       for seat in wanted["lineup"]]
-            batch = make_batch(wanted["game"], 1, players, wanted["seed"], rules=wanted["rules"])
-            for seat, asked in zip(batch.seats, wanted["lineup"]):
-                if _decisions(seat.strategy) != asked["decisions"]:
-                    raise SimkitError(f"strategy {asked['spec']} on the Dask worker is not the one the client plays "
-                                      f"(its decisions are {', '.join(_decisions(seat.strategy))}): install or "
-                                      "--upload the same code")
+            batch = _build(json.loads(description))
             while len(_BUILT) >= MAX_BUILT:
                 _BUILT.pop(next(iter(_BUILT)))
         _BUILT[description] = batch     # most recently used last
         return batch
 
 
-_BUILT: dict = {}
+def _build(wanted: dict):
+    """The batch a description names, its rules prepared once per (game, rules, players) as the pool's
+    workers do (the client validated them)."""
+    from .games import get_game
+    from .runner import Batch
+    from .strategy import parse_seat
+
+    spec = get_game(wanted["game"])
+    key = (wanted["game"], json.dumps(wanted["rules"], sort_keys=True), len(wanted["lineup"]))
+    if key not in _PREPARED:
+        if len(_PREPARED) >= MAX_BUILT:
+            _PREPARED.clear()
+        _PREPARED[key] = spec.prepare(wanted["rules"], len(wanted["lineup"]))
+    seats = []
+    for asked in wanted["lineup"]:
+        seat = parse_seat(spec.name, ":".join([asked["spec"], *(f"{k}={v!r}" for k, v in asked["params"].items())]))
+        if _decisions(seat.strategy) != asked["decisions"]:
+            raise SimkitError(f"strategy {asked['spec']} on the Dask worker is not the one the client plays (its "
+                              f"decisions are {', '.join(_decisions(seat.strategy))}): install or --upload the same code")
+        seats.append(seat)
+    return Batch(spec, wanted["rules"], _PREPARED[key], tuple(seats), wanted["seed"], 1)
 
 
-def _play_chunk(description: str, first_game: int, games: int, check: bool, columns):
+_BUILT: dict = {}       # per worker process: description -> Batch, most recently used last
+_PREPARED: dict = {}    # per worker process: (game, rules, players) -> prepared rules
+_LOCK = threading.Lock()
+MIN_TASK = 500          # games: a task costs a few milliseconds of the client's, the scheduler's and a worker's time
+
+
+def _play_task(parts: list) -> list:
+    """A task: several chunks ((description, first game, games, check, columns) each), played one after the
+    other; (True, (columns, seconds)) or (False, exception) for each, so one chunk's fault is its own."""
     from .pool import _timed_play
 
-    return _timed_play(_built_batch(description), first_game, games, check, columns)
+    played = []
+    for description, first_game, games, check, columns in parts:
+        try:
+            played.append((True, _timed_play(_built_batch(description), first_game, games, check, columns)))
+        except Exception as exc:
+            played.append((False, exc))
+    return played
+
+
+def tasks(chunks, threads: int) -> list[list]:
+    """The chunks in consecutive groups of at least MIN_TASK games (a search's trials are many batches of a
+    few hundred games each), about eight groups per worker thread while there are enough games."""
+    size = max(MIN_TASK, -(-sum(chunk.games for chunk in chunks) // (8 * threads)))
+    groups, games = [], size
+    for chunk in chunks:
+        if games >= size:
+            groups.append([])
+            games = 0
+        groups[-1].append(chunk)
+        games += chunk.games
+    return groups
 
 
 class Cluster:
@@ -181,38 +157,53 @@ class Cluster:
         return max(1, sum(self.client.nthreads().values()))
 
     def play_chunks(self, chunks, sink, check: bool, bar, failed) -> None:
-        """Play ``chunks`` as tasks, at most two per worker thread in flight, and hand each to ``sink(chunk,
-        (columns, seconds))`` as it finishes; an exception goes to ``failed(chunk, exception)`` when given."""
+        """Play ``chunks`` as tasks (``tasks``), at most two per worker thread in flight, and hand each chunk to
+        ``sink(chunk, (columns, seconds))`` as its task finishes; an exception goes to ``failed(chunk,
+        exception)`` when given."""
         from dask.distributed import as_completed
+        from distributed.scheduler import KilledWorker
+
+        from . import faults
+        from .pool import WorkerDied
 
         described = {}
-        queue = iter(chunks)
+        threads = self.threads()
+        queue = iter(tasks(chunks, threads))
         pending = {}
 
-        def submit(chunk):
-            key = id(chunk.batch)
-            if key not in described:
-                described[key] = chunk_description(chunk.batch)
-            future = self.client.submit(_play_chunk, described[key], chunk.first_game, chunk.games, check,
-                                        chunk.columns, pure=False)
-            pending[future.key] = chunk
+        def submit(group):
+            for chunk in group:
+                if id(chunk.batch) not in described:
+                    described[id(chunk.batch)] = chunk_description(chunk.batch)
+            future = self.client.submit(_play_task, [(described[id(c.batch)], c.first_game, c.games, check, c.columns)
+                                                     for c in group], pure=False)
+            pending[future.key] = group
             return future
 
-        running = as_completed([submit(chunk) for _, chunk in zip(range(2 * self.threads()), queue)])
+        def fail(chunk, exc):
+            if failed is None:
+                raise exc
+            failed(chunk, exc)
+
+        running = as_completed([submit(group) for _, group in zip(range(2 * threads), queue)])
         try:
             for future in running:
-                chunk = pending.pop(future.key)
+                group = pending.pop(future.key)
                 try:
-                    value = future.result()
-                except Exception as exc:
-                    if failed is None:
-                        raise
-                    failed(chunk, exc)
-                else:
-                    sink(chunk, value)
+                    played = future.result()
+                except KilledWorker as exc:     # the scheduler gave up re-running it elsewhere
+                    chunk = group[0]
+                    played = [(False, WorkerDied(
+                        f"the Dask workers playing games {chunk.first_game:,}-{chunk.first_game + chunk.games - 1:,} "
+                        f"of {faults.lineup_words(chunk.batch)} died each time it was tried ({exc})"))] * len(group)
                 future.release()
-                if bar is not None:
-                    bar.update(chunk.games)
+                for chunk, (ok, value) in zip(group, played):
+                    if ok:
+                        sink(chunk, value)
+                    else:
+                        fail(chunk, value)
+                    if bar is not None:
+                        bar.update(chunk.games)
                 following = next(queue, None)
                 if following is not None:
                     running.add(submit(following))
@@ -241,8 +232,9 @@ def using(backend: str, workers: int | None = None, scheduler: str | None = None
             raise SimkitError("--upload sends files to Dask workers: give --scheduler or --backend dask")
         yield local
         return
-    if pool.cluster is not None:
-        raise SimkitError("another Dask backend is already in use in this process")
+    if pool.cluster is not None:    # already inside one (an analysis's run): play on it
+        yield pool.cluster.threads()
+        return
     cluster = Cluster(*connect(local, scheduler))
     try:
         for path in upload:

@@ -124,6 +124,15 @@ def test_a_strategy_file_reaches_the_workers_by_upload(cluster, capsys, games_pl
     run_both(argv, cluster, capsys, games_played, remote=("--upload", "h28_uploaded.py"))
 
 
+def test_bench_times_a_tune_on_both_backends(cluster):
+    from simkit.bench import analysis_times
+
+    tune = analysis_times("wheedle", 2, 1, trials=2, games=24, trial_games=24, scheduler=cluster.scheduler_address)["tune"]
+    assert tune["strategy"] and tune["wall_s_local"] > 0 and tune["wall_s_dask"] > 0
+    assert len(tune["worker_cpu_s_local"]) == len(tune["worker_cpu_s_dask"]) == 2
+    assert sum(tune["worker_cpu_s_dask"]) > 0 and tune["parent_cpu_s_local"] > 0
+
+
 def test_a_worker_killed_mid_analysis_changes_nothing(cluster, capsys, games_played, monkeypatch):
     """The first chunk to come back kills a worker process that has chunks in flight: the scheduler plays
     them again on the other worker (or the one its nanny starts), and the results are the same."""
@@ -134,6 +143,7 @@ def test_a_worker_killed_mid_analysis_changes_nothing(cluster, capsys, games_pla
         def sink_then_kill(chunk, value):
             if not killed:
                 busy = [address for address, keys in self.client.processing().items() if keys]
+                assert busy, "no worker had a chunk in flight"
                 pids = self.client.run(os.getpid, workers=busy[:1])
                 killed.extend(pids.values())
                 os.kill(killed[0], signal.SIGKILL)
@@ -147,13 +157,5 @@ def test_a_worker_killed_mid_analysis_changes_nothing(cluster, capsys, games_pla
     from dask.distributed import Client
 
     with Client(cluster.scheduler_address) as client:
+        client.wait_for_workers(2)     # the killed one's nanny started another
         assert killed[0] not in client.run(os.getpid).values()
-
-
-def test_bench_times_a_tune_on_both_backends(cluster):
-    from simkit.bench import analysis_times
-
-    tune = analysis_times("wheedle", 2, 1, trials=2, games=24, trial_games=24, scheduler=cluster.scheduler_address)["tune"]
-    assert tune["strategy"] and tune["wall_s_local"] > 0 and tune["wall_s_dask"] > 0
-    assert len(tune["worker_cpu_s_local"]) == len(tune["worker_cpu_s_dask"]) == 2
-    assert sum(tune["worker_cpu_s_dask"]) > 0 and tune["parent_cpu_s_local"] > 0
