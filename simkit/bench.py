@@ -2,6 +2,7 @@
 peak memory. Each figure is the median of ``repeat`` runs; compare figures as ratios within one run."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
@@ -103,6 +104,70 @@ def backend_rates(spec: dict, games: int, workers: int, repeat: int) -> dict:
             "dask_ratios": [d / l for d, l in zip(rates["dask"], rates["local"])]}
 
 
+def tune_setup(game: str) -> dict:
+    """The tune ``simkit bench --dask`` times: the first strategy of the game's default line-up that declares
+    ranges to tune, against copies of itself (``simkit tune GAME --strategy S --field S,S,...``)."""
+    from .games import get_game
+    from .strategy import parse_lineup
+
+    seats = parse_lineup(game, list(get_game(game).default_lineup))
+    name = next(seat.strategy.name for seat in seats if seat.strategy.declared)
+    return {"strategy": name, "field": [name] * (len(seats) - 1)}
+
+
+def analysis_times(game: str, workers: int, repeat: int, trials: int = 40, games: int = 2000,
+                   trial_games: int = 400, scheduler: str | None = None) -> dict:
+    """Wall seconds of a tune of ``trials`` trials (``tune_setup``; ``games`` per side of its validation) on
+    the local pool and on a Dask LocalCluster of ``workers`` processes of one thread, alternated, medians of
+    ``repeat``; both warmed by a tune of 2 trials first, and the cluster started before the timing (as one
+    already running; ``scheduler``: use that one, its workers' threads all busy with this). Also the CPU seconds of every worker process and of this one in each, summed over the
+    rounds: how busy the workers were kept."""
+    import psutil
+    from dask.distributed import Client, LocalCluster
+
+    from . import pool
+    from .analysis.tune import tune
+    from .distributed import using
+
+    setup = tune_setup(game)
+
+    def cpu(pids) -> list[float]:
+        return [sum(psutil.Process(pid).cpu_times()[:2]) for pid in pids]
+
+    walls = {"local": [], "dask": []}
+    used = {"local": None, "dask": None}
+
+    def play(backend, address, budget, validation):
+        with using(backend, workers, address if backend == "dask" else None):
+            tune(game, setup["strategy"], field=setup["field"], budget=budget, games=validation,
+                 trial_games=trial_games, workers=workers, seed=1, progress=False)
+
+    with contextlib.ExitStack() as stack:
+        if scheduler is None:
+            scheduler = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                         dashboard_address=None, silence_logs=50)).scheduler_address
+        client = stack.enter_context(Client(scheduler))
+        pids = {"dask": sorted(client.run(os.getpid).values())}
+        for backend in walls:
+            play(backend, scheduler, "2", min(games, 200))
+        pids["local"] = [process.pid for process in pool._pool.processes]
+        for round_ in range(repeat):
+            for backend in (("local", "dask") if round_ % 2 == 0 else ("dask", "local")):
+                before, mine = cpu(pids[backend]), time.process_time()
+                start = time.perf_counter()
+                play(backend, scheduler, str(trials), games)
+                walls[backend].append(time.perf_counter() - start)
+                spent = [after - b for after, b in zip(cpu(pids[backend]), before)] + [time.process_time() - mine]
+                used[backend] = spent if used[backend] is None else [u + x for u, x in zip(used[backend], spent)]
+    local, dask = statistics.median(walls["local"]), statistics.median(walls["dask"])
+    return {"tune": {"game": game, **setup, "trials": trials, "validation_games": games, "workers": workers,
+                     "wall_s_local": local, "wall_s_dask": dask, "dask_wall_ratio": dask / local,
+                     "walls_local": walls["local"], "walls_dask": walls["dask"],
+                     "worker_cpu_s_local": used["local"][:-1], "worker_cpu_s_dask": used["dask"][:-1],
+                     "parent_cpu_s_local": used["local"][-1], "parent_cpu_s_dask": used["dask"][-1],
+                     "wall_s_total_local": sum(walls["local"]), "wall_s_total_dask": sum(walls["dask"])}}
+
+
 def _paired_rates(spec: dict, games: int, cores: int, repeat: int) -> dict:
     """Medians of ``repeat`` rounds on all cores and on one, the two alternated within each round (and the
     round's order flipped each time) so that the machine's drift over the measurement falls on both; the
@@ -140,6 +205,7 @@ def run_benchmark(game: str, games: int = 20_000, repeat: int = 3, nojit_games: 
     result["warm_start_s"] = statistics.median(_child(["start", json.dumps(spec), 1, 1])["seconds"] for _ in range(repeat))
     if dask:
         result.update(backend_rates(spec, games, cores, repeat))
+        result.update(analysis_times(game, cores, repeat))
     if memory:
         with tempfile.TemporaryDirectory() as tmp:
             result["peak_rss_mib"] = _child(["run", json.dumps(spec), games, cores, f"{tmp}/small"])["peak_rss_mib"]
@@ -242,6 +308,17 @@ def format_benchmark(result: dict) -> str:
         lines.append(f"  runs to disk   {result['games_per_s_local_run']:>12,.0f} games/s local, "
                      f"{result['games_per_s_dask_run']:,.0f} on a Dask LocalCluster of {result['cores']} workers "
                      f"(ratio {result['dask_ratio']:.2f})")
+    if "tune" in result:
+        tune = result["tune"]
+
+        def busy(backend):
+            total = tune[f"wall_s_total_{backend}"]
+            return ", ".join(f"{cpu / total:.0%}" for cpu in tune[f"worker_cpu_s_{backend}"]) + \
+                f" (this process {tune[f'parent_cpu_s_{backend}'] / total:.0%})"
+        lines += [f"  tune, {tune['trials']} trials ({tune['strategy']} against {','.join(tune['field'])}): "
+                  f"{tune['wall_s_local']:.1f} s on the local pool, {tune['wall_s_dask']:.1f} s on the LocalCluster "
+                  f"(ratio {tune['dask_wall_ratio']:.2f})",
+                  f"  worker CPU / wall: local {busy('local')}; Dask {busy('dask')}"]
     if "peak_rss_mib_scaled" in result:
         lines.append(f"  peak memory    {result['peak_rss_mib']:>10.0f} MiB (all processes) for {result['games']:,} games, "
                      f"{result['peak_rss_mib_scaled']:.0f} MiB for {result['memory_scale'] * result['games']:,} "

@@ -1,48 +1,24 @@
-"""The Dask backend: a batch's chunks as tasks on a Dask distributed cluster.
+"""The Dask backend: every command's chunks as tasks on a Dask distributed cluster.
 
-A worker never receives the Batch itself (its strategies are compiled Numba functions, which do not
-pickle): it receives the batch's description, the same one a manifest records (game, effective rules,
-line-up as strategy names with their modules and parameters, seed), and rebuilds the batch once per
-process with ``batch_from_manifest``, compiling the engine or loading it from Numba's disk cache. So
-user strategies work when their module is importable on the workers. Results are the same bit for bit
-as the local backend's: every game's streams depend only on (seed, game index).
+While ``using("dask", ...)`` is active, ``simkit.pool.play_chunks`` hands its chunks to a ``Cluster`` instead of
+the process's pool, so a run, every analysis and every search plays on the cluster unchanged. A worker never
+receives a Batch (its strategies are compiled Numba functions, which do not pickle): a task carries the
+batch's description (game, effective rules, seed, each seat's strategy by name or ``module:attr`` with its
+parameter values) and the chunk's games, and the worker rebuilds the batch once, compiling the engine or
+loading it from Numba's disk cache. So a strategy of one's own works when its module is importable on the
+workers (installed, or sent with ``--upload``). Results are the same bit for bit as the local backend's:
+every game's streams depend only on (seed, game index), and a task the scheduler re-runs elsewhere (its
+worker died) gives the same columns.
 """
 from __future__ import annotations
 
 import json
+import os
+import sys
 import threading
+from contextlib import contextmanager
 
 from .errors import SimkitError
-
-_BATCHES: dict = {}      # per worker process: description -> Batch, built on first use
-_LOCK = threading.Lock()
-
-
-def _describe(batch) -> str:
-    manifest = batch.manifest()
-    return json.dumps({key: manifest[key] for key in ("game", "lineup", "seed", "games", "rules")}, sort_keys=True)
-
-
-def _worker_batch(description: str):
-    with _LOCK:
-        if description not in _BATCHES:
-            from .runner import batch_from_manifest
-
-            batch = batch_from_manifest(json.loads(description))
-            batch.play(0, 1)        # compile or load the engine now, not inside the first timed chunk
-            _BATCHES.clear()        # one configuration at a time: a long-lived worker does not accumulate
-            _BATCHES[description] = batch
-        return _BATCHES[description]
-
-
-def _warm(description: str) -> bool:
-    _worker_batch(description)
-    return True
-
-
-def _play(description: str, first_game: int, n_games: int, check: bool) -> dict:
-    return _worker_batch(description).play(first_game, n_games, check)
-
 
 def connect(workers: int, scheduler: str | None):
     """A Dask client: to the scheduler at ``scheduler``, or to a new LocalCluster of ``workers`` processes
@@ -61,35 +37,210 @@ def connect(workers: int, scheduler: str | None):
     return Client(cluster), cluster
 
 
-def execute_dask(batch, chunks, sink, bar, workers: int, check: bool, scheduler: str | None) -> None:
-    """Play ``chunks`` ((index, first game, games) each) as Dask tasks and hand results to ``sink``. At most
-    two chunks per worker thread are in flight, so the client's memory does not grow with the batch."""
-    from dask.distributed import as_completed
+MAX_BUILT = 256     # line-ups a worker keeps built (a search plays hundreds; each costs a rebuild when dropped)
 
-    client, cluster = connect(workers, scheduler)
-    try:
-        description = _describe(batch)
-        client.run(_warm, description)          # every worker builds the batch and loads the engine once
-        slots = 2 * max(1, sum(client.nthreads().values()))
-        queue = iter(chunks)
+
+def _decisions(strategy) -> list[str]:
+    return [f"{f.py_func.__module__}.{f.py_func.__qualname__}" for f in strategy.decisions.values()]
+
+
+_FOUND: dict = {}   # strategy serial -> how a worker finds it
+
+
+def strategy_spec(strategy) -> str:
+    """How a worker finds ``strategy``: its name when it is shipped or installed, else ``module:attr`` of the
+    module that holds it (a strategy built from a shipped one keeps the shipped module's decisions, so
+    ``Strategy.module`` does not say where it was made)."""
+    if strategy.serial not in _FOUND:
+        from .strategy import registered
+
+        if registered(strategy.game).get(strategy.name) is strategy:
+            _FOUND[strategy.serial] = strategy.name
+        else:
+            places = [(name, attr) for name, module in list(sys.modules.items()) if name != "__main__"
+                      for attr, value in list(getattr(module, "__dict__", {}).items()) if value is strategy]
+            if not places:
+                raise SimkitError(f"strategy {strategy.name}: the Dask workers cannot find it; define it at the top "
+                                  "level of a module of your own (and --upload that file, or install it on the workers)")
+            _FOUND[strategy.serial] = "{}:{}".format(*min(places, key=lambda place: place[0] != strategy.module))
+    return _FOUND[strategy.serial]
+
+
+def chunk_description(batch) -> str:
+    """What a worker needs to rebuild ``batch`` (not its games: every chunk names its own): the game, the
+    effective rules, the seed and each seat's strategy (``strategy_spec``) with its parameter values and the
+    functions of its decisions (module.qualname), which the worker checks against what it finds."""
+    return json.dumps({
+        "game": batch.game.name, "rules": batch.rules, "seed": batch.seed,
+        "lineup": [{"spec": strategy_spec(seat.strategy), "decisions": _decisions(seat.strategy),
+                    "params": {key: float(value) for key, value in seat.values.items()}}
+                   for seat in batch.seats]}, sort_keys=True)
+
+
+def _built_batch(description: str):
+    with _LOCK:
+        batch = _BUILT.pop(description, None)
+        if batch is None:
+            batch = _build(json.loads(description))
+            while len(_BUILT) >= MAX_BUILT:
+                _BUILT.pop(next(iter(_BUILT)))
+        _BUILT[description] = batch     # most recently used last
+        return batch
+
+
+def _build(wanted: dict):
+    """The batch a description names, its rules prepared once per (game, rules, players) as the pool's
+    workers do (the client validated them)."""
+    from .games import get_game
+    from .runner import Batch
+    from .strategy import parse_seat
+
+    spec = get_game(wanted["game"])
+    key = (wanted["game"], json.dumps(wanted["rules"], sort_keys=True), len(wanted["lineup"]))
+    if key not in _PREPARED:
+        if len(_PREPARED) >= MAX_BUILT:
+            _PREPARED.clear()
+        _PREPARED[key] = spec.prepare(wanted["rules"], len(wanted["lineup"]))
+    seats = []
+    for asked in wanted["lineup"]:
+        seat = parse_seat(spec.name, ":".join([asked["spec"], *(f"{k}={v!r}" for k, v in asked["params"].items())]))
+        if _decisions(seat.strategy) != asked["decisions"]:
+            raise SimkitError(f"strategy {asked['spec']} on the Dask worker is not the one the client plays (its "
+                              f"decisions are {', '.join(_decisions(seat.strategy))}): install or --upload the same code")
+        seats.append(seat)
+    return Batch(spec, wanted["rules"], _PREPARED[key], tuple(seats), wanted["seed"], 1)
+
+
+_BUILT: dict = {}       # per worker process: description -> Batch, most recently used last
+_PREPARED: dict = {}    # per worker process: (game, rules, players) -> prepared rules
+_LOCK = threading.Lock()
+MIN_TASK = 500          # games: a task costs a few milliseconds of the client's, the scheduler's and a worker's time
+
+
+def _play_task(parts: list) -> list:
+    """A task: several chunks ((description, first game, games, check, columns) each), played one after the
+    other; (True, (columns, seconds)) or (False, exception) for each, so one chunk's fault is its own."""
+    from .pool import _timed_play
+
+    played = []
+    for description, first_game, games, check, columns in parts:
+        try:
+            played.append((True, _timed_play(_built_batch(description), first_game, games, check, columns)))
+        except Exception as exc:
+            played.append((False, exc))
+    return played
+
+
+def tasks(chunks, threads: int) -> list[list]:
+    """The chunks in consecutive groups of at least MIN_TASK games (a search's trials are many batches of a
+    few hundred games each), about eight groups per worker thread while there are enough games."""
+    size = max(MIN_TASK, -(-sum(chunk.games for chunk in chunks) // (8 * threads)))
+    groups, games = [], size
+    for chunk in chunks:
+        if games >= size:
+            groups.append([])
+            games = 0
+        groups[-1].append(chunk)
+        games += chunk.games
+    return groups
+
+
+class Cluster:
+    """A Dask client that plays simkit.pool's chunks (``simkit.pool.play_chunks`` sends them here while
+    ``using`` is active). The tasks are pure functions of their arguments, so a task the scheduler runs
+    again (its worker died) gives the same columns, and the results are the local backend's bit for bit."""
+
+    def __init__(self, client, cluster=None):
+        self.client, self.cluster = client, cluster
+
+    def threads(self) -> int:
+        return max(1, sum(self.client.nthreads().values()))
+
+    def play_chunks(self, chunks, sink, check: bool, bar, failed) -> None:
+        """Play ``chunks`` as tasks (``tasks``), at most two per worker thread in flight, and hand each chunk to
+        ``sink(chunk, (columns, seconds))`` as its task finishes; an exception goes to ``failed(chunk,
+        exception)`` when given."""
+        from dask.distributed import as_completed
+        from distributed.scheduler import KilledWorker
+
+        from . import faults
+        from .pool import WorkerDied
+
+        described = {}
+        threads = self.threads()
+        queue = iter(tasks(chunks, threads))
         pending = {}
 
-        def submit(chunk):
-            index, first, n = chunk
-            future = client.submit(_play, description, first, n, check, pure=False)
-            pending[future.key] = (index, n)
+        def submit(group):
+            for chunk in group:
+                if id(chunk.batch) not in described:
+                    described[id(chunk.batch)] = chunk_description(chunk.batch)
+            future = self.client.submit(_play_task, [(described[id(c.batch)], c.first_game, c.games, check, c.columns)
+                                                     for c in group], pure=False)
+            pending[future.key] = group
             return future
 
-        running = as_completed([submit(chunk) for _, chunk in zip(range(slots), queue)])
-        for future in running:
-            index, n = pending.pop(future.key)
-            sink(index, future.result())
-            future.release()
-            bar.update(n)
-            nxt = next(queue, None)
-            if nxt is not None:
-                running.add(submit(nxt))
+        def fail(chunk, exc):
+            if failed is None:
+                raise exc
+            failed(chunk, exc)
+
+        running = as_completed([submit(group) for _, group in zip(range(2 * threads), queue)])
+        try:
+            for future in running:
+                group = pending.pop(future.key)
+                try:
+                    played = future.result()
+                except KilledWorker as exc:     # the scheduler gave up re-running it elsewhere
+                    chunk = group[0]
+                    played = [(False, WorkerDied(
+                        f"the Dask workers playing games {chunk.first_game:,}-{chunk.first_game + chunk.games - 1:,} "
+                        f"of {faults.lineup_words(chunk.batch)} died each time it was tried ({exc})"))] * len(group)
+                future.release()
+                for chunk, (ok, value) in zip(group, played):
+                    if ok:
+                        sink(chunk, value)
+                    else:
+                        fail(chunk, value)
+                    if bar is not None:
+                        bar.update(chunk.games)
+                following = next(queue, None)
+                if following is not None:
+                    running.add(submit(following))
+        except BaseException:
+            self.client.cancel(list(running.futures))
+            raise
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+@contextmanager
+def using(backend: str, workers: int | None = None, scheduler: str | None = None, upload=()):
+    """While this block runs every analysis plays on ``backend``: "local" (the process's pool, simkit.pool)
+    or "dask" (the cluster at ``scheduler``, or a LocalCluster of ``workers`` processes). ``upload``: files
+    (a strategy module, a .zip or .egg of them) sent to every worker with ``Client.upload_file``, also to
+    workers that join later. Yields the number of workers to size chunks and search rounds by: ``workers``
+    (default all cores) locally, the cluster's threads on Dask."""
+    from . import pool
+
+    local = workers or os.cpu_count() or 1
+    if backend == "local":
+        if upload:
+            raise SimkitError("--upload sends files to Dask workers: give --scheduler or --backend dask")
+        yield local
+        return
+    if pool.cluster is not None:    # already inside one (an analysis's run): play on it
+        yield pool.cluster.threads()
+        return
+    cluster = Cluster(*connect(local, scheduler))
+    try:
+        for path in upload:
+            cluster.client.upload_file(str(path))
+        pool.cluster = cluster
+        yield cluster.threads()
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        pool.cluster = None
+        cluster.close()

@@ -339,24 +339,39 @@ def shutdown() -> None:
 atexit.register(shutdown)
 
 
+cluster = None      # a simkit.distributed.Cluster while simkit.distributed.using("dask") is active: it plays them
+
+
+def _counted(sink):
+    """The sink of a chunk played elsewhere, which comes back as (columns, seconds)."""
+    def counted(chunk, played):
+        columns, seconds = played
+        usage.add(chunk, seconds)
+        sink(chunk, columns)
+    return counted
+
+
 def play_chunks(chunks: list[Chunk], sink, workers: int = 1, check: bool = False, bar=None, failed=None) -> None:
     """Play ``chunks`` (of any batches: give every chunk of an analysis, or of a tuner's round, in one call so
     that the workers are never idle between batches) and hand each to ``sink(chunk, columns)`` as it
     finishes, in any order: on the process's pool of ``workers`` processes, or here with one worker or one
-    chunk. The results do not depend on the workers or on the chunks.
+    chunk; or, while ``simkit.distributed.using("dask", ...)`` is active, as tasks on a Dask cluster. The
+    results do not depend on the backend, the workers or the chunks.
 
     ``bar``: anything with ``update(games)`` (a progress bar, simkit.progress), advanced as chunks finish.
     An exception a chunk raises is raised here, with its worker's traceback as its ``__cause__``; a
     worker that dies raises WorkerDied. With ``failed``, both are handed to ``failed(chunk, exception)``
     instead and the other chunks go on (``simkit fuzz``: a case that breaks the engine, even one that
     kills its worker, is reported and the campaign continues)."""
-    global _pool
     batches = list({id(chunk.batch): chunk.batch for chunk in chunks}.values())
     for batch in batches:
         warm(batch)
     sample = _Sample(chunks)
     try:
-        _play_chunks(chunks, sample.wrap(sink), workers, check, bar, failed)
+        if cluster is not None:
+            cluster.play_chunks(chunks, _counted(sample.wrap(sink)), check, bar, failed)
+        else:
+            _play_chunks(chunks, sample.wrap(sink), workers, check, bar, failed)
     except BaseException:
         sample.abandon()
         raise

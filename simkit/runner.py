@@ -38,7 +38,7 @@ from .games import Game, get_game
 from .integrity import PART, check_folder, part_entry, part_name, read_part, seal
 from .limits import MAX_CHUNKS, MAX_GAME_INDEX, MAX_GAMES, MAX_MANIFEST_BYTES, check_count, check_output_name
 from .faults import StrategyFault, set_discard_on_crash
-from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks, warm
+from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks
 from .storage import TEMP_SUFFIX, parse_json, read_inside, replace_dir, write_atomic
 from .strategy import Seat, parse_lineup
 
@@ -146,13 +146,10 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
               if index not in skip]
     with progress_bar.games(batch.games, enabled=progress) as bar:
         bar.update(batch.games - sum(chunk.games for chunk in chunks))     # a resumed run's kept chunks
-        if backend == "dask":
-            from .distributed import execute_dask
+        from .distributed import using
 
-            warm(batch)
-            execute_dask(batch, [(c.key, c.first_game, c.games) for c in chunks], sink, bar, workers, check, scheduler)
-            return
-        play_chunks(chunks, lambda chunk, columns: sink(chunk.key, columns), workers, check, bar)
+        with using(backend, workers, scheduler):    # dask: play_chunks sends the chunks to the cluster
+            play_chunks(chunks, lambda chunk, columns: sink(chunk.key, columns), workers, check, bar)
 
 
 CONFIG_KEYS = ("game", "lineup", "seed", "games", "first_game", "rules", "chunk_size")

@@ -544,9 +544,11 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
                           "(LO:HI or LO:HI:log); use tpe")
     if kind == "nsga2" and len(goals) < 2:
         raise SimkitError("--sampler nsga2 needs two or more goals; use tpe")
-    size = round_size or (4 + int(3 * math.log(len(dims))) if kind == "cmaes" else ROUND[kind])
+    # a round is a batch of trials played at once: by default the sampler's own (CMA-ES's population), or one
+    # trial per worker when there are more workers (docs/execution.md: what the batch size does to a search)
+    size = round_size or max(4 + int(3 * math.log(len(dims))) if kind == "cmaes" else ROUND[kind], workers)
     if kind == "cmaes" and size < 4:
-        raise SimkitError(f"--round-size {size}: CMA-ES needs a population of at least 4")
+        raise SimkitError(f"--parallel {size}: CMA-ES needs a population of at least 4")
     if budget.unit == "games" and budget.amount < trial_deals * n:
         raise SimkitError(f"--budget {budget.text()}: less than one trial ({trial_deals * n:,} games); give more "
                           "games or fewer --trial-games")

@@ -341,9 +341,11 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
     if kind == "cmaes" and (len(dims) < 2 or not all(d.continuous for d in dims)):
         raise SimkitError("--sampler cmaes needs two or more tuned parameters, all continuous (LO:HI or LO:HI:log); "
                           "use tpe")
-    size = round_size or (4 + int(3 * math.log(len(dims))) if kind == "cmaes" else TPE_ROUND)
+    # a round is a batch of trials played at once: by default the sampler's own (CMA-ES's population), or one
+    # trial per worker when there are more workers (docs/execution.md: what the batch size does to a search)
+    size = round_size or max(4 + int(3 * math.log(len(dims))) if kind == "cmaes" else TPE_ROUND, workers)
     if kind == "cmaes" and size < 4:
-        raise SimkitError(f"--round-size {size}: CMA-ES needs a population of at least 4")
+        raise SimkitError(f"--parallel {size}: CMA-ES needs a population of at least 4")
     trial_deals = deals_for(trial_games, n, True)
     setup = _Setup(spec.name, start, dims, field_seats, n, int(seed), base, objective, size, kind, trial_deals,
                    max(trial_deals, deals_for(max_trial_games, n, True)), workers)

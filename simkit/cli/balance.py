@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, game_argument, games_option, negligible_option, players_option,
-                      retune_options, rules_options, seed_option, workers_option)
+from .options import (analysis_out_options, execution_options, game_argument, games_option, negligible_option,
+                      players_option, retune_options, rules_options, seed_option)
 
 
 @click.command("balance")
@@ -18,7 +18,7 @@ from .options import (analysis_out_options, game_argument, games_option, negligi
 @seed_option
 @retune_options
 @negligible_option
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, players, players_b, rules_file, sets, sets_b, games, seed, retune, retune_params, retune_budget, negligible,
             workers, out, overwrite, verbose):

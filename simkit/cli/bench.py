@@ -20,7 +20,8 @@ from .options import GAMES, rules_options, workers_option
                    "played one after another in one process (a sweep's points, a tuner's rounds).")
 @click.option("--batches", type=click.IntRange(1), default=50, show_default=True, help="Batches, with --overhead.")
 @workers_option
-@click.option("--dask", is_flag=True, help="Also time whole runs on the local and the Dask backend (LocalCluster).")
+@click.option("--dask", is_flag=True, help="Also time whole runs, and a tune of 40 trials, on the local pool and on a Dask "
+                   "LocalCluster of the same workers (with the CPU each worker process used).")
 @click.option("--profile", is_flag=True, help="Where the time goes instead: the engine, each decision point of each "
               "strategy, and the work around the kernel (one core; decisions replaced by replays of their answers).")
 @click.option("--players", "-p", default=None, help="With --profile: the line-up (comma-separated; default: the "

@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, game_argument, games_option, negligible_option, retune_options,
-                      rotate_option, rules_options, seed_option, workers_option)
+from .options import (analysis_out_options, execution_options, game_argument, games_option, negligible_option,
+                      retune_options, rotate_option, rules_options, seed_option)
 
 
 @click.command("compare")
@@ -25,7 +25,7 @@ from .options import (analysis_out_options, game_argument, games_option, negligi
               help="With --until-decided: a difference known to within +-target counts as decided (no effect larger).")
 @retune_options
 @negligible_option
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, players, players_b, rules_file, sets, sets_b, games, seed, seed_b, rotate_seats, until_decided, target,
             retune, retune_params, retune_budget, negligible, workers, out, overwrite, verbose):

@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, negligible_option, players_option,
-                      rules_options, seed_option, workers_option)
+from .options import (GAMES, BudgetOption, analysis_out_options, execution_options, game_argument, negligible_option,
+                      players_option, rules_options, seed_option)
 
 
 @click.command("design")
@@ -37,8 +37,10 @@ from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, 
               help="auto: every point when choices and whole numbers make no more points than --budget trials; "
                    "else NSGA-II for two or more goals, CMA-ES for two or more continuous ranges without "
                    "constraints, TPE otherwise.")
-@click.option("--round-size", type=click.IntRange(1), default=None,
-              help="Trials asked at once and played together (default: 8; 12 for NSGA-II; CMA-ES: its population).")
+@click.option("--parallel", "--round-size", "round_size", type=click.IntRange(1), default=None, metavar="K",
+              help="Trials asked at once (a round) and played together, their games spread over the workers "
+                   "(default: 8; 12 for NSGA-II; CMA-ES: its population; or the number of workers if more). A "
+                   "search is reproducible for a seed and K on any backend and number of workers.")
 @click.option("--retune", default=None, metavar="FAMILY",
               help="Re-tune this strategy family of the line-up (simkit tune) under the best candidate's rules and the "
                    "default's, and judge the goals again with the re-tuned players.")
@@ -48,7 +50,7 @@ from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, 
 @seed_option
 @rules_options
 @negligible_option
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, vary, goal, constraint, players, population, player_count, budget, trial_games, games, candidates,
             sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, negligible, workers, out,

@@ -4,7 +4,7 @@ from pathlib import Path
 import click
 
 from ..analysis import run_experiment, load_experiment
-from .options import GAMES, allow_code_option, quiet_option, workers_option
+from .options import GAMES, allow_code_option, execution_options, quiet_option
 
 
 @click.group("experiment")
@@ -17,7 +17,7 @@ def command():
 @click.option("--out", "-o", type=click.Path(), default=None, help="Results directory (default: runs/FILE-STEM).")
 @click.option("--games", "-n", type=GAMES, default=None,
               help="Play this many games in every analysis instead of the file's (quick checks).")
-@workers_option
+@execution_options
 @quiet_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing results directory.")
 @allow_code_option

@@ -1,7 +1,7 @@
 import click
 
 from .analysis import run_one, split
-from .options import GAMES, analysis_out_options, game_argument, rules_options, seed_option, workers_option
+from .options import GAMES, analysis_out_options, execution_options, game_argument, rules_options, seed_option
 
 
 @click.command("metagame")
@@ -27,7 +27,7 @@ from .options import GAMES, analysis_out_options, game_argument, rules_options, 
                    "'none': no tuning).")
 @seed_option
 @rules_options
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, strategies, players, games, bootstrap, grow, screen_games, confirm_games, tune_budget, seed,
             rules_file, sets, workers, out, overwrite, verbose):

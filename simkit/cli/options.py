@@ -1,6 +1,8 @@
 """Option decorators shared by the subcommands; choices come from the registries."""
 from __future__ import annotations
 
+import functools
+
 import click
 
 from .. import progress
@@ -35,6 +37,32 @@ def rules_options(func):
 def workers_option(func):
     return click.option("--workers", "-w", type=click.IntRange(1, 256), default=None,
                         help="Local worker processes (default: all cores).")(func)
+
+
+def execution_options(func):
+    """--workers, --backend, --scheduler and --upload of a command that plays games through the pool
+    (simkit.pool): while the command runs, every game it plays goes to the backend chosen, and the command
+    receives ``workers`` as the number of workers to size its chunks and search rounds by."""
+    @functools.wraps(func)
+    def run_on_backend(*args, backend, scheduler, upload, **kwargs):
+        from ..distributed import using
+
+        if backend == "local" and scheduler:
+            raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
+        with using("dask" if scheduler else backend or "local", kwargs["workers"], scheduler, upload) as workers:
+            return func(*args, **{**kwargs, "workers": workers})
+
+    wrapped = click.option("--upload", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",
+                           help="Send a file of your own strategies (.py, or a .zip/.egg of modules) to every Dask "
+                                "worker before playing (repeatable); the workers import it.")(run_on_backend)
+    wrapped = click.option("--scheduler", metavar="ADDRESS", default=None,
+                           help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend "
+                                "dask).")(wrapped)
+    wrapped = click.option("--backend", type=click.Choice(("local", "dask")), default=None,
+                           help="Where the games are played: local (this machine's worker processes, the default) or "
+                                "dask (a LocalCluster of --workers processes, or the cluster at --scheduler). "
+                                "Results are the same bit for bit.")(wrapped)
+    return workers_option(wrapped)
 
 
 def quiet_option(func):

@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, game_argument, games_option, negligible_option, players_option, rotate_option,
-                      rules_options, seed_option, workers_option)
+from .options import (analysis_out_options, execution_options, game_argument, games_option, negligible_option,
+                      players_option, rotate_option, rules_options, seed_option)
 
 
 @click.command("sweep")
@@ -22,7 +22,7 @@ from .options import (analysis_out_options, game_argument, games_option, negligi
 @rules_options
 @rotate_option
 @negligible_option
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, strategy, param, field, rule, players, focus, games, seed, rules_file, sets, rotate_seats, negligible,
             workers, out, overwrite, verbose):

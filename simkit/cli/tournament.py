@@ -1,7 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import GAMES, analysis_out_options, game_argument, negligible_option, rules_options, seed_option, workers_option
+from .options import (GAMES, analysis_out_options, execution_options, game_argument, negligible_option, rules_options,
+                      seed_option)
 
 
 @click.command("tournament")
@@ -15,7 +16,7 @@ from .options import GAMES, analysis_out_options, game_argument, negligible_opti
 @seed_option
 @rules_options
 @negligible_option
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, strategies, players, games, seed, rules_file, sets, negligible, workers, out, overwrite, verbose):
     """Every combination of the strategies in every seat order on common seeds: win-rate matrix, mean rank, ratings."""

@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, rules_options, seed_option,
-                      workers_option)
+from .options import (GAMES, BudgetOption, analysis_out_options, execution_options, game_argument, rules_options,
+                      seed_option)
 
 
 @click.command("tune")
@@ -30,12 +30,14 @@ from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, 
               help="Maximise the tuned seat's win rate or its mean score.")
 @click.option("--sampler", type=click.Choice(["auto", "cmaes", "tpe", "random"]), default="auto", show_default=True,
               help="auto: CMA-ES when every tuned parameter is continuous (two or more), TPE otherwise.")
-@click.option("--round-size", type=click.IntRange(1), default=None,
-              help="Trials asked at once and played on the same deals (default: CMA-ES's population, 8 for TPE).")
+@click.option("--parallel", "--round-size", "round_size", type=click.IntRange(1), default=None, metavar="K",
+              help="Trials asked at once (a round) and played together on the same deals, their games spread over "
+                   "the workers (default: CMA-ES's population, 8 for TPE, or the number of workers if more). A "
+                   "search is reproducible for a seed and K on any backend and number of workers.")
 @click.option("--stages", type=click.IntRange(1), default=3, show_default=True, help="Self-play stages.")
 @seed_option
 @rules_options
-@workers_option
+@execution_options
 @analysis_out_options
 def command(game, strategy, params, field, self_play, players, budget, trial_games, max_trial_games, games, objective,
             sampler, round_size, stages, seed, rules_file, sets, workers, out, overwrite, verbose):

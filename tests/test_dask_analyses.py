@@ -1,0 +1,157 @@
+"""Every analysis plays on a Dask cluster (simkit.distributed.using) exactly as on the local pool.
+
+One LocalCluster of two worker processes serves the whole module. Each command runs on the local backend
+with one worker (in this process, other chunk sizes) and on the cluster with two; the games each analysis
+played (every frame ``play_jobs`` built, in order: a search's trials follow from them) and its printed
+report must be the same.
+"""
+import os
+import signal
+import textwrap
+
+import pandas as pd
+import pytest
+
+from simkit import distributed
+from simkit.analysis import play
+from simkit.cli import main
+
+pytest.importorskip("dask.distributed")
+
+SEARCH = ["--trial-games", "24", "--games", "24", "--parallel", "2"]
+COMMANDS = {
+    "compare": ["compare", "wheedle", "--set-b", "scoring.false_stop=-10", "-n", "120"],
+    "tournament": ["tournament", "wheedle", "-s", "hair-trigger,patient,threshold", "-p", "3", "-n", "120"],
+    "sweep": ["sweep", "wheedle", "--strategy", "threshold", "--param", "points=12:20:8", "--field", "patient,blocker",
+              "-n", "60"],
+    "balance": ["balance", "wheedle", "-n", "120"],
+    "tune": ["tune", "wheedle", "--strategy", "patient", "--field", "patient,patient", "--budget", "4",
+             "--params", "points=5:40,patience=0:200", *SEARCH],
+    "design": ["design", "wheedle", "--vary", "scoring.false_stop=-20:0", "--goal", "min:length", "--budget", "4",
+               "--candidates", "1", *SEARCH],
+    "metagame": ["metagame", "wheedle", "-s", "random,small-first,patient", "-p", "2", "-n", "60", "--bootstrap", "2"],
+    "ladder": ["ladder", "wheedle", "-p", "3", "-s", "hair-trigger,patient,random", "-n", "36", "--screen-games", "8",
+               "--confirm-games", "8", "--bootstrap", "2"],
+}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=50) as running:
+        yield running
+
+
+@pytest.fixture
+def games_played(monkeypatch):
+    """Every frame the analyses build from played chunks, as a hash of its rows (compare them sorted: a call's
+    frames are built in the order its jobs finish)."""
+    played = []
+    rows = play._rows
+
+    def recorded(job, parts):
+        frame = rows(job, parts)
+        played.append(int(pd.util.hash_pandas_object(frame, index=False).sum()))
+        return frame
+    monkeypatch.setattr(play, "_rows", recorded)
+    return played
+
+
+def run_both(argv, cluster, capsys, games_played, local=("-w", "1"), remote=()):
+    """The report and the games of ``argv`` on the local backend, then on the cluster: both must agree."""
+    capsys.readouterr()
+    main([*argv, "-q", *local])
+    local_out, local_games = capsys.readouterr().out, list(games_played)
+    games_played.clear()
+    main([*argv, "-q", "--scheduler", cluster.scheduler_address, *remote])
+    remote_out = capsys.readouterr().out
+    assert local_games and sorted(games_played) == sorted(local_games)
+    assert remote_out == local_out
+    return remote_out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_analysis_on_a_cluster_equals_local(command, cluster, capsys, games_played):
+    run_both(COMMANDS[command], cluster, capsys, games_played)
+
+
+def test_experiment_on_a_cluster_equals_local(cluster, capsys, games_played, tmp_path):
+    toml = tmp_path / "e.toml"
+    toml.write_text(textwrap.dedent("""\
+        game = "wheedle"
+        games = 24
+        [[analysis]]
+        kind = "compare"
+        sets_b = ["scoring.false_stop=-10"]
+        """))
+    out = run_both(["experiment", "run", str(toml), "--out", str(tmp_path / "out")], cluster, capsys, games_played,
+                   local=("-w", "1"), remote=("--overwrite",))
+    assert "false_stop" in out
+
+
+def test_search_reproducible_for_a_batch_size_on_any_backend_and_workers(cluster, capsys, games_played):
+    """A tune of 6 trials in batches of 3: the same on one local worker and on the cluster's two (other chunk
+    sizes too); another batch size is another search."""
+    argv = ["tune", "wheedle", "--strategy", "patient", "--field", "patient,patient", "--budget", "6",
+            "--params", "points=5:40,patience=0:200", "--trial-games", "24", "--games", "24", "--parallel", "3"]
+    out = run_both(argv, cluster, capsys, games_played)
+    assert "6 trials in 2 rounds of up to 3" in out
+    main([*argv[:-1], "2", "-q", "-w", "1"])
+    assert "6 trials in 3 rounds of up to 2" in capsys.readouterr().out
+
+
+MY_STRATEGY = '''
+from simkit.strategy import Strategy, registered
+
+mine = Strategy.build("wheedle", "mine", base=registered("wheedle")["patient"], params={"points": 33.0})
+'''
+
+
+def test_a_strategy_file_reaches_the_workers_by_upload(cluster, capsys, games_played, tmp_path, clean_sys_path):
+    (tmp_path / "h28_uploaded.py").write_text(MY_STRATEGY)
+    clean_sys_path.chdir(tmp_path)      # this process finds it in the working directory; the workers do not
+    argv = ["compare", "wheedle", "--players", "h28_uploaded:mine,patient,patient", "--set-b", "scoring.false_stop=-10",
+            "-n", "60"]
+    with pytest.raises(SystemExit) as refused:
+        main([*argv, "-q", "--scheduler", cluster.scheduler_address])
+    assert refused.value.code == 2
+    assert "cannot import module 'h28_uploaded'" in capsys.readouterr().err
+    games_played.clear()
+    run_both(argv, cluster, capsys, games_played, remote=("--upload", "h28_uploaded.py"))
+
+
+def test_bench_times_a_tune_on_both_backends(cluster):
+    from simkit.bench import analysis_times
+
+    tune = analysis_times("wheedle", 2, 1, trials=2, games=24, trial_games=24, scheduler=cluster.scheduler_address)["tune"]
+    assert tune["strategy"] and tune["wall_s_local"] > 0 and tune["wall_s_dask"] > 0
+    assert len(tune["worker_cpu_s_local"]) == len(tune["worker_cpu_s_dask"]) == 2
+    assert sum(tune["worker_cpu_s_dask"]) > 0 and tune["parent_cpu_s_local"] > 0
+
+
+def test_a_worker_killed_mid_analysis_changes_nothing(cluster, capsys, games_played, monkeypatch):
+    """The first chunk to come back while a worker process has chunks in flight kills that worker: the
+    scheduler plays them again on the other worker (or the one its nanny starts), and the results are the same."""
+    killed = []
+    play_chunks = distributed.Cluster.play_chunks
+
+    def killing(self, chunks, sink, check, bar, failed):
+        def sink_then_kill(chunk, value):
+            busy = [address for address, keys in self.client.processing().items() if keys] if not killed else []
+            if busy:
+                killed.extend(self.client.run(os.getpid, workers=busy[:1]).values())
+                os.kill(killed[0], signal.SIGKILL)
+            sink(chunk, value)
+        play_chunks(self, chunks, sink_then_kill, check, bar, failed)
+
+    monkeypatch.setattr(distributed.Cluster, "play_chunks", killing)
+    run_both(["compare", "wheedle", "--set-b", "scoring.false_stop=-10", "-n", "2000"], cluster, capsys,
+             games_played)
+    assert killed
+    from dask.distributed import Client
+
+    with Client(cluster.scheduler_address) as client:
+        client.wait_for_workers(2)     # the killed one's nanny started another
+        assert killed[0] not in client.run(os.getpid).values()
