@@ -286,7 +286,7 @@ preset(trader, "commander", "Sells at three and takes Command cards on yellow sp
 # commander against the best presets kept commander.
 preset(trader, "default-counter", "Commander tuned by search (experiments/uk-tuned.toml) as a best response to the "
                                   "default line-up's hold-for-5, raider and cautious, and only to them (commander beats "
-                                  "it elsewhere): sells sets at two cards, keeps 296 credits, enters the inner circle "
+                                  "it elsewhere): sells every set at three cards (sell_at 2), keeps 296 credits, enters the inner circle "
                                   "at 1.6 x the threshold, takes Command cards 81% of the time, refuses every offer.",
         sell_at=2, reserve=296, enter_at=1.621, command=0.8073, keep_from=1)
 

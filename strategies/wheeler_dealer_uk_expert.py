@@ -12,8 +12,8 @@ target wealth:
   rolling while cash stays above ``redeem_keep``, those whose raid would hand a rival most first, and puts
   loans on the cards whose raid would hand a rival least;
 - it opens the inner circle (whose yellow spaces charge 10% of a dear card to a player who cannot buy it)
-  only once rich (``enter_at`` x the threshold), and follows a rival in earlier only when that rival's wealth
-  reaches ``enter_open`` x its own;
+  only once rich (``enter_at`` x the threshold), and follows a rival in earlier only when a rival inside has
+  ``enter_open`` x its wealth;
 - it sells a set the moment the sale reaches the target (the win), otherwise at ``sell_at`` cards
   (``sell_yellow`` for yellow sets, whose multiple grows fastest);
 - it refuses another player's 3 x offer when the set the card completes gains the buyer more than ``deny``
@@ -26,7 +26,7 @@ from numba import types
 
 from simkit import rng
 from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PURCHASE, DECISION_SIGNATURE,
-                                                 F_BANKRUPT, H_COMMODITIES, H_INNER_WEALTH, H_MIN_SET, H_PLAYERS,
+                                                 F_BANKRUPT, F_CIRCLE, INNER, H_COMMODITIES, H_INNER_WEALTH, H_MIN_SET, H_PLAYERS,
                                                  H_TARGET, Q_COMMODITY, Q_CONTEXT, Q_FROM, Q_PRICE, Q_SEAT,
                                                  REDEEM_COMMAND, SALE_LOAN, TABLE, YELLOW, at_risk, borrowable, cash,
                                                  colour, face, hand, held, in_pack, pack_sale,
@@ -166,8 +166,8 @@ def expert_borrow(table, params, memory, state, query):
 @uncounted(DECISION_SIGNATURE)
 def expert_enter(table, params, memory, state, query):
     """Enter the inner circle once total wealth reaches enter_at x the level's threshold; earlier (from the
-    threshold) when the richest rival has reached enter_open x my wealth: rivals that grow rich there are
-    joined, weak ones left to drain themselves on its Handlers Charges."""
+    threshold) when a rival inside has enter_open x my wealth: rivals that grow rich there are joined, weak
+    ones left to drain themselves on its Handlers Charges."""
     seat = query[Q_SEAT]
     wealth = total_wealth(table, seat)
     if wealth >= params[P_ENTER_AT] * table[H_INNER_WEALTH]:
@@ -176,7 +176,7 @@ def expert_enter(table, params, memory, state, query):
         return 0
     richest = 0
     for q in range(table[H_PLAYERS]):
-        if q != seat and seat_field(table, q, F_BANKRUPT) == 0:
+        if q != seat and seat_field(table, q, F_BANKRUPT) == 0 and seat_field(table, q, F_CIRCLE) == INNER:
             richest = max(richest, total_wealth(table, q))
     return 1 if richest >= params[P_ENTER_OPEN] * wealth else 0
 
@@ -204,8 +204,8 @@ EXPERT_PARAMS.update({
                                                      "much cash and loans; else a Command card"),
     "redeem_keep": Param(20000, 0, 1_000_000, "int", "before rolling, redeem At Risk cards (those a rival's set "
                                                       "needs, then the dearest) while cash stays above this"),
-    "enter_open": Param(10.0, 1.0, 10.0, doc="enter the inner circle before enter_at once the richest rival's wealth "
-                                           "reaches this x mine (10: never)"),
+    "enter_open": Param(1.5, 1.0, 10.0, doc="enter the inner circle before enter_at (from the threshold) once a rival "
+                                          "inside has this x my wealth"),
 })
 assert list(EXPERT_PARAMS)[:10] == list(_PARAMS) and list(EXPERT_PARAMS).index("enter_open") == P_ENTER_OPEN
 

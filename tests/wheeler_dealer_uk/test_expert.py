@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_PAYMENT, D_ANSWER, D_BORROW, D_ENTER, D_REDEEM, D_SELL,
-                                                 H_INNER_WEALTH, H_REDEEMABLE, H_TARGET, QUERY_SIZE, Q_COMMODITY,
+                                                 F_CIRCLE, H_INNER_WEALTH, INNER, H_REDEEMABLE, H_TARGET, QUERY_SIZE, Q_COMMODITY,
                                                  Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, REDEEM_VOLUNTARY,
                                                  pack_sale, redeem_cost)
 from simkit.strategy import registered
@@ -99,7 +99,9 @@ def test_expert_opens_the_inner_circle_late_but_follows_a_rich_rival():
     p.set_cash(1, int(1.5 * threshold))
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0}) == 0
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 1.4}) == 1
-    p.set_cash(1, 3 * threshold)    # the richest rival has twice my wealth
+    p.set_cash(1, 3 * threshold)    # a rival with twice my wealth, outside
+    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.9}) == 0
+    p.field(1, F_CIRCLE, INNER)     # and inside: followed
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.9}) == 1
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 2.1}) == 0
     p.set_cash(0, threshold - 1)    # below the threshold it follows nobody
