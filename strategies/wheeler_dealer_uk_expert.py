@@ -106,9 +106,7 @@ def expert_buy(table, params, memory, state, query):
     if colour(table, c) == YELLOW and could_set:
         if cash(table, seat) + loan_capacity(table, seat, c, 1 << 62) - price >= params[P_RESERVE]:
             return 1
-    if trader_buy(table, params, memory, state, query) == 1:
-        return 1
-    return 0
+    return trader_buy(table, params, memory, state, query)
 
 
 @uncounted(I(TABLE, I, I), inline=True)
@@ -126,7 +124,8 @@ def raid_threat(table, seat, c):
 def expert_redeem(table, params, memory, state, query):
     """Redeeming is wealth-neutral (the card's worth rises by what it costs) and saves the card from the
     redeem_at_risk Command, which forfeits every At Risk card not paid for: so before rolling, after the
-    trader's own redeems, redeem the dearest At Risk card while cash stays above ``redeem_keep``."""
+    trader's own redeems, redeem At Risk cards while cash stays above ``redeem_keep``: first those whose raid
+    would hand a rival most (raid_threat), then the dearest."""
     pick = trader_redeem(table, params, memory, state, query)
     if pick >= 0 or query[Q_CONTEXT] == REDEEM_COMMAND:
         return pick
@@ -213,5 +212,6 @@ expert = register(Strategy.build(
     "wheeler-dealer-uk", "expert", base=trader, sell=expert_sell, answer=expert_answer, buy=expert_buy,
     yellow=expert_yellow, enter=expert_enter, redeem=expert_redeem, borrow=expert_borrow, params=EXPERT_PARAMS,
     doc="Races to the target wealth: sells the set that wins at once, buys wealth-neutral cards and borrows for "
-        "yellow ones, refuses offers that hand a rival a big set, turns yellow cards only with the cash to buy "
-        "them (docs/strategies.md, \"The experts\")."))
+        "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, refuses "
+        "offers that hand a rival a big set, opens the inner circle late, turns yellow cards only with the cash "
+        "to buy them (docs/strategies.md, \"The experts\")."))
