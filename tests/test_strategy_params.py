@@ -82,19 +82,24 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 TUNED = sorted(all_games())
+# a search's best that wins only in the field it was searched in is shipped under a name that says so, not as
+# `tuned` (docs/tuning.md, "Outside their own field")
+SEARCHED_AS = {"wheeler-dealer-uk": "default-counter"}
 
 
 @pytest.mark.parametrize("game", TUNED)
 def test_every_game_ships_a_tuned_preset_with_the_search_that_found_it(game):
-    """The `tuned` preset names its experiment, and that experiment tunes the preset's family in this game
-    (its values are the search's best.toml; docs/tuning.md has the validation)."""
+    """The `tuned` preset (or the searched preset renamed) names its experiment, and that experiment tunes the
+    preset's family in this game (its values are the search's best.toml; docs/tuning.md has the validation)."""
     from simkit.analysis import load_experiment
 
-    tuned = registered(game)["tuned"]
+    name = SEARCHED_AS.get(game, "tuned")
+    assert (name == "tuned") == ("tuned" in registered(game))
+    tuned = registered(game)[name]
     path = ROOT / re.search(r"experiments/[\w-]+\.toml", tuned.doc).group(0)
     experiment = load_experiment(path)
     assert experiment.game == game
     searches = [a for a in experiment.analyses if a["kind"] == "tune"]
     families = {tuple(registered(game)[a["strategy"]].declared) for a in searches}
     assert searches and families == {tuple(tuned.declared)}
-    assert any("tuned" in a.get("players_b", []) for a in experiment.analyses if a["kind"] == "compare")
+    assert any(name in a.get("players_b", []) for a in experiment.analyses if a["kind"] == "compare")

@@ -3,8 +3,10 @@ do what its docs say on hand-built positions, and it beats a weak strategy in a 
 import numpy as np
 import pytest
 
-from simkit.games.wheeler_dealer_uk.view import (D_ANSWER, D_SELL, H_TARGET, QUERY_SIZE, Q_COMMODITY, Q_FROM,
-                                                 Q_KIND, Q_PRICE, Q_SEAT, pack_sale)
+from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_PAYMENT, D_ANSWER, D_BORROW, D_ENTER, D_REDEEM, D_SELL,
+                                                 F_CIRCLE, H_INNER_WEALTH, INNER, H_REDEEMABLE, H_TARGET, QUERY_SIZE, Q_COMMODITY,
+                                                 Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, REDEEM_VOLUNTARY,
+                                                 pack_sale, redeem_cost)
 from simkit.strategy import registered
 
 from .harness import Position
@@ -18,7 +20,7 @@ def ask(position, decision, name, seat, overrides=None, **fields):
     query = np.zeros(QUERY_SIZE, np.int64)
     query[Q_SEAT], query[Q_KIND] = seat, decision
     for key, value in fields.items():
-        query[{"commodity": Q_COMMODITY, "price": Q_PRICE, "buyer": Q_FROM}[key]] = value
+        query[{"commodity": Q_COMMODITY, "price": Q_PRICE, "buyer": Q_FROM, "context": Q_CONTEXT}[key]] = value
     table = position.table.view()
     table.setflags(write=False)
     query.setflags(write=False)
@@ -29,7 +31,7 @@ def ask(position, decision, name, seat, overrides=None, **fields):
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_expert_is_registered_and_legal(players):
-    lineup = ["expert"] + ["tuned", "commander", "random", "expert", "raider"][:players - 1]
+    lineup = ["expert"] + ["default-counter", "commander", "random", "expert", "raider"][:players - 1]
     _, columns = play(lineup, 40, seed=60 + players)
     assert per_seat(columns, "illegal_actions", players)[:, [i for i, s in enumerate(lineup) if s != "random"]].sum() == 0
 
@@ -63,6 +65,47 @@ def test_expert_refuses_to_hand_a_rival_the_win_but_sells_a_spare_card():
     p.give(0, "Potatoes", 1)
     p.give(1, "Potatoes", 1)                             # no set for the buyer: 2 x face is mine
     assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Potatoes"), price=1_500, buyer=1) == 1
+
+
+def test_expert_borrows_on_the_card_whose_raid_helps_no_rival():
+    p = Position(players=2)
+    p.give(0, "Silver", 1)
+    p.give(0, "Gold", 1)
+    p.give(1, "Silver", 2)          # a raid on my Silver would complete seat 1's set: borrow on the dearer Gold
+    assert ask(p, D_BORROW, "borrow", 0, context=BORROW_FOR_PAYMENT) == p.c("Gold")
+    p = Position(players=2)
+    p.give(0, "Silver", 1)
+    p.give(0, "Gold", 1)            # no rival collects either: the cheapest single, as the trader
+    assert ask(p, D_BORROW, "borrow", 0, context=BORROW_FOR_PAYMENT) == p.c("Silver")
+
+
+def test_expert_redeems_the_card_a_rival_could_raid_while_cash_stays_above_redeem_keep():
+    p = Position(players=2)
+    p.give(0, "Potatoes", 1, at_risk=True)
+    p.give(0, "Tea", 1, at_risk=True)
+    p.give(1, "Potatoes", 2)        # a raid on my Potatoes completes seat 1's set: redeemed before the dearer Tea
+    for name in ("Potatoes", "Tea"):
+        p.table[p.table[H_REDEEMABLE] + p.c(name)] = 1
+    p.set_cash(0, 30_000)
+    assert ask(p, D_REDEEM, "redeem", 0, context=REDEEM_VOLUNTARY) == p.c("Potatoes")
+    p.set_cash(0, 20_000 + redeem_cost(p.table, p.c("Potatoes")) - 1)   # redeem_keep 20,000 as shipped
+    assert ask(p, D_REDEEM, "redeem", 0, context=REDEEM_VOLUNTARY) == -1
+
+
+def test_expert_opens_the_inner_circle_late_but_follows_a_rich_rival():
+    p = Position(players=2)
+    threshold = int(p.table[H_INNER_WEALTH])
+    p.set_cash(0, int(1.5 * threshold))
+    p.set_cash(1, int(1.5 * threshold))
+    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0}) == 0
+    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 1.4}) == 1
+    p.set_cash(1, 3 * threshold)    # a rival with twice my wealth, outside
+    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.9}) == 0
+    p.field(1, F_CIRCLE, INNER)     # and inside: followed
+    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.9}) == 1
+    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 2.1}) == 0
+    p.set_cash(0, threshold - 1)    # below the threshold it follows nobody
+    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.0}) == 0
 
 
 def test_expert_beats_cautious_head_to_head():
