@@ -1,4 +1,4 @@
-"""The expert (strategies/dweebies.py): registered, legal under every rule option, its hypergeometric chances
+"""The expert (strategies/dweebies_expert.py): registered, legal under every rule option, its hypergeometric chances
 exact, defensive where a card would set the next seat up, and stronger than greedy in a small seeded run."""
 import math
 
@@ -8,7 +8,7 @@ import pytest
 from simkit.games import get_game
 from simkit.strategy import parse_lineup, registered
 
-import simkit.strategies.dweebies as shipped
+import simkit.strategies.dweebies_expert as shipped
 
 from .harness import Table, decide
 
