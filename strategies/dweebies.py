@@ -408,6 +408,27 @@ def playout_scratch(size, cards, players, dweebies):
             np.empty(players, np.int64), np.empty(4, np.uint64), np.empty(4, np.uint64))
 
 
+@njit(cache=True, inline="always")
+def play_out_turn(grid, span, cells, n_on, on_table, taken, label, stack, removed, split, move, min_line, actor,
+                  scores, hands, sizes, pile, drawn, n_pile):
+    """One turn of a play-out (rollout's and expert's): ``actor`` plays ``move`` by the engine's rule
+    (``play_card``), scores its collection and draws the next card of the determinised ``pile`` if any is
+    left. Returns (cards on the table, groups they form, cards drawn so far)."""
+    dweebie = move_dweebie(move)
+    n_on, groups, row_taken, column_taken, _, _ = play_card(
+        grid, span, cells, n_on, on_table, taken, label, stack, split, dweebie, move_cell(move), removed, min_line,
+        move_collects(move))
+    if row_taken + column_taken > 0:
+        scores[actor] += row_taken + column_taken + 1
+    hands[actor, dweebie] -= 1
+    sizes[actor] -= 1
+    if drawn < n_pile:
+        hands[actor, pile[drawn]] += 1
+        sizes[actor] += 1
+        drawn += 1
+    return n_on, groups, drawn
+
+
 @njit(cache=True)
 def rollout_margins(hand, public, table, legal, params, rng_state, incremental=True):
     """The rollout family's search (see ``rollout_place``): (candidate moves, each one's summed margin, the
@@ -560,19 +581,10 @@ def rollout_margins(hand, public, table, legal, params, rng_state, incremental=T
                             move = _greedy_move(grid, span, hands[actor], moves, n_moves, split, min_line, roll_rng)
                         else:
                             move = random_move(hands[actor], moves, n_moves, roll_rng)
-                    dweebie = move_dweebie(move)
-                    n_on, groups, row_taken, column_taken, _, _ = play_card(
-                        grid, span, cells, n_on, on_table, taken, label, stack, split, dweebie, move_cell(move),
-                        removed, min_line, move_collects(move))
+                    n_on, groups, drawn = play_out_turn(grid, span, cells, n_on, on_table, taken, label, stack, removed,
+                                                        split, move, min_line, actor, scores, hands, sizes, pile, drawn,
+                                                        n_pile)
                     split = groups > 1
-                    if row_taken + column_taken > 0:
-                        scores[actor] += row_taken + column_taken + 1
-                    hands[actor, dweebie] -= 1
-                    sizes[actor] -= 1
-                    if drawn < n_pile:
-                        hands[actor, pile[drawn]] += 1
-                        sizes[actor] += 1
-                        drawn += 1
                     actor = (actor + 1) % players
                 grid[:] = base_grid
                 total[i] += _margin(scores, me, versus)

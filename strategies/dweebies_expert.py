@@ -20,7 +20,7 @@ from simkit.games.dweebies.view import (COLLECT_MAY, PUB_CARDS, PUB_COLLECT, PUB
                                         pack_move, unseen, unseen_total)
 from simkit.strategy import Param, Strategy, register
 
-from .dweebies import MARGIN_TOTAL, _greedy_move, _margin, playout_scratch, table_window
+from .dweebies import MARGIN_TOTAL, _greedy_move, _margin, play_out_turn, playout_scratch, table_window
 
 (X_DEFEND, X_LATER, X_FOLLOW, X_PAIRS, X_CANDIDATES, X_SAMPLES, X_DEPTH, X_GAP, X_POLICY) = range(9)
 EXPERT_POLICIES = ("greedy", "expert")
@@ -389,19 +389,10 @@ def expert_place(hand, public, table, legal, params, memory, rng_state):
                             else:
                                 move = _greedy_move(grid, span, hands[actor], ply_moves, n_moves, now_split, min_line,
                                                     roll_rng)
-                        d = move_dweebie(move)
-                        n_on, groups, row_taken, column_taken, _, _ = play_card(
-                            grid, span, cells, n_on, on_table, taken, label, stack, now_split, d, move_cell(move),
-                            removed, min_line, move_collects(move))
+                        n_on, groups, drawn = play_out_turn(grid, span, cells, n_on, on_table, taken, label, stack,
+                                                            removed, now_split, move, min_line, actor, scores_now,
+                                                            hands, play_sizes, pile, drawn, n_pile)
                         now_split = groups > 1
-                        if row_taken + column_taken > 0:
-                            scores_now[actor] += row_taken + column_taken + 1
-                        hands[actor, d] -= 1
-                        play_sizes[actor] -= 1
-                        if drawn < n_pile:
-                            hands[actor, pile[drawn]] += 1
-                            play_sizes[actor] += 1
-                            drawn += 1
                         actor = (actor + 1) % players
                     total[a] += _margin(scores_now, me, MARGIN_TOTAL)
             choice = candidates[_best_of(total, n_cand, rng_state)]
