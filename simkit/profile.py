@@ -345,7 +345,9 @@ def profile_batch(batch: Batch, games: int, repeat: int = 3) -> dict:
         return max(0.0, full - per_game(kernel[name])) if name in kernel else 0.0
 
     decisions = {point: {"all": saved(point), "seats": [saved((point, s)) for s in range(n_seats)],
-                         "calls_per_game": len(tapes.calls[point]) / games} for point in points}
+                         "calls_per_game": len(tapes.calls[point]) / games,
+                         "seat_calls_per_game": [len(tapes.seat_calls.get((point, s), ())) / games
+                                                 for s in range(n_seats)]} for point in points}
     parts = {"engine": engine,
              **{f"decision {point}": decisions[point]["all"] for point in points},
              "shared": max(0.0, full - engine - sum(d["all"] for d in decisions.values())),
@@ -368,9 +370,14 @@ PART_NAMES = {"engine": "engine (every decision played from its tape)", "shared"
               "parquet": "Parquet part (encoded in memory)"}
 
 
+def _rate(calls: float, seconds: float) -> str:
+    return f"{calls / seconds:,.0f}" if calls > 0 and seconds > 0 else "-"
+
+
 def format_profile(result: dict) -> str:
     """The profile as a table: microseconds per game and share of the total per part; each decision point
-    also with its calls per game and its cost per seat (the seat's strategy)."""
+    also with its calls per game and its cost per seat (the seat's strategy), then each seat's decisions per
+    second at each decision point."""
     seats = [f"{i}:{label}" for i, label in enumerate(result["lineup"])]
     total = result["total"]
     width = max(10, *(len(label) for label in seats))
@@ -392,5 +399,10 @@ def format_profile(result: dict) -> str:
     lines.append(f"the decision calls themselves (included above): {calls * 1e6:.2f} us/game, {calls / total:.1%} ("
                  + ", ".join(f"{point} {d['call'] * 1e9:.1f} ns a call" for point, d in result["decisions"].items())
                  + ", a trivial decision called in a loop)")
+    for point, d in result["decisions"].items():
+        lines.append(f"{point} decisions per second of one core, per seat (its calls / their cost; - where none was "
+                     "called or its cost is below the noise): "
+                     + "  ".join(f"{label} {_rate(calls, seconds)}" for label, calls, seconds
+                                 in zip(seats, d["seat_calls_per_game"], d["seats"])))
     lines.append("event recording: off in runs (the engines record events only for replays)")
     return "\n".join(lines)

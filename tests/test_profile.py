@@ -21,16 +21,20 @@ def test_profile_has_every_part_and_none_is_negative(profiled):
         decision = profiled["decisions"][point]
         assert len(decision["seats"]) == 4 and all(seconds >= 0 for seconds in decision["seats"])
         assert decision["calls_per_game"] > 0
+        assert sum(decision["seat_calls_per_game"]) == pytest.approx(decision["calls_per_game"])
 
 
 def test_profile_table_has_a_row_per_part_and_a_column_per_seat(profiled):
     lines = format_profile(profiled).splitlines()
-    assert len(lines) == 2 + 7 + 3
+    assert len(lines) == 2 + 7 + 3 + 2
     assert lines[1].split()[:4] == ["part", "us/game", "share", "calls/game"]
     assert lines[1].split()[4:] == ["0:hair-trigger", "1:threshold", "2:patient", "3:blocker"]
     act = next(line for line in lines if line.startswith("decision act"))
     assert len(act.split()) == 2 + 3 + 4          # name, us/game, share, calls/game, one cost per seat
-    assert lines[-3].startswith("total") and lines[-3].split()[-1] == "100.0%"
+    assert lines[-5].startswith("total") and lines[-5].split()[-1] == "100.0%"
+    rates = next(line for line in lines if line.startswith("act decisions per second")).split(": ", 1)[1].split()
+    assert rates[0::2] == ["0:hair-trigger", "1:threshold", "2:patient", "3:blocker"]
+    assert all(rate == "-" or float(rate.replace(",", "")) > 0 for rate in rates[1::2])
 
 
 def test_a_changed_tape_plays_another_game():

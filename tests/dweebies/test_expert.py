@@ -1,4 +1,4 @@
-"""The expert (strategies/dweebies.py): registered, legal under every rule option, its hypergeometric chances
+"""The expert (strategies/dweebies_expert.py): registered, legal under every rule option, its hypergeometric chances
 exact, defensive where a card would set the next seat up, and stronger than greedy in a small seeded run."""
 import math
 
@@ -8,7 +8,7 @@ import pytest
 from simkit.games import get_game
 from simkit.strategy import parse_lineup, registered
 
-import simkit.strategies.dweebies as shipped
+import simkit.strategies.dweebies_expert as shipped
 
 from .harness import Table, decide
 
@@ -25,13 +25,13 @@ def test_expert_is_registered_with_declared_ranges():
     expert = registered("dweebies")["expert"]
     assert set(expert.declared) == {"defend", "later", "follow", "pairs", "candidates", "samples", "depth", "gap",
                                     "policy"}
-    assert expert.quick == {"samples": 2}
+    assert expert.quick == {} and expert.params["samples"] == 0    # no search by default: as strong, far cheaper
 
 
 @pytest.mark.parametrize("sets", [(), ("game.min_line=3",), ("game.collect='may'",), ("game.split_rule='free'",)],
                          ids=["default", "min_line-3", "may", "free"])
 def test_expert_plays_only_legal_moves(sets):
-    for lineup in (["expert", "random"], ["expert:samples=2:policy=1:depth=2", "expert:samples=0", "greedy",
+    for lineup in (["expert", "random"], ["expert:samples=2:policy=1:depth=2", "expert:samples=8", "greedy",
                                           "expert:gap=20:candidates=16:samples=1"]):
         columns = _play(lineup, 6, 4, sets)
         assert np.asarray(columns["illegal_actions"]).sum() == 0, lineup
