@@ -44,6 +44,15 @@ def _play(description: str, first_game: int, n_games: int, check: bool) -> dict:
     return _worker_batch(description).play(first_game, n_games, check)
 
 
+def _replay(description: str, game: int, check: bool) -> dict:
+    """The reproducibility guard's replay of one game, its outside randomness freshly seeded first."""
+    from .pool import reseed_outside_randomness
+
+    batch = _worker_batch(description)
+    reseed_outside_randomness()
+    return batch.play(game, 1, check)
+
+
 def connect(workers: int, scheduler: str | None):
     """A Dask client: to the scheduler at ``scheduler``, or to a new LocalCluster of ``workers`` processes
     of one thread each. Returns (client, cluster or None); close both."""
@@ -63,8 +72,13 @@ def connect(workers: int, scheduler: str | None):
 
 def execute_dask(batch, chunks, sink, bar, workers: int, check: bool, scheduler: str | None) -> None:
     """Play ``chunks`` ((index, first game, games) each) as Dask tasks and hand results to ``sink``. At most
-    two chunks per worker thread are in flight, so the client's memory does not grow with the batch."""
+    two chunks per worker thread are in flight, so the client's memory does not grow with the batch. The
+    reproducibility guard (simkit.pool) holds here too: one game in SAMPLE_EVERY is replayed as a task of its
+    own, its outside randomness freshly seeded, and compared with the game as played once all are done."""
     from dask.distributed import as_completed
+
+    from .faults import StrategyFault, not_reproducible_line
+    from .pool import game_rows, sampled_game, same_rows
 
     client, cluster = connect(workers, scheduler)
     try:
@@ -72,23 +86,31 @@ def execute_dask(batch, chunks, sink, bar, workers: int, check: bool, scheduler:
         client.run(_warm, description)          # every worker builds the batch and loads the engine once
         slots = 2 * max(1, sum(client.nthreads().values()))
         queue = iter(chunks)
-        pending = {}
+        pending, replays, seats = {}, [], len(batch.seats)
 
         def submit(chunk):
             index, first, n = chunk
             future = client.submit(_play, description, first, n, check, pure=False)
-            pending[future.key] = (index, n)
+            pending[future.key] = chunk
             return future
 
         running = as_completed([submit(chunk) for _, chunk in zip(range(slots), queue)])
         for future in running:
-            index, n = pending.pop(future.key)
-            sink(index, future.result())
+            index, first, n = pending.pop(future.key)
+            columns = future.result()
+            game = sampled_game(first, n)
+            if game is not None:
+                replays.append((game, game_rows(columns, game - first, seats),
+                                client.submit(_replay, description, game, check, pure=False)))
+            sink(index, columns)
             future.release()
             bar.update(n)
             nxt = next(queue, None)
             if nxt is not None:
                 running.add(submit(nxt))
+        for game, rows, replay in replays:
+            if not same_rows(rows, game_rows(replay.result(), 0, seats)):
+                raise StrategyFault(not_reproducible_line(batch, game))
     finally:
         client.close()
         if cluster is not None:
