@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, players_option, rules_options,
-                      seed_option, workers_option)
+from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, good_play_lineup, good_play_option,
+                      players_option, rules_options, seed_option, workers_option)
 
 
 @click.command("design")
@@ -19,6 +19,7 @@ from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, 
 @click.option("--constraint", "-c", "constraint", multiple=True, metavar="EXPR<=N",
               help="A bound the rules must keep (repeatable), e.g. length<=80 or bankrupt>=0.1.")
 @players_option
+@good_play_option
 @click.option("--population", default=None, metavar="SPEC@SHARE,...|DIR",
               help="Instead of a line-up: a mix of strategies (shares, or a `simkit metagame --out` directory for its "
                    "equilibrium); each deal's line-up is one of its profiles, in proportion.")
@@ -49,13 +50,15 @@ from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, 
 @rules_options
 @workers_option
 @analysis_out_options
-def command(game, vary, goal, constraint, players, population, player_count, budget, trial_games, games, candidates,
+def command(game, vary, goal, constraint, players, good_play, population, player_count, budget, trial_games, games, candidates,
             sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, workers, out, overwrite,
             verbose):
     """Search rule values for a design goal over the balance card: trials on common deals, the best candidates
     re-evaluated on fresh seeds against the default rules, their rules as TOML files for --rules.
 
-    With --out the search is resumable: the same command continues a killed run from its Optuna storage."""
+    With --out the search is resumable: the same command continues a killed run from its Optuna storage.
+    --good-play: every seat `expert`."""
+    players = good_play_lineup(game, players, good_play, ("--population", population))
     options = {"vary": list(vary), "goal": list(goal), "constraint": list(constraint) or None,
                "players": split(players),
                "population": population, "player_count": player_count, "budget": budget, "trial_games": trial_games,
