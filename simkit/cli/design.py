@@ -24,7 +24,7 @@ from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, 
               help="Instead of a line-up: a mix of strategies (shares, or a `simkit metagame --out` directory for its "
                    "equilibrium); each deal's line-up is one of its profiles, in proportion.")
 @click.option("--player-count", type=click.IntRange(1), default=None,
-              help="Seats with --population (default: the game's default line-up size).")
+              help="Seats with --population or --good-play (default: the game's default line-up size).")
 @click.option("--budget", "-b", cls=BudgetOption, default="100", show_default=True, metavar="N [trials|games|minutes]",
               help="Search budget: trials (100), games (200000 games) or minutes (10 minutes).")
 @click.option("--trial-games", type=GAMES, default=1000, show_default=True,
@@ -58,7 +58,8 @@ def command(game, vary, goal, constraint, players, good_play, population, player
 
     With --out the search is resumable: the same command continues a killed run from its Optuna storage.
     --good-play: every seat `expert`."""
-    players = good_play_lineup(game, players, good_play, ("--population", population))
+    players = good_play_lineup(game, players, good_play, ("--population", population), seats=player_count)
+    player_count = None if good_play else player_count
     options = {"vary": list(vary), "goal": list(goal), "constraint": list(constraint) or None,
                "players": split(players),
                "population": population, "player_count": player_count, "budget": budget, "trial_games": trial_games,

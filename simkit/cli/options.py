@@ -26,9 +26,10 @@ def good_play_option(func):
                              "the game's default line-up (instead of --players).")(func)
 
 
-def good_play_lineup(game: str, players, good_play: bool, *exclusive: tuple[str, object]):
-    """The line-up --good-play stands for (``expert`` in every seat of the default line-up's size), or
-    ``players`` without it. ``exclusive``: (option, value) pairs that a line-up of its own would replace."""
+def good_play_lineup(game: str, players, good_play: bool, *exclusive: tuple[str, object], seats: int | None = None):
+    """The line-up --good-play stands for (``expert`` in every seat; ``seats`` of them, by default as many as
+    the default line-up has), or ``players`` without it. ``exclusive``: (option, value) pairs that a line-up
+    of its own would replace."""
     if not good_play:
         return players
     from ..games import get_game
@@ -36,7 +37,7 @@ def good_play_lineup(game: str, players, good_play: bool, *exclusive: tuple[str,
     for option, value in (("--players", players), *exclusive):
         if value is not None:
             raise click.UsageError(f"--good-play and {option} are exclusive: --good-play sets every seat to expert")
-    return ",".join(["expert"] * len(get_game(game).default_lineup))
+    return ",".join(["expert"] * (seats or len(get_game(game).default_lineup)))
 
 
 def seed_option(func):

@@ -42,3 +42,8 @@ def test_a_good_play_balance_card_names_its_expert_lineup():
 def test_good_play_beside_a_lineup_of_ones_own_is_one_line(cli_error, argv, option):
     assert cli_error(argv) == (f"simkit: error: --good-play and {option} are exclusive: --good-play sets every "
                                "seat to expert")
+
+
+def test_design_good_play_takes_a_player_count(monkeypatch):
+    options = _options_of(monkeypatch, design_cli, ["design", "dweebies", "--good-play", "--player-count", "2", *DESIGN])
+    assert options["players"] == ["expert", "expert"] and options.get("player_count") is None
