@@ -225,7 +225,6 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
 
     (deck, hands, hand_view, public, seen, action, offer, order, totals, round_points, can_stop, my_streak, memory,
      deal_rng, turn_rng, strategy_rng) = work
-    stats = out_seat_stats[g]
     rnd, tick, centre, streak = scalars[G_ROUND], scalars[G_TICK], scalars[G_CENTRE], scalars[G_STREAK]
     stopper, stopped_good, dealt = scalars[G_STOPPER], scalars[G_STOPPED_GOOD] != 0, scalars[G_DEALT] != 0
     while rnd < rounds:
@@ -246,12 +245,11 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
             tick = 0
             dealt = True
         while tick < max_ticks and stopper < 0:
-            if budget >= 0:     # a step: ordinary play (-1) pays one predictable branch a tick
-                if budget == 0:
-                    scalars[G_ROUND], scalars[G_TICK], scalars[G_CENTRE], scalars[G_STREAK] = rnd, tick, centre, streak
-                    scalars[G_STOPPER], scalars[G_STOPPED_GOOD], scalars[G_DEALT] = stopper, stopped_good, 1
-                    return False
-                budget -= 1
+            if budget == 0:
+                scalars[G_ROUND], scalars[G_TICK], scalars[G_CENTRE], scalars[G_STREAK] = rnd, tick, centre, streak
+                scalars[G_STOPPER], scalars[G_STOPPED_GOOD], scalars[G_DEALT] = stopper, stopped_good, 1
+                return False
+            budget -= 1
             actor = rng.below(turn_rng, n_players)
             _view(actor, hands, hand_view, public[actor], tick, centre, can_stop[actor], streak, my_streak[actor])
             action[:] = 0
@@ -261,7 +259,7 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
             attempted = kind
             if kind == OFFER:
                 if (action[A_GIVE_COUNT] == 0) != (action[A_WANT_COUNT] == 0):
-                    stats[actor, S_GIFT_OFFERS] += 1
+                    out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                 if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
                     kind = -1
                 else:
@@ -271,7 +269,7 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                         give = -1
                     if m == 0:
                         want = -1
-                    stats[actor, S_OFFERS] += 1
+                    out_seat_stats[g, actor, S_OFFERS] += 1
                     if k > 0:
                         seen[OFFERED, actor, give] += 1
                     if m > 0:
@@ -310,8 +308,8 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                             hands[actor, want] += m
                             seen[NET, taker, want] -= m
                             seen[NET, actor, want] += m
-                        stats[actor, S_OFFERS_TAKEN] += 1
-                        stats[taker, S_ACCEPTED] += 1
+                        out_seat_stats[g, actor, S_OFFERS_TAKEN] += 1
+                        out_seat_stats[g, taker, S_ACCEPTED] += 1
                         streak = 0
                         my_streak[actor] = 0
                     else:
@@ -332,27 +330,27 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                     if record:
                         _log(events, event_count, g, rnd, tick, E_SWAP, actor, give, 1, centre, 1, -1)
                     centre = give
-                    stats[actor, S_SWAPS] += 1
+                    out_seat_stats[g, actor, S_SWAPS] += 1
             elif kind == STOP:
                 if can_stop[actor] == 0:
                     kind = -1
                 else:
-                    stats[actor, S_STOPS] += 1
+                    out_seat_stats[g, actor, S_STOPS] += 1
                     good = holds_majorities(hands[actor], counts)
                     if record:
                         _log(events, event_count, g, rnd, tick, E_GOOD_STOP if good else E_FALSE_STOP,
                              actor, -1, 0, -1, 0, -1)
                     if good:
-                        stats[actor, S_GOOD_STOPS] += 1
+                        out_seat_stats[g, actor, S_GOOD_STOPS] += 1
                         stopper = actor
                         stopped_good = True
                     else:
-                        stats[actor, S_FALSE_STOPS] += 1
+                        out_seat_stats[g, actor, S_FALSE_STOPS] += 1
                         if false_stop_ends:
                             stopper = actor
-                            stats[actor, S_FALSE_STOPS_ENDING] += 1
+                            out_seat_stats[g, actor, S_FALSE_STOPS_ENDING] += 1
                         else:
-                            stats[actor, S_PLAYED_ON] += 1
+                            out_seat_stats[g, actor, S_PLAYED_ON] += 1
                             # W4: the penalty is taken now, trading goes on, no second stop this round
                             round_points[actor] += rules[R_FALSE_STOP]
                             can_stop[actor] = 0
@@ -362,7 +360,7 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
             else:
                 kind = -1
             if kind == -1:
-                stats[actor, S_ILLEGAL] += 1
+                out_seat_stats[g, actor, S_ILLEGAL] += 1
                 if record:
                     _log(events, event_count, g, rnd, tick, E_ILLEGAL, actor, attempted, action[A_GIVE],
                      action[A_GIVE_COUNT], action[A_WANT], action[A_WANT_COUNT])
@@ -380,7 +378,7 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                 round_points[p] += card_points(hands[p], centre, counts, rules[R_ALL_POINTS],
                                                rules[R_MAJORITY_POINTS], rules[R_BANKRUPT_POINTS],
                                                rules[R_BANKRUPT_MAJORITY_SCORES] != 0)
-                _count_scoring(stats[p], hands[p], centre, counts)
+                _count_scoring(out_seat_stats[g, p], hands[p], centre, counts)
         if stopper >= 0:
             round_points[stopper] += rules[R_STOP_BONUS] if stopped_good else rules[R_FALSE_STOP]
         for p in range(n_players):
