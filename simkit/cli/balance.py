@@ -20,7 +20,8 @@ from .options import (analysis_out_options, game_argument, games_option, good_pl
 @negligible_option
 @workers_option
 @analysis_out_options
-def command(game, players, good_play, players_b, rules_file, sets, sets_b, games, seed, negligible, workers, out, overwrite, verbose):
+def command(game, players, good_play, players_b, rules_file, sets, sets_b, games, seed, negligible, workers, out, overwrite,
+            verbose):
     """Balance report card of a rule set: seat advantage, game length and limits, half-time leader, spread, dominance.
 
     With --set-b or --players-b, an A/B card: the paired change in each seat's advantage, the strategy spread,
