@@ -40,7 +40,8 @@ def test_the_reproducibility_guard_holds_on_dask(tmp_path, monkeypatch, capsys):
     (tmp_path / "outside_dask.py").write_text(source)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(pool, "_credit", [pool.SAMPLE_EVERY])      # a command's first games are sampled
-    argv = ["run", "wheedle", "--games", "20", "--chunk-size", "10", "-q", "-p", "outside_dask:outside_dask,tuned,patient"]
+    argv = ["run", "wheedle", "--games", "20", "--chunk-size", "10", "-q",
+            "-p", "outside_dask:outside_dask,tuned,patient"]
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
         with pytest.raises(SystemExit) as exit_:
             main(argv + ["--out", str(tmp_path / "out"), "--scheduler", cluster.scheduler_address])

@@ -51,8 +51,8 @@ from .options import (GAMES, BudgetOption, analysis_out_options, game_argument, 
 @workers_option
 @analysis_out_options
 def command(game, vary, goal, constraint, players, good_play, population, player_count, budget, trial_games, games,
-            candidates, sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, workers, out, overwrite,
-            verbose):
+            candidates, sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, workers, out,
+            overwrite, verbose):
     """Search rule values for a design goal over the balance card: trials on common deals, the best candidates
     re-evaluated on fresh seeds against the default rules, their rules as TOML files for --rules.
 
