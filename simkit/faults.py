@@ -12,6 +12,7 @@ import sys
 
 from . import guard
 
+from .bounds import BEFORE_THE_START, PAST_THE_END
 from .errors import RunFailed, SimkitError
 
 
@@ -69,8 +70,9 @@ def _who(batch) -> str:
 
 def _reason(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
-    if isinstance(exc, IndexError):
-        text = f"an index past the end of an array ({text or 'index is out of bounds'})"
+    if isinstance(exc, IndexError):     # a bounds check of a strategy's own compiled code names its array
+        text = f"an {text}" if text.startswith((PAST_THE_END, BEFORE_THE_START)) else \
+            f"an index past the end of an array ({text or 'index is out of bounds'})"
     elif isinstance(exc, MemoryError):
         text = f"an allocation that does not fit in memory ({text or 'MemoryError'})"
     elif isinstance(exc, RecursionError):

@@ -175,7 +175,7 @@ def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_a
             return
         try:
             if task[0] == "replay":         # the reproducibility guard's sample (replayed_elsewhere)
-                _reseed_outside_randomness()
+                reseed_outside_randomness()
                 reply = (True, [_play(task[1], game, 1, False, task[2])[0] for game in task[3]])
             else:
                 reply = (True, _play(*task))
@@ -502,7 +502,7 @@ class NotReproducible(RuntimeError):
     """A sampled game replayed in another process gave different results."""
 
 
-def _reseed_outside_randomness() -> None:
+def reseed_outside_randomness() -> None:
     import random
 
     import numpy as np
@@ -518,14 +518,26 @@ def _numba_seed(seed):
     np.random.seed(seed)    # Numba's own generator, which np.random in compiled code draws from
 
 
-def _rows(columns: dict, offset: int, seats: int) -> dict:
+def sampled_game(first_game: int, games: int) -> int | None:
+    """The game of a chunk (``games`` from ``first_game``) to replay elsewhere, or None: one in SAMPLE_EVERY
+    games of the process (simkit.distributed's Dask tasks share the count)."""
+    if games < 1:
+        return None
+    _credit[0] += games
+    if _credit[0] < SAMPLE_EVERY:
+        return None
+    _credit[0] = 0
+    return first_game + games // 2
+
+
+def game_rows(columns: dict, offset: int, seats: int) -> dict:
     """The rows of one game (at ``offset`` in its chunk) of a chunk's columns: each column has a row per
     (game, seat), game by game."""
     return {name: np.asarray(values)[offset * seats:(offset + 1) * seats] for name, values in columns.items()
             if not name.startswith("_")}
 
 
-def _same(a: dict, b: dict) -> bool:
+def same_rows(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(
         np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f") for k in a)
 
@@ -538,12 +550,9 @@ class _Sample:
     def __init__(self, chunks: list[Chunk]):
         self.games = {}     # id(chunk) -> the game of it to replay
         for chunk in chunks:
-            if chunk.batch is None or chunk.games < 1:
-                continue
-            _credit[0] += chunk.games
-            if _credit[0] >= SAMPLE_EVERY:
-                _credit[0] = 0
-                self.games[id(chunk)] = chunk.first_game + chunk.games // 2
+            game = sampled_game(chunk.first_game, chunk.games) if chunk.batch is not None else None
+            if game is not None:
+                self.games[id(chunk)] = game
         self.sent = []      # (chunk, game, its rows as played), in the order sent to the checker
         if self.games:
             _checker_for([chunk.batch for chunk in chunks if id(chunk) in self.games])
@@ -556,7 +565,7 @@ class _Sample:
             game = self.games.get(id(chunk))
             if game is not None:
                 _checker.conns[0].send(("replay", _describe(chunk.batch), chunk.columns, [game]))
-                self.sent.append((chunk, game, _rows(columns, game - chunk.first_game, len(chunk.batch.seats))))
+                self.sent.append((chunk, game, game_rows(columns, game - chunk.first_game, len(chunk.batch.seats))))
             sink(chunk, columns)
         return keep
 
@@ -570,7 +579,7 @@ class _Sample:
     def verify(self, failed=None) -> None:
         for chunk, game, rows in self.sent:
             columns = _replayed(chunk.batch, game)
-            if not _same(rows, _rows(columns, 0, len(chunk.batch.seats))):
+            if not same_rows(rows, game_rows(columns, 0, len(chunk.batch.seats))):
                 error = faults.StrategyFault(faults.not_reproducible_line(chunk.batch, game))
                 if failed is None:
                     raise error

@@ -10,6 +10,7 @@ names a Strategy object in the user's own module.
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import importlib
 import importlib.metadata
@@ -30,6 +31,7 @@ import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
+from . import bounds
 from . import numba_tools  # noqa: F401  (closes .flat and np.nditer writes to read-only views before any compiles)
 from .errors import SimkitError
 
@@ -106,7 +108,7 @@ def _bounds_checked_copy(py_func):
     (Numba's cache index does not tell a bounds-checked compilation from a plain one of the same function)."""
     copy = types.FunctionType(py_func.__code__, py_func.__globals__, py_func.__name__, py_func.__defaults__,
                               py_func.__closure__)
-    copy.__qualname__ = f"{py_func.__qualname__}__bounds_checked"
+    copy.__qualname__ = f"{py_func.__qualname__}__bounds_named"
     copy.__module__ = py_func.__module__
     copy.__doc__ = py_func.__doc__
     return copy
@@ -118,8 +120,8 @@ def _compile(func, signature):
     options stay (a strategy may compile its decisions without reference counting, which saves a runtime
     call per array argument and decision). Any other function is compiled again with bounds checking (its
     own options kept), and so are the helpers it calls that compile with it: an index past the end of its
-    memory, random stream or answer buffer raises IndexError there instead of writing into another
-    seat's arrays or the engine's state (shipped line-ups pay nothing for it). A function that does not
+    memory, random stream or answer buffer raises IndexError there, naming the array (simkit.bounds),
+    instead of writing into another seat's arrays or the engine's state (shipped line-ups pay nothing). A function that does not
     compile raises ``ValueError`` with the compiler's reason in one line (and the compiler's exception as
     its cause)."""
     py_func = func.py_func if isinstance(func, CPUDispatcher) else func
@@ -139,12 +141,13 @@ def _compile(func, signature):
     try:
         if checked:
             numba.config.BOUNDSCHECK = 1    # helpers compiled for this function check their bounds too
-        try:
-            return njit(signature, cache=True, **options)(py_func)
-        except RuntimeError as exc:
-            if "no locator available" not in str(exc):
-                raise
-            return njit(signature, **options)(py_func)    # defined in a notebook or REPL: no file to cache against
+        with bounds.naming_arrays(py_func, signature) if checked else contextlib.nullcontext():
+            try:
+                return njit(signature, cache=True, **options)(py_func)
+            except RuntimeError as exc:
+                if "no locator available" not in str(exc):
+                    raise
+                return njit(signature, **options)(py_func)    # in a notebook or REPL: no file to cache against
     except SimkitError:
         raise
     except Exception as exc:    # Numba's typing errors, a wrong number of arguments, not a function at all

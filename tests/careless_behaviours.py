@@ -39,16 +39,19 @@ class Behaviour:
     module: str = ""        # module-level code (at import)
     helpers: str = ""       # module-level helpers (compiled with the decision)
     needs_supervisor: bool = False   # a crash or a stuck decision: only the simkit process's supervisor can tell
+    array: str = ""         # the argument (MEM, RNG, ANS, RO) whose bounds it breaks: the line names it by its role
 
 
 BEHAVIOURS = (
-    Behaviour("rng-one-past", "RNG[4] = np.uint64(12345)", 1, ("index past the end", "decision DECISION")),
-    Behaviour("answer-8-past", "ANS[ANS.size + 7] = 1", 1, ("index past the end", "decision DECISION")),
-    Behaviour("memory-one-past", "MEM[MEM.size] = 1.0", 1, ("index past the end", "decision DECISION")),
-    Behaviour("memory-far-past", "MEM[10 ** 7] = 1.0", 1, ("index past the end", "decision DECISION")),
-    Behaviour("memory-far-before", "MEM[-10 ** 7] = 1.0", 1, ("index past the end", "decision DECISION")),
-    Behaviour("read-past", "MEM[0] = RO[RO.size + 3]", 1, ("index past the end", "decision DECISION")),
-    Behaviour("helper-writes-past", "_helper(RNG)", 1, ("index past the end", "decision DECISION"),
+    Behaviour("rng-one-past", "RNG[4] = np.uint64(12345)", 1, ("index past the end", "decision DECISION"), array="RNG"),
+    Behaviour("answer-8-past", "ANS[ANS.size + 7] = 1", 1, ("index past the end", "decision DECISION"), array="ANS"),
+    Behaviour("memory-one-past", "MEM[MEM.size] = 1.0", 1, ("index past the end", "decision DECISION"), array="MEM"),
+    Behaviour("memory-far-past", "MEM[10 ** 7] = 1.0", 1, ("index past the end", "decision DECISION"), array="MEM"),
+    Behaviour("memory-far-before", "MEM[-10 ** 7] = 1.0", 1, ("index before the start", "decision DECISION"),
+              array="MEM"),
+    Behaviour("read-past", "MEM[0] = RO[RO.size + 3]", 1, ("index past the end", "decision DECISION"), array="RO"),
+    Behaviour("helper-writes-past", "_helper(RNG)", 1, ("index past the end", "decision DECISION",
+                                                         "array stream in _helper"),
               helpers="@njit\ndef _helper(stream):\n    stream[stream.size + 1] = np.uint64(7)\n"),
     Behaviour("flat-write-readonly", "RO.flat[0] = 1", 2, ("read-only",)),
     Behaviour("nditer-write-readonly", "for x in np.nditer(RO):\n        x[...] = 1", 2, ("read-only",)),
@@ -71,6 +74,9 @@ BEHAVIOURS = (
 # grid, legal, ...) answers (Dweebie << 32) | cell, a Dweebie held and a cell of legal; 0, 1 or 2 are refused)
 RANDOM_ANSWER = {"dweebies": "d = 0\n    while a0[d] == 0:\n        d += 1\n"
                              "    return (np.int64(d) << 32) | a3[np.int64(np.random.random() * a3.size)]"}
+
+
+ROLE_WORDS = {"MEM": "memory", "RNG": "random stream", "ANS": "answer buffer", "RO": "read-only argument"}
 
 
 def _roles(signature) -> dict:
@@ -146,6 +152,14 @@ def judge(game: str, behaviour: Behaviour, status: int, stderr: str, out: Path) 
                 return f"does not name the decision: {lines[0]}"
         elif word not in lines[0]:
             return f"does not say {word!r}: {lines[0]}"
+    if behaviour.array:
+        point = next(point for point in decisions if f"decision {point} " in lines[0])
+        roles = _roles(get_game(game).decisions[point])
+        argument = roles[behaviour.array]
+        role = next(role for role, name in roles.items() if name == argument)   # no answer buffer: the memory
+        named = f"of its {ROLE_WORDS[role]} {argument} ("
+        if named not in lines[0]:
+            return f"does not name the array ({named!r}): {lines[0]}"
     left = [p.name for p in out.parent.iterdir() if p.name.lstrip(".").startswith(out.name)]
     if left:
         return f"left {', '.join(left)} behind"

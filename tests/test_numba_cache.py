@@ -138,4 +138,4 @@ def test_a_strategy_module_of_ones_own_is_cached(tmp_path):
     python(USER_RUN, tmp_path)
     second = python(USER_RUN, tmp_path)
     assert second["hits"] == 1 and second["misses"] == 0
-    assert list((tmp_path / "__pycache__").glob("mymod.act__bounds_checked-*.nbi"))   # a user's: bounds-checked
+    assert list((tmp_path / "__pycache__").glob("mymod.act__bounds_named-*.nbi"))   # a user's: bounds-checked

@@ -1,8 +1,10 @@
 """A strategy of one's own that does not compile, or a module that does not import, ends a command with one
 line naming the strategy, the decision and the compiler's reason (exit 2, nothing written); ``--debug`` or
 SIMKIT_DEBUG=1 prints the full traceback first."""
+import importlib
 import itertools
 
+import numpy as np
 import pytest
 
 from simkit.cli import main
@@ -91,3 +93,21 @@ def test_building_a_broken_strategy_in_python_names_it():
     exec(BROKEN[0][1].format(args=", ".join(f"a{i}" for i in range(len(signature.args)))), namespace)  # no file
     with pytest.raises(DecisionError, match=rf"^strategy mine, decision {point}: Unknown attribute 'no_such_attribute'"):
         Strategy.build("wheedle", "mine", base=registered("wheedle")["hair-trigger"], **{point: namespace["decide"]})
+
+
+@pytest.mark.parametrize("body, says", [
+    ("rng[rng.size] = np.uint64(1)", "index past the end of its random stream rng"),
+    ("memory[1:][memory.size] = 1.0", "index past the end of a view of its memory memory"),
+    ("action[-99] = 1", "index before the start of its answer buffer action"),
+], ids=["rng", "memory-view", "answer"])       # (a helper's arrays and read-only ones: tests/careless_behaviours.py)
+def test_a_bounds_error_names_its_array_and_line(body, says, tmp_path, clean_sys_path):
+    name = f"boundsmod{next(_names)}"
+    (tmp_path / f"{name}.py").write_text(
+        f"import numpy as np\n\n\ndef act(hand, public, seen, params, memory, rng, action):\n    {body}\n    return 0\n")
+    clean_sys_path.syspath_prepend(str(tmp_path))
+    act = importlib.import_module(name).act
+    decide = Strategy.build("wheedle", "mine", base=registered("wheedle")["hair-trigger"], act=act).decisions["act"]
+    ints, floats = np.zeros(8, np.int64), np.zeros(4)
+    with pytest.raises(IndexError) as raised:
+        decide(ints, ints, np.zeros((2, 2, 2), np.int64), floats, floats.copy(), np.zeros(4, np.uint64), ints.copy())
+    assert str(raised.value) == f"{says} ({name}.py, line 5)"

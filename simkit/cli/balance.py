@@ -1,13 +1,14 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, execution_options, game_argument, games_option, negligible_option,
-                      players_option, retune_options, rules_options, seed_option)
+from .options import (analysis_out_options, execution_options, game_argument, games_option, good_play_lineup,
+                      good_play_option, negligible_option, players_option, retune_options, rules_options, seed_option)
 
 
 @click.command("balance")
 @game_argument
 @players_option
+@good_play_option
 @click.option("--players-b", default=None, metavar="SPEC,...",
               help="Line-up B (same number of seats): an A/B card of the change from --players to it.")
 @rules_options
@@ -20,12 +21,14 @@ from .options import (analysis_out_options, execution_options, game_argument, ga
 @negligible_option
 @execution_options
 @analysis_out_options
-def command(game, players, players_b, rules_file, sets, sets_b, games, seed, retune, retune_params, retune_budget, negligible,
-            workers, out, overwrite, verbose):
+def command(game, players, good_play, players_b, rules_file, sets, sets_b, games, seed, retune, retune_params,
+            retune_budget, negligible, workers, out, overwrite, verbose):
     """Balance report card of a rule set: seat advantage, game length and limits, half-time leader, spread, dominance.
 
     With --set-b or --players-b, an A/B card: the paired change in each seat's advantage, the strategy spread,
-    each strategy's win rate and the game length, with 95% intervals; with --retune also for re-tuned players."""
+    each strategy's win rate and the game length, with 95% intervals; with --retune also for re-tuned players.
+    --good-play: every seat `expert`."""
+    players = good_play_lineup(game, players, good_play)
     options = {"players": split(players), "players_b": split(players_b), "sets_b": list(sets_b) or None,
                "retune": retune, "retune_params": retune_params if retune else None,
                "retune_budget": retune_budget if retune else None, "negligible": list(negligible) or None}

@@ -1,8 +1,8 @@
 import click
 
 from .analysis import run_one, split
-from .options import (GAMES, BudgetOption, analysis_out_options, execution_options, game_argument, negligible_option,
-                      players_option, rules_options, seed_option)
+from .options import (GAMES, BudgetOption, analysis_out_options, execution_options, game_argument, good_play_lineup,
+                      good_play_option, negligible_option, players_option, rules_options, seed_option)
 
 
 @click.command("design")
@@ -19,11 +19,12 @@ from .options import (GAMES, BudgetOption, analysis_out_options, execution_optio
 @click.option("--constraint", "-c", "constraint", multiple=True, metavar="EXPR<=N",
               help="A bound the rules must keep (repeatable), e.g. length<=80 or bankrupt>=0.1.")
 @players_option
+@good_play_option
 @click.option("--population", default=None, metavar="SPEC@SHARE,...|DIR",
               help="Instead of a line-up: a mix of strategies (shares, or a `simkit metagame --out` directory for its "
                    "equilibrium); each deal's line-up is one of its profiles, in proportion.")
 @click.option("--player-count", type=click.IntRange(1), default=None,
-              help="Seats with --population (default: the game's default line-up size).")
+              help="Seats with --population or --good-play (default: the game's default line-up size).")
 @click.option("--budget", "-b", cls=BudgetOption, default="100", show_default=True, metavar="N [trials|games|minutes]",
               help="Search budget: trials (100), games (200000 games) or minutes (10 minutes).")
 @click.option("--trial-games", type=GAMES, default=1000, show_default=True,
@@ -52,13 +53,17 @@ from .options import (GAMES, BudgetOption, analysis_out_options, execution_optio
 @negligible_option
 @execution_options
 @analysis_out_options
-def command(game, vary, goal, constraint, players, population, player_count, budget, trial_games, games, candidates,
-            sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, negligible, workers, out,
+def command(game, vary, goal, constraint, players, good_play, population, player_count, budget, trial_games, games,
+            candidates, sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, negligible,
+            workers, out,
             overwrite, verbose):
     """Search rule values for a design goal over the balance card: trials on common deals, the best candidates
     re-evaluated on fresh seeds against the default rules, their rules as TOML files for --rules.
 
-    With --out the search is resumable: the same command continues a killed run from its Optuna storage."""
+    With --out the search is resumable: the same command continues a killed run from its Optuna storage.
+    --good-play: every seat `expert`."""
+    players = good_play_lineup(game, players, good_play, ("--population", population), seats=player_count)
+    player_count = None if good_play else player_count
     options = {"vary": list(vary), "goal": list(goal), "constraint": list(constraint) or None,
                "players": split(players),
                "population": population, "player_count": player_count, "budget": budget, "trial_games": trial_games,

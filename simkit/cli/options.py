@@ -22,6 +22,26 @@ def players_option(func):
                              "Default: the game's documented line-up.")(func)
 
 
+def good_play_option(func):
+    return click.option("--good-play", is_flag=True,
+                        help="Good play: every seat `expert`, the game's strongest shipped strategy, as many seats as "
+                             "the game's default line-up (instead of --players).")(func)
+
+
+def good_play_lineup(game: str, players, good_play: bool, *exclusive: tuple[str, object], seats: int | None = None):
+    """The line-up --good-play stands for (``expert`` in every seat; ``seats`` of them, by default as many as
+    the default line-up has), or ``players`` without it. ``exclusive``: (option, value) pairs that a line-up
+    of its own would replace."""
+    if not good_play:
+        return players
+    from ..games import get_game
+
+    for option, value in (("--players", players), *exclusive):
+        if value is not None:
+            raise click.UsageError(f"--good-play and {option} are exclusive: --good-play sets every seat to expert")
+    return ",".join(["expert"] * (seats or len(get_game(game).default_lineup)))
+
+
 def seed_option(func):
     return click.option("--seed", type=click.IntRange(0, 2 ** 64 - 1), default=0, show_default=True,
                         help="Master seed; game i's streams come from (seed, i).")(func)
