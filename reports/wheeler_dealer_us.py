@@ -91,7 +91,9 @@ def landing_heatmap(data):
     fig, ax = plt.subplots(figsize=(10, 8))
     image = ax.imshow(grid, cmap="YlOrRd")
     for square, (r, c) in enumerate(cells):
-        ax.text(c, r, f"{names[square]}\n{share[square]:.1%}", ha="center", va="center", fontsize=6)
+        dark = image.norm(share[square]) > 0.55      # white on the dark reds, black on the pale ones
+        ax.text(c, r, f"{names[square]}\n{share[square]:.1%}", ha="center", va="center", fontsize=6,
+                color="white" if dark else "black")
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title("clockwise from the top-left corner (square 0)", fontsize=9)

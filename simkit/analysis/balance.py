@@ -100,7 +100,7 @@ def _card(spec, batch_list, frame, deals) -> dict:
                                          "mean_score": score["mean"], "score_low": score["low"], "score_high": score["high"]})
     tables["head_to_head"] = head_to_head_intervals(frame.assign(lineup=0), labels)
     findings = [f"{games_played(deals, n)}; a tie counts as a win for every tied seat "
-                f"({per_game['shared_win'].mean():.2%} of games had a shared win)."]
+                f"({per_game['shared_win'].mean():.1%} of games had a shared win)."]
     findings += _seat_findings(tables["seats"], n)
     findings += _length(spec, ordered, per_game, tables)
     findings += _half_time(spec, frame, per_game)
@@ -160,7 +160,8 @@ def _compare_cards(spec, cards, deals, n, seed, thresholds=NEGLIGIBLE) -> tuple[
                 f"{points(first['change'], first['change_low'], first['change_high'])} "
                 f"({verdict(first['change_low'], first['change_high'], diff=first['change'], negligible=win)}). "
                 + (f"Seats whose advantage changes significantly: {', '.join(moved)}." if moved
-                   else "No seat's advantage changes significantly at 95%.")]
+                   else "No seat's advantage changes significantly at 95%."),
+                _every_seat("Every seat's advantage, B - A", seats, "change")]
     rates = [card["tables"]["strategies"]["win_rate"] for card in cards]
     ends = [f"{r.idxmax()} {r.max():.1%} to {r.idxmin()} {r.min():.1%}" for r in rates]
     change = spread.loc["B - A"]
@@ -193,12 +194,13 @@ def _length_change(spec, cards, tables, thresholds=NEGLIGIBLE) -> list[str]:
         per_deal["limit"] = [card["per_game"].groupby("game")["limit"].mean().to_frame("limit") for card in cards]
     for name, (a, b) in per_deal.items():
         row = paired(a, b).iloc[0]
+        tables[f"{name}_change"] = row[["a", "b", "diff", "low", "high"]].to_frame().T.rename_axis("measure")
         if name == "length":
             lines.append(f"Game length ({spec.length_column}): mean A {row['a']:.1f} -> B {row['b']:.1f}; change "
                          f"{interval_text(row['diff'], row['low'], row['high'], True)} "
                          f"({verdict(row['low'], row['high'], 'longer', 'shorter', diff=row['diff'], negligible=negligible_of(thresholds, 'length', spec.length_column))}).")
         else:
-            lines.append(f"Games hitting a limit ({spec.limit_label}): A {row['a']:.2%} -> B {row['b']:.2%}; change "
+            lines.append(f"Games hitting a limit ({spec.limit_label}): A {row['a']:.1%} -> B {row['b']:.1%}; change "
                          f"{points(row['diff'], row['low'], row['high'])} "
                          f"({verdict(row['low'], row['high'], diff=row['diff'], negligible=negligible_of(thresholds, 'win'))}).")
     return lines
@@ -212,7 +214,14 @@ def _seat_findings(seats: pd.DataFrame, n: int) -> list[str]:
             f"(wins {first['win']:.1%}; {n} players); the best seat is seat {best} "
             f"({number(seats.loc[best, 'win_advantage'] * 100, 1, True)} points). "
             + (f"Seats with a significant advantage or handicap: {', '.join(map(str, significant.index))}."
-               if len(significant) else "No seat's advantage is significant at 95%.")]
+               if len(significant) else "No seat's advantage is significant at 95%."),
+            _every_seat("Every seat's advantage", seats, "win_advantage")]
+
+
+def _every_seat(title: str, seats: pd.DataFrame, column: str) -> str:
+    """Every seat's value of ``column`` (a difference of win rates) with its interval, in one sentence."""
+    return f"{title}: " + "; ".join(f"seat {seat} {points(row[column], row[column + '_low'], row[column + '_high'])}"
+                                    for seat, row in seats.iterrows()) + "."
 
 
 def _length(spec, ordered, per_game, tables) -> list[str]:
@@ -229,8 +238,8 @@ def _length(spec, ordered, per_game, tables) -> list[str]:
     if spec.limit_hit is not None:
         per_game["limit"] = spec.limit_hit(ordered).to_numpy()[:: ordered["seat"].nunique()]
         share = _deal_share(per_game, "limit")
-        lines.append(f"Games hitting a limit ({spec.limit_label}): {share['mean']:.2%} [{share['low']:.2%}, "
-                     f"{share['high']:.2%}].")
+        lines.append(f"Games hitting a limit ({spec.limit_label}): {share['mean']:.1%} [{share['low']:.1%}, "
+                     f"{share['high']:.1%}].")
     else:
         lines.append("Limits: this game has no safety limit (every game ends by its own rules).")
     return lines
@@ -249,7 +258,7 @@ def _half_time(spec, frame, per_game) -> list[str]:
     share = _deal_share(result, "winner")
     n = frame["seat"].nunique()
     return [f"Leader at half-time: in the {len(result) / len(per_game):.0%} of games with a sole leader at half-time, "
-            f"that leader wins {share['mean']:.2%} [{share['low']:.2%}, {share['high']:.2%}] (a random seat would win "
+            f"that leader wins {share['mean']:.1%} [{share['low']:.1%}, {share['high']:.1%}] (a random seat would win "
             f"{1 / n:.0%}): " + ("the lead at half-time decides most games." if share["low"] > 0.5 else
                                  "games stay open after half-time." if share["high"] < 0.5 else "a lead helps but is often lost.")]
 

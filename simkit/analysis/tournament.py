@@ -134,7 +134,7 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
         f"{len(frame) // players:,} games; each strategy played {played.iloc[0]:,} seats, every seat equally often; a "
         "tie counts as a win for every tied seat.",
         f"Best by rating: {best} ({standings.loc[best, 'rating']:+.0f} [{standings.loc[best, 'rating_low']:+.0f}, "
-        f"{standings.loc[best, 'rating_high']:+.0f}]), win rate {standings.loc[best, 'win_rate']:.2%}, mean rank "
+        f"{standings.loc[best, 'rating_high']:+.0f}]), win rate {standings.loc[best, 'win_rate']:.1%}, mean rank "
         f"{standings.loc[best, 'mean_rank']:.2f} of {players}"
         + (f"; not significantly ahead of {standings.index[1]} (the ranking below)."
            if len(standings) > 1 and standings.iloc[0]["ahead_of_next"] != "significant" else "."),
