@@ -173,7 +173,7 @@ def _matrix(ax, long: pd.DataFrame):
     spread = np.nanmax(np.abs(values - 0.5), initial=0.0)
     spread = max(0.02, float(np.ceil(spread * 50) / 50))   # round up to 2 points, at least +-2 points
     image = ax.imshow(values, cmap="RdBu", vmin=0.5 - spread, vmax=0.5 + spread)
-    ax.set_xticks(range(len(order)), order, rotation=30, ha="right")
+    ax.set_xticks(range(len(order)), order, rotation=90)     # upright names never run into each other
     ax.set_yticks(range(len(order)), order)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("finished ahead (row)")
@@ -374,6 +374,8 @@ def setup_facts(game, setup: dict, players, findings: list[str]) -> list[tuple[s
     for key, name in (("players_a", "line-up A"), ("players_b", "line-up B"), ("players", "line-up"),
                       ("strategies", "strategies"), ("field", "field")):
         value = setup.get(key)
+        if key == "players" and setup.get("swept") == "param" and value:       # the first point's: say swept
+            value = [f"{setup['strategy']} ({setup['key']} swept)", *value[1:]]
         if isinstance(value, list) and value and not (key == "players" and "players_a" in setup):
             facts.append((name, lineup_text(value)))
     if rules is not None:

@@ -20,7 +20,7 @@ import pandas as pd
 
 from simkit.analysis.result import NEGLIGIBLE
 
-from .format import number
+from .format import is_symbol, number
 
 WIN_UNIT = "win rate difference (points)"
 
@@ -31,11 +31,16 @@ class Panel:
 
     unit: str
     negligible: float = 0.0
+    prefix: str = ""            # a currency symbol the values carry ($)
     labels: list = field(default_factory=list)
     values: list = field(default_factory=list)
 
     def add(self, label, value, low, high, scale: float = 1.0):
-        if pd.notna(value) and pd.notna(low) and pd.notna(high):
+        """One effect; none where it is unknown or exactly zero with no spread (A and B identical in every
+        game: the findings say so instead of giving an interval)."""
+        if isinstance(label, float) and label.is_integer():
+            label = int(label)
+        if pd.notna(value) and pd.notna(low) and pd.notna(high) and (value, low, high) != (0, 0, 0):
             self.labels.append(str(label))
             self.values.append((float(value) * scale, float(low) * scale, float(high) * scale))
 
@@ -56,6 +61,7 @@ def _rows(table: pd.DataFrame | None):
 
 def _swapped(panel: Panel, table, rotated: bool, column="win", scale=100.0):
     for label, row in _rows(table):
+        label = int(label) if isinstance(label, float) and label.is_integer() else label
         where = f"entry {label}" if rotated else f"seat {label}"
         panel.add(f"{where}: {row['label_a']} -> {row['label_b']}", row[f"{column}_diff"], row[f"{column}_low"],
                   row[f"{column}_high"], scale)
@@ -66,7 +72,10 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
     win = _win_panel(setup)
     panels = [win]
     if kind == "compare":
-        score = Panel(f"mean {game.score_column.replace('_', ' ')} B - A", NEGLIGIBLE["score"])
+        money = game.score_column in game.money_columns
+        score = Panel(f"mean {game.score_column.replace('_', ' ')} B - A"
+                      + (f" ({game.currency})" if money and game.currency and not is_symbol(game.currency) else ""),
+                      NEGLIGIBLE["score"], game.currency if money and is_symbol(game.currency) else "")
         rotated = bool(setup.get("rotate_seats"))
         _swapped(win, tables.get("swapped"), rotated)
         _swapped(score, tables.get("swapped"), rotated, "score", 1.0)
@@ -78,7 +87,7 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
         panels.append(score)
     elif kind == "balance" and "seat_advantage_a" in tables:
         for seat, row in _rows(tables.get("seats")):
-            win.add(f"seat {seat} advantage", row["win_advantage_change"], row["win_advantage_change_low"],
+            win.add(f"seat {int(seat)} advantage", row["win_advantage_change"], row["win_advantage_change_low"],
                     row["win_advantage_change_high"], 100)
         spread = tables.get("spread")
         if spread is not None:
@@ -100,7 +109,7 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
     elif kind == "balance":
         win.unit = "win rate minus the average seat's (points)"
         for seat, row in _rows(tables.get("seats")):
-            win.add(f"seat {seat}", row["win_advantage"], row["win_advantage_low"], row["win_advantage_high"], 100)
+            win.add(f"seat {int(seat)}", row["win_advantage"], row["win_advantage_low"], row["win_advantage_high"], 100)
     elif kind == "sweep":
         focus = tables.get("focus")
         win.unit = "win rate minus the best point's (points, paired)"
@@ -130,10 +139,15 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
                     panel.add(row["rules"], row["diff"], row["diff_low"], row["diff_high"], scale)
                 panels.append(panel)
     elif kind == "tournament":
-        panel = Panel("rating (Elo-like, mean 0)")
-        for label, row in _rows(tables.get("standings")):
-            panel.add(label, row["rating"], row["rating_low"], row["rating_high"])
-        panels = [panel]
+        ratings = Panel("rating (Elo-like, mean 0; +100: ahead of an average strategy 64% of the time)")
+        leads = Panel("lead in rating over the next in the ranking")
+        rows = _rows(tables.get("standings"))
+        for k, (label, row) in enumerate(rows):
+            ratings.add(label, row["rating"], row["rating_low"], row["rating_high"])
+            if k + 1 < len(rows):
+                leads.add(f"{label} - {rows[k + 1][0]}", row["lead_over_next"], row["lead_over_next_low"],
+                          row["lead_over_next_high"])
+        panels = [ratings, leads]
     elif kind in ("metagame", "ladder"):
         name = "growth" if "growth" in tables else "ladder" if "ladder" in tables else None
         if name:
@@ -188,10 +202,12 @@ def forest_figure(panels: list[Panel]):
         ax.set_yticks(y, [label if len(label) <= 42 else label[:40] + "..." for label in panel.labels], fontsize=8)
         ax.set_ylim(len(values) - 0.4, -0.6)
         ax.set_xlim(-reach, reach)
-        ax.xaxis.set_major_formatter(lambda v, _: compact(v) if abs(v) >= 1000 else f"{v:+g}" if v else "0")
+        ax.xaxis.set_major_formatter(lambda v, _: (("+" if v > 0 else "") + compact(v, panel.prefix)) if abs(v) >= 1000
+                                     else f"{v:+g}" if v else "0")
         twin = ax.twinx()
         twin.set_ylim(ax.get_ylim())
-        twin.set_yticks(y, [_interval(*row, points="points" in panel.unit) for row in values], fontsize=8)
+        twin.set_yticks(y, [_interval(*row, points="points" in panel.unit, prefix=panel.prefix) for row in values],
+                        fontsize=8)
         twin.tick_params(length=0)
         ax.set_xlabel(panel.unit, fontsize=9)
         ax.grid(axis="x", color="#eeeeee", zorder=0)
@@ -200,14 +216,14 @@ def forest_figure(panels: list[Panel]):
     return fig
 
 
-def _interval(value, low, high, points: bool = False) -> str:
+def _interval(value, low, high, points: bool = False, prefix: str = "") -> str:
     """An effect as the findings print it: points of win rate to one decimal (more where the sign needs them)."""
     from .format import interval_text, sign_decimals
 
     if points:
         places = sign_decimals(1, low, high)
         return f"{number(value, places, True)} [{number(low, places, True)}, {number(high, places, True)}]"
-    return interval_text(value, low, high, True)
+    return interval_text(value, low, high, True, prefix)
 
 
 def png(fig) -> str:
@@ -219,7 +235,8 @@ def png(fig) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-VERDICT_WORDS = ("Verdict", "significant", "Best", "Highest", "winner", "Winner", "Keep the start", "Use it")
+VERDICT_WORDS = ("Verdict", "significant", "Best", "Highest", "winner", "Winner", "Keep the start", "Use it",
+                 "Equilibrium", "equilibrium", "distinguishable")
 
 
 def verdict_lines(findings: list[str], limit: int = 3) -> list[str]:

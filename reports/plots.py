@@ -19,16 +19,15 @@ from .format import is_symbol, number  # noqa: E402
 
 
 def dots_with_ci(ax, labels, values, low, high, color):
-    """Each estimate as a dot with its interval as a line (never a bar from zero: 49.4 and 51.9 must not look
-    equal), one column per label; the axis spans the intervals, not zero."""
-    x = np.arange(len(labels))
+    """Each estimate as a dot with its interval as a line, one row per label (never a bar from zero: 49.4 and
+    51.9 must not look equal); the axis spans the intervals, not zero, and the labels never collide."""
+    y = np.arange(len(labels))
     values, low, high = (np.asarray(v, float) for v in (values, low, high))
-    ax.vlines(x, low, high, color=color, linewidth=2.4)
-    ax.scatter(x, values, color=color, s=40, zorder=3)
-    ax.set_xticks(x, labels, rotation=20 if max(map(len, map(str, labels))) > 8 else 0, ha="right"
-                  if max(map(len, map(str, labels))) > 8 else "center")
-    ax.set_xlim(-0.6, len(labels) - 0.4)
-    ax.grid(axis="y", color="#eeeeee")
+    ax.hlines(y, low, high, color=color, linewidth=2.4)
+    ax.scatter(values, y, color=color, s=40, zorder=3)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.grid(axis="x", color="#eeeeee")
 
 
 def nice_width(raw: float) -> int:
@@ -140,12 +139,12 @@ def hist_with_overflow(ax, values, weights=None, cap=None, quantile: float = 0.9
 @plot("win_rates", "Win rate by strategy (95% Wilson CI)", generic=True)
 def win_rates(data):
     table = data.summary["strategy"]
-    fig, ax = plt.subplots(figsize=(7, 3.8))
+    fig, ax = plt.subplots(figsize=(7, 1.3 + 0.45 * len(table)))
     dots_with_ci(ax, [str(i) for i in table.index], table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
                  table["win_high"].to_numpy(), "#4C72B0")
-    ax.axhline(1 / data.manifest["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
-    ax.set_ylabel("win rate (a tie is a win\nfor every tied seat)")
-    percent_axis(ax)
+    ax.axvline(1 / data.manifest["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
+    ax.set_xlabel("win rate (a tie is a win for every tied seat)")
+    percent_axis(ax, "x")
     legend_outside(ax)
     fig.tight_layout()
     return fig
@@ -188,16 +187,16 @@ def seat_effects(data):
         return None
     table = data.summary["seat"]
     score = data.score
-    labels = [f"seat {i}\n{data.labels.get(int(i), '')}" for i in table.index]
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8))
+    labels = [f"seat {i} {data.labels.get(int(i), '')}" for i in table.index]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 1.3 + 0.5 * len(table)), sharey=True)
     dots_with_ci(axes[0], labels, table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
                  table["win_high"].to_numpy(), "#55A868")
-    axes[0].axhline(1 / data.manifest["players"], color="grey", linestyle="--", linewidth=1)
-    axes[0].set_ylabel("win rate (dashed: 1 / players)")
-    percent_axis(axes[0])
+    axes[0].axvline(1 / data.manifest["players"], color="grey", linestyle="--", linewidth=1)
+    axes[0].set_xlabel("win rate (dashed: 1 / players)")
+    percent_axis(axes[0], "x")
     dots_with_ci(axes[1], labels, table[f"mean_{score}"].to_numpy(), table["mean_low"].to_numpy(),
                  table["mean_high"].to_numpy(), "#C44E52")
-    axes[1].set_ylabel("mean " + score_axis(axes[1], data))
+    axes[1].set_xlabel("mean " + score_axis(axes[1], data, "x"))
     fig.tight_layout()
     return fig
 

@@ -91,6 +91,18 @@ def tune_effects(result):
     return fig
 
 
+def _game_from(result) -> tuple[SymmetricGame, list[str]]:
+    """The meta-game's payoff function, rebuilt from its payoffs table."""
+    names = list(result.setup["strategies"])
+    n = result.setup["players"]
+    table = result.tables["payoffs"]
+    profile_list = profiles(len(names), n)
+    rows = {tuple(i for i, name in enumerate(names) for _ in range(int(row[f"n_{name}"]))): row
+            for _, row in table.iterrows()}
+    values = np.array([[0.0 if pd.isna(rows[p][name]) else rows[p][name] for name in names] for p in profile_list])
+    return SymmetricGame(values, profile_list, len(names), n), names
+
+
 @analysis_plot("metagame", "mix", "Equilibrium mix and each strategy's win share there (95% bootstrap intervals)")
 def metagame_mix(result):
     table = result.tables["equilibrium"]

@@ -82,6 +82,7 @@ def landing_heatmap(data):
         ax.bar(range(len(share)), share, color="#DD8452")
         ax.set_xticks(range(len(share)), names, rotation=90, fontsize=6)
         ax.set_ylabel("share of landings")
+        percent_axis(ax)
         fig.tight_layout()
         return fig
     cells, rows, cols = layout
@@ -97,6 +98,7 @@ def landing_heatmap(data):
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title("clockwise from the top-left corner (square 0)", fontsize=9)
-    fig.colorbar(image, ax=ax, shrink=0.6, label="share of landings")
+    bar = fig.colorbar(image, ax=ax, shrink=0.6, label="share of landings")
+    percent_axis(bar.ax)
     fig.tight_layout()
     return fig

@@ -51,7 +51,7 @@ PAGES = [
     _run_page("wheeler-dealer-uk", headline=("Wheeler Dealer (UK)", "level 1", "default rules (official)")),
     Page("compare", (("compare", "wheeler-dealer-us", "--set-b", "commodity.0.total_return=28000", "--games", "80",
                       "--rotate-seats", "-w", "1", "--out", "{out}"),),      # money: the widest tables
-         ("Wheeler-Dealer (US)", "default rules", "B: rules changed: commodity.0.total_return: 30000 -> 28000")),
+         ("Wheeler-Dealer (US)", "default rules", "B: rules changed: commodity.0.total_return: 30,000 -> 28,000")),
     Page("tournament", (("tournament", "dweebies", "--strategies", "greedy,greedy-defensive,pair-keeper,random",
                          "--players", "3", "--games", "120", "-w", "1", "--out", "{out}"),),
          ("Dweebies", "3 players", "default rules")),

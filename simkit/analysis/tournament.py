@@ -141,6 +141,8 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
         "Rating: Bradley-Terry on finishing ahead of each opponent within a game (Elo-like scale, mean 0; "
         "+100 means ahead of an average strategy about 64% of the time); intervals: bootstrap over deals.",
         ranking_text(standings),
+        "Ratings: " + "; ".join(f"{name} {number(row['rating'], 0, True)} [{number(row['rating_low'], 0, True)}, "
+                                f"{number(row['rating_high'], 0, True)}]" for name, row in standings.iterrows()) + ".",
         *order_note(standings, head),
     ]
     findings = first_lines(spec, spec.default_rules, groups[0][0].rules, frames) + findings

@@ -45,6 +45,7 @@ from .activity import first_lines
 from .play import Job, play_jobs
 from .play import block_outcomes, deals_for, rotate
 from .result import points
+from simkit.reports.format import interval_text, rate_interval
 from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, format_number,
                      make_sampler, open_storage, open_study, parse_budget, parse_number, parse_range, searching, tell)
 from .stats import block_means, paired, z_for
@@ -488,8 +489,11 @@ def _race_games(stage_states) -> int:
 
 def _race_line(selection: list[dict], objective: str) -> str:
     chosen = next(r for r in selection if r["chosen"])
-    form = "{:.2%}" if objective == "win" else "{:.4g}"
-    return (f"{form.format(chosen['mean'])} [{form.format(chosen['low'])}, {form.format(chosen['high'])}] over "
+    if objective == "win":
+        shown = rate_interval(chosen["mean"], chosen["low"], chosen["high"])
+    else:
+        shown = interval_text(chosen["mean"], chosen["low"], chosen["high"])
+    return (f"{shown} over "
             f"{chosen['games']:,} games, "
             f"ahead of {len(selection) - 1} other finalist{'s' * (len(selection) != 2)}")
 
