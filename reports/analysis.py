@@ -371,12 +371,13 @@ def setup_facts(game, setup: dict, players, findings: list[str]) -> list[tuple[s
         facts.append(("level", str(game.level_of(rules))))
     if players:
         facts.append(("players", str(players)))
-    for key, name in (("players_a", "line-up A"), ("players_b", "line-up B"), ("players", "line-up"),
-                      ("strategies", "strategies"), ("field", "field")):
-        value = setup.get(key)
-        if key == "players" and setup.get("swept") == "param" and value:       # the first point's: say swept
-            value = [f"{setup['strategy']} ({setup['key']} swept)", *value[1:]]
-        if isinstance(value, list) and value and not (key == "players" and "players_a" in setup):
+    lineup = setup.get("players_a") or setup.get("players")
+    if setup.get("swept") == "param" and lineup:        # the first point's line-up: say what was swept
+        lineup = [f"{setup['strategy']} ({setup['key']} swept)", *lineup[1:]]
+    other = setup.get("players_b") if setup.get("players_b") not in (None, lineup) else None
+    for name, value in (("line-up A" if other else "line-up", lineup), ("line-up B", other),
+                        ("strategies", setup.get("strategies")), ("field", setup.get("field"))):
+        if isinstance(value, list) and value:
             facts.append((name, lineup_text(value)))
     if rules is not None:
         facts.append(("rules", rule_changes_text(game.rule_changes(rules))))

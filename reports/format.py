@@ -243,7 +243,7 @@ def table_html(table: pd.DataFrame, money: set[str] = frozenset(), currency: str
     return (f'<p class="note">{html.escape(note)}</p>' if note else "") + f'<div class="table">{body}</div>' + more
 
 
-def _value(value) -> str:
+def rule_value(value) -> str:
     """A rule value as a person reads it: ``2,000,000`` (separators from 10,000 up), ``0.25``, ``"text"``,
     ``true``; never scientific notation."""
     if isinstance(value, bool):
@@ -256,6 +256,8 @@ def _value(value) -> str:
         return f"{value:,}" if abs(value) >= 10_000 else str(value)
     if isinstance(value, float):
         return np.format_float_positional(value, trim="-")
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, separators=(",", ":"))        # as --set takes it: [9,12,3,3]
     return str(value) if value is not None else "(none)"
 
 
@@ -264,7 +266,7 @@ def rule_changes_text(changes, limit: int | None = None) -> str:
     if not changes:
         return "default rules"
     shown = changes if limit is None else changes[:limit]
-    parts = [f"{key}: {_value(default)} -> {_value(value)}" for key, default, value in shown]
+    parts = [f"{key}: {rule_value(default)} -> {rule_value(value)}" for key, default, value in shown]
     more = f" and {len(changes) - len(shown)} more" if len(changes) > len(shown) else ""
     return "rules changed: " + "; ".join(parts) + more
 
@@ -379,7 +381,7 @@ def changes_table_html(game, rules: dict) -> str:
     if not changes:
         return (f'<p>Every rule at its default (the rules as the simulator plays them: '
                 f'<code>docs/rules/{game.name}.md</code>).</p>')
-    frame = pd.DataFrame([(key, _value(default), _value(value)) for key, default, value in changes],
+    frame = pd.DataFrame([(key, rule_value(default), rule_value(value)) for key, default, value in changes],
                          columns=["rule", "default", "played"])
     return f'<div class="table">{frame.to_html(index=False, classes="summary")}</div>'
 

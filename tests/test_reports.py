@@ -241,7 +241,7 @@ def test_a_variance_reduction_no_row_has_is_left_out():
     # B identical to A in every game: the paired variance is 0 and no ratio exists; a blank column says nothing
     table = pd.DataFrame({"strategy": ["a", "b"], "win_diff": [0.0, 0.0], "win_low": [0.0, 0.0], "win_high": [0.0, 0.0],
                           "win_var_reduction": [np.nan, np.nan], "score_var_reduction": [np.nan, 2.5]})
-    assert list(present(table).columns) == ["strategy", "win diff", "score var reduction"]
+    assert list(present(table).columns) == ["strategy", "win diff (points)", "score var reduction"]
     assert present(table)["score var reduction"].tolist() == ["", "2.5x"]
     printed = invoke("compare", "wheedle", "--set-b", "scoring.false_stop=-10", "--games", 30, "-w", 1).output
     assert "identical results in every game" in printed and "var reduction" not in printed
