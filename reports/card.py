@@ -263,11 +263,13 @@ def docs_link(page: str) -> str:
 
 def card_html(tested: str, facts: list[tuple[str, str]], verdicts: list[str], forest_png: str | None) -> str:
     """The answer card: what was tested (the headline and its facts), the verdict sentences and the forest plot."""
-    items = "".join(f"<dt>{html.escape(name)}</dt><dd>{html.escape(str(value))}</dd>" for name, value in facts)
-    said = "".join(f"<li>{html.escape(line)}</li>" for line in verdicts)
+    from markupsafe import escape     # as the page templates escape: the same text reads the same in both
+
+    items = "".join(f"<dt>{escape(name)}</dt><dd>{escape(str(value))}</dd>" for name, value in facts)
+    said = "".join(f"<li>{escape(line)}</li>" for line in verdicts)
     plot = (f'<img class="forest" alt="Tested effects: dot and 95% interval, negligible band shaded" '
             f'src="data:image/png;base64,{forest_png}">' if forest_png else "")
-    return (f'<section class="answer" id="answer"><p class="tested"><strong>Tested:</strong> {html.escape(tested)}</p>'
+    return (f'<section class="answer" id="answer"><p class="tested"><strong>Tested:</strong> {escape(tested)}</p>'
             f'<dl class="facts">{items}</dl><ul class="verdict">{said}</ul>{plot}</section>')
 
 

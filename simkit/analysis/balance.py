@@ -160,8 +160,7 @@ def _compare_cards(spec, cards, deals, n, seed, thresholds=NEGLIGIBLE) -> tuple[
                 f"{points(first['change'], first['change_low'], first['change_high'])} "
                 f"({verdict(first['change_low'], first['change_high'], diff=first['change'], negligible=win)}). "
                 + (f"Seats whose advantage changes significantly: {', '.join(moved)}." if moved
-                   else "No seat's advantage changes significantly at 95%."),
-                _every_seat("Every seat's advantage, B - A", seats, "change")]
+                   else "No seat's advantage changes significantly at 95%.")]
     rates = [card["tables"]["strategies"]["win_rate"] for card in cards]
     ends = [f"{r.idxmax()} {r.max():.1%} to {r.idxmin()} {r.min():.1%}" for r in rates]
     change = spread.loc["B - A"]
@@ -176,6 +175,7 @@ def _compare_cards(spec, cards, deals, n, seed, thresholds=NEGLIGIBLE) -> tuple[
         findings.append("Win rate per strategy, B - A: " + "; ".join(
             f"{label} {row['win_a']:.1%} -> {row['win_b']:.1%}, {points(row['win_diff'], row['win_low'], row['win_high'])}"
             for label, row in strategies.iterrows()) + ".")
+    findings.append(_every_seat("Every seat's advantage, B - A", seats, "change"))
     findings += _length_change(spec, cards, tables, thresholds)
     return tables, findings
 
