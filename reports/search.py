@@ -11,7 +11,7 @@ from simkit.analysis.metagame import SymmetricGame, profiles
 from simkit.games import get_game
 
 from .analysis import _figure, _interval_bars, analysis_plot
-from .plots import legend_outside, percent_axis
+from .plots import compact, legend_outside, percent_axis
 
 STAGE_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"]
 
@@ -196,7 +196,7 @@ def metagame_simplex(result):
         ax.text(cx, cy, name, ha=align, va="center", fontsize=9)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.62, 1.0))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.62, 1.0), markerscale=0.5)
     fig.tight_layout()
     return fig
 
@@ -343,6 +343,8 @@ def design_effects(result):
                 ax.set_xlabel(name + (" (log)" if ":log" in result.setup["vary"][j] else ""))
             if ":log" in result.setup["vary"][j] and numeric:
                 ax.set_xscale("log")
+            elif numeric:       # 130k, not 130000
+                ax.xaxis.set_major_formatter(lambda v, _: compact(v))
             if j == 0:
                 ax.set_ylabel(result.setup["goals"][i])
             _goal_axis(ax, column)

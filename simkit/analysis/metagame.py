@@ -282,7 +282,7 @@ def _findings(names, n, profile_list, deals, table, settled, gap, bootstrap) -> 
                     for name, row in table.sort_values("win_share", ascending=False).iterrows())
         + f" (the strategies played there win about 1/{n} = {1 / n:.1%} each, as at any equilibrium; those outside "
           "it win less, which is why they are not played).",
-        f"Nash gap (the most one player could gain by switching to a single strategy): {gap:.2e}.",
+        f"Nash gap (the most one player could gain by switching to a single strategy): {gap * 100:.2f} points of win share.",
     ]
     if bootstrap:
         lines.append(f"Intervals: 2.5-97.5% of {bootstrap} bootstrap resamples of the deals (the same resample for "
