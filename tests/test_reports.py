@@ -304,3 +304,10 @@ def test_report_on_a_folder_writes_its_index_and_pages_link_back(run_dir, tmp_pa
     page = (folder / "w" / "report.html").read_text()
     assert 'href="../index.html"' in page and 'class="answer"' in page and "<script" not in page
     assert "http://" not in page and "https://" not in page        # offline: nothing fetched
+
+
+def test_report_on_a_folder_without_results_is_one_line(tmp_path, cli_error):
+    (tmp_path / "empty" / "sub").mkdir(parents=True)
+    assert "holds no run or analysis results" in cli_error(["report", str(tmp_path / "empty")])
+    (tmp_path / "empty" / "index.html").mkdir()
+    assert "is a directory" in cli_error(["report", str(tmp_path / "empty")])

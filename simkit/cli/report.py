@@ -28,7 +28,10 @@ def command(directory, output, also, allow_code):
 
         if also:
             raise SimkitError(f"--also compares run directories; {directory} is a folder of results (its index lists them)")
-        index, count = build_index(directory, output)
+        target = Path(output) if output else Path(directory) / "index.html"
+        if target.is_dir():
+            raise SimkitError(f"index output {target} is a directory; give a file name")
+        index, count = build_index(directory, target)
         click.echo(f"index of {count} runs and analyses written to {index}")
         return
     read_manifest(directory)
