@@ -5,8 +5,9 @@ The effects of a page are exactly the differences its findings state with an int
 the analysis wrote (so a page rendered again from disk shows the same plot): every compare entry's B - A
 (swapped ones included), a balance card's seat advantages or A/B changes, each sweep point minus the best
 (paired), each design candidate minus the default rules, the tuned strategy minus its start, each re-tuned
-change, a tournament's ratings, a run's leader minus every other strategy. tests/test_report_pages.py checks
-that the plot and the sentences name the same effects."""
+change, a tournament's ratings and each one's lead over the next, a run's leader minus every other strategy.
+tests/test_browser.py (with tests/figure_checks.py) checks that the plot and the sentences name the same
+effects."""
 from __future__ import annotations
 
 import base64
@@ -132,11 +133,10 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
         if validation is not None and len(validation):
             goals = validation[(validation["role"] == "goal") & (validation["rules"] != "default")]
             for measure, rows in goals.groupby("measure", sort=False):
-                rate = any(word in measure for word in ("win", "share", "balance", "bankrupt", "limit"))
-                panel = Panel(f"{measure}: candidate - default" + (" (points)" if rate and _is_rate(rows) else ""))
-                scale = 100 if rate and _is_rate(rows) else 1
+                rate = _is_rate(rows)
+                panel = Panel(f"{measure}: candidate - default" + (" (points)" if rate else ""))
                 for _, row in rows.iterrows():
-                    panel.add(row["rules"], row["diff"], row["diff_low"], row["diff_high"], scale)
+                    panel.add(row["rules"], row["diff"], row["diff_low"], row["diff_high"], 100 if rate else 1)
                 panels.append(panel)
     elif kind == "tournament":
         ratings = Panel("rating (Elo-like, mean 0; +100: ahead of an average strategy 64% of the time)")
@@ -168,7 +168,9 @@ def run_panels(leader: str, gaps: dict) -> list[Panel]:
 
 
 def _is_rate(rows: pd.DataFrame) -> bool:
-    """Goal values between 0 and 1 (a share), drawn in points."""
+    """A goal that is a rate or share (its name says so and its values lie in 0..1), drawn in points."""
+    if not any(word in str(rows["measure"].iloc[0]) for word in ("win", "share", "balance", "bankrupt", "limit")):
+        return False
     values = rows[["value", "value_low", "value_high"]].to_numpy(float) if "value" in rows else np.array([0.5])
     values = values[np.isfinite(values)]
     return bool(len(values)) and bool(np.all((values >= 0) & (values <= 1)))
