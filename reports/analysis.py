@@ -387,7 +387,10 @@ def setup_facts(game, setup: dict, players, findings: list[str]) -> list[tuple[s
         facts.append(("swept", f"{setup['key']} over {', '.join(map(str, setup.get('values') or []))}"))
     if setup.get("vary"):
         facts.append(("searched", ", ".join(setup["vary"])))
-    games = next((found.group(0) for line in findings for found in [GAMES.search(line)] if found), None)
+    # the line that says how many games were played starts with the count (first lines before it may count
+    # the games a rule change came into play in)
+    games = next((found.group(0) for line in findings for found in [GAMES.match(line)] if found), None) or \
+        next((found.group(0) for line in findings for found in [GAMES.search(line)] if found), None)
     if games:
         facts.append(("games", games))
     if setup.get("seed") is not None:
