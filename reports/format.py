@@ -94,21 +94,6 @@ def rate_interval(value, low, high) -> str:
     return f"{percent(value)} [{number(low * 100, 1)}, {number(high * 100, 1)}]"
 
 
-def money(value, currency: str = "", decimals: int = 0) -> str:
-    """An amount at a glance: ``$1.2M``, ``-$250k`` below ten million, ``$864,600``, ``864,600 credits``; a
-    word currency follows the number, a symbol precedes it. Never scientific notation."""
-    if value is None or not math.isfinite(float(value)):
-        return ""
-    prefix = currency if is_symbol(currency) else ""
-    unit = f" {currency}" if currency and not prefix else ""
-    size = abs(float(value))
-    if size >= 1e6:
-        text = number(value / 1e6, 1 if size < 1e8 else 0, prefix=prefix, suffix="M")
-    else:
-        text = number(value, decimals, prefix=prefix)
-    return text + unit
-
-
 def rule_key(column: str) -> str:
     """A column or setting name for people: underscores become spaces, except in a rule key (``deck.copies_split``,
     a dotted path), which is printed as written so that it can be typed into ``--set`` again."""

@@ -280,11 +280,11 @@ def test_the_forest_plot_and_the_findings_must_name_the_same_effects():
     assert len(effects_against_findings([panel], findings[:1])) == 1     # poacher drawn, not stated
 
 
-def test_number_style_money_percent_and_rule_keys():
-    from simkit.reports.format import money, percent, rule_changes_text, rule_key
+def test_number_style_percent_and_rule_keys():
+    from simkit.reports.format import percent, rule_changes_text, rule_key
+    from simkit.reports.plots import compact
 
-    assert money(1_234_567, "$") == "$1.2M" and money(864_600, "credits") == "864,600 credits"
-    assert money(-250_000, "$") == "-$250,000"
+    assert compact(1_234_567, "$") == "$1.23M" and compact(-250_000, "$") == "-$250k"     # money axes
     assert percent(0.2930) == "29.3%" and percent(0.0004, 0.0001, 0.0007, signed=True) == "+0.04%"
     assert rule_key("deck.copies_split") == "deck.copies_split" and rule_key("win_rate") == "win rate"
     assert rule_changes_text([("game.start_cash", 2000000, 864600)]) == \
