@@ -16,6 +16,9 @@ demo: $(VENV)/.installed
 	$(SIMKIT) run wheedle --games $(DEMO_GAMES) --seed 7 --out runs/demo --overwrite
 	$(SIMKIT) summary runs/demo
 	$(SIMKIT) report runs/demo -o runs/demo/report.html
+	$(SIMKIT) report runs
+	@echo "demo report: $(CURDIR)/runs/demo/report.html"
+	@echo "index of every run and analysis in runs/: $(CURDIR)/runs/index.html"
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -q -n auto

@@ -11,6 +11,7 @@ import base64
 import io
 import json
 import platform
+import re
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
@@ -32,6 +33,7 @@ from simkit.runner import MANIFEST, staged  # noqa: E402
 from simkit.storage import write_atomic  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
+from .card import CARD_CSS, analysis_panels, card_html, forest_figure, nav_html, png, verdict_lines  # noqa: E402
 from .format import flat_table, money_columns, setup_table_html, table_html, tested  # noqa: E402
 from .plots import hist_with_overflow, legend_outside, money_axis, percent_axis  # noqa: E402
 
@@ -91,15 +93,23 @@ def _game(result):
     return get_game(result.game)
 
 
-def _interval_bars(ax, labels, values, low, high, color="#4C72B0"):
-    y = np.arange(len(labels))
+def _interval_bars(ax, labels, values, low, high, color="#4C72B0", floor: float = 0.0, offset: float = 0.0,
+                   label=None):
+    """Each estimate as a dot with its interval as a line, one row per label (a dot plot, never bars from
+    zero), 0 marked; the axis spans at least -floor..floor, so an effect of essentially zero sits near the
+    middle instead of filling the axis with colliding ticks."""
+    y = np.arange(len(labels)) + offset
     values, low, high = (np.asarray(v, float) for v in (values, low, high))
-    ax.barh(y, values, color=color, alpha=0.8)
-    ax.errorbar(values, y, xerr=[np.maximum(values - low, 0), np.maximum(high - values, 0)], fmt="none",
-                ecolor="black", capsize=4)
-    ax.set_yticks(y, [str(label) for label in labels])
+    ax.hlines(y, low, high, color=color, linewidth=2.2)
+    ax.scatter(values, y, color=color, s=32, zorder=3, label=label)
+    if not offset:
+        ax.set_yticks(np.arange(len(labels)), [str(label) for label in labels])
+        ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.axvline(0, color="grey", linewidth=1)
-    ax.invert_yaxis()
+    reach = np.nanmax(np.abs(np.concatenate([low, high, [0.0]])))
+    if reach < floor:
+        ax.set_xlim(-floor, floor)
+    ax.grid(axis="x", color="#eeeeee")
 
 
 def _figure(rows=1, cols=1, height=3.6):
@@ -113,25 +123,22 @@ def _score_label(ax, game, text: str, axis: str = "x") -> str:
     return text
 
 
-@analysis_plot("compare", "differences", "B - A per strategy: win rate and mean score (paired intervals)")
-def compare_differences(result):
-    table = result.tables["strategy"]
-    game = _game(result)
-    fig, axes = _figure(1, 2, 1.2 + 0.45 * len(table))
-    _interval_bars(axes[0, 0], table.index, table["win_diff"] * 100, table["win_low"] * 100, table["win_high"] * 100)
-    axes[0, 0].set_xlabel("win rate B - A (percentage points)")
-    _interval_bars(axes[0, 1], [""] * len(table), table["score_diff"], table["score_low"], table["score_high"], "#C44E52")
-    axes[0, 1].set_xlabel(_score_label(axes[0, 1], game, f"mean {game.score_column.replace('_', ' ')} B - A"))
-    fig.tight_layout()
-    return fig
-
-
 def _seat_bars(tables: list[tuple[str, pd.DataFrame]]):
-    fig, axes = _figure(1, len(tables), 1.2 + 0.45 * len(tables[0][1]))
-    for ax, (label, table) in zip(axes[0], tables):
+    """Seat advantages in points, every side on one axis (A and B overlaid, a row per seat)."""
+    seats = tables[0][1]
+    fig, axes = _figure(1, 1, 1.3 + 0.5 * len(seats))
+    ax = axes[0, 0]
+    colours = ["#888888", "#2166AC"] if len(tables) > 1 else ["#55A868"]
+    for k, ((label, table), colour) in enumerate(zip(tables, colours)):
+        shift = (k - (len(tables) - 1) / 2) * 0.22
         _interval_bars(ax, [f"seat {s}" for s in table.index], table["win_advantage"] * 100,
-                       table["win_advantage_low"] * 100, table["win_advantage_high"] * 100, "#55A868")
-        ax.set_xlabel(f"{label}win rate minus the average seat's\n(percentage points)")
+                       table["win_advantage_low"] * 100, table["win_advantage_high"] * 100, colour, floor=1.0,
+                       offset=shift, label=label.rstrip(": ") or None)
+    ax.set_yticks(np.arange(len(seats)), [f"seat {s}" for s in seats.index])
+    ax.set_ylim(len(seats) - 0.5, -0.5)
+    ax.set_xlabel("win rate minus the average seat's (points)")
+    if len(tables) > 1:
+        legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -166,7 +173,7 @@ def _matrix(ax, long: pd.DataFrame):
     spread = np.nanmax(np.abs(values - 0.5), initial=0.0)
     spread = max(0.02, float(np.ceil(spread * 50) / 50))   # round up to 2 points, at least +-2 points
     image = ax.imshow(values, cmap="RdBu", vmin=0.5 - spread, vmax=0.5 + spread)
-    ax.set_xticks(range(len(order)), order, rotation=30, ha="right")
+    ax.set_xticks(range(len(order)), order, rotation=90)     # upright names never run into each other
     ax.set_yticks(range(len(order)), order)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("finished ahead (row)")
@@ -199,27 +206,49 @@ def tournament_matrix(result):
     return _heat_map(result.tables["head_to_head_intervals"])
 
 
-@analysis_plot("sweep", "curve", "Win rate and mean score along the grid (95% bands; the best point marked)")
+def _numeric(points) -> np.ndarray | None:
+    """The grid's values as numbers (a numeric axis), or None for values that are not (true/false, names)."""
+    try:
+        values = np.array([float(point) for point in points])
+    except (TypeError, ValueError):
+        return None
+    return None if any(str(point).lower() in ("true", "false") for point in points) else values
+
+
+@analysis_plot("sweep", "curve", "Win rate and mean score along the grid (95% bands); the best point marked only "
+                                 "where its paired difference from every other point excludes 0")
 def sweep_curve(result):
     curve = result.tables["curve"]
     key = curve.index.names[0]
     points = list(dict.fromkeys(curve.index.get_level_values(0)))
-    x = np.arange(len(points))
+    numeric = _numeric(points)
+    x = numeric if numeric is not None else np.arange(len(points))
     game = _game(result)
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.9), squeeze=False)
-    for entry in dict.fromkeys(curve.index.get_level_values(1)):
+    entries = list(dict.fromkeys(curve.index.get_level_values(1)))
+    for k, entry in enumerate(entries):
         rows = curve.xs(entry, level=1).loc[points]
         focus = entry == result.setup["focus"]
         for ax, (value, low, high) in zip(axes[0], (("win_rate", "win_low", "win_high"),
                                                      ("mean_score", "score_low", "score_high"))):
-            ax.plot(x, rows[value], marker="o", linewidth=2.5 if focus else 1, label=entry)
-            ax.fill_between(x, rows[low], rows[high], alpha=0.25 if focus else 0.1)
-    focus_rows = curve.xs(result.setup["focus"], level=1).loc[points]
-    best = int(np.argmax(focus_rows["win_rate"].to_numpy()))
-    for ax in axes[0]:
-        ax.axvline(best, color="black", linestyle=":", label=f"best: {points[best]}" if ax is axes[0, 1] else None)
+            if numeric is not None:
+                ax.plot(x, rows[value], marker="o", linewidth=2.5 if focus else 1, label=entry)
+                ax.fill_between(x, rows[low], rows[high], alpha=0.25 if focus else 0.1)
+            else:       # categories: dots and intervals side by side, no lines joining them
+                shift = (k - (len(entries) - 1) / 2) * 0.8 / len(entries)
+                ax.errorbar(x + shift, rows[value], yerr=[rows[value] - rows[low], rows[high] - rows[value]], fmt="o",
+                            capsize=3, linewidth=2 if focus else 1, label=entry)
+    focus_rows = result.tables["focus"] if "focus" in result.tables else None
+    if focus_rows is not None and len(points) > 1:
+        best = int(np.argmax(focus_rows["win_rate"].to_numpy()))
+        others = focus_rows.drop(index=focus_rows.index[best])
+        if (others["vs_best_high"] < 0).all():      # the best separates from every other point
+            for ax in axes[0]:
+                ax.axvline(x[best], color="black", linestyle=":",
+                           label=f"best: {points[best]} (separates)" if ax is axes[0, 1] else None)
     for ax, label in zip(axes[0], ("win rate", f"mean {game.score_column.replace('_', ' ')}")):
-        ax.set_xticks(x, points, rotation=30 if max(len(p) for p in points) > 4 else 0)
+        if numeric is None:
+            ax.set_xticks(x, points, rotation=30 if max(len(str(p)) for p in points) > 4 else 0)
         ax.set_xlabel(key)
         ax.set_ylabel(label)
     percent_axis(axes[0, 0])
@@ -329,6 +358,46 @@ def results_headline(manifest: dict) -> str:
     return experiment_headline(Experiment.from_dict(manifest["experiment"], MANIFEST), manifest["analyses"])
 
 
+GAMES = re.compile(r"\b\d[\d,]* games( per side)?( \([^)]*\))?")
+
+
+def setup_facts(game, setup: dict, players, findings: list[str]) -> list[tuple[str, str]]:
+    """The answer card's list of what an analysis tested: game, level, players, line-up, rule changes, games, seed."""
+    from .format import effective_rules, lineup_text, rule_changes_text
+
+    rules = effective_rules(game, setup.get("sets"), setup.get("rules"))
+    facts = [("game", game.title)]
+    if rules is not None and game.level_of(rules) is not None:
+        facts.append(("level", str(game.level_of(rules))))
+    if players:
+        facts.append(("players", str(players)))
+    lineup = setup.get("players_a") or setup.get("players")
+    if setup.get("swept") == "param" and lineup:        # the first point's line-up: say what was swept
+        lineup = [f"{setup['strategy']} ({setup['key']} swept)", *lineup[1:]]
+    other = setup.get("players_b") if setup.get("players_b") not in (None, lineup) else None
+    for name, value in (("line-up A" if other else "line-up", lineup), ("line-up B", other),
+                        ("strategies", setup.get("strategies")), ("field", setup.get("field"))):
+        if isinstance(value, list) and value:
+            facts.append((name, lineup_text(value)))
+    if rules is not None:
+        facts.append(("rules", rule_changes_text(game.rule_changes(rules))))
+    if setup.get("sets_b"):
+        facts.append(("rule changes of B", ", ".join(setup["sets_b"])))
+    if setup.get("key"):
+        facts.append(("swept", f"{setup['key']} over {', '.join(map(str, setup.get('values') or []))}"))
+    if setup.get("vary"):
+        facts.append(("searched", ", ".join(setup["vary"])))
+    # the line that says how many games were played starts with the count (first lines before it may count
+    # the games a rule change came into play in)
+    games = next((found.group(0) for line in findings for found in [GAMES.match(line)] if found), None) or \
+        next((found.group(0) for line in findings for found in [GAMES.search(line)] if found), None)
+    if games:
+        facts.append(("games", games))
+    if setup.get("seed") is not None:
+        facts.append(("seed", str(setup["seed"])))
+    return facts
+
+
 def _png(path: Path) -> str:
     return base64.b64encode(path.read_bytes()).decode("ascii")
 
@@ -362,8 +431,12 @@ def render_results(directory, output) -> Path:
         findings = (folder / "findings.txt").read_text().splitlines()
         if findings and findings[0] == headline:     # findings.txt starts with what was tested, as the page does
             findings = findings[1:]
+        panels = analysis_panels(entry["kind"], tables, entry["setup"], game)
         sections.append({"title": entry["title"], "kind": entry["kind"], "folder": folder.name,
-                         "findings": findings,
+                         "findings": findings, "verdicts": verdict_lines(findings),
+                         "forest": png(forest_figure(panels)) if panels else None,
+                         "facts": setup_facts(game, entry["setup"], entry.get("players"), findings),
+                         "csv": {name: f"{folder.name}/{name}.csv" for name in tables},
                          "figures": [{"title": f["title"], "png": _png(inside(folder, f"{f['name']}.png", where))}
                                      for f in drawn if inside(folder, f"{f['name']}.png", where).is_file()],
                          "how": HOW_TO_READ.get(entry["kind"], ""), "tables": shown,
@@ -372,10 +445,22 @@ def render_results(directory, output) -> Path:
                                  + ", ".join(section["kind"] for section in sections))
     if game.title not in title:
         title = f"{game.title}: {title}"
+    output = Path(output)
+    headline = results_headline(manifest)
+    for section in sections:
+        section["card"] = Markup(card_html(section["tested"], section.pop("facts"), section["verdicts"],
+                                           section.pop("forest")))
+    if len(sections) == 1:
+        card, sections[0]["card"] = sections[0]["card"], None
+    else:
+        card = Markup(card_html(headline, [("analyses", len(sections))],
+                                [f"{k}. {section['title']}: {line}" for k, section in enumerate(sections, 1)
+                                 for line in section["verdicts"][:1]], None))
+    files = [("experiment.toml", "experiment.toml"), ("manifest.json", MANIFEST)]
     html = jinja2.Template(TEMPLATE.read_text(), autoescape=True).render(
         experiment=experiment, sections=sections, manifest=manifest, note=game.report_note, title=title,
-        tested=results_headline(manifest))
-    output = Path(output)
+        tested=headline, card=card, css=Markup(CARD_CSS),
+        nav=Markup(nav_html(directory, output, files, "analysis.md")))
     write_atomic(output, html)
     return output
 

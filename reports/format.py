@@ -82,6 +82,24 @@ def number(value, decimals: int = 0, signed: bool = False, prefix: str = "", suf
     return f"{sign}{prefix}{abs(value):,.{decimals}f}{suffix}"
 
 
+def percent(value, low=None, high=None, signed: bool = False) -> str:
+    """A rate (0..1) as a percentage to one decimal, or more where its interval needs them to show its sign
+    (``24.5%``, ``+0.04%`` beside an interval [+0.01, +0.07])."""
+    places = sign_decimals(1, *(v * 100 for v in (low, high) if v is not None)) if signed else 1
+    return number(float(value) * 100, places, signed, suffix="%")
+
+
+def rate_interval(value, low, high) -> str:
+    """A rate and its interval for a sentence: ``24.5% [24.3, 24.8]`` (one decimal, as the tables show it)."""
+    return f"{percent(value)} [{number(low * 100, 1)}, {number(high * 100, 1)}]"
+
+
+def rule_key(column: str) -> str:
+    """A column or setting name for people: underscores become spaces, except in a rule key (``deck.copies_split``,
+    a dotted path), which is printed as written so that it can be typed into ``--set`` again."""
+    return column if "." in column else column.replace("_", " ")
+
+
 def interval_text(value, low, high, signed: bool = False, prefix: str = "") -> str:
     """An estimate and its interval for a sentence, decimals down to the interval's leading digit:
     ``+$50,783 [-5,986, +107,553]``, ``-9.7 [-16.1, -3.2]``."""
@@ -110,9 +128,9 @@ def _cell_decimals(value, decimals: int) -> int:
     return decimals
 
 
-def _header(column: str, money: bool, currency: str) -> str:
-    text = column.replace("_", " ")
-    if money and currency and not is_symbol(currency):
+def _header(column: str, is_money: bool, currency: str) -> str:
+    text = rule_key(column)
+    if is_money and currency and not is_symbol(currency):
         text += f" ({currency})"
     return text
 
@@ -151,7 +169,7 @@ def _present(table: pd.DataFrame, money, currency, every_rate: bool = False) -> 
             i += 1
             continue
         if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
-            shown[column.replace("_", " ")] = values.astype(str).where(values.notna(), "")
+            shown[rule_key(column)] = values.astype(str).where(values.notna(), "")
             i += 1
             continue
         rate = every_rate or bool(RATE.search(column))
@@ -172,7 +190,7 @@ def _present(table: pd.DataFrame, money, currency, every_rate: bool = False) -> 
         elif interval is None and not rate and not is_money:
             cells = [number(v, _cell_decimals(v, decimals), signed) for v in values]
         else:
-            cells = [number(v * scale, decimals, signed, prefix if is_money else "", "%" if rate else "")
+            cells = [number(v * scale, decimals, signed, prefix if is_money else "", "%" if rate and not signed else "")
                      for v in values]
         if interval is not None:
             cells = [cell if not cell or (isinstance(lo, float) and math.isnan(lo)) else
@@ -182,7 +200,8 @@ def _present(table: pd.DataFrame, money, currency, every_rate: bool = False) -> 
             i += 3
         else:
             i += 1
-        shown[_header(column, is_money, currency)] = cells
+        # a difference of rates is in points (the findings' unit), said once in its header
+        shown[_header(column, is_money, currency) + (" (points)" if rate and signed else "")] = cells
     return pd.DataFrame(shown, index=table.index)
 
 
@@ -209,13 +228,21 @@ def table_html(table: pd.DataFrame, money: set[str] = frozenset(), currency: str
     return (f'<p class="note">{html.escape(note)}</p>' if note else "") + f'<div class="table">{body}</div>' + more
 
 
-def _value(value) -> str:
+def rule_value(value) -> str:
+    """A rule value as a person reads it: ``2,000,000`` (separators from 10,000 up), ``0.25``, ``"text"``,
+    ``true``; never scientific notation."""
+    if isinstance(value, bool):
+        return str(value).lower()
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, str):
         return f'"{value}"'
-    if isinstance(value, bool):
-        return str(value).lower()
+    if isinstance(value, int):
+        return f"{value:,}" if abs(value) >= 10_000 else str(value)
+    if isinstance(value, float):
+        return np.format_float_positional(value, trim="-")
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, separators=(",", ":"))        # as --set takes it: [9,12,3,3]
     return str(value) if value is not None else "(none)"
 
 
@@ -224,7 +251,7 @@ def rule_changes_text(changes, limit: int | None = None) -> str:
     if not changes:
         return "default rules"
     shown = changes if limit is None else changes[:limit]
-    parts = [f"{key}: {_value(default)} -> {_value(value)}" for key, default, value in shown]
+    parts = [f"{key}: {rule_value(default)} -> {rule_value(value)}" for key, default, value in shown]
     more = f" and {len(changes) - len(shown)} more" if len(changes) > len(shown) else ""
     return "rules changed: " + "; ".join(parts) + more
 
@@ -339,7 +366,7 @@ def changes_table_html(game, rules: dict) -> str:
     if not changes:
         return (f'<p>Every rule at its default (the rules as the simulator plays them: '
                 f'<code>docs/rules/{game.name}.md</code>).</p>')
-    frame = pd.DataFrame([(key, _value(default), _value(value)) for key, default, value in changes],
+    frame = pd.DataFrame([(key, rule_value(default), rule_value(value)) for key, default, value in changes],
                          columns=["rule", "default", "played"])
     return f'<div class="table">{frame.to_html(index=False, classes="summary")}</div>'
 
@@ -355,10 +382,10 @@ def setup_table_html(game, setup: dict) -> str:
         if isinstance(value, list):
             value = ", ".join(json.dumps(v) if isinstance(v, (list, dict)) else str(v) for v in value)
         elif isinstance(value, float):
-            value = f"{value:g}"
+            value = np.format_float_positional(value, trim="-")
         elif isinstance(value, int) and not isinstance(value, bool):
             value = f"{value:,}" if key not in ("seed", "seed_b") else str(value)
-        rows.append((key.replace("_", " "), str(value)))
+        rows.append((rule_key(key), str(value)))
     rows.append(("rules", rule_changes_text(game.rule_changes(rules)) if rules is not None
                  else ", ".join(setup.get("sets") or []) or "from a rules file"))
     if setup.get("sets_b"):
@@ -426,12 +453,11 @@ def summary_frames(summary: dict, manifest: dict) -> dict[str, pd.DataFrame]:
     return frames
 
 
-def run_findings(source, manifest: dict, summary: dict) -> list[str]:
+def run_findings(source, manifest: dict, summary: dict, gaps: dict | None = None) -> list[str]:
     """A run's answers in a few sentences (``simkit summary`` prints them first; the report too): what was
     played, the best strategy against the runner-up as a paired difference over the same games with its
-    verdict, and what the seat table can say."""
+    verdict, and what the seat table can say. ``gaps``: ``leader_gaps`` of the run, when already measured."""
     from simkit.analysis.result import points, verdict
-    from simkit.results import strategy_gap
 
     lines = [f"{manifest['games']:,} games, seed {manifest['seed']}; intervals 95% (Wilson for rates); a tie counts "
              "as a win for every tied seat."]
@@ -439,14 +465,28 @@ def run_findings(source, manifest: dict, summary: dict) -> list[str]:
     best = rates.iloc[0]
     line = (f"Highest win rate: {rates.index[0]} {best['win_rate']:.1%} [{best['win_low']:.1%}, {best['win_high']:.1%}] "
             f"(a seat at random wins {1 / manifest['players']:.1%})")
+    gaps = leader_gaps(source, summary) if gaps is None else gaps
     if len(rates) > 1:
         second = rates.iloc[1]
-        diff, low, high = strategy_gap(source, str(rates.index[0]), str(rates.index[1]))
+        diff, low, high = gaps[str(rates.index[1])]
         line += (f"; next {rates.index[1]} {second['win_rate']:.1%}: {rates.index[0]} leads by "
                  f"{points(diff, low, high)}, paired over the same games ({verdict(low, high, 'ahead', 'behind')})")
     lines.append(line + ".")
+    if len(gaps) > 1:
+        lines.append(f"{rates.index[0]}'s win rate minus each other strategy's, paired over the same games: "
+                     + "; ".join(f"{name} {points(*gap)}" for name, gap in gaps.items()) + ".")
     labels = [seat["label"] for seat in manifest["lineup"]]
     lines.append(f"Every seat plays {labels[0]}: the seat table is the seats' own advantage." if len(set(labels)) == 1
                  else f"Each strategy keeps its seat, so seat and strategy are confounded: simkit balance "
                       f"{manifest['game']} --players {lineup_spec(manifest)} separates them.")
     return lines
+
+
+def leader_gaps(source, summary: dict) -> dict:
+    """The run's highest win rate minus every other strategy's, paired over the same games: name -> (difference,
+    low, high) in the order of the strategy table (what a run's findings and its forest plot show)."""
+    from simkit.results import strategy_gap
+
+    rates = summary["strategy"].sort_values("win_rate", ascending=False)
+    leader = str(rates.index[0])
+    return {str(name): strategy_gap(source, leader, str(name)) for name in rates.index[1:]}

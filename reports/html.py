@@ -18,8 +18,9 @@ from simkit.results import load, read_manifest, summarize
 from simkit.storage import write_atomic
 
 from . import plots_for
-from .format import (CI_NOTE, changes_table_html, confounding_note, money_columns, run_findings, run_headline,
-                     summary_frames, table_html)
+from .card import CARD_CSS, card_html, forest_figure, nav_html, png, run_panels, verdict_lines
+from .format import (CI_NOTE, changes_table_html, confounding_note, leader_gaps, lineup_text, money_columns,
+                     rule_changes_text, run_findings, run_headline, summary_frames, table_html)
 
 TEMPLATE = Path(__file__).with_name("report.html.j2")
 
@@ -93,11 +94,27 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
             figures.append({"title": figure.title, "png": _png(drawn)})
     tables = {key: Markup(table_html(flat, money_columns(flat.columns, game), game.currency))
               for key, flat in summary_frames(data.summary, manifest).items()}
+    gaps = leader_gaps(directory, data.summary)
+    findings = run_findings(directory, manifest, data.summary, gaps)
+    output = Path(output)
     html = jinja2.Template(TEMPLATE.read_text(), autoescape=True).render(
         manifest=manifest, note=game.report_note, figures=figures, tables=tables, ci_note=CI_NOTE,
-        headline=run_headline(game, manifest), confounding=confounding_note(manifest),
-        findings=run_findings(directory, manifest, data.summary),
+        headline=run_headline(game, manifest), confounding=confounding_note(manifest), findings=findings,
+        card=Markup(run_card(game, manifest, data.summary, findings, gaps)), css=Markup(CARD_CSS),
+        nav=Markup(nav_html(Path(directory), output, [("manifest.json", "manifest.json")], "guide.md")),
         rules=Markup(changes_table_html(game, manifest["rules"])), also=[m for m, _ in runs[1:]])
-    output = Path(output)
     write_atomic(output, html)
     return output
+
+
+def run_card(game, manifest: dict, summary: dict, findings: list[str], gaps: dict) -> str:
+    """A run's answer card: what was played, the highest win rate against the rest, the leader's paired gaps."""
+    labels = [seat["label"] for seat in manifest["lineup"]]
+    facts = [("game", game.title), ("level", game.level_of(manifest["rules"])),
+             ("players", manifest["players"]), ("line-up", lineup_text(labels)),
+             ("rules", rule_changes_text(game.rule_changes(manifest["rules"]))),
+             ("games", f"{manifest['games']:,}"), ("seed", manifest["seed"])]
+    leader = str(summary["strategy"].sort_values("win_rate", ascending=False).index[0])
+    panels = run_panels(leader, gaps)
+    return card_html(run_headline(game, manifest), [(k, v) for k, v in facts if v is not None],
+                     verdict_lines(findings), png(forest_figure(panels)) if panels else None)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import matplotlib
 
 matplotlib.use("Agg")
+# no axis of any report in scientific notation or with an offset ("6 x 10^5", "1e-3 + ..."): plain ticks
+matplotlib.rcParams.update({"axes.formatter.limits": (-9, 12), "axes.formatter.useoffset": False})
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
@@ -16,12 +18,16 @@ from . import plot  # noqa: E402
 from .format import is_symbol, number  # noqa: E402
 
 
-def bars_with_ci(ax, labels, values, low, high, color):
-    x = np.arange(len(labels))
-    ax.bar(x, values, color=color, alpha=0.8)
-    yerr = [np.maximum(values - low, 0), np.maximum(high - values, 0)]
-    ax.errorbar(x, values, yerr=yerr, fmt="none", ecolor="black", capsize=4)
-    ax.set_xticks(x, labels, rotation=20, ha="right")
+def dots_with_ci(ax, labels, values, low, high, color):
+    """Each estimate as a dot with its interval as a line, one row per label (never a bar from zero: 49.4 and
+    51.9 must not look equal); the axis spans the intervals, not zero, and the labels never collide."""
+    y = np.arange(len(labels))
+    values, low, high = (np.asarray(v, float) for v in (values, low, high))
+    ax.hlines(y, low, high, color=color, linewidth=2.4)
+    ax.scatter(values, y, color=color, s=40, zorder=3)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.grid(axis="x", color="#eeeeee")
 
 
 def nice_width(raw: float) -> int:
@@ -133,53 +139,64 @@ def hist_with_overflow(ax, values, weights=None, cap=None, quantile: float = 0.9
 @plot("win_rates", "Win rate by strategy (95% Wilson CI)", generic=True)
 def win_rates(data):
     table = data.summary["strategy"]
-    fig, ax = plt.subplots(figsize=(7, 3.8))
-    bars_with_ci(ax, [str(i) for i in table.index], table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
+    fig, ax = plt.subplots(figsize=(7, 1.3 + 0.45 * len(table)))
+    dots_with_ci(ax, [str(i) for i in table.index], table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
                  table["win_high"].to_numpy(), "#4C72B0")
-    ax.axhline(1 / data.manifest["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
-    ax.set_ylabel("win rate (a tie is a win\nfor every tied seat)")
-    percent_axis(ax)
+    ax.axvline(1 / data.manifest["players"], color="grey", linestyle="--", linewidth=1, label="1 / players")
+    ax.set_xlabel("win rate (a tie is a win for every tied seat)")
+    percent_axis(ax, "x")
     legend_outside(ax)
     fig.tight_layout()
     return fig
 
 
-@plot("score_distribution", "Score distribution by strategy (the middle 99% of scores)", generic=True)
+@plot("score_distribution", "Score distribution by strategy (the middle 99% of scores; one row each, shared axes)",
+      generic=True)
 def score_distribution(data):
     frame, score = data.frame, data.score
-    fig, ax = plt.subplots(figsize=(8, 3.8))
     names = list(frame["strategy"].cat.categories) if hasattr(frame["strategy"], "cat") else sorted(frame["strategy"].unique())
+    names = [name for name in names if (frame["strategy"] == name).any()]
     low, high = np.percentile(frame[score], [0.5, 99.5])
     bins = int_bins(low, high)
-    for name in names:
+    fig, axes = plt.subplots(len(names), 1, figsize=(8, 0.9 + 1.1 * len(names)), sharex=True, sharey=True,
+                             squeeze=False)
+    colours = plt.get_cmap("tab10")(np.arange(len(names)) % 10)
+    for ax, name, colour in zip(axes[:, 0], names, colours):
         values = frame.loc[frame["strategy"] == name, score].to_numpy(float)
-        if len(values):
-            # each strategy's bars are shares of its own games (not a density, whose scale is per unit of score)
-            ax.hist(values, bins=bins, weights=np.full(len(values), 1 / len(values)), histtype="step",
-                    linewidth=1.5, label=str(name))
-    ax.set_xlabel(score_axis(ax, data, "x"))
+        # each strategy's bars are shares of its own games (not a density, whose scale is per unit of score)
+        ax.hist(values, bins=bins, weights=np.full(len(values), 1 / len(values)), color=colour, alpha=0.85)
+        ax.axvline(np.median(values), color="black", linewidth=1)
+        ax.set_ylabel(str(name), rotation=0, ha="right", va="center", fontsize=8)
+        percent_axis(ax)
+        ax.tick_params(labelsize=7)
+    axes[-1, 0].set_xlabel(score_axis(axes[-1, 0], data, "x") + " (black line: the strategy's median)")
     width = bins[1] - bins[0]
     symbol = data.game.currency if data.score in data.game.money_columns and is_symbol(data.game.currency) else ""
-    ax.set_ylabel("share of the strategy's games" + (f"\nper bin of {number(width, prefix=symbol)}" if width > 1 else ""))
-    percent_axis(ax)
-    legend_outside(ax)
+    fig.suptitle("share of the strategy's games" + (f" per bin of {number(width, prefix=symbol)}" if width > 1 else ""),
+                 fontsize=9, x=0.02, ha="left")
     fig.tight_layout()
     return fig
 
 
 @plot("seat_effects", "Win rate and mean score by seat (95% CIs)", generic=True)
 def seat_effects(data):
+    """Drawn when some strategy sits in several seats; with a strategy per seat it would repeat the strategy
+    plot (seat and strategy are the same rows)."""
+    labels = [data.labels.get(seat) for seat in range(data.manifest["players"])]
+    if len(set(labels)) == len(labels):
+        return None
     table = data.summary["seat"]
     score = data.score
-    labels = [f"seat {i}\n{data.labels.get(int(i), '')}" for i in table.index]
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8))
-    bars_with_ci(axes[0], labels, table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
+    labels = [f"seat {i} {data.labels.get(int(i), '')}" for i in table.index]
+    fig, axes = plt.subplots(1, 2, figsize=(9, 1.3 + 0.5 * len(table)), sharey=True)
+    dots_with_ci(axes[0], labels, table["win_rate"].to_numpy(), table["win_low"].to_numpy(),
                  table["win_high"].to_numpy(), "#55A868")
-    axes[0].set_ylabel("win rate")
-    percent_axis(axes[0])
-    bars_with_ci(axes[1], labels, table[f"mean_{score}"].to_numpy(), table["mean_low"].to_numpy(),
+    axes[0].axvline(1 / data.manifest["players"], color="grey", linestyle="--", linewidth=1)
+    axes[0].set_xlabel("win rate (dashed: 1 / players)")
+    percent_axis(axes[0], "x")
+    dots_with_ci(axes[1], labels, table[f"mean_{score}"].to_numpy(), table["mean_low"].to_numpy(),
                  table["mean_high"].to_numpy(), "#C44E52")
-    axes[1].set_ylabel("mean " + score_axis(axes[1], data))
+    axes[1].set_xlabel("mean " + score_axis(axes[1], data, "x"))
     fig.tight_layout()
     return fig
 

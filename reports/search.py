@@ -11,12 +11,20 @@ from simkit.analysis.metagame import SymmetricGame, profiles
 from simkit.games import get_game
 
 from .analysis import _figure, _interval_bars, analysis_plot
-from .plots import legend_outside, percent_axis
+from .plots import compact, legend_outside, percent_axis
 
 STAGE_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"]
 
 
-@analysis_plot("tune", "trace", "Optimisation trace: each trial's value, the incumbent's running mean, games per trial")
+def objective_label(result) -> str:
+    """What a tuning trial's value is: the tuned seat's win rate or mean score."""
+    if result.setup.get("objective") == "win":
+        return "tuned seat's win rate"
+    return f"tuned seat's mean {get_game(result.game).score_column.replace('_', ' ')}"
+
+
+@analysis_plot("tune", "trace", "Optimisation trace: each trial's value with its 95% paired interval, the incumbent's "
+                                "running mean, games per trial")
 def tune_trace(result):
     trials, rounds = result.tables["trials"], result.tables["rounds"]
     if trials.empty:
@@ -25,8 +33,11 @@ def tune_trace(result):
     ax = axes[0, 0]
     order = np.arange(len(trials))
     for stage, rows in trials.groupby("stage"):
-        ax.scatter(order[rows.index], rows["value"], s=12, alpha=0.6, color=STAGE_COLOURS[(int(stage) - 1) % 6],
-                   label=f"trials, stage {stage}" if trials["stage"].nunique() > 1 else "trials")
+        # a trial's 95% interval: its paired difference from the incumbent's, on the same deals
+        half = 1.96 * rows["diff_se"].astype(float).fillna(0.0).to_numpy() if "diff_se" in rows else None
+        ax.errorbar(order[rows.index], rows["value"], yerr=half, fmt="o", markersize=3, alpha=0.6, linewidth=0.8,
+                    color=STAGE_COLOURS[(int(stage) - 1) % 6],
+                    label=(f"trials, stage {stage}" if trials["stage"].nunique() > 1 else "trials") + " (95% paired interval)")
     # each round's incumbent spans the trials of its round: from the round's first trial to its last
     spans = trials.groupby(["stage", "round"]).apply(lambda rows: (rows.index.min(), rows.index.max()),
                                                      include_groups=False)
@@ -37,7 +48,9 @@ def tune_trace(result):
     ax.step(position, incumbent, where="post", color="black", linewidth=1.8,
             label="incumbent (running mean over its rounds)")
     ax.set_xlabel("trial (in the order asked)")
-    ax.set_ylabel("win rate" if result.setup.get("objective") == "win" else "mean score")
+    ax.set_ylabel(objective_label(result))
+    if result.setup.get("objective") == "win":
+        percent_axis(ax)
     twin = ax.twinx()
     twin.step(position, per_trial, where="post", color="grey", linestyle=":", label="games per trial")
     twin.set_ylabel("games per trial", color="grey")
@@ -69,27 +82,12 @@ def tune_effects(result):
         if log:
             ax.set_xscale("log")
         if k % cols == 0:
-            ax.set_ylabel("value")
+            ax.set_ylabel(objective_label(result))
+        if result.setup.get("objective") == "win":
+            percent_axis(ax)
     for k in range(len(names), rows * cols):
         axes[k // cols, k % cols].axis("off")
     fig.colorbar(points, ax=axes.ravel().tolist(), label="trial")
-    return fig
-
-
-@analysis_plot("tune", "validation", "Best against start on fresh seeds, and the margin over each field strategy (95% paired intervals)")
-def tune_validation(result):
-    validation = result.tables["validation"]
-    panels = [("best - start,\nwin rate (points)", list(validation.index), validation["win_diff"] * 100,
-               validation["win_low"] * 100, validation["win_high"] * 100, "#4C72B0")]
-    if "margin_over_field" in result.tables:
-        table = result.tables["margin_over_field"]
-        panels.append(("best response minus each field strategy,\nwin rate (points)", list(table.index),
-                       table["best_win_diff"] * 100, table["best_win_diff_low"] * 100, table["best_win_diff_high"] * 100, "#C44E52"))
-    fig, axes = _figure(1, len(panels), 1.4 + 0.5 * max(len(p[1]) for p in panels))
-    for ax, (label, names, values, low, high, colour) in zip(axes[0], panels):
-        _interval_bars(ax, names, values, low, high, colour)
-        ax.set_xlabel(label)
-    fig.tight_layout()
     return fig
 
 
@@ -111,10 +109,13 @@ def metagame_mix(result):
     fig, axes = _figure(1, 2, 1.2 + 0.45 * len(table))
     _interval_bars(axes[0, 0], table.index, table["mix"], table["mix_low"], table["mix_high"])
     axes[0, 0].set_xlabel("share of players at the equilibrium")
+    axes[0, 0].set_xlim(left=0)
+    percent_axis(axes[0, 0], "x")
     _interval_bars(axes[0, 1], [""] * len(table), table["win_share"], table["win_share_low"], table["win_share_high"],
                    "#55A868")
     axes[0, 1].axvline(1 / result.setup["players"], color="black", linestyle="--", linewidth=1)
     axes[0, 1].set_xlabel("win share there (dashed: 1 / players)")
+    percent_axis(axes[0, 1], "x")
     fig.tight_layout()
     return fig
 
@@ -177,8 +178,17 @@ def metagame_simplex(result):
     path = result.tables["path"][names].to_numpy()
     ax.plot(*_corner(path), color="#4C72B0", linewidth=1.5, label="path from the uniform mix")
     if len(result.tables["bootstrap"]):
-        ax.scatter(*_corner(result.tables["bootstrap"][names].to_numpy()), s=8, color="#DD8452", alpha=0.4,
-                   label="bootstrap equilibria")
+        # where the resampled equilibria land: one disc per spot (to 2 points of share), its area its share of the
+        # resamples, so 43% at one corner reads as 43%, not as one faint dot among many
+        spots = (result.tables["bootstrap"][names].round(2) + 0.0).value_counts(normalize=True)
+        mixes = np.array([list(index) for index in spots.index], float)
+        ax.scatter(*_corner(mixes), s=2000 * spots.to_numpy(), color="#DD8452", alpha=0.45, edgecolor="#9C4F1A",
+                   linewidth=0.6, label="bootstrap equilibria (area: share of resamples)", zorder=3)
+        top = spots.iloc[:1]
+        for index, share in top.items():
+            cx, cy = _corner(np.array(index, float))
+            ax.annotate(f"{share:.0%} of resamples", (cx[0], cy[0]), textcoords="offset points", xytext=(12, -14),
+                        fontsize=7, color="#9C4F1A")
     ax.scatter(*_corner(result.tables["equilibrium"]["mix"].to_numpy()), s=80, color="#C44E52", marker="*",
                zorder=5, label="equilibrium")
     for (cx, cy), name, align in zip([(0, -0.05), (1, -0.05), (0.5, np.sqrt(3) / 2 + 0.03)], names,
@@ -186,7 +196,7 @@ def metagame_simplex(result):
         ax.text(cx, cy, name, ha=align, va="center", fontsize=9)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.62, 1.0), markerscale=0.5)
     fig.tight_layout()
     return fig
 
@@ -252,8 +262,8 @@ def design_trace(result):
     return fig
 
 
-@analysis_plot("design", "front", "Pareto front of the trials (first two goals; arrows point to better) with the "
-                                  "re-evaluated candidates and the default rules (95% intervals)")
+@analysis_plot("design", "front", "Pareto front of the trials (first two goals) with the re-evaluated candidates and "
+                                  "the default rules (95% intervals)")
 def design_front(result):
     trials = result.tables["trials"]
     columns, goals = result.setup["goal_columns"], result.setup["goals"]
@@ -267,23 +277,49 @@ def design_front(result):
     ordered = trials[front].sort_values(x)
     ax.plot(ordered[x], ordered[y], "o-", color="#4C72B0", markersize=4, linewidth=1, label="Pareto front (search deals)")
     validation = result.tables["validation"]
+    named = []
     for name, rows in validation[validation["role"] == "goal"].groupby("rules", sort=False):
         rows = rows.set_index("measure")
         if goals[0] not in rows.index or goals[1] not in rows.index:
             continue
         px, py = rows.loc[goals[0]], rows.loc[goals[1]]
-        colour = "#C44E52" if name == "default" else "#DD8452"
+        default = name == "default"
         ax.errorbar(px["value"], py["value"], xerr=_spans(*px[["value", "value_low", "value_high"]]),
-                    yerr=_spans(*py[["value", "value_low", "value_high"]]), fmt="s" if name == "default" else "D",
-                    color=colour, markersize=6, capsize=3)
-        ax.annotate(name, (px["value"], py["value"]), textcoords="offset points", xytext=(5, 5), fontsize=7)
+                    yerr=_spans(*py[["value", "value_low", "value_high"]]), fmt="s" if default else "D",
+                    color="#C44E52" if default else "#DD8452", markersize=6, capsize=3,
+                    label=("default rules (fresh deals)" if default else "candidates (fresh deals)")
+                    if default or not any(not d for _, d, _ in named) else None)
+        named.append((name, default, (px["value"], py["value"])))
     ax.set_xlabel(f"{goals[0]} ({'lower' if result.setup['directions'][0] == 'minimize' else 'higher'} is better)")
     ax.set_ylabel(f"{goals[1]} ({'lower' if result.setup['directions'][1] == 'minimize' else 'higher'} is better)")
     _goal_axis(ax, x, "x")
     _goal_axis(ax, y, "y")
-    ax.legend(fontsize=7, loc="best")
+    legend_outside(ax)
     fig.tight_layout()
+    place_labels(ax, [(name, point) for name, _, point in named])
     return fig
+
+
+def place_labels(ax, points, fontsize: int = 7) -> None:
+    """Name each point beside it where the name covers no other text: try eight spots around the point, nearest
+    first, and keep the first free one (the last tried when none is; the tests catch that)."""
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    taken = [t.get_window_extent(renderer) for t in ax.get_xticklabels() + ax.get_yticklabels() if t.get_text()]
+    offsets = [(6, 6), (6, -12), (-6, 6), (-6, -12), (10, 0), (-10, 0), (0, 12), (0, -16), (14, 16), (-14, -20)]
+    for name, point in points:
+        for dx, dy in offsets:
+            text = ax.annotate(name, point, textcoords="offset points", xytext=(dx, dy), fontsize=fontsize,
+                               ha="left" if dx >= 0 else "right", va="bottom" if dy >= 0 else "top")
+            box = text.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in taken):
+                break
+            text.remove()
+        else:
+            text = ax.annotate(name, point, textcoords="offset points", xytext=offsets[0], fontsize=fontsize)
+            box = text.get_window_extent(renderer)
+        taken.append(box)
 
 
 @analysis_plot("design", "effects", "Each goal against each varied rule value, over the trials (colour: trial order)")
@@ -309,27 +345,11 @@ def design_effects(result):
                 ax.set_xlabel(name + (" (log)" if ":log" in result.setup["vary"][j] else ""))
             if ":log" in result.setup["vary"][j] and numeric:
                 ax.set_xscale("log")
+            elif numeric:       # 130k, not 130000
+                ax.xaxis.set_major_formatter(lambda v, _: compact(v))
             if j == 0:
                 ax.set_ylabel(result.setup["goals"][i])
             _goal_axis(ax, column)
-    return fig
-
-
-@analysis_plot("design", "candidates", "Re-evaluated on fresh deals: each candidate's goal minus the default's "
-                                       "(95% paired intervals)")
-def design_candidates(result):
-    validation = result.tables["validation"]
-    goals = validation[(validation["role"] == "goal") & (validation["rules"] != "default")]
-    if goals.empty:
-        return None
-    measures = list(dict.fromkeys(goals["measure"]))
-    fig, axes = _figure(1, len(measures), 1.4 + 0.5 * goals["rules"].nunique())
-    for ax, measure, column in zip(axes[0], measures, result.setup["goal_columns"]):
-        rows = goals[goals["measure"] == measure]
-        _interval_bars(ax, rows["rules"], rows["diff"], rows["diff_low"], rows["diff_high"], "#DD8452")
-        ax.set_xlabel(f"{measure}: candidate - default")
-        _goal_axis(ax, column, "x")
-    fig.tight_layout()
     return fig
 
 
@@ -343,16 +363,12 @@ def design_seats(result):
     height = 0.8 / len(names)
     for k, name in enumerate(names):
         rows = table[table["rules"] == name].set_index("seat").loc[seats]
-        y = np.arange(len(seats)) + k * height
-        ax.barh(y, rows["win_advantage"], height=height, color=STAGE_COLOURS[k % 6], alpha=0.85, label=name)
-        ax.errorbar(rows["win_advantage"], y, xerr=[rows["win_advantage"] - rows["win_advantage_low"],
-                                                   rows["win_advantage_high"] - rows["win_advantage"]],
-                    fmt="none", ecolor="black", capsize=2, linewidth=0.8)
-    ax.set_yticks(np.arange(len(seats)) + 0.4 - height / 2, [f"seat {s}" for s in seats])
-    ax.invert_yaxis()
-    ax.axvline(0, color="grey", linewidth=1)
-    ax.set_xlabel("win rate minus the average seat's")
-    percent_axis(ax, "x")
+        _interval_bars(ax, seats, rows["win_advantage"] * 100, rows["win_advantage_low"] * 100,
+                       rows["win_advantage_high"] * 100, STAGE_COLOURS[k % 6], floor=1.0,
+                       offset=(k - (len(names) - 1) / 2) * height, label=name)
+    ax.set_yticks(np.arange(len(seats)), [f"seat {s}" for s in seats])
+    ax.set_ylim(len(seats) - 0.5, -0.5)
+    ax.set_xlabel("win rate minus the average seat's (points)")
     legend_outside(ax)
     fig.tight_layout()
     return fig

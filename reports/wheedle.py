@@ -18,7 +18,7 @@ def round_lengths(data):
                        unit="rounds")
     stalemate = float(np.mean(stoppers < 0))
     ax.set_title(f"median {np.median(ticks):.0f}, 90th percentile {np.percentile(ticks, 90):.0f} ticks; "
-                 f"stalemates {stalemate:.2%} of rounds", fontsize=9)
+                 f"stalemates {stalemate:.1%} of rounds", fontsize=9)
     ax.set_xlabel("ticks per round (the longest 1% of rounds in the hatched bar)")
     ax.set_ylabel("share of rounds")
     fig.tight_layout()

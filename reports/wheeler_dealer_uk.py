@@ -26,12 +26,17 @@ def wealth_over_turns(data):
     for ax, (game, seats) in zip(axes.ravel(), traces.items()):
         for seat, (rounds, wealth) in enumerate(seats):
             ax.plot(rounds, np.asarray(wealth) / 1000, label=data.labels.get(seat, str(seat)), linewidth=1.2)
-        ax.axhline(target / 1000, color="grey", linestyle="--", linewidth=0.8)
+        ax.axhline(target / 1000, color="grey", linestyle="--", linewidth=0.8,
+                   label=f"target ({target:,} credits)" if ax is axes[0, 0] else None)
         ax.set_title(f"game {game}", fontsize=9)
         ax.set_xlabel("round", fontsize=8)
     axes[0, 0].set_ylabel("total wealth (thousand credits)")
     axes[1, 0].set_ylabel("total wealth (thousand credits)")
-    legend_outside(axes[0, -1])
+    handles = [h for ax in axes.ravel() for h in ax.get_legend_handles_labels()[0]]
+    labels = [t for ax in axes.ravel() for t in ax.get_legend_handles_labels()[1]]
+    unique = dict(zip(labels, handles))
+    axes[0, -1].legend(unique.values(), unique.keys(), loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                       borderaxespad=0, fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
 

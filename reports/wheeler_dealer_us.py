@@ -82,6 +82,7 @@ def landing_heatmap(data):
         ax.bar(range(len(share)), share, color="#DD8452")
         ax.set_xticks(range(len(share)), names, rotation=90, fontsize=6)
         ax.set_ylabel("share of landings")
+        percent_axis(ax)
         fig.tight_layout()
         return fig
     cells, rows, cols = layout
@@ -91,10 +92,13 @@ def landing_heatmap(data):
     fig, ax = plt.subplots(figsize=(10, 8))
     image = ax.imshow(grid, cmap="YlOrRd")
     for square, (r, c) in enumerate(cells):
-        ax.text(c, r, f"{names[square]}\n{share[square]:.1%}", ha="center", va="center", fontsize=6)
+        dark = image.norm(share[square]) > 0.55      # white on the dark reds, black on the pale ones
+        ax.text(c, r, f"{names[square]}\n{share[square]:.1%}", ha="center", va="center", fontsize=6,
+                color="white" if dark else "black")
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title("clockwise from the top-left corner (square 0)", fontsize=9)
-    fig.colorbar(image, ax=ax, shrink=0.6, label="share of landings")
+    bar = fig.colorbar(image, ax=ax, shrink=0.6, label="share of landings")
+    percent_axis(bar.ax)
     fig.tight_layout()
     return fig

@@ -1,6 +1,7 @@
 """Every kind of report opened in a real browser (headless Chromium): every image decodes, the headline
-names the game and the rules, and nothing runs past a 1280 px page or scrolls inside its box (tables
-included, with every collapsed section opened). A new kind of page is one more entry in PAGES.
+names the game and the rules, the answer card comes first, and nothing runs past the page at 1280 or 800 px
+(at 1280 px nothing scrolls inside its box either: tables included, with every collapsed section opened). A new
+kind of page is one more entry in PAGES; tools/screenshots.py takes pictures of the same pages.
 
 Without Chromium these tests are skipped with the reason, except under CI (CI=true), where they fail:
 ``.ci/run`` installs Debian's chromium package when it is missing."""
@@ -20,8 +21,10 @@ from click.testing import CliRunner
 
 from simkit.cli import cli
 
+from .figure_checks import effects_against_findings, number_problems, overlapping_texts
+
 ROOT = Path(__file__).resolve().parents[1]
-WIDTH = 1280
+WIDTHS = (1280, 800)
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ PAGES = [
     _run_page("wheeler-dealer-uk", headline=("Wheeler Dealer (UK)", "level 1", "default rules (official)")),
     Page("compare", (("compare", "wheeler-dealer-us", "--set-b", "commodity.0.total_return=28000", "--games", "80",
                       "--rotate-seats", "-w", "1", "--out", "{out}"),),      # money: the widest tables
-         ("Wheeler-Dealer (US)", "default rules", "B: rules changed: commodity.0.total_return: 30000 -> 28000")),
+         ("Wheeler-Dealer (US)", "default rules", "B: rules changed: commodity.0.total_return: 30,000 -> 28,000")),
     Page("tournament", (("tournament", "dweebies", "--strategies", "greedy,greedy-defensive,pair-keeper,random",
                          "--players", "3", "--games", "120", "-w", "1", "--out", "{out}"),),
          ("Dweebies", "3 players", "default rules")),
@@ -99,6 +102,8 @@ window.addEventListener('load', function () {
       return {alt: i.alt, decoded: i.complete && i.naturalWidth > 0 && i.naturalHeight > 0}; }),
     scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
     widest: widest, widestElement: widestElement, clipped: clipped,
+    height: document.documentElement.scrollHeight,
+    card: !!document.querySelector('.answer') && document.querySelector('.answer').getBoundingClientRect().top < 400,
     headline: document.querySelector('h1').textContent + ' | ' + (tested ? tested.textContent : '')};
   var out = document.createElement('pre');
   out.id = 'simkit-probe';
@@ -126,11 +131,6 @@ def require_chromium() -> str:
     return path
 
 
-@pytest.fixture(scope="module")
-def browser():
-    return require_chromium()
-
-
 def test_without_chromium_the_browser_tests_skip_but_fail_under_ci(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.delenv("CI", raising=False)
@@ -141,33 +141,94 @@ def test_without_chromium_the_browser_tests_skip_but_fail_under_ci(monkeypatch):
         require_chromium()
 
 
-def probe(browser: str, page: Path, work: Path) -> dict:
-    """Open ``page`` (a copy with the probe script) in headless Chromium at 1280 px and return the probe."""
+def probe(browser: str, page: Path, work: Path, width: int = WIDTHS[0]) -> dict:
+    """Open ``page`` (a copy with the probe script) in headless Chromium ``width`` px wide; return the probe."""
     probed = page.with_name(f".probe-{page.name}")
     probed.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
     result = subprocess.run(
         [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-         f"--user-data-dir={work / 'profile'}", f"--window-size={WIDTH},1000", "--virtual-time-budget=10000",
+         f"--user-data-dir={work / 'profile'}", f"--window-size={width},1000", "--virtual-time-budget=10000",
          "--dump-dom", probed.as_uri()], capture_output=True, text=True, timeout=120)
     found = re.search(r'<pre id="simkit-probe">(.*?)</pre>', result.stdout, re.S)
     assert found, f"the probe did not run in Chromium (exit {result.returncode}): {result.stderr[-2000:]}"
     return json.loads(html.unescape(found.group(1)))
 
 
-@pytest.mark.parametrize("spec", PAGES, ids=[p.name for p in PAGES])
-def test_report_page_in_a_browser(spec, browser, tmp_path):
-    out = tmp_path / "out"
+def page_height(browser: str, page: Path, width: int, work: Path) -> int:
+    """The height in px of ``page`` laid out ``width`` px wide (for a full-page screenshot)."""
+    return int(probe(browser, page, work, width)["height"])
+
+
+def page_effects(folder: Path) -> list[str]:
+    """What the forest plots of the page of ``folder`` (a run or analysis results) draw that its findings do
+    not state, and the reverse (tests/figure_checks.py)."""
+    import pandas as pd
+
+    from simkit.games import get_game
+    from simkit.reports.card import analysis_panels, run_panels
+    from simkit.reports.format import leader_gaps, run_findings
+    from simkit.results import read_manifest, summarize
+
+    manifest = read_manifest(folder)
+    if "analyses" not in manifest:
+        summary = summarize(folder)
+        gaps = leader_gaps(folder, summary)
+        leader = str(summary["strategy"].sort_values("win_rate", ascending=False).index[0])
+        return effects_against_findings(run_panels(leader, gaps), run_findings(folder, manifest, summary, gaps))
+    game = get_game(manifest["experiment"]["game"])
+    problems = []
+    for entry in manifest["analyses"]:
+        where = folder / entry["folder"]
+        tables = {name: pd.read_parquet(where / f"{name}.parquet") for name in entry["tables"]}
+        findings = (where / "findings.txt").read_text().splitlines()
+        panels = analysis_panels(entry["kind"], tables, entry["setup"], game)
+        problems += [f"{entry['folder']}: {problem}" for problem in effects_against_findings(panels, findings)]
+    return problems
+
+
+def make_page(spec: Page, out: Path, monkeypatch) -> list[str]:
+    """Run the page's commands into ``out``; returns what every figure drawn on the way shows wrongly (texts
+    over each other, rate axes not in percent, scientific notation), checked as each is saved."""
+    from matplotlib.figure import Figure
+
+    problems = []
+    save = Figure.savefig
+
+    def checked(fig, *args, **kwargs):
+        name = next((ax.get_xlabel() or ax.get_ylabel() for ax in fig.axes if ax.get_xlabel() or ax.get_ylabel()), "?")
+        problems.extend(f"figure {name!r}: texts overlap: {a!r} / {b!r}" for a, b in overlapping_texts(fig))
+        problems.extend(f"figure {name!r}: {problem}" for problem in number_problems(fig))
+        return save(fig, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", checked)
     for command in spec.commands:
         result = CliRunner().invoke(cli, [part.replace("{out}", str(out)) for part in command], catch_exceptions=False)
         assert result.exit_code == 0, result.output
+    return sorted(set(problems))
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.name for p in PAGES])
+def test_report_page(spec, tmp_path, monkeypatch):
+    """One page of each kind: its figures (checked as drawn), its forest plot against its findings, then the
+    page in Chromium at 1280 and 800 px (skipped without Chromium, except under CI)."""
+    out = tmp_path / "out"
+    problems = make_page(spec, out, monkeypatch)
+    assert not problems, "\n".join(problems)
+    mismatched = page_effects(out)
+    assert not mismatched, "\n".join(mismatched)
+    browser = require_chromium()
     report = probe(browser, out / spec.page, tmp_path)
-    assert report["innerWidth"] == WIDTH
+    assert report["innerWidth"] == WIDTHS[0]
+    assert report["card"], "the page starts with its answer card"
     assert report["images"], "the page has plots"
     undecoded = [image["alt"] for image in report["images"] if not image["decoded"]]
     assert not undecoded, f"images that do not decode: {undecoded}"
     headline = report["headline"]
     for text in spec.headline:
         assert text in headline, f"{text!r} not in the headline {headline!r}"
-    assert report["scrollWidth"] <= WIDTH, f"the page scrolls sideways: {report['scrollWidth']} px"
-    assert report["widest"] <= WIDTH, f"{report['widestElement']} runs to {report['widest']:.0f} px"
+    assert report["scrollWidth"] <= WIDTHS[0], f"the page scrolls sideways: {report['scrollWidth']} px"
+    assert report["widest"] <= WIDTHS[0], f"{report['widestElement']} runs to {report['widest']:.0f} px"
     assert not report["clipped"], f"content wider than its box (a table that scrolls): {report['clipped']}"
+    narrow = probe(browser, out / spec.page, tmp_path, WIDTHS[1])     # a laptop half-screen: tables may scroll
+    assert narrow["scrollWidth"] <= WIDTHS[1], f"at {WIDTHS[1]} px the page scrolls sideways: {narrow['scrollWidth']} px"
+    assert narrow["card"], f"at {WIDTHS[1]} px the answer card is not at the top"

@@ -41,9 +41,9 @@ def test_an_interval_shares_its_estimates_cell():
                           "win_low": [0.243, 0.49], "win_high": [0.248, 0.51], "win_diff": [0.012, -0.03],
                           "diff_low": [0.004, -0.041], "diff_high": [0.020, -0.019], "win_half_width": [0.008, 0.011]})
     shown = present(table)
-    assert list(shown.columns) == ["strategy", "n", "win rate", "win diff"]      # three columns became one
+    assert list(shown.columns) == ["strategy", "n", "win rate", "win diff (points)"]  # three columns became one
     assert shown["win rate"].tolist() == ["24.5% [24.3, 24.8]", "50.0% [49.0, 51.0]"]
-    assert shown["win diff"].tolist() == ["+1.2% [+0.4, +2.0]", "-3.0% [-4.1, -1.9]"]   # differences are signed
+    assert shown["win diff (points)"].tolist() == ["+1.2 [+0.4, +2.0]", "-3.0 [-4.1, -1.9]"]   # signed, in points
     assert shown["n"].tolist() == ["4,000", "12,000"]
 
 
@@ -140,8 +140,8 @@ def test_report_renders_an_analysis_directory_and_refuses_also_there(tmp_path, c
     assert invoke("compare", "wheedle", "--set-b", "scoring.false_stop=-10", "--games", 40, "-w", 1,
                   "--out", out).exit_code == 0
     first = (out / "report.html").read_text()
-    assert invoke("report", out, "-o", tmp_path / "again.html").exit_code == 0
-    again = (tmp_path / "again.html").read_text()
+    assert invoke("report", out, "-o", out / "again.html").exit_code == 0
+    again = (out / "again.html").read_text()
     assert again == first                      # one renderer: the same page from the files on disk
     assert "B: rules changed: scoring.false_stop: -5 -&gt; -10" in again
     assert "--also compares run directories" in cli_error(["report", str(out), "--also", str(run_dir)])
@@ -209,12 +209,13 @@ def test_score_distribution_of_money_shows_shares_not_a_density():
                           "wealth": np.round(gen.gamma(2.0, 150_000, 1000))})
     data = ReportData({"players": 2}, frame, {}, "wealth", {}, [], get_game("wheeler-dealer-uk"))
     fig = score_distribution(data)
-    ax = fig.axes[0]
-    assert ax.get_ylabel().startswith("share of the strategy's games\nper bin of ")
-    assert ax.get_xlabel() == "wealth (credits)"
-    for outline in ax.patches:                     # each strategy's bars: its share of games in each bin
-        steps = outline.get_xy()[:, 1]
-        assert 0.01 < steps.max() <= 1 and 0.97 <= steps[1:-1:2].sum() <= 1.0 + 1e-9
+    assert [ax.get_ylabel() for ax in fig.axes] == ["a", "b"]          # a row per strategy, on shared axes
+    assert fig._suptitle.get_text().startswith("share of the strategy's games per bin of ")
+    ax = fig.axes[-1]
+    assert ax.get_xlabel().startswith("wealth (credits)")
+    for row in fig.axes:                     # each strategy's bars: its share of its games in each bin
+        heights = np.array([bar.get_height() for bar in row.patches])
+        assert 0.01 < heights.max() <= 1 and 0.97 <= heights.sum() <= 1.0 + 1e-9
     ax.figure.canvas.draw()
     assert "k" in ax.get_xticklabels()[2].get_text()        # 250k, not 250000 or 2.5e5
     plt.close(fig)
@@ -229,7 +230,7 @@ def test_the_sweep_legend_stands_beside_the_curves_not_on_them():
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
-    assert len(legends) == 1 and len(legends[0].get_texts()) == 5       # four entries and the best point
+    assert len(legends) == 1 and len(legends[0].get_texts()) == 4       # four entries; 30 games separate no best
     box = legends[0].get_window_extent(renderer)
     assert not [ax for ax in fig.axes if ax.get_window_extent(renderer).overlaps(box)]
     assert fig.bbox.contains(box.x1 - 1, box.y0 + 1)                    # and it is not cut off by the figure
@@ -240,7 +241,73 @@ def test_a_variance_reduction_no_row_has_is_left_out():
     # B identical to A in every game: the paired variance is 0 and no ratio exists; a blank column says nothing
     table = pd.DataFrame({"strategy": ["a", "b"], "win_diff": [0.0, 0.0], "win_low": [0.0, 0.0], "win_high": [0.0, 0.0],
                           "win_var_reduction": [np.nan, np.nan], "score_var_reduction": [np.nan, 2.5]})
-    assert list(present(table).columns) == ["strategy", "win diff", "score var reduction"]
+    assert list(present(table).columns) == ["strategy", "win diff (points)", "score var reduction"]
     assert present(table)["score var reduction"].tolist() == ["", "2.5x"]
     printed = invoke("compare", "wheedle", "--set-b", "scoring.false_stop=-10", "--games", 30, "-w", 1).output
     assert "identical results in every game" in printed and "var reduction" not in printed
+
+
+def test_the_figure_checks_catch_overlapping_texts_rate_axes_in_0_1_and_scientific_ticks():
+    from .figure_checks import number_problems, overlapping_texts
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0, 1], [0.2, 0.3])
+    ax.annotate("candidate-1", (0.5, 0.25))
+    ax.annotate("candidate-2", (0.5, 0.25))
+    ax.set_ylabel("win rate")
+    assert ("candidate-1", "candidate-2") in overlapping_texts(fig)
+    assert any("not in percent" in problem for problem in number_problems(fig))
+    ax.texts[1].remove()
+    ax.yaxis.set_major_formatter(lambda v, _: f"{v * 100:.0f}%")
+    assert not overlapping_texts(fig) and not number_problems(fig)
+    ax.set_xlim(0, 6e5)
+    ax.ticklabel_format(axis="x", style="sci", scilimits=(0, 0))
+    assert any("scientific" in problem for problem in number_problems(fig))
+    plt.close(fig)
+
+
+def test_the_forest_plot_and_the_findings_must_name_the_same_effects():
+    from simkit.reports.card import Panel
+    from .figure_checks import effects_against_findings
+
+    panel = Panel("win rate difference (points)", 0.5)
+    panel.add("kelly -> copper-only", -0.075, -0.087, -0.063, 100)
+    panel.add("poacher", 0.004, -0.003, 0.011, 100)
+    findings = ["kelly -> copper-only: B - A -7.5 points [-8.7, -6.3] (lower).",
+                "poacher: B - A +0.4 points [-0.3, +1.1]; mean net worth -$97,703 [-172,026, -23,380]."]
+    problems = effects_against_findings([panel], findings)
+    assert problems == ["in the findings but not drawn: -97703 [-172026, -23380]"]
+    assert len(effects_against_findings([panel], findings[:1])) == 1     # poacher drawn, not stated
+
+
+def test_number_style_percent_and_rule_keys():
+    from simkit.reports.format import percent, rule_changes_text, rule_key
+    from simkit.reports.plots import compact
+
+    assert compact(1_234_567, "$") == "$1.23M" and compact(-250_000, "$") == "-$250k"     # money axes
+    assert percent(0.2930) == "29.3%" and percent(0.0004, 0.0001, 0.0007, signed=True) == "+0.04%"
+    assert rule_key("deck.copies_split") == "deck.copies_split" and rule_key("win_rate") == "win rate"
+    assert rule_changes_text([("game.start_cash", 2000000, 864600)]) == \
+        "rules changed: game.start_cash: 2,000,000 -> 864,600"
+    assert "e-" not in rule_changes_text([("x.y", 0.1, 0.00001)])
+
+
+def test_report_on_a_folder_writes_its_index_and_pages_link_back(run_dir, tmp_path):
+    import shutil
+
+    folder = tmp_path / "runs"
+    shutil.copytree(run_dir, folder / "w")
+    result = invoke("report", folder)
+    assert result.exit_code == 0, result.output
+    index = (folder / "index.html").read_text()
+    assert 'href="w/report.html"' in index and "Wheedle" in index and "Highest win rate" in index
+    page = (folder / "w" / "report.html").read_text()
+    assert 'href="../index.html"' in page and 'class="answer"' in page and "<script" not in page
+    assert "http://" not in page and "https://" not in page        # offline: nothing fetched
+
+
+def test_report_on_a_folder_without_results_is_one_line(tmp_path, cli_error):
+    (tmp_path / "empty" / "sub").mkdir(parents=True)
+    assert "holds no run or analysis results" in cli_error(["report", str(tmp_path / "empty")])
+    (tmp_path / "empty" / "index.html").mkdir()
+    assert "is a directory" in cli_error(["report", str(tmp_path / "empty")])

@@ -135,14 +135,11 @@ def refused_in_run(directory) -> list[str]:
 
 
 def _show(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, (list, dict)):
-        text = str(value)
-        return text if len(text) <= 40 else text[:37] + "..."
-    return f"{value}"
+    """A rule value as the headline prints it (simkit.reports.format.rule_value), long lists cut short."""
+    from simkit.reports.format import rule_value
+
+    text = rule_value(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def first_lines(game, rules_a: dict | None, rules_b: dict | None, frames, probe=None, changes=None) -> list[str]:

@@ -129,7 +129,7 @@ def _card(spec, batch_list, frame, deals, entry_labels=None) -> dict:
                                          "mean_score": score["mean"], "score_low": score["low"], "score_high": score["high"]})
     tables["head_to_head"] = head_to_head_intervals(frame.assign(lineup=0), labels)
     findings = [f"{games_played(deals, n)}; a tie counts as a win for every tied seat "
-                f"({per_game['shared_win'].mean():.2%} of games had a shared win)."]
+                f"({per_game['shared_win'].mean():.1%} of games had a shared win)."]
     findings += _seat_findings(tables["seats"], n)
     findings += _length(spec, ordered, per_game, tables)
     findings += _half_time(spec, frame, per_game)
@@ -209,6 +209,7 @@ def _compare_cards(spec, cards, deals, n, seed, thresholds=NEGLIGIBLE) -> tuple[
         findings.append("Win rate per strategy, B - A: " + "; ".join(
             f"{label} {row['win_a']:.1%} -> {row['win_b']:.1%}, {points(row['win_diff'], row['win_low'], row['win_high'])}"
             for label, row in strategies.iterrows()) + ".")
+    findings.append(_every_seat("Every seat's advantage, B - A", seats, "win_advantage_change"))
     return tables, findings
 
 
@@ -271,7 +272,14 @@ def _seat_findings(seats: pd.DataFrame, n: int) -> list[str]:
             f"(wins {first['win']:.1%}; {n} players); the best seat is seat {best} "
             f"({number(seats.loc[best, 'win_advantage'] * 100, 1, True)} points). "
             + (f"Seats with a significant advantage or handicap: {', '.join(map(str, significant.index))}."
-               if len(significant) else "No seat's advantage is significant at 95%.")]
+               if len(significant) else "No seat's advantage is significant at 95%."),
+            _every_seat("Every seat's advantage", seats, "win_advantage")]
+
+
+def _every_seat(title: str, seats: pd.DataFrame, column: str) -> str:
+    """Every seat's value of ``column`` (a difference of win rates) with its interval, in one sentence."""
+    return f"{title}: " + "; ".join(f"seat {seat} {points(row[column], row[column + '_low'], row[column + '_high'])}"
+                                    for seat, row in seats.iterrows()) + "."
 
 
 def _length(spec, ordered, per_game, tables) -> list[str]:
@@ -288,8 +296,8 @@ def _length(spec, ordered, per_game, tables) -> list[str]:
     if spec.limit_hit is not None:
         per_game["limit"] = spec.limit_hit(ordered).to_numpy()[:: ordered["seat"].nunique()]
         share = _deal_share(per_game, "limit")
-        lines.append(f"Games hitting a limit ({spec.limit_label}): {share['mean']:.2%} [{share['low']:.2%}, "
-                     f"{share['high']:.2%}].")
+        lines.append(f"Games hitting a limit ({spec.limit_label}): {share['mean']:.1%} [{share['low']:.1%}, "
+                     f"{share['high']:.1%}].")
     else:
         lines.append("Limits: this game has no safety limit (every game ends by its own rules).")
     return lines
@@ -308,7 +316,7 @@ def _half_time(spec, frame, per_game) -> list[str]:
     share = _deal_share(result, "winner")
     n = frame["seat"].nunique()
     return [f"Leader at half-time: in the {len(result) / len(per_game):.0%} of games with a sole leader at half-time, "
-            f"that leader wins {share['mean']:.2%} [{share['low']:.2%}, {share['high']:.2%}] (a random seat would win "
+            f"that leader wins {share['mean']:.1%} [{share['low']:.1%}, {share['high']:.1%}] (a random seat would win "
             f"{1 / n:.0%}): " + ("the lead at half-time decides most games." if share["low"] > 0.5 else
                                  "games stay open after half-time." if share["high"] < 0.5 else "a lead helps but is often lost.")]
 

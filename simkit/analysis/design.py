@@ -643,7 +643,9 @@ def changes_text(changes) -> str:
     """``key: default -> value; ...`` (or "the default rules")."""
     if not changes:
         return "the default rules"
-    return "; ".join(f"{key}: {_label(old)} -> {_label(new)}" for key, old, new in changes)
+    from simkit.reports.format import rule_value as shown
+
+    return "; ".join(f"{key}: {shown(old)} -> {shown(new)}" for key, old, new in changes)
 
 
 def _identical_play(plan: _Plan, trials) -> list[str]:

@@ -278,11 +278,11 @@ def _findings(names, n, profile_list, deals, table, settled, gap, bootstrap) -> 
         "share of the win (a tie is split between the tied seats), so the payoffs of a game sum to one.",
         f"Equilibrium mix ({how}): {mix_text}" + (f"; not played: {', '.join(outside.index)}" if len(outside) else "") + ".",
         "Win share at the equilibrium (a seat of each strategy, the others drawn from the mix): "
-        + ", ".join(f"{name} {row['win_share']:.2%} [{row['win_share_low']:.2%}, {row['win_share_high']:.2%}]"
+        + ", ".join(f"{name} {row['win_share']:.1%} [{row['win_share_low']:.1%}, {row['win_share_high']:.1%}]"
                     for name, row in table.sort_values("win_share", ascending=False).iterrows())
         + f" (the strategies played there win about 1/{n} = {1 / n:.1%} each, as at any equilibrium; those outside "
           "it win less, which is why they are not played).",
-        f"Nash gap (the most one player could gain by switching to a single strategy): {gap:.2e}.",
+        f"Nash gap (the most one player could gain by switching to a single strategy): {gap * 100:.2f} points of win share.",
     ]
     if bootstrap:
         lines.append(f"Intervals: 2.5-97.5% of {bootstrap} bootstrap resamples of the deals (the same resample for "

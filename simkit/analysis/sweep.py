@@ -16,7 +16,8 @@ from ..errors import SimkitError
 from ..games import get_game
 from .activity import first_lines, probe_strategies
 from .play import batches, block_outcomes, deals_for, play_many
-from .result import Analysis, games_played, negligible_of, parse_negligible, size_words
+from .result import Analysis, games_played, negligible_of, parse_negligible, points, size_words
+from simkit.reports.format import rate_interval
 from .search import parse_number
 from .stats import block_means, paired, rate_means
 
@@ -123,10 +124,14 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     findings = [
         f"{len(values)} points of {key}, {games_played(deals, len(point_batches[0]))} each, on the same deals; a tie "
         "counts as a win for every tied seat.",
-        f"Best {key} for {focus_name}: {_label(values[best])} (win rate {focus_rows.iloc[best]['win_rate']:.2%} "
-        f"[{focus_rows.iloc[best]['win_low']:.2%}, {focus_rows.iloc[best]['win_high']:.2%}]).",
+        f"Best {key} for {focus_name}: {_label(values[best])} (win rate "
+        f"{rate_interval(*focus_rows.iloc[best][['win_rate', 'win_low', 'win_high']])}).",
         _against_best(focus_rows, negligible_of(thresholds, "win")),
     ]
+    if len(values) > 1:
+        findings.append(f"Each point's win rate minus the best's ({_label(values[best])}), paired over the same deals: "
+                        + "; ".join(f"{value} {points(row['win_vs_best'], row['vs_best_low'], row['vs_best_high'])}"
+                                    for value, row in focus_rows.iterrows() if value != _label(values[best])) + ".")
     changes = [*spec.rule_changes(point_batches[0][0].rules)]
     if param is None:
         changes = [c for c in changes if c[0] != key] + [(key, "swept over " + ", ".join(map(_label, values)))]

@@ -137,13 +137,15 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
         f"{len(frame) // players:,} games; each strategy played {played.iloc[0]:,} seats, every seat equally often; a "
         "tie counts as a win for every tied seat.",
         f"Best by rating: {best} ({standings.loc[best, 'rating']:+.0f} [{standings.loc[best, 'rating_low']:+.0f}, "
-        f"{standings.loc[best, 'rating_high']:+.0f}]), win rate {standings.loc[best, 'win_rate']:.2%}, mean rank "
+        f"{standings.loc[best, 'rating_high']:+.0f}]), win rate {standings.loc[best, 'win_rate']:.1%}, mean rank "
         f"{standings.loc[best, 'mean_rank']:.2f} of {players}"
         + (f"; not significantly ahead of {standings.index[1]} (the ranking below)."
            if len(standings) > 1 and not _ahead(standings.iloc[0]) else "."),
         "Rating: Bradley-Terry on finishing ahead of each opponent within a game (Elo-like scale, mean 0; "
         "+100 means ahead of an average strategy about 64% of the time); intervals: bootstrap over deals.",
         ranking_text(standings),
+        "Ratings: " + "; ".join(f"{name} {number(row['rating'], 0, True)} [{number(row['rating_low'], 0, True)}, "
+                                f"{number(row['rating_high'], 0, True)}]" for name, row in standings.iterrows()) + ".",
         *order_note(standings, head),
     ]
     findings = first_lines(spec, spec.default_rules, groups[0][0].rules, frames) + findings

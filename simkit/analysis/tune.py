@@ -44,6 +44,8 @@ from .compare import paired_tables
 from .activity import first_lines
 from .play import Job, play_jobs
 from .play import block_outcomes, deals_for, rotate
+from .result import points
+from simkit.reports.format import interval_text, rate_interval
 from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, format_number,
                      make_sampler, open_storage, open_study, parse_budget, parse_number, parse_range, searching, tell)
 from .stats import block_means, paired, z_for
@@ -444,18 +446,18 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
         verdict = ("better than the start" if row["win_low"] > 0 else "worse than the start" if row["win_high"] < 0
                    else "not significantly different from the start")
         findings.append(f"Validation {label} ({int(row['games_per_side']):,} games per side, fresh seeds, paired): win rate "
-                        f"{row['win_start']:.2%} -> {row['win_best']:.2%}, best - start = {row['win_diff']:+.2%} "
-                        f"[{row['win_low']:+.2%}, {row['win_high']:+.2%}]: {verdict}.")
+                        f"{row['win_start']:.1%} -> {row['win_best']:.1%}, best - start = "
+                        f"{points(row['win_diff'], row['win_low'], row['win_high'])}: {verdict}.")
     if "margin_over_field" in tables:
         for label, row in tables["margin_over_field"].iterrows():
             verdict = ("the best response beats it significantly" if row["beaten"] else
                        "it still wins significantly more than the best response" if row["best_win_diff_high"] < 0 else
                        "no significant difference")
-            findings.append(f"Margin over {label}: the best response wins {row['best_win']:.2%} to its "
-                            f"{row['their_win']:.2%} in the same games ({row['best_win_diff']:+.2%} "
-                            f"[{row['best_win_diff_low']:+.2%}, {row['best_win_diff_high']:+.2%}]): {verdict} (the start's "
-                            f"margin was {row['start_win_diff']:+.2%} [{row['start_win_diff_low']:+.2%}, "
-                            f"{row['start_win_diff_high']:+.2%}]).")
+            findings.append(f"Margin over {label}: the best response wins {row['best_win']:.1%} to its "
+                            f"{row['their_win']:.1%} in the same games "
+                            f"({points(*row[['best_win_diff', 'best_win_diff_low', 'best_win_diff_high']])}): {verdict} "
+                            f"(the start's margin was "
+                            f"{points(*row[['start_win_diff', 'start_win_diff_low', 'start_win_diff_high']])}).")
     if (validation["win_high"] < 0).any():
         # the race picked a finalist by luck: its games could not tell such close trials apart
         findings.append(f"Keep the start: the validation says the best found is worse than {start.label}; the final "
@@ -489,8 +491,11 @@ def _race_games(stage_states) -> int:
 
 def _race_line(selection: list[dict], objective: str) -> str:
     chosen = next(r for r in selection if r["chosen"])
-    form = "{:.2%}" if objective == "win" else "{:.4g}"
-    return (f"{form.format(chosen['mean'])} [{form.format(chosen['low'])}, {form.format(chosen['high'])}] over "
+    if objective == "win":
+        shown = rate_interval(chosen["mean"], chosen["low"], chosen["high"])
+    else:
+        shown = interval_text(chosen["mean"], chosen["low"], chosen["high"])
+    return (f"{shown} over "
             f"{chosen['games']:,} games, "
             f"ahead of {len(selection) - 1} other finalist{'s' * (len(selection) != 2)}")
 

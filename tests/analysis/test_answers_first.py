@@ -105,7 +105,7 @@ def test_an_experiment_starts_with_what_it_tested(tmp_path):
     assert first_line(printed).startswith("Wheeler-Dealer (US), level 2, default rules (official); 2 analyses")
     each = [line for line in printed.splitlines() if line.startswith("Wheeler-Dealer (US), level 2, 4 players")]
     assert len(each) == 2 and each[1].endswith(
-        "B: rules changed: commodity.0.total_return: 30000 -> 28000 (house rules)")
+        "B: rules changed: commodity.0.total_return: 30,000 -> 28,000 (house rules)")
     assert first_line(invoke("report", tmp_path / "out")) == first_line(printed)
 
 
