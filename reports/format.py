@@ -145,13 +145,15 @@ def present(table: pd.DataFrame, money: set[str] = frozenset(), currency: str = 
     if "rate" in table.columns and pd.api.types.is_bool_dtype(table["rate"]):
         rows = table["rate"].to_numpy(bool)
         rest = table.drop(columns="rate").reset_index(drop=True)
-        shown = pd.concat([_present(rest[rows], money, currency, every_rate=True),
-                           _present(rest[~rows], money, currency)]).sort_index()
+        # rows of different units share a column, so no header names one unit
+        shown = pd.concat([_present(rest[rows], money, currency, every_rate=True, unit_in_header=False),
+                           _present(rest[~rows], money, currency, unit_in_header=False)]).sort_index()
         return shown.set_axis(table.index)
     return _present(table, money, currency)
 
 
-def _present(table: pd.DataFrame, money, currency, every_rate: bool = False) -> pd.DataFrame:
+def _present(table: pd.DataFrame, money, currency, every_rate: bool = False,
+             unit_in_header: bool = True) -> pd.DataFrame:
     columns = [str(c) for c in table.columns]
     table = table.set_axis(columns, axis=1)
     shown = {}
@@ -201,7 +203,7 @@ def _present(table: pd.DataFrame, money, currency, every_rate: bool = False) -> 
         else:
             i += 1
         # a difference of rates is in points (the findings' unit), said once in its header
-        shown[_header(column, is_money, currency) + (" (points)" if rate and signed else "")] = cells
+        shown[_header(column, is_money, currency) + (" (points)" if rate and signed and unit_in_header else "")] = cells
     return pd.DataFrame(shown, index=table.index)
 
 
