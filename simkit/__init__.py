@@ -10,19 +10,40 @@ From Python::
 """
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
 import warnings
 from pathlib import Path
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: F401  (simkit.__version__)
+
+
+class _FoldersBeside:
+    """Finds ``simkit.strategies`` and ``simkit.reports`` in the repository folders ``strategies/`` and ``reports/``
+    beside this ``simkit/`` when it is a checkout's (a wheel copies them into ``simkit/``, where the usual import
+    finds them). First on ``sys.meta_path``: a checkout imported by its path uses its own folders, whatever an
+    editable install of another checkout maps these names to."""
+
+    FOLDERS = {"simkit.strategies": "strategies", "simkit.reports": "reports"}
+    PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+    def find_spec(self, fullname, path=None, target=None):
+        folder = self.FOLDERS.get(fullname)
+        if folder is None or os.path.isdir(os.path.join(self.PACKAGE, folder)):
+            return None
+        beside = os.path.join(os.path.dirname(self.PACKAGE), folder)
+        if not os.path.isfile(os.path.join(beside, "__init__.py")):
+            return None
+        return importlib.util.spec_from_file_location(fullname, os.path.join(beside, "__init__.py"),
+                                                      submodule_search_locations=[beside])
+
+
+sys.meta_path.insert(0, _FoldersBeside())
 
 # Strategies reach the engines as Numba first-class functions, which Numba labels experimental; simkit
 # pins Numba's minor version and tests this path (including the disk cache), so the warning is noise.
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-
-# Before any module defines a cached kernel: Numba's cache keyed on each kernel's imports (numba_cache.py).
-from . import numba_cache as _numba_cache  # noqa: E402
-
-_numba_cache.install()
 
 
 def run(game: str, games: int, players=None, seed: int = 0, rules=None, sets=(), out=None, workers: int = 1,

@@ -212,3 +212,8 @@ def install() -> None:
         return
     ours = [f"{__name__}.{cls.__name__}" for cls in (UserProvidedLocator, InTreeLocator, UserWideLocator)]
     config.CACHE_LOCATOR_CLASSES = ",".join([*ours, "IPythonCacheLocator", "ZipCacheLocator"])
+
+
+# On import: every module that defines a cached kernel imports this module first (tests/test_imports.py checks),
+# so importing simkit itself needs no Numba and the command line answers at once.
+install()

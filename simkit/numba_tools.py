@@ -9,6 +9,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
+from . import numba_cache  # noqa: F401  (installs the cache's locators before the kernels below)
+
 
 @intrinsic
 def _voidptr(typingctx, address):

@@ -8,6 +8,7 @@ so that changing one strategy or rule changes only what it must (common random n
 import numpy as np
 from numba import njit
 
+from . import numba_cache  # noqa: F401  (installs the cache's locators before the kernels below)
 from .guard import note_game
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -21,13 +21,10 @@ import statistics
 import subprocess
 import sys
 
-# The child imports simkit, simkit.strategies and simkit.reports from the tree it runs in (its working directory),
-# through tree_imports beside this script: PYTHONPATH alone would take the strategies from an editable install.
+# The child imports simkit from the tree it runs in (PYTHONPATH), and simkit finds that tree's strategies/ and
+# reports/ beside it (simkit/__init__.py). A tree older than that finder takes them from an editable install.
 _CHILD = """
-import json, os, sys, time
-sys.path.insert(0, sys.argv[7])
-import tree_imports
-tree_imports.install(os.getcwd())
+import json, sys, time
 from simkit.runner import execute, make_batch
 game, games, sets, workers = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4])
 players = sys.argv[5].split(",") if sys.argv[5] else None
@@ -54,8 +51,7 @@ print(json.dumps([games / seconds, turns[0] / seconds]))
 def _speed(tree: str, args) -> tuple[float, float]:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree), NUMBA_NUM_THREADS="1")
     done = subprocess.run([sys.executable, "-c", _CHILD, args.game, str(args.games), json.dumps(args.sets),
-                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall",
-                           os.path.dirname(os.path.abspath(__file__))], env=env,
+                           str(args.workers), args.players or "", "cpu" if args.cpu else "wall"], env=env,
                           cwd=os.path.abspath(tree), capture_output=True, text=True, check=True)
     return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
 

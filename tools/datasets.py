@@ -7,7 +7,7 @@ changed no behaviour (every column of every game bit-identical, every replay the
 ``save`` plays each game's cases below (several line-ups, each level, both checking modes, a few rule
 changes) and writes one .npz of all result columns per case, plus the replay text of a few games; ``compare``
 plays them again and reports every case, column or replay that differs. Exit status 1 when any does. The
-games are played by the tree this script is in (simkit, its strategies and reports: tree_imports), so
+games are played by the tree this script is in (simkit, and the strategies and reports beside it), so
 ``python OTHER_TREE/tools/datasets.py save DIR`` keeps another tree's baseline.
 """
 from __future__ import annotations
@@ -19,9 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-import tree_imports
-
-tree_imports.install(Path(__file__).resolve().parents[1])
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # this tree's simkit, whatever is installed
 
 from simkit.games import all_games  # noqa: E402
 from simkit.runner import make_batch  # noqa: E402

@@ -11,6 +11,8 @@ stay empty, and walks along a line stop there without bounds checks.
 import numpy as np
 from numba import njit
 
+from ... import numba_cache  # noqa: F401  (installs the cache's locators before the kernels below)
+
 EMPTY = -1
 
 
