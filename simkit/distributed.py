@@ -18,7 +18,12 @@ import sys
 import threading
 from contextlib import contextmanager
 
-from .errors import SimkitError
+from . import faults, pool
+from .batch import Batch
+from .errors import SimkitError, WorkerDied
+from .games import get_game
+from .pool import _timed_play
+from .strategy import parse_seat, registered
 
 def connect(workers: int, scheduler: str | None):
     """A Dask client: to the scheduler at ``scheduler``, or to a new LocalCluster of ``workers`` processes
@@ -52,8 +57,6 @@ def strategy_spec(strategy) -> str:
     module that holds it (a strategy built from a shipped one keeps the shipped module's decisions, so
     ``Strategy.module`` does not say where it was made)."""
     if strategy.serial not in _FOUND:
-        from .strategy import registered
-
         if registered(strategy.game).get(strategy.name) is strategy:
             _FOUND[strategy.serial] = strategy.name
         else:
@@ -91,10 +94,6 @@ def _built_batch(description: str):
 def _build(wanted: dict):
     """The batch a description names, its rules prepared once per (game, rules, players) as the pool's
     workers do (the client validated them)."""
-    from .games import get_game
-    from .runner import Batch
-    from .strategy import parse_seat
-
     spec = get_game(wanted["game"])
     key = (wanted["game"], json.dumps(wanted["rules"], sort_keys=True), len(wanted["lineup"]))
     if key not in _PREPARED:
@@ -120,8 +119,6 @@ MIN_TASK = 500          # games: a task costs a few milliseconds of the client's
 def _play_task(parts: list) -> list:
     """A task: several chunks ((description, first game, games, check, columns) each), played one after the
     other; (True, (columns, seconds)) or (False, exception) for each, so one chunk's fault is its own."""
-    from .pool import _timed_play
-
     played = []
     for description, first_game, games, check, columns in parts:
         try:
@@ -163,8 +160,6 @@ class Cluster:
         from dask.distributed import as_completed
         from distributed.scheduler import KilledWorker
 
-        from . import faults
-        from .pool import WorkerDied
 
         described = {}
         threads = self.threads()
@@ -224,8 +219,6 @@ def using(backend: str, workers: int | None = None, scheduler: str | None = None
     (a strategy module, a .zip or .egg of them) sent to every worker with ``Client.upload_file``, also to
     workers that join later. Yields the number of workers to size chunks and search rounds by: ``workers``
     (default all cores) locally, the cluster's threads on Dask."""
-    from . import pool
-
     local = workers or os.cpu_count() or 1
     if backend == "local":
         if upload:

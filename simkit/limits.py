@@ -6,6 +6,12 @@ from __future__ import annotations
 
 from .errors import SimkitError
 
+DEFAULT_CHUNK = 10_000           # games per chunk (one Parquet part of a run)
+BACKENDS = ("local", "dask")     # where a run's chunks are played (simkit.runner.execute)
+# a search budget's units as written (``-b 40 trials``, ``5 m``) -> the unit
+BUDGET_UNITS = {"t": "trials", "trial": "trials", "trials": "trials", "g": "games", "game": "games", "games": "games",
+                "m": "minutes", "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes"}
+
 MAX_GAMES = 10 ** 10            # games of one run or analysis (at ~10^5-10^6 games/s on a core: days)
 MAX_CHUNKS = 1_000_000          # Parquet parts of one run (--games / --chunk-size)
 MAX_GAME_INDEX = 2 ** 62        # a game's global index (seed streams take (seed, index) as 64-bit words)

@@ -39,6 +39,10 @@ from numba import njit
 
 from . import strategy as _strategy
 from . import faults, guard
+from .batch import Batch
+from .errors import WorkerDied
+from .games import get_game
+from .strategy import Seat
 
 WATCH_S = 1.0               # how often a pool looks for a stuck worker while none has finished a chunk
 IN_FLIGHT_PER_WORKER = 2    # chunks waiting per worker: enough to hide a result's trip, little memory
@@ -117,10 +121,6 @@ MAX_BUILT = 256
 
 
 def _rebuild(description: tuple):
-    from .games import get_game
-    from .runner import Batch
-    from .strategy import Seat
-
     game, rules_json, seed, seats = description
     spec = get_game(game)
     rules = json.loads(rules_json)
@@ -193,13 +193,6 @@ def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_a
 
 
 # --- in this process --------------------------------------------------------------------------------------------
-class WorkerDied(RuntimeError):
-    """A worker process ended while it had a chunk to play (killed by the system, perhaps for want of memory,
-    or crashed: ``crashed`` is true for a fault of the code it ran, a segmentation fault or an abort)."""
-
-    crashed = False
-
-
 
 class RemoteTraceback(Exception):
     """The traceback, in the worker, of an exception a chunk raised (the ``__cause__`` of the one re-raised)."""

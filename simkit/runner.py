@@ -14,101 +14,31 @@ import errno
 import fcntl
 import json
 import os
-import platform
 import shutil
 import sys
 import tempfile
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-import numba
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import tomli_w
 
-from . import __version__
 from . import progress as progress_bar
-from .errors import RunFailed, SimkitError
-from .games import Game, get_game
+from .errors import RunFailed, SimkitError, WorkerDied
+from .batch import Batch, batch_from_manifest, make_batch  # noqa: F401  (callers import these from here too)
+from .distributed import using
 from .integrity import PART, check_folder, part_entry, part_name, read_part, seal
-from .limits import MAX_CHUNKS, MAX_GAME_INDEX, MAX_GAMES, MAX_MANIFEST_BYTES, check_count, check_output_name
+from .limits import BACKENDS, DEFAULT_CHUNK, MAX_CHUNKS, MAX_GAME_INDEX, MAX_MANIFEST_BYTES, check_count, check_output_name
 from .faults import StrategyFault, set_discard_on_crash
-from .pool import INHERITED_FDS, Chunk, WorkerDied, play_chunks
+from .pool import INHERITED_FDS, Chunk, play_chunks
 from .storage import TEMP_SUFFIX, parse_json, read_inside, replace_dir, write_atomic
-from .strategy import Seat, parse_lineup
 
-DEFAULT_CHUNK = 10_000
 MANIFEST = "manifest.json"
-
-
-@dataclass(frozen=True)
-class Batch:
-    """A fully validated batch: the game, its effective rules, the line-up, the seed and the size."""
-
-    game: Game
-    rules: dict
-    prepared: object
-    seats: tuple[Seat, ...]
-    seed: int
-    games: int
-    first_game: int = 0     # index of the batch's first game: later batches of a growing run continue the seeds
-
-    def play(self, first_game: int, n_games: int, check: bool = False) -> dict:
-        return self.game.simulate(self.prepared, list(self.seats), self.seed, first_game, n_games, check)
-
-    def totals(self, parts) -> dict:
-        """Sum the per-chunk totals a game reports (``columns["_totals"]``, e.g. landings per square)."""
-        summed = {}
-        for part in parts:
-            for name, values in part.items():
-                summed[name] = summed.get(name, 0) + np.asarray(values)
-        return {name: values.tolist() for name, values in summed.items()}
-
-    def table(self, columns: dict) -> pa.Table:
-        """Arrow table of one chunk, with the strategy label of each row's seat."""
-        labels = list(dict.fromkeys(seat.label for seat in self.seats))
-        code_of_seat = np.array([labels.index(seat.label) for seat in self.seats], np.int32)
-        data = {k: v for k, v in columns.items() if not k.startswith("_")}
-        strategy = pa.DictionaryArray.from_arrays(pa.array(code_of_seat[data["seat"]]), pa.array(labels))
-        data = {"game": data.pop("game"), "seat": data.pop("seat"), "strategy": strategy, **data}
-        return pa.table(data)
-
-    def manifest(self) -> dict:
-        return {
-            "game": self.game.name,
-            "title": self.game.title,
-            "players": len(self.seats),
-            "official_player_count": len(self.seats) in self.game.player_counts,
-            "lineup": [{"seat": i, "label": s.label, "strategy": s.strategy.name, "params": s.values,
-                        "module": s.strategy.module}
-                       for i, s in enumerate(self.seats)],
-            "seed": self.seed,
-            "games": self.games,
-            "rules": self.rules,
-            "score_column": self.game.score_column,
-            "labels": self.game.total_labels(self.prepared),
-            "versions": {"simkit": __version__, "numba": numba.__version__, "numpy": np.__version__,
-                         "pandas": pd.__version__, "pyarrow": pa.__version__, "python": platform.python_version()},
-        }
-
-
-def make_batch(game: str, games: int, players=None, seed: int = 0, rules_file=None, sets=(),
-               rules: dict | None = None) -> Batch:
-    """Validate everything a batch needs before anything runs or is written."""
-    spec = get_game(game)
-    games = check_count(games, "--games", 1, MAX_GAMES)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
-        raise SimkitError(f"--seed must be a whole number 0..2**64-1, not {seed!r}")
-    effective = spec.rules(rules_file, sets, rules)     # first: bad rules fail before strategies compile
-    seats = parse_lineup(spec.name, players if players else list(spec.default_lineup))
-    spec.check_player_count(len(seats))
-    prepared = spec.prepare(effective, len(seats))
-    return Batch(spec, effective, prepared, tuple(seats), int(seed), int(games))
 
 
 def check_chunks(batch: Batch, chunk_size: int) -> None:
@@ -124,9 +54,6 @@ def chunk_ranges(games: int, chunk_size: int):
     """(index, first game of the batch, games) of each chunk of a batch of ``games``."""
     for index, first in enumerate(range(0, games, chunk_size)):
         yield index, first, min(chunk_size, games - first)
-
-
-BACKENDS = ("local", "dask")
 
 
 def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
@@ -146,8 +73,6 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
               if index not in skip]
     with progress_bar.games(batch.games, enabled=progress) as bar:
         bar.update(batch.games - sum(chunk.games for chunk in chunks))     # a resumed run's kept chunks
-        from .distributed import using
-
         with using(backend, workers, scheduler):    # dask: play_chunks sends the chunks to the cluster
             play_chunks(chunks, lambda chunk, columns: sink(chunk.key, columns), workers, check, bar)
 
@@ -552,16 +477,3 @@ def _json_default(value):
     if isinstance(value, np.generic):
         return value.item()
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
-
-
-def batch_from_manifest(manifest: dict, games: int | None = None) -> Batch:
-    """The batch a run directory's manifest describes (its games again, or the first ``games`` of them), for
-    plots that re-play a sample of a run. A user strategy is found again as ``module:name``."""
-    from .strategy import registered
-
-    players = []
-    for seat in manifest["lineup"]:
-        shipped = registered(manifest["game"]).get(seat["strategy"])
-        name = seat["strategy"] if shipped and shipped.module == seat["module"] else f"{seat['module']}:{seat['strategy']}"
-        players.append(":".join([name] + [f"{key}={value!r}" for key, value in seat["params"].items()]))
-    return make_batch(manifest["game"], games or manifest["games"], players, manifest["seed"], rules=manifest["rules"])

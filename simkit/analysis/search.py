@@ -24,11 +24,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SimkitError
+from ..limits import BUDGET_UNITS as UNITS
 from ..runner import RunInterrupted
 from .result import Analysis
+from .. import progress as progress_bars
 
-UNITS = {"t": "trials", "trial": "trials", "trials": "trials", "g": "games", "game": "games", "games": "games",
-         "m": "minutes", "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes"}
 SCALE_SUFFIXES = {"": "float", "log": "log", "int": "int", "int:log": "int-log"}   # LO:HI[:suffix] -> scale
 
 
@@ -324,8 +324,6 @@ class Progress:
     def __init__(self, budget: Budget, show=None):
         self.budget = budget
         self.bar = None
-        from .. import progress as progress_bars
-
         if (progress_bars.shown() if show is None else show):
             from tqdm import tqdm
 
@@ -351,7 +349,6 @@ def searching(store, storage, progress: Progress):
     it; the bar is closed and the storage file released (so it can be copied into the results)."""
     import optuna
 
-    from .. import progress as progress_bars
 
     try:
         with progress_bars.games(0, enabled=False):   # the search's own bar, not one per round's games

@@ -1,4 +1,9 @@
-"""The ``simkit`` command: a thin layer over the library, one module per subcommand."""
+"""The ``simkit`` command: a thin layer over the library, one module per subcommand.
+
+The command line is parsed and checked before anything heavy is loaded: a subcommand module imports only
+click, ``options`` and light modules (errors, limits, rules, the game registry's names) at its top, and the
+library (numba, pandas, the engines) inside its command function; ``main`` parses the whole line first, so
+``--help``, ``--version`` and bad input answer at once (tests/test_cli_startup.py)."""
 from __future__ import annotations
 
 import os
@@ -7,15 +12,14 @@ import traceback
 
 import click
 
-from ..errors import RunFailed, SimkitError
-from ..pool import WorkerDied
-from ..supervise import supervise
+from ..errors import RunFailed, SimkitError, WorkerDied
+from ..version import __version__
 from . import bench, fuzz, games, replay, report, rules, run, strategies, summary
 from . import balance, compare, design, experiment, ladder, metagame, sweep, tournament, tune
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(package_name="simkit")
+@click.version_option(__version__, prog_name="simkit")
 @click.option("--debug", is_flag=True, expose_value=False,
               help="On an error, also print the full traceback (any place on the line; or SIMKIT_DEBUG=1).")
 @click.option("--decision-timeout", type=float, expose_value=False, metavar="SECONDS",
@@ -62,6 +66,23 @@ def _decision_timeout(argv: list[str]) -> list[str]:
     return rest
 
 
+def _parse(args: list[str]) -> None:
+    """Parse the group's and the subcommand's arguments as ``cli.main`` will, without running the command: its
+    errors (and an eager option's answer: ``--help``, ``--version``) come out of here."""
+    with cli.make_context("simkit", list(args)) as ctx:
+        rest = [*getattr(ctx, "_protected_args", ()), *ctx.args]     # click 8.2+ keeps the subcommand there
+        if not rest:
+            return
+        name, command, rest = cli.resolve_command(ctx, rest)
+        while isinstance(command, click.Group):     # simkit experiment run ...
+            ctx = command.make_context(name, rest, parent=ctx)
+            rest = [*getattr(ctx, "_protected_args", ()), *ctx.args]     # click 8.2+ keeps the subcommand there
+            if not rest:
+                return
+            name, command, rest = command.resolve_command(ctx, rest)
+        command.make_context(name, rest, parent=ctx)
+
+
 def main(argv=None) -> None:
     """Entry point: bad input of any kind ends with one line on stderr and exit status 2 (with ``--debug``
     anywhere on the line, or SIMKIT_DEBUG=1, after the full traceback)."""
@@ -72,10 +93,14 @@ def main(argv=None) -> None:
         argv = _decision_timeout(argv)
     except SimkitError as exc:
         _one_line(exc, f"simkit: error: {exc}", 2, debug)
-    if supervised:
-        supervise()     # the command as a supervised child: its crash or a stuck decision is one line too
+    args = [arg for arg in argv if arg != "--debug"]
     try:
-        cli.main(args=[arg for arg in argv if arg != "--debug"], prog_name="simkit", standalone_mode=False)
+        _parse(args)    # --help, --version and bad arguments answer here, before the library is loaded
+        if supervised:
+            from ..supervise import supervise   # loads Numba: only for a command line that parsed
+
+            supervise()     # the command as a supervised child: its crash or a stuck decision is one line too
+        cli.main(args=args, prog_name="simkit", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.Abort as exc:

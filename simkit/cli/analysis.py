@@ -7,15 +7,16 @@ import sys
 
 import click
 
-from ..analysis import Experiment, run_experiment
 from ..rules import read_toml
-from ..runner import RunInterrupted
 
 
 def run_one(game: str, kind: str, options: dict, seed: int, games: int, sets, rules_file, workers, out, overwrite,
             verbose: bool = False) -> None:
     """Run one analysis from command-line options, print it (what was tested, the findings, then the compact
     tables; every table with ``verbose``), and write ``out`` when given."""
+    from ..analysis import Experiment, run_experiment
+    from ..runner import RunInterrupted
+
     experiment = Experiment(game=game, seed=seed, games=games, sets=list(sets),
                             rules=read_toml(rules_file) if rules_file else {},
                             analyses=[{"kind": kind, **{k: v for k, v in options.items() if v is not None}}])

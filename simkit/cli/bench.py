@@ -2,7 +2,6 @@ import json
 
 import click
 
-from ..bench import format_benchmark, format_overhead, format_table, overhead, run_benchmark
 from ..games import game_names
 from .options import GAMES, rules_options, workers_option
 
@@ -32,6 +31,10 @@ def command(game, every, games, repeat, memory, overhead_, batches, workers, das
             as_json):
     """Benchmark a game's default line-up (or with --all every game's): games/s and player turns/s on all cores
     and one, JIT speed-up, warm start, peak memory. With --profile: where one core's time goes."""
+    from ..bench import format_benchmark, format_overhead, format_table, overhead, run_benchmark
+    from ..profile import format_profile, profile_batch
+    from ..runner import make_batch
+
     if every == bool(game):
         raise click.UsageError("give a GAME or --all")
     if overhead_:
@@ -45,9 +48,6 @@ def command(game, every, games, repeat, memory, overhead_, batches, workers, das
     if profile:
         if every or memory or dask:
             raise click.UsageError("--profile is for one GAME, without --all, --memory or --dask")
-        from ..profile import format_profile, profile_batch
-        from ..runner import make_batch
-
         batch = make_batch(game, 1, players, 1, rules_file, sets)
         result = profile_batch(batch, games or 2_000, repeat)
         click.echo(json.dumps(result, indent=2) if as_json else format_profile(result))

@@ -3,7 +3,6 @@ from pathlib import Path
 
 import click
 
-from ..analysis import run_experiment, load_experiment
 from .options import GAMES, allow_code_option, execution_options, quiet_option
 
 
@@ -25,11 +24,12 @@ def command():
                                                     "results directory).")
 def run(file, out, games, workers, overwrite, allow_code, verbose):
     """Run every analysis of FILE and write tables, plots (PNG, SVG) and report.html."""
+    from ..analysis import load_experiment, run_experiment
+    from ..reports.analysis import experiment_headline
+
     experiment = load_experiment(file)
     out = out or str(Path("runs") / Path(file).stem)
     results = run_experiment(experiment, out, games, workers or os.cpu_count() or 1, overwrite, allow_code)
-    from simkit.reports.analysis import experiment_headline
-
     click.echo(experiment_headline(experiment, [{"kind": r.kind, "setup": r.setup, "players": r.players}
                                                 for r in results]))
     for result in results:

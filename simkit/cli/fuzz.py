@@ -3,7 +3,6 @@ import os
 
 import click
 
-from ..fuzz import campaign
 from .options import GAMES, game_argument, json_option, quiet_option, workers_option
 
 
@@ -21,6 +20,8 @@ from .options import GAMES, game_argument, json_option, quiet_option, workers_op
 def command(game, games, games_per_case, seed, workers, as_json):
     """Play random valid rule overlays, player counts and line-ups in checking mode (the engine asserts its
     conservation laws); exit 1 if any case breaks one, printing the Python that replays it."""
+    from ..fuzz import campaign
+
     result = campaign(game, games, games_per_case, workers or os.cpu_count() or 1, seed)
     if as_json:
         click.echo(json.dumps(result, indent=2))

@@ -7,7 +7,7 @@ import click
 
 from .. import progress
 from ..games import game_names
-from ..limits import MAX_GAMES
+from ..limits import BUDGET_UNITS, MAX_GAMES
 
 GAMES = click.IntRange(1, MAX_GAMES)    # every count of games (simkit.limits)
 
@@ -142,8 +142,6 @@ class BudgetOption(click.Option):
     parser then takes it as part of the value."""
 
     def add_to_parser(self, parser, ctx):
-        from ..analysis.search import UNITS    # the words parse_budget reads (loaded only when parsing)
-
         super().add_to_parser(parser, ctx)
         for name in self.opts:
             option = parser._long_opt.get(name) or parser._short_opt.get(name)
@@ -152,7 +150,7 @@ class BudgetOption(click.Option):
             process = option.process
 
             def with_unit(value, state, process=process):
-                if isinstance(value, str) and state.rargs and state.rargs[0] in UNITS:
+                if isinstance(value, str) and state.rargs and state.rargs[0] in BUDGET_UNITS:
                     value = f"{value} {state.rargs.pop(0)}"
                 process(value, state)
 

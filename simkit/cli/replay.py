@@ -1,8 +1,6 @@
 import click
 
 from ..limits import MAX_GAMES
-
-from ..runner import make_batch
 from .options import game_argument, players_list, players_option, rules_options, seed_option
 
 
@@ -15,7 +13,8 @@ from .options import game_argument, players_list, players_option, rules_options,
 @rules_options
 def command(game, seed, game_index, players, rules_file, sets):
     """Re-play one game of a batch from (seed, game index, line-up) and print every move."""
-    from simkit.reports.format import run_headline
+    from ..reports.format import run_headline
+    from ..runner import make_batch
 
     batch = make_batch(game, game_index + 1, players_list(players), seed, rules_file, sets)
     click.echo(run_headline(batch.game, batch.manifest()))      # what is played, as every output starts

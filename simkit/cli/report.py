@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import click
 
 from .options import allow_code_option
@@ -15,17 +17,14 @@ def command(directory, output, also, allow_code):
     of an analysis results directory (compare, tournament, sweep, balance, experiment); on a folder of them,
     write its index.html (every run and analysis with its headline, verdict and date, each linked to its
     report; a run without a report gets one)."""
-    from pathlib import Path
-
-    from simkit.reports.html import build_report, report_headline
-
-    from ..limits import check_output_name
-    from ..results import read_manifest
     from ..errors import SimkitError
+    from ..limits import check_output_name
+    from ..reports.html import build_report, report_headline
+    from ..reports.index import build_index
+    from ..results import read_manifest
+    from ..strategy import from_data_file
 
     if Path(directory).is_dir() and not (Path(directory) / "manifest.json").is_file():
-        from simkit.reports.index import build_index
-
         if also:
             raise SimkitError(f"--also compares run directories; {directory} is a folder of results (its index lists them)")
         target = Path(output) if output else Path(directory) / "index.html"
@@ -43,8 +42,6 @@ def command(directory, output, also, allow_code):
         raise SimkitError(f"report output {output} is a directory; give a file name")
     if not output.resolve().parent.is_dir():
         raise SimkitError(f"cannot write {output}: its directory does not exist")
-    from ..strategy import from_data_file
-
     with from_data_file(None if allow_code else f"{Path(directory) / 'manifest.json'}"):     # a re-played sample
         path = build_report(directory, output, also)
     click.echo(f"{report_headline(directory)}\nreport written to {path}")

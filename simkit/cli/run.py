@@ -3,7 +3,7 @@ import sys
 
 import click
 
-from ..runner import BACKENDS, DEFAULT_CHUNK, RunInterrupted, finished, make_batch, prepare_output, run_config, run_to_directory
+from ..limits import BACKENDS, DEFAULT_CHUNK
 from .options import GAMES, game_argument, players_list, players_option, rules_options, seed_option, workers_option
 
 
@@ -31,6 +31,9 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
     """Run a batch of games into a directory of Parquet parts with a manifest.
 
     An interrupted run resumes when the same command is given again; on a finished run it does nothing."""
+    from ..reports.format import run_headline
+    from ..runner import RunInterrupted, finished, make_batch, prepare_output, run_config, run_to_directory
+
     if backend == "local" and scheduler:
         raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
     backend = "dask" if scheduler else backend or "local"
@@ -42,8 +45,6 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
         return
     workers = workers or os.cpu_count() or 1
     if not quiet:   # what is about to be played, first (a progress bar then runs below it, on stderr)
-        from simkit.reports.format import run_headline
-
         click.echo(run_headline(batch.game, batch.manifest()))
     try:
         path = run_to_directory(batch, out, workers, chunk_size, progress=not quiet, overwrite=overwrite, check=check,

@@ -2,12 +2,13 @@ import textwrap
 
 import click
 
-from ..strategy import _fmt, plugin_module, plugin_package, registered
 from .options import game_argument
 
 
 def _value(param, value) -> str:
     """A parameter value as written on the command line, with a choice's name."""
+    from ..strategy import _fmt
+
     text = _fmt(value)
     if param.kind == "choice" and float(value).is_integer() and 0 <= int(value) < len(param.choices):
         text += f" ({param.choices[int(value)]})"
@@ -19,6 +20,8 @@ def _value(param, value) -> str:
 def command(game):
     """List a game's strategies (shipped, and from installed packages) with their parameters: default, kind
     and range, and meaning. A preset lists the values it sets; its family lists every parameter."""
+    from ..strategy import plugin_module, plugin_package, registered
+
     families = {}    # the decisions of a family -> its first strategy listed (whose parameters are printed whole)
     for name, strategy in registered(game).items():
         package = plugin_package(game, name)

@@ -2,8 +2,6 @@ import json
 
 import click
 
-from ..games import get_game
-from ..results import read_manifest, summarize
 
 
 @click.command("summary")
@@ -12,7 +10,10 @@ from ..results import read_manifest, summarize
 def command(directory, as_json):
     """What was tested, the answers in a few lines, then win rate and mean score per strategy and per seat
     with 95% CIs (Wilson for rates): the numbers and cells of the run's report."""
-    from simkit.reports.format import run_findings, run_headline, summary_frames, table_text
+    from ..analysis.activity import refused_in_run
+    from ..games import get_game
+    from ..reports.format import run_findings, run_headline, summary_frames, table_text
+    from ..results import read_manifest, summarize
 
     manifest = read_manifest(directory)
     tables = summarize(directory)
@@ -27,8 +28,6 @@ def command(directory, as_json):
         return
     game = get_game(manifest["game"])
     headline = run_headline(game, manifest)
-    from ..analysis.activity import refused_in_run
-
     findings = refused_in_run(directory) + run_findings(directory, manifest, tables)
     click.echo("\n".join([headline, "=" * min(len(headline), 100), *(f"- {line}" for line in findings)]))
     for key, flat in summary_frames(tables, manifest).items():

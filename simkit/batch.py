@@ -1,0 +1,94 @@
+"""A batch: a game, its effective rules, a line-up, a seed and a number of games, validated before anything runs
+(``make_batch``), and what a chunk of it plays. Below the runner and its executors (simkit.pool, simkit.distributed),
+which rebuild a batch in a worker from its description."""
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from .errors import SimkitError
+from .games import Game, get_game
+from .limits import MAX_GAMES, check_count
+from .strategy import Seat, parse_lineup, registered
+from .version import __version__
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A fully validated batch: the game, its effective rules, the line-up, the seed and the size."""
+
+    game: Game
+    rules: dict
+    prepared: object
+    seats: tuple[Seat, ...]
+    seed: int
+    games: int
+    first_game: int = 0     # index of the batch's first game: later batches of a growing run continue the seeds
+
+    def play(self, first_game: int, n_games: int, check: bool = False) -> dict:
+        return self.game.simulate(self.prepared, list(self.seats), self.seed, first_game, n_games, check)
+
+    def totals(self, parts) -> dict:
+        """Sum the per-chunk totals a game reports (``columns["_totals"]``, e.g. landings per square)."""
+        summed = {}
+        for part in parts:
+            for name, values in part.items():
+                summed[name] = summed.get(name, 0) + np.asarray(values)
+        return {name: values.tolist() for name, values in summed.items()}
+
+    def table(self, columns: dict) -> pa.Table:
+        """Arrow table of one chunk, with the strategy label of each row's seat."""
+        labels = list(dict.fromkeys(seat.label for seat in self.seats))
+        code_of_seat = np.array([labels.index(seat.label) for seat in self.seats], np.int32)
+        data = {k: v for k, v in columns.items() if not k.startswith("_")}
+        strategy = pa.DictionaryArray.from_arrays(pa.array(code_of_seat[data["seat"]]), pa.array(labels))
+        data = {"game": data.pop("game"), "seat": data.pop("seat"), "strategy": strategy, **data}
+        return pa.table(data)
+
+    def manifest(self) -> dict:
+        return {
+            "game": self.game.name,
+            "title": self.game.title,
+            "players": len(self.seats),
+            "official_player_count": len(self.seats) in self.game.player_counts,
+            "lineup": [{"seat": i, "label": s.label, "strategy": s.strategy.name, "params": s.values,
+                        "module": s.strategy.module}
+                       for i, s in enumerate(self.seats)],
+            "seed": self.seed,
+            "games": self.games,
+            "rules": self.rules,
+            "score_column": self.game.score_column,
+            "labels": self.game.total_labels(self.prepared),
+            "versions": {"simkit": __version__, "numba": numba.__version__, "numpy": np.__version__,
+                         "pandas": pd.__version__, "pyarrow": pa.__version__, "python": platform.python_version()},
+        }
+
+
+def make_batch(game: str, games: int, players=None, seed: int = 0, rules_file=None, sets=(),
+               rules: dict | None = None) -> Batch:
+    """Validate everything a batch needs before anything runs or is written."""
+    spec = get_game(game)
+    games = check_count(games, "--games", 1, MAX_GAMES)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
+        raise SimkitError(f"--seed must be a whole number 0..2**64-1, not {seed!r}")
+    effective = spec.rules(rules_file, sets, rules)     # first: bad rules fail before strategies compile
+    seats = parse_lineup(spec.name, players if players else list(spec.default_lineup))
+    spec.check_player_count(len(seats))
+    prepared = spec.prepare(effective, len(seats))
+    return Batch(spec, effective, prepared, tuple(seats), int(seed), int(games))
+
+
+def batch_from_manifest(manifest: dict, games: int | None = None) -> Batch:
+    """The batch a run directory's manifest describes (its games again, or the first ``games`` of them), for
+    plots that re-play a sample of a run. A user strategy is found again as ``module:name``."""
+    players = []
+    for seat in manifest["lineup"]:
+        shipped = registered(manifest["game"]).get(seat["strategy"])
+        name = seat["strategy"] if shipped and shipped.module == seat["module"] else f"{seat['module']}:{seat['strategy']}"
+        players.append(":".join([name] + [f"{key}={value!r}" for key, value in seat["params"].items()]))
+    return make_batch(manifest["game"], games or manifest["games"], players, manifest["seed"], rules=manifest["rules"])
