@@ -64,7 +64,8 @@ def test_a_kernel_is_stamped_with_every_module_it_imports_from(tmp_path):
     (tmp_path / "mine.py").write_text("import numpy as np\nfrom helpers import LIMIT\nfrom simkit.rng import DEAL\n")
     (tmp_path / "helpers.py").write_text("LIMIT = 3\n")
     assert closure(tmp_path / "mine.py") == {str(tmp_path / "mine.py"), str(tmp_path / "helpers.py"), "simkit/rng.py",
-                                             "simkit/guard.py"}     # rng.py notes each game in simkit.guard
+                                             "simkit/guard.py",     # rng.py notes each game in simkit.guard
+                                             "simkit/numba_cache.py"}   # and installs the cache's locators
     before = numba_cache.source_stamp(str(tmp_path / "mine.py"))
     (tmp_path / "helpers.py").write_text("LIMIT = 4\n")
     numba_cache._stamps.clear()
