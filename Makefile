@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 SIMKIT := $(VENV)/bin/simkit
 DEMO_GAMES ?= 200000
 
-.PHONY: demo test bench clean-cache
+.PHONY: demo test lint-fix bench clean-cache
 
 $(VENV)/.installed: pyproject.toml setup.py
 	python3 -m venv $(VENV)
@@ -21,7 +21,12 @@ demo: $(VENV)/.installed
 	@echo "index of every run and analysis in runs/: $(CURDIR)/runs/index.html"
 
 test: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q -n auto
+
+# After merging branches: sort imports and drop unused ones, then fix by hand what ruff still lists.
+lint-fix: $(VENV)/.installed
+	$(VENV)/bin/ruff check --fix .
 
 bench: $(VENV)/.installed
 	$(SIMKIT) bench wheedle
