@@ -48,14 +48,12 @@ def no_play(monkeypatch):
     def stop(*args, **kwargs):
         raise Played
 
-    import simkit.cli.analysis
-    import simkit.cli.experiment
-    import simkit.cli.replay
-    import simkit.cli.run
+    import simkit.analysis
+    import simkit.runner
 
-    monkeypatch.setattr(simkit.cli.run, "run_to_directory", stop)
-    monkeypatch.setattr(simkit.cli.analysis, "run_experiment", stop)
-    monkeypatch.setattr(simkit.cli.experiment, "run_experiment", stop)
+    # the command modules import these when they run (simkit/cli/__init__.py), so they are stopped at their source
+    monkeypatch.setattr(simkit.runner, "run_to_directory", stop)
+    monkeypatch.setattr(simkit.analysis, "run_experiment", stop)
     monkeypatch.setattr(simkit.runner.Batch, "play", stop)
     return Played
 
