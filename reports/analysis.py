@@ -8,7 +8,6 @@ the same page again). Tables are shown through ``simkit.reports.format``: one ce
 from __future__ import annotations
 
 import base64
-import io
 import json
 import platform
 import re
@@ -17,21 +16,21 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import jinja2
-from markupsafe import Markup
 import matplotlib
+from markupsafe import Markup
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.ticker import PercentFormatter  # noqa: E402
 
 from simkit import __version__  # noqa: E402
 from simkit.games import get_game  # noqa: E402
 from simkit.pool import map_forked  # noqa: E402
 from simkit.runner import MANIFEST, staged  # noqa: E402
 from simkit.storage import write_atomic  # noqa: E402
-from matplotlib.ticker import PercentFormatter  # noqa: E402
 
 from .card import CARD_CSS, analysis_panels, card_html, forest_figure, nav_html, png, verdict_lines  # noqa: E402
 from .format import flat_table, money_columns, setup_table_html, table_html, tested  # noqa: E402
@@ -406,7 +405,6 @@ def render_results(directory, output) -> Path:
     """Render report.html of an analysis results directory from its files (manifest, findings, tables,
     plots): what ``write_results`` does last and ``simkit report DIR`` does again."""
     from simkit.analysis.experiment import Experiment
-
     from simkit.results import read_manifest
     from simkit.storage import inside
 

@@ -262,7 +262,7 @@ def docs_link(page: str) -> str:
 
 def card_html(tested: str, facts: list[tuple[str, str]], verdicts: list[str], forest_png: str | None) -> str:
     """The answer card: what was tested (the headline and its facts), the verdict sentences and the forest plot."""
-    from markupsafe import escape     # as the page templates escape: the same text reads the same in both
+    from markupsafe import escape  # as the page templates escape: the same text reads the same in both
 
     items = "".join(f"<dt>{escape(name)}</dt><dd>{escape(str(value))}</dd>" for name, value in facts)
     said = "".join(f"<li>{escape(line)}</li>" for line in verdicts)

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
-from markupsafe import Markup
 import matplotlib.pyplot as plt
 import pandas as pd
+from markupsafe import Markup
 
 from simkit.errors import SimkitError
 from simkit.games import Game, get_game
@@ -19,8 +19,19 @@ from simkit.storage import write_atomic
 
 from . import plots_for
 from .card import CARD_CSS, card_html, forest_figure, nav_html, png, run_panels, verdict_lines
-from .format import (CI_NOTE, changes_table_html, confounding_note, leader_gaps, lineup_text, money_columns,
-                     rule_changes_text, run_findings, run_headline, summary_frames, table_html)
+from .format import (
+    CI_NOTE,
+    changes_table_html,
+    confounding_note,
+    leader_gaps,
+    lineup_text,
+    money_columns,
+    rule_changes_text,
+    run_findings,
+    run_headline,
+    summary_frames,
+    table_html,
+)
 
 TEMPLATE = Path(__file__).with_name("report.html.j2")
 

@@ -55,8 +55,8 @@ def run(game: str, games: int, players=None, seed: int = 0, rules=None, sets=(),
     a TOML file. sets: ``"key=value"`` strings as on the command line. With ``out``, the run is also written
     there as a run directory and the DataFrame is loaded back from it.
     """
-    from .runner import DEFAULT_CHUNK, make_batch, run_to_directory, run_to_frame
     from .results import load as load_dir
+    from .runner import DEFAULT_CHUNK, make_batch, run_to_directory, run_to_frame
 
     rules_file, overrides = (rules, None) if isinstance(rules, (str, Path)) else (None, rules)
     batch = make_batch(game, games, players, seed, rules_file, sets, overrides)

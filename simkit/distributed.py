@@ -25,6 +25,7 @@ from .games import get_game
 from .pool import _timed_play
 from .strategy import parse_seat, registered
 
+
 def connect(workers: int, scheduler: str | None):
     """A Dask client: to the scheduler at ``scheduler``, or to a new LocalCluster of ``workers`` processes
     of one thread each. Returns (client, cluster or None); close both."""

@@ -11,10 +11,8 @@ import signal
 import sys
 
 from . import guard
-
 from .bounds import BEFORE_THE_START, PAST_THE_END
 from .errors import RunFailed, SimkitError
-
 
 CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGILL, signal.SIGFPE)
 

@@ -37,8 +37,8 @@ from multiprocessing import connection
 import numpy as np
 from numba import njit
 
-from . import strategy as _strategy
 from . import faults, guard
+from . import strategy as _strategy
 from .batch import Batch
 from .errors import WorkerDied
 from .games import get_game

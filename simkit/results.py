@@ -12,8 +12,8 @@ from .errors import SimkitError
 from .integrity import REMEDY, check_folder, read_part
 from .limits import MAX_MANIFEST_BYTES
 from .runner import MANIFEST
-from .storage import inside, parse_json, read_inside
 from .stats import mean_interval, wilson
+from .storage import inside, parse_json, read_inside
 
 
 def read_manifest(directory: str | Path, verify: bool = True) -> dict:

@@ -29,12 +29,19 @@ import pyarrow.parquet as pq
 import tomli_w
 
 from . import progress as progress_bar
-from .errors import RunFailed, SimkitError, WorkerDied
 from .batch import Batch, batch_from_manifest, make_batch  # noqa: F401  (callers import these from here too)
 from .distributed import using
-from .integrity import PART, check_folder, part_entry, part_name, read_part, seal
-from .limits import BACKENDS, DEFAULT_CHUNK, MAX_CHUNKS, MAX_GAME_INDEX, MAX_MANIFEST_BYTES, check_count, check_output_name
+from .errors import RunFailed, SimkitError, WorkerDied
 from .faults import StrategyFault, set_discard_on_crash
+from .integrity import PART, check_folder, part_entry, part_name, read_part, seal
+from .limits import (
+    BACKENDS,
+    DEFAULT_CHUNK,
+    MAX_CHUNKS,
+    MAX_GAME_INDEX,
+    MAX_MANIFEST_BYTES,
+    check_output_name,
+)
 from .pool import INHERITED_FDS, Chunk, play_chunks
 from .storage import TEMP_SUFFIX, parse_json, read_inside, replace_dir, write_atomic
 

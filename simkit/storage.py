@@ -17,7 +17,7 @@ import os
 import shutil
 import stat
 import tempfile
-from os import fsync, replace, write    # the sites a fault-injection test fails (storage.write...)
+from os import fsync, replace, write  # the sites a fault-injection test fails (storage.write...)
 from pathlib import Path
 
 from .errors import SimkitError

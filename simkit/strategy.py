@@ -31,8 +31,10 @@ import numpy as np
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
-from . import bounds
-from . import numba_tools  # noqa: F401  (closes .flat and np.nditer writes to read-only views before any compiles)
+from . import (
+    bounds,
+    numba_tools,  # noqa: F401  (closes .flat and np.nditer writes to read-only views before any compiles)
+)
 from .errors import SimkitError
 
 MAX_PARAMS = 16

@@ -19,15 +19,52 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
-from simkit.games.dweebies.table import (EMPTY, axis_end, collect_gain, count_groups, gain, joins_table,
-                                         legal_cells_into, line_ends, one_group, play_card, qualifies, run_from,
-                                         touches_card)
-from simkit.games.dweebies.view import (COLLECT_MAY, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_LEFT,
-                                        PUB_LEGAL, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PLAYERS, PUB_RIGHT,
-                                        PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE, PUB_TOP, SPLIT_SHORTEST_LINK,
-                                        collected_by, deal_unseen, hand_size_of, move_cell, move_collects,
-                                        move_dweebie, next_seat, next_to_play, pack_move, random_move, unseen,
-                                        unseen_total)
+from simkit.games.dweebies.table import (
+    EMPTY,
+    axis_end,
+    collect_gain,
+    count_groups,
+    gain,
+    joins_table,
+    legal_cells_into,
+    line_ends,
+    one_group,
+    play_card,
+    qualifies,
+    run_from,
+    touches_card,
+)
+from simkit.games.dweebies.view import (
+    COLLECT_MAY,
+    PUB_BOTTOM,
+    PUB_CARDS,
+    PUB_COLLECT,
+    PUB_DWEEBIES,
+    PUB_LEFT,
+    PUB_LEGAL,
+    PUB_MIN_LINE,
+    PUB_ON_TABLE,
+    PUB_PLAYERS,
+    PUB_RIGHT,
+    PUB_SEAT,
+    PUB_SIDE,
+    PUB_SPLIT,
+    PUB_SPLIT_RULE,
+    PUB_TOP,
+    SPLIT_SHORTEST_LINK,
+    collected_by,
+    deal_unseen,
+    hand_size_of,
+    move_cell,
+    move_collects,
+    move_dweebie,
+    next_seat,
+    next_to_play,
+    pack_move,
+    random_move,
+    unseen,
+    unseen_total,
+)
 from simkit.strategy import Param, Strategy, preset, register
 
 P_DEFEND, P_EXPECTED, P_SHORTEN, P_KEEP_PAIRS = range(4)

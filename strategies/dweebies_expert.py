@@ -11,13 +11,42 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
-from simkit.games.dweebies.table import (EMPTY, axis_end, count_groups, gain, legal_cells_into, line_ends, play_card,
-                                         run_from)
-from simkit.games.dweebies.view import (COLLECT_MAY, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_LEGAL, PUB_MIN_LINE,
-                                        PUB_PLAYERS, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE,
-                                        SPLIT_SHORTEST_LINK, collected_by, collected_copies, copies_of, deal_unseen,
-                                        hand_size_of, move_cell, move_collects, move_dweebie, next_to_play,
-                                        pack_move, unseen, unseen_total)
+from simkit.games.dweebies.table import (
+    EMPTY,
+    axis_end,
+    count_groups,
+    gain,
+    legal_cells_into,
+    line_ends,
+    play_card,
+    run_from,
+)
+from simkit.games.dweebies.view import (
+    COLLECT_MAY,
+    PUB_CARDS,
+    PUB_COLLECT,
+    PUB_DWEEBIES,
+    PUB_LEGAL,
+    PUB_MIN_LINE,
+    PUB_PLAYERS,
+    PUB_SEAT,
+    PUB_SIDE,
+    PUB_SPLIT,
+    PUB_SPLIT_RULE,
+    SPLIT_SHORTEST_LINK,
+    collected_by,
+    collected_copies,
+    copies_of,
+    deal_unseen,
+    hand_size_of,
+    move_cell,
+    move_collects,
+    move_dweebie,
+    next_to_play,
+    pack_move,
+    unseen,
+    unseen_total,
+)
 from simkit.strategy import Param, Strategy, register
 
 from .dweebies import MARGIN_TOTAL, _greedy_move, _margin, play_out_turn, playout_scratch, table_window

@@ -10,12 +10,37 @@ import numpy as np
 from numba import types
 
 from simkit import rng
-from simkit.games.wheedle.view import (ACCEPT_SIGNATURE, ACT_SIGNATURE, A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT,
-                                       ASKED, MAX_COMPANIES, NET, OFFER,
-                                       OFFER_FROM, OFFERED, PASS, PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES,
-                                       PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAX_TICKS,
-                                       PUB_MY_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_SEAT, PUB_TICK, STOP,
-                                       SWAP, is_qualified, stop_points)
+from simkit.games.wheedle.view import (
+    A_GIVE,
+    A_GIVE_COUNT,
+    A_WANT,
+    A_WANT_COUNT,
+    ACCEPT_SIGNATURE,
+    ACT_SIGNATURE,
+    ASKED,
+    MAX_COMPANIES,
+    NET,
+    OFFER,
+    OFFER_FROM,
+    OFFERED,
+    PASS,
+    PUB_CAN_STOP,
+    PUB_CENTRE,
+    PUB_COMPANIES,
+    PUB_GIFTS_ALLOWED,
+    PUB_HAND_SIZE,
+    PUB_HEADER,
+    PUB_MAX_TICKS,
+    PUB_MY_NO_TAKER_STREAK,
+    PUB_PLAYERS,
+    PUB_ROUND,
+    PUB_SEAT,
+    PUB_TICK,
+    STOP,
+    SWAP,
+    is_qualified,
+    stop_points,
+)
 from simkit.numba_tools import readonly_array, uncounted
 from simkit.strategy import Param, Strategy, preset, register
 

@@ -18,13 +18,41 @@ import numpy as np
 from numba import types
 
 from simkit import rng
-from simkit.games.wheedle.view import (ACCEPT_SIGNATURE, ACT_SIGNATURE, A_GIVE, A_GIVE_COUNT, A_WANT,
-                                       A_WANT_COUNT, MAX_COMPANIES, OFFER, OFFER_FROM, PASS, PUB_ALL_POINTS,
-                                       PUB_BANKRUPT_POINTS, PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES,
-                                       PUB_GIFTS_ALLOWED, PUB_HAND_SIZE, PUB_HEADER, PUB_MAJORITY_POINTS,
-                                       PUB_MAX_TICKS, PUB_MY_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND, PUB_ROUNDS,
-                                       PUB_SEAT, PUB_TICK, STOP, SWAP, holding_estimate, initial_centre,
-                                       is_qualified, score_so_far, stop_points)
+from simkit.games.wheedle.view import (
+    A_GIVE,
+    A_GIVE_COUNT,
+    A_WANT,
+    A_WANT_COUNT,
+    ACCEPT_SIGNATURE,
+    ACT_SIGNATURE,
+    MAX_COMPANIES,
+    OFFER,
+    OFFER_FROM,
+    PASS,
+    PUB_ALL_POINTS,
+    PUB_BANKRUPT_POINTS,
+    PUB_CAN_STOP,
+    PUB_CENTRE,
+    PUB_COMPANIES,
+    PUB_GIFTS_ALLOWED,
+    PUB_HAND_SIZE,
+    PUB_HEADER,
+    PUB_MAJORITY_POINTS,
+    PUB_MAX_TICKS,
+    PUB_MY_NO_TAKER_STREAK,
+    PUB_PLAYERS,
+    PUB_ROUND,
+    PUB_ROUNDS,
+    PUB_SEAT,
+    PUB_TICK,
+    STOP,
+    SWAP,
+    holding_estimate,
+    initial_centre,
+    is_qualified,
+    score_so_far,
+    stop_points,
+)
 from simkit.numba_tools import readonly_array, uncounted
 from simkit.strategy import Param, Strategy, register
 

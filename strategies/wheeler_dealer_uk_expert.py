@@ -25,17 +25,60 @@ target wealth:
 from numba import types
 
 from simkit import rng
-from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PURCHASE, DECISION_SIGNATURE,
-                                                 F_BANKRUPT, F_CIRCLE, INNER, H_COMMODITIES, H_INNER_WEALTH, H_MIN_SET, H_PLAYERS,
-                                                 H_TARGET, Q_COMMODITY, Q_CONTEXT, Q_FROM, Q_PRICE, Q_SEAT,
-                                                 REDEEM_COMMAND, SALE_LOAN, TABLE, YELLOW, at_risk, borrowable, cash,
-                                                 colour, face, hand, held, in_pack, pack_sale,
-                                                 redeem_cost, redeemable_cards, seat_field, set_value, total_wealth)
+from simkit.games.wheeler_dealer_uk.view import (
+    BORROW_FOR_COMMAND_REDEEM,
+    BORROW_FOR_PURCHASE,
+    DECISION_SIGNATURE,
+    F_BANKRUPT,
+    F_CIRCLE,
+    H_COMMODITIES,
+    H_INNER_WEALTH,
+    H_MIN_SET,
+    H_PLAYERS,
+    H_TARGET,
+    INNER,
+    Q_COMMODITY,
+    Q_CONTEXT,
+    Q_FROM,
+    Q_PRICE,
+    Q_SEAT,
+    REDEEM_COMMAND,
+    SALE_LOAN,
+    TABLE,
+    YELLOW,
+    at_risk,
+    borrowable,
+    cash,
+    colour,
+    face,
+    hand,
+    held,
+    in_pack,
+    pack_sale,
+    redeem_cost,
+    redeemable_cards,
+    seat_field,
+    set_value,
+    total_wealth,
+)
 from simkit.numba_tools import uncounted
+from simkit.strategies.wheeler_dealer_uk import (
+    _PARAMS,
+    P_CASH_FLOOR,
+    P_COMMAND,
+    P_ENTER_AT,
+    P_KEEP_FROM,
+    P_RESERVE,
+    P_SELL_AT,
+    loan_capacity,
+    others_hold,
+    reachable,
+    trader,
+    trader_borrow,
+    trader_buy,
+    trader_redeem,
+)
 from simkit.strategy import Param, Strategy, register
-from simkit.strategies.wheeler_dealer_uk import (_PARAMS, P_CASH_FLOOR, P_COMMAND, P_ENTER_AT, P_KEEP_FROM,
-                                                 P_RESERVE, P_SELL_AT, loan_capacity, others_hold, reachable,
-                                                 trader, trader_borrow, trader_buy, trader_redeem)
 
 I = types.int64
 # the expert's own parameters, after the trader's ten

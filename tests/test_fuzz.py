@@ -6,7 +6,8 @@ import os
 import signal
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from simkit.fuzz import campaign, draw_case, play_case
 from simkit.games import all_games

@@ -11,7 +11,8 @@ import shutil
 import string
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import simkit
 from simkit.analysis.experiment import Experiment

@@ -1,8 +1,8 @@
 """Each checkout imports its own strategies/ and reports/ as simkit.strategies and simkit.reports, even when an
 editable install of another checkout maps those names (simkit/__init__.py): a copy of the tree imported by its
 path (PYTHONPATH) uses the copy's folders."""
-import os
 import json
+import os
 import shutil
 import subprocess
 import sys

@@ -107,7 +107,7 @@ def test_an_edit_to_a_module_a_kernel_imports_from_recompiles_it(tmp_path):
     assert before["file"].startswith(str(copy)) and before["strategies"].startswith(str(copy / "simkit"))
     assert before["illegal"] > 0      # the probe sees the old size
     view_file = copy / "simkit/games/wheedle/view.py"
-    text, edits = re.subn(r"^MEMORY_SIZE = (.*?)(\s+#.*)?$", rf"MEMORY_SIZE = \1 + 8\2", view_file.read_text(),
+    text, edits = re.subn(r"^MEMORY_SIZE = (.*?)(\s+#.*)?$", r"MEMORY_SIZE = \1 + 8\2", view_file.read_text(),
                           count=1, flags=re.M)
     assert edits == 1
     view_file.write_text(text)

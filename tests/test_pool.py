@@ -8,11 +8,11 @@ import pandas as pd
 import pytest
 
 from simkit import pool
-from simkit.faults import StrategyFault
-from simkit.pool import map_forked
-from simkit.cli import main
 from simkit.analysis import balance, compare, sweep, tournament
 from simkit.analysis import play as analysis_play
+from simkit.cli import main
+from simkit.faults import StrategyFault
+from simkit.pool import map_forked
 from simkit.runner import Batch, make_batch, run_to_frame
 from simkit.strategy import Strategy, registered
 

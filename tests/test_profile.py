@@ -3,7 +3,7 @@ tapes it times really replay the games (no timing assertions: the figures are be
 import numpy as np
 import pytest
 
-from simkit.profile import C_ANSWER, Tapes, same_columns, format_profile, profile_batch
+from simkit.profile import C_ANSWER, Tapes, format_profile, profile_batch, same_columns
 from simkit.runner import make_batch
 
 

@@ -7,20 +7,21 @@ import html as htmllib
 import re
 
 import matplotlib.pyplot as plt
-from matplotlib.text import Text
 import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from matplotlib.text import Text
 
-from simkit.reports.analysis import _matrix
-from simkit.reports.format import headline, money_columns, present
-from simkit.reports.plots import hist_with_overflow, int_bins
 from simkit.analysis import compare, tournament
 from simkit.cli import cli
 from simkit.games import get_game
+from simkit.reports.analysis import _matrix
+from simkit.reports.format import headline, money_columns, present
+from simkit.reports.plots import hist_with_overflow, int_bins
 from simkit.results import summarize
 from simkit.rules import changed_values
+
 from .helpers import answers
 
 
@@ -268,6 +269,7 @@ def test_the_figure_checks_catch_overlapping_texts_rate_axes_in_0_1_and_scientif
 
 def test_the_forest_plot_and_the_findings_must_name_the_same_effects():
     from simkit.reports.card import Panel
+
     from .figure_checks import effects_against_findings
 
     panel = Panel("win rate difference (points)", 0.5)

@@ -88,7 +88,6 @@ def test_check_mode_runs_in_workers():
 
 def test_simkit_games_function():
     import simkit.games  # noqa: F401  (any run imports it)
-
     from simkit.games import all_games
 
     games = simkit.available_games()

@@ -5,7 +5,6 @@ import numpy as np
 from simkit.games import get_game
 from simkit.strategy import parse_lineup
 
-
 # ---- what strategy authors tripped on ---------------------------------------------------------------------
 
 def test_param_index_names_the_positions_build_gives_and_numba_reads_them_as_constants():

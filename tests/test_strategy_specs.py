@@ -148,9 +148,21 @@ def legal_actions(hand, centre, can_stop, gifts):
 
 @pytest.mark.parametrize("gifts, can_stop", [(1, 1), (0, 1), (1, 0)])
 def test_random_enumerates_w7_actions(gifts, can_stop):
-    from simkit.games.wheedle.view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, OFFER, PASS,
-                                           PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES, PUB_GIFTS_ALLOWED, STOP, SWAP,
-                                           public_length)
+    from simkit.games.wheedle.view import (
+        A_GIVE,
+        A_GIVE_COUNT,
+        A_WANT,
+        A_WANT_COUNT,
+        OFFER,
+        PASS,
+        PUB_CAN_STOP,
+        PUB_CENTRE,
+        PUB_COMPANIES,
+        PUB_GIFTS_ALLOWED,
+        STOP,
+        SWAP,
+        public_length,
+    )
     from simkit.strategies.wheedle import _random_legal
 
     hand = np.array([0, 1, 2, 3, 0, 0, 5, 1, 3], np.int64)
@@ -181,7 +193,14 @@ def test_random_enumerates_w7_actions(gifts, can_stop):
 
 def test_random_rarely_stops():
     """W7: drawing uniformly over actions (not over types) makes STOP rare at any one tick."""
-    from simkit.games.wheedle.view import PUB_CAN_STOP, PUB_CENTRE, PUB_COMPANIES, PUB_GIFTS_ALLOWED, STOP, public_length
+    from simkit.games.wheedle.view import (
+        PUB_CAN_STOP,
+        PUB_CENTRE,
+        PUB_COMPANIES,
+        PUB_GIFTS_ALLOWED,
+        STOP,
+        public_length,
+    )
     from simkit.strategies.wheedle import random_act
 
     hand = np.array([2, 1, 2, 1, 2, 1, 2, 2, 2], np.int64)

@@ -7,15 +7,15 @@ findings); ``simkit.reports.analysis`` turns analyses into a results directory w
 Game ``g`` of seed ``s`` gets the same deal, dice and tie-breaks whatever the strategies or rules, so
 two line-ups or rule sets run on one seed are paired game by game (see ``simkit.rng``).
 """
-from .result import Analysis
-from .compare import compare
-from .tournament import tournament
-from .sweep import sweep
 from .balance import balance
-from .tune import TuneResult, tune
-from .metagame import metagame
-from .ladder import ladder
+from .compare import compare
 from .experiment import Experiment, load_experiment, run_experiment
+from .ladder import ladder
+from .metagame import metagame
+from .result import Analysis
+from .sweep import sweep
+from .tournament import tournament
+from .tune import TuneResult, tune
 
 __all__ = ["Analysis", "compare", "tournament", "sweep", "balance", "tune", "TuneResult", "metagame", "ladder", "Experiment",
            "load_experiment", "run_experiment"]

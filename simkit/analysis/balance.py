@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
 from simkit.reports.format import interval_text, is_symbol, number
 
 from ..errors import SimkitError

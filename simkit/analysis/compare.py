@@ -18,8 +18,7 @@ from ..errors import SimkitError
 from ..stats import Z95
 from .activity import first_lines, probe_strategies
 from .play import batches, block_outcomes, deals_for, play_many
-from .result import (NEGLIGIBLE, Analysis, games_played, negligible_of, parse_negligible, points, score_change,
-                     verdict)
+from .result import NEGLIGIBLE, Analysis, games_played, negligible_of, parse_negligible, points, score_change, verdict
 from .stats import block_means, paired, z_for
 
 FIRST_BATCH = 2_000

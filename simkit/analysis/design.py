@@ -40,12 +40,36 @@ from ..runner import Batch, make_batch
 from ..strategy import Seat, parse_lineup
 from .activity import first_lines, probe_strategies
 from .compare import seat_advantage
-from .goals import (RATE_FIELDS, DealSums, Goal, bootstrap_weights, evaluate_expression, expression_names, interval,
-                    parse_constraint, parse_goal)
+from .goals import (
+    RATE_FIELDS,
+    DealSums,
+    Goal,
+    bootstrap_weights,
+    evaluate_expression,
+    expression_names,
+    interval,
+    parse_constraint,
+    parse_goal,
+)
 from .play import Job, deals_for, play_jobs, rotate
 from .result import games_played, negligible_of, parse_negligible, size_words
-from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, grid_of, make_sampler,
-                     open_storage, open_study, parse_budget, parse_range, searching, tell)
+from .search import (
+    Budget,
+    Dimension,
+    Progress,
+    SearchResult,
+    ask,
+    assignments,
+    derived_seed,
+    grid_of,
+    make_sampler,
+    open_storage,
+    open_study,
+    parse_budget,
+    parse_range,
+    searching,
+    tell,
+)
 
 SAMPLERS = ("auto", "cmaes", "tpe", "nsga2", "grid", "random")
 ROUND = {"tpe": 8, "nsga2": 12, "grid": 8, "random": 8}    # trials asked at once (CMA-ES: its population)
@@ -485,7 +509,7 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
     spec = get_game(game)
     goal_items = [goal] if isinstance(goal, str) else list(goal or [])
     if not goal_items:
-        raise SimkitError(f"design needs at least one --goal; allowed: seat-balance, length=TARGET, spread, "
+        raise SimkitError("design needs at least one --goal; allowed: seat-balance, length=TARGET, spread, "
                           "spread=max, decisive, min:EXPR, max:EXPR")
     goals = [parse_goal(text, i + 1) for i, text in enumerate(goal_items)]
     if len({g.column for g in goals}) != len(goals):

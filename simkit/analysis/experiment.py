@@ -23,13 +23,13 @@ from ..limits import check_count
 from ..rules import read_toml
 from .balance import balance
 from .compare import compare
+from .design import design
 from .ladder import ladder
 from .metagame import metagame
 from .result import Analysis
 from .sweep import sweep
 from .tournament import tournament
 from .tune import tune
-from .design import design
 
 KINDS = {"compare": compare, "tournament": tournament, "sweep": sweep, "balance": balance, "tune": tune,
          "metagame": metagame, "ladder": ladder, "design": design}
@@ -192,7 +192,6 @@ def run_experiment(experiment: Experiment | str | Path, out: str | Path | None =
     same call continues an interrupted one; the finished directory holds a copy as ``study.db``.
     allow_code: whether the experiment's line-ups may name ``module:attr`` strategies of one's own (code); by
     default only an Experiment built in Python may, not one read from a file (data files are inert)."""
-    from ..runner import partial_dir, prepare_output
     from ..strategy import from_data_file
 
     source = None if isinstance(experiment, Experiment) else str(experiment)

@@ -30,6 +30,7 @@ import pandas as pd
 from ..errors import SimkitError
 from ..limits import MAX_CONSTANT, MAX_EXPONENT, MAX_EXPRESSION_CHARS, MAX_EXPRESSION_NODES
 
+
 def _extreme(reduce, name):
     def extreme(*values):
         if len(values) < 2:

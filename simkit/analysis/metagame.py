@@ -21,8 +21,8 @@ profile (the profiles were played on the same deals, so this keeps their pairing
 from __future__ import annotations
 
 import math
-from itertools import combinations_with_replacement
 from dataclasses import replace
+from itertools import combinations_with_replacement
 
 import numpy as np
 import pandas as pd
@@ -32,10 +32,9 @@ from ..errors import SimkitError
 from ..games import get_game
 from ..runner import make_batch
 from ..strategy import parse_lineup
-from .exploitability import win_share
 from .activity import first_lines, probe_strategies
-from .play import Job, play_jobs
-from .play import deals_for, rotate
+from .exploitability import win_share
+from .play import Job, deals_for, play_jobs, rotate
 from .result import Analysis
 
 BOOTSTRAP = 200

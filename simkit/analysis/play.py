@@ -7,7 +7,6 @@ statistical unit. Rows carry ``entry`` (the position in the line-up as given) an
 from __future__ import annotations
 
 import collections
-
 import math
 from dataclasses import dataclass, replace
 

@@ -150,6 +150,7 @@ class Analysis:
         """What was tested, in one line (the report's headline): game, level, players, line-up, rule
         changes as ``key: default -> value`` and official/house-rule status."""
         from simkit.reports.format import tested
+
         from ..games import get_game
 
         return tested(get_game(self.game), self.kind, self.setup, self.players)
@@ -159,6 +160,7 @@ class Analysis:
         tables in the report's cells; long tables are named with where to find them (every table in
         full with ``verbose``)."""
         from simkit.reports.format import table_text
+
         from ..games import get_game
 
         headline = self.headline()

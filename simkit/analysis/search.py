@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
 import pandas as pd
 
+from .. import progress as progress_bars
 from ..errors import SimkitError
 from ..limits import BUDGET_UNITS as UNITS
 from ..runner import RunInterrupted
 from .result import Analysis
-from .. import progress as progress_bars
 
 SCALE_SUFFIXES = {"": "float", "log": "log", "int": "int", "int:log": "int-log"}   # LO:HI[:suffix] -> scale
 

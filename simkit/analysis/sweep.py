@@ -12,12 +12,13 @@ import tomllib
 
 import pandas as pd
 
+from simkit.reports.format import rate_interval
+
 from ..errors import SimkitError
 from ..games import get_game
 from .activity import first_lines, probe_strategies
 from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis, games_played, negligible_of, parse_negligible, points, size_words
-from simkit.reports.format import rate_interval
 from .search import parse_number
 from .stats import block_means, paired, rate_means
 

@@ -18,6 +18,7 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
+
 from simkit.reports.format import number
 
 from ..errors import SimkitError

@@ -35,19 +35,35 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.reports.format import interval_text, rate_interval
+
 from ..errors import SimkitError
-from ..limits import check_count
 from ..games import get_game
+from ..limits import check_count
 from ..runner import make_batch
 from ..strategy import Seat, Strategy, parse_lineup, parse_seat
-from .compare import paired_tables
 from .activity import first_lines
-from .play import Job, play_jobs
-from .play import block_outcomes, deals_for, rotate
+from .compare import paired_tables
+from .play import Job, block_outcomes, deals_for, play_jobs, rotate
 from .result import points
-from simkit.reports.format import interval_text, rate_interval
-from .search import (Budget, Dimension, Progress, SearchResult, ask, assignments, derived_seed, format_number,
-                     make_sampler, open_storage, open_study, parse_budget, parse_number, parse_range, searching, tell)
+from .search import (
+    Budget,
+    Dimension,
+    Progress,
+    SearchResult,
+    ask,
+    assignments,
+    derived_seed,
+    format_number,
+    make_sampler,
+    open_storage,
+    open_study,
+    parse_budget,
+    parse_number,
+    parse_range,
+    searching,
+    tell,
+)
 from .stats import block_means, paired, z_for
 
 SAMPLERS = ("auto", "cmaes", "tpe", "random")

@@ -14,8 +14,26 @@ import click
 
 from ..errors import RunFailed, SimkitError, WorkerDied
 from ..version import __version__
-from . import bench, fuzz, games, replay, report, rules, run, strategies, summary
-from . import balance, compare, design, experiment, ladder, metagame, sweep, tournament, tune
+from . import (
+    balance,
+    bench,
+    compare,
+    design,
+    experiment,
+    fuzz,
+    games,
+    ladder,
+    metagame,
+    replay,
+    report,
+    rules,
+    run,
+    strategies,
+    summary,
+    sweep,
+    tournament,
+    tune,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -97,7 +115,7 @@ def main(argv=None) -> None:
     try:
         _parse(args)    # --help, --version and bad arguments answer here, before the library is loaded
         if supervised:
-            from ..supervise import supervise   # loads Numba: only for a command line that parsed
+            from ..supervise import supervise  # loads Numba: only for a command line that parsed
 
             supervise()     # the command as a supervised child: its crash or a stuck decision is one line too
         cli.main(args=args, prog_name="simkit", standalone_mode=False)

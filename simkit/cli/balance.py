@@ -1,8 +1,19 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, execution_options, game_argument, games_option, good_play_lineup,
-                      good_play_option, negligible_option, players_option, retune_options, rules_options, seed_option)
+from .options import (
+    analysis_out_options,
+    execution_options,
+    game_argument,
+    games_option,
+    good_play_lineup,
+    good_play_option,
+    negligible_option,
+    players_option,
+    retune_options,
+    rules_options,
+    seed_option,
+)
 
 
 @click.command("balance")

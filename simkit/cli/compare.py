@@ -1,8 +1,17 @@
 import click
 
 from .analysis import run_one, split
-from .options import (analysis_out_options, execution_options, game_argument, games_option, negligible_option,
-                      retune_options, rotate_option, rules_options, seed_option)
+from .options import (
+    analysis_out_options,
+    execution_options,
+    game_argument,
+    games_option,
+    negligible_option,
+    retune_options,
+    rotate_option,
+    rules_options,
+    seed_option,
+)
 
 
 @click.command("compare")

@@ -1,8 +1,19 @@
 import click
 
 from .analysis import run_one, split
-from .options import (GAMES, BudgetOption, analysis_out_options, execution_options, game_argument, good_play_lineup,
-                      good_play_option, negligible_option, players_option, rules_options, seed_option)
+from .options import (
+    GAMES,
+    BudgetOption,
+    analysis_out_options,
+    execution_options,
+    game_argument,
+    good_play_lineup,
+    good_play_option,
+    negligible_option,
+    players_option,
+    rules_options,
+    seed_option,
+)
 
 
 @click.command("design")

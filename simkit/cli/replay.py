@@ -23,7 +23,7 @@ def command(game, seed, game_index, players, rules_file, sets):
 
 def replay_text(batch, game_index: int) -> str:
     """The game's moves; a strategy's fault in it is one line (simkit.faults), a crash too (simkit.supervise)."""
-    from .. import faults, guard, pool
+    from .. import faults, guard
 
     faults.note_playing(batch, game_index, 1)
     try:

@@ -3,7 +3,6 @@ import json
 import click
 
 
-
 @click.command("summary")
 @click.argument("directory", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")

@@ -1,8 +1,15 @@
 import click
 
 from .analysis import run_one, split
-from .options import (GAMES, BudgetOption, analysis_out_options, execution_options, game_argument, rules_options,
-                      seed_option)
+from .options import (
+    GAMES,
+    BudgetOption,
+    analysis_out_options,
+    execution_options,
+    game_argument,
+    rules_options,
+    seed_option,
+)
 
 
 @click.command("tune")

@@ -7,12 +7,14 @@ decision. ``investor`` (investor.py, valuing things by valuation.py) is one para
 (Exchange rule, buying and bidding, borrowing and poaching, dealing, Level Two bumps and cards); the
 other names are its presets, below. Parameter values are floats; flags are 0 or 1.
 """
-from simkit.strategy import preset
 # registered in this order (`simkit strategies` lists them so): the baseline, the family, its presets
+# isort: off
+from simkit.strategy import preset
 from simkit.strategies.wheeler_dealer_us.random_player import random  # noqa: F401  (simkit.strategies.wheeler_dealer_us:random)
 from simkit.strategies.wheeler_dealer_us.investor import investor
 from simkit.strategies.wheeler_dealer_us.valuation import (BORROW_ANY, BORROW_BLOCKS, BORROW_NEVER, INVEST_BEST_RETURN,
                                                            INVEST_CAUTIOUS, INVEST_FIXED, INVEST_KELLY)
+# isort: on
 
 kelly = preset(investor, "kelly", "Invests by the Kelly criterion (best expected log growth of net worth, at most "
                 "`fraction` of it at stake); buys with one stake in reserve; no borrowing to buy, no offers.",

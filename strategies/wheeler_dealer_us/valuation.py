@@ -14,12 +14,37 @@ if numba.config.DISABLE_JIT:  # the interpreter (benchmarks compare against it) 
 else:
     from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simkit.games.wheeler_dealer_us.view import (CK_EXTRA_TURN, CK_MASTER_KEY, CK_MOVE_ANY, CK_TAXI, K_AMOUNT, K_KIND,
-                                                 MAX_SEATS, MEMORY_SIZE, PUB_BLOCKS, PUB_CARD_ROW, PUB_MIN_INVEST,
-                                                 PUB_PROPERTIES, P_BLOCK, P_BLOCK_SIZE, P_COST, P_PAYOFF, X_INVEST,
-                                                 X_RETURN, X_WAYS, cash, debt_ridden, debt_slot, holdings_version,
-                                                 income_multiple, occupied, owner, owner_slot, park_mean,
-                                                 school_mean)
+from simkit.games.wheeler_dealer_us.view import (
+    CK_EXTRA_TURN,
+    CK_MASTER_KEY,
+    CK_MOVE_ANY,
+    CK_TAXI,
+    K_AMOUNT,
+    K_KIND,
+    MAX_SEATS,
+    MEMORY_SIZE,
+    P_BLOCK,
+    P_BLOCK_SIZE,
+    P_COST,
+    P_PAYOFF,
+    PUB_BLOCKS,
+    PUB_CARD_ROW,
+    PUB_MIN_INVEST,
+    PUB_PROPERTIES,
+    X_INVEST,
+    X_RETURN,
+    X_WAYS,
+    cash,
+    debt_ridden,
+    debt_slot,
+    holdings_version,
+    income_multiple,
+    occupied,
+    owner,
+    owner_slot,
+    park_mean,
+    school_mean,
+)
 from simkit.numba_tools import readonly_array, uncounted
 
 # The family's helpers and decisions: compiled once each, for one explicit signature (called with literal

@@ -16,6 +16,7 @@ from simkit.analysis.tournament import neighbour_gaps
 from simkit.cli import cli
 from simkit.results import strategy_gap
 from simkit.stats import Z95
+
 from ..helpers import answers
 
 CHANGE = "scoring.false_stop: -5 -> -10 (house rules)"
@@ -283,8 +284,8 @@ def test_compare_does_not_print_a_seat_table_that_repeats_the_strategy_table():
 
 
 def test_tune_and_metagame_headlines_name_the_tuned_seat_and_the_pool():
-    from simkit.reports.format import tested
     from simkit.games import get_game
+    from simkit.reports.format import tested
 
     wheedle = get_game("wheedle")
     field = {"strategy": "threshold", "field": ["hair-trigger", "patient", "blocker"], "players": 4, "sets": []}

@@ -4,7 +4,6 @@ import pytest
 
 from simkit.games import get_game
 
-
 # ---- level keys count as the rulebook does; a search refuses a key the played rules never read ------------
 
 def test_uk_level_keys_count_from_one_and_the_old_spelling_names_the_new():
@@ -48,8 +47,9 @@ def test_a_rule_change_that_never_came_into_play_says_so_and_names_who_would():
 
 
 def test_refused_answers_are_named_first():
-    from simkit.analysis.activity import refused_answers
     import pandas as pd
+
+    from simkit.analysis.activity import refused_answers
 
     frame = pd.DataFrame({"game": [0, 0, 1, 1], "strategy": ["a", "b", "a", "b"], "illegal_actions": [0, 3, 0, 1]})
     assert refused_answers([frame]) == ["Refused answers (illegal_actions, each replaced by the engine's default): "

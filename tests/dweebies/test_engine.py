@@ -11,8 +11,8 @@ from simkit.errors import SimkitError
 from simkit.games import get_game
 from simkit.strategy import Seat, parse_lineup, registered
 
-from . import toy_strategies as toys
 from ..golden import assert_golden
+from . import toy_strategies as toys
 
 GAME = get_game("dweebies")
 GOLDEN = Path(__file__).with_name("golden_replay.txt")

@@ -5,10 +5,9 @@ import math
 import numpy as np
 import pytest
 
+import simkit.strategies.dweebies_expert as shipped
 from simkit.games import get_game
 from simkit.strategy import parse_lineup, registered
-
-import simkit.strategies.dweebies_expert as shipped
 
 from .harness import Table, decide
 

@@ -6,13 +6,14 @@ import functools
 import numpy as np
 import pytest
 
+import simkit.strategies.dweebies as shipped
 from simkit import rng
 from simkit.games import get_game
-from simkit.games.dweebies import SYMBOLS, _kernel_inputs, engine as E, view as V
+from simkit.games.dweebies import SYMBOLS, _kernel_inputs
+from simkit.games.dweebies import engine as E
+from simkit.games.dweebies import view as V
 from simkit.games.dweebies.table import grid_side, legal_cells, play_card
 from simkit.strategy import parse_lineup, parse_seat
-
-import simkit.strategies.dweebies as shipped
 
 from .harness import Table, decide
 

@@ -5,10 +5,9 @@ import numpy as np
 import pytest
 
 from simkit.games import get_game
-from simkit.strategy import parse_lineup, registered
-
 from simkit.games.dweebies import SYMBOLS
 from simkit.games.dweebies.table import collect_gain, run_from
+from simkit.strategy import parse_lineup, registered
 
 from .harness import ORIGIN, SIDE, Table, at, decide, legal_cells
 

@@ -5,7 +5,9 @@ very same states; the history a seat is shown (``played``) is the log's placemen
 import numpy as np
 
 from simkit.games import dweebies, get_game
-from simkit.games.dweebies import _kernel_inputs, engine as E, view as V
+from simkit.games.dweebies import _kernel_inputs
+from simkit.games.dweebies import engine as E
+from simkit.games.dweebies import view as V
 from simkit.games.dweebies.table import EMPTY, grid_side
 from simkit.strategy import parse_lineup
 

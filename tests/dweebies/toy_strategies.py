@@ -3,12 +3,32 @@ checks the D9 options it is shown, one that always declines, and careless ones a
 from numba import njit
 
 from simkit import rng
-
 from simkit.games.dweebies.table import EMPTY
-from simkit.games.dweebies.view import (PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_LEGAL, PUB_LINK, PUB_MIN_LINE,
-                                        PUB_ON_TABLE, PUB_PILE, PUB_PLAYERS, PUB_SEAT, PUB_SIDE, PUB_SPLIT,
-                                        PUB_SPLIT_RULE, SPLIT_FREE, collected_by, collected_copies, copies_of,
-                                        hand_size_of, move_cell, move_dweebie, pack_move, random_move, table_copies)
+from simkit.games.dweebies.view import (
+    PUB_CARDS,
+    PUB_COLLECT,
+    PUB_DWEEBIES,
+    PUB_LEGAL,
+    PUB_LINK,
+    PUB_MIN_LINE,
+    PUB_ON_TABLE,
+    PUB_PILE,
+    PUB_PLAYERS,
+    PUB_SEAT,
+    PUB_SIDE,
+    PUB_SPLIT,
+    PUB_SPLIT_RULE,
+    SPLIT_FREE,
+    collected_by,
+    collected_copies,
+    copies_of,
+    hand_size_of,
+    move_cell,
+    move_dweebie,
+    pack_move,
+    random_move,
+    table_copies,
+)
 from simkit.strategy import Strategy
 
 

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from simkit.testing import check_conformance
 from simkit.games.wheedle.engine import TRACE_END, trace_centre, trace_hands
+from simkit.testing import check_conformance
 
 from ..helpers import per_game, per_seat, simulate, trace_round_scores
 

@@ -7,8 +7,17 @@ from simkit.games.wheedle import engine
 from simkit.games.wheedle.engine import TRACE_END, TRACE_START, trace_centre, trace_hands
 from simkit.strategy import parse_lineup
 
-from ..helpers import (events_of_round, per_game, per_seat, play_with_events, prepare, replay_round, simulate,
-                       trace_round_scores, wheedle)
+from ..helpers import (
+    events_of_round,
+    per_game,
+    per_seat,
+    play_with_events,
+    prepare,
+    replay_round,
+    simulate,
+    trace_round_scores,
+    wheedle,
+)
 from . import toy_strategies as toys
 
 RANDOM_LINEUPS = {

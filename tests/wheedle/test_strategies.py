@@ -5,8 +5,8 @@ import pytest
 
 from simkit.games.wheedle import engine
 from simkit.games.wheedle.view import ASKED, MEMORY_SIZE, NET, OFFERED, public_length
-from simkit.strategy import parse_lineup, registered
 from simkit.strategies.wheedle import collector_accept
+from simkit.strategy import parse_lineup, registered
 
 from ..helpers import per_game, per_seat, play_with_events, prepare, simulate
 

@@ -5,10 +5,25 @@ from numba import types
 
 from simkit.games.wheedle import engine
 from simkit.games.wheedle.engine import trace_centre, trace_hands
-from simkit.games.wheedle.view import (ACCEPT_SIGNATURE, ACT_SIGNATURE, NET, PUB_CAN_STOP, PUB_CENTRE, PUB_DEALER,
-                                       PUB_MY_NO_TAKER_STREAK, PUB_NO_TAKER_STREAK, PUB_PLAYERS, PUB_ROUND,
-                                       PUB_SEAT, PUB_TICK, dealt_estimate, holding_estimate, initial_centre,
-                                       public_length, score_so_far)
+from simkit.games.wheedle.view import (
+    ACCEPT_SIGNATURE,
+    ACT_SIGNATURE,
+    NET,
+    PUB_CAN_STOP,
+    PUB_CENTRE,
+    PUB_DEALER,
+    PUB_MY_NO_TAKER_STREAK,
+    PUB_NO_TAKER_STREAK,
+    PUB_PLAYERS,
+    PUB_ROUND,
+    PUB_SEAT,
+    PUB_TICK,
+    dealt_estimate,
+    holding_estimate,
+    initial_centre,
+    public_length,
+    score_so_far,
+)
 from simkit.strategy import parse_lineup
 
 from ..helpers import events_of_round, play_with_events, prepare, replay_round

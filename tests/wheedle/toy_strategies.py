@@ -3,10 +3,20 @@ from functools import lru_cache
 
 from numba import objmode
 
-from simkit.games.wheedle.view import (A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT, OFFER, PASS, PUB_ROUND,
-                                       PUB_SEAT, PUB_TICK, STOP)
-from simkit.strategy import Strategy, registered
+from simkit.games.wheedle.view import (
+    A_GIVE,
+    A_GIVE_COUNT,
+    A_WANT,
+    A_WANT_COUNT,
+    OFFER,
+    PASS,
+    PUB_ROUND,
+    PUB_SEAT,
+    PUB_TICK,
+    STOP,
+)
 from simkit.strategies.wheedle import random_accept, random_act
+from simkit.strategy import Strategy, registered
 
 
 def always_stop_act(hand, public, seen, params, memory, state, action):

@@ -5,11 +5,28 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_uk import engine as E, state as S
+from simkit.games.wheeler_dealer_uk import engine as E
+from simkit.games.wheeler_dealer_uk import state as S
 from simkit.games.wheeler_dealer_uk.rules import COMMAND_KINDS
-from simkit.games.wheeler_dealer_uk.view import (COLOURS, DECISION_NAMES, MAX_SEATS, F_BANKRUPT, F_CASH, F_CIRCLE, F_MISS,
-                                                 F_POSITION, H_ACTIVE, H_COLOUR, H_COPIES, H_HELD, H_IN_PACK,
-                                                 H_PACK_SIZE, H_RISK, H_SEATS, SEAT_FIELDS)
+from simkit.games.wheeler_dealer_uk.view import (
+    COLOURS,
+    DECISION_NAMES,
+    F_BANKRUPT,
+    F_CASH,
+    F_CIRCLE,
+    F_MISS,
+    F_POSITION,
+    H_ACTIVE,
+    H_COLOUR,
+    H_COPIES,
+    H_HELD,
+    H_IN_PACK,
+    H_PACK_SIZE,
+    H_RISK,
+    H_SEATS,
+    MAX_SEATS,
+    SEAT_FIELDS,
+)
 from simkit.numba_tools import EV_A, EV_KIND, EV_SEAT
 from simkit.strategy import kernel_inputs, parse_lineup
 

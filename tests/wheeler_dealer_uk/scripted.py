@@ -3,7 +3,6 @@ the test writes into the seat's memory (16 floats per kind: count, cursor, then 
 from numba import njit
 
 from simkit import rng
-
 from simkit.games.wheeler_dealer_uk.view import Q_KIND
 from simkit.strategy import Strategy
 

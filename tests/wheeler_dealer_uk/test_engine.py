@@ -10,15 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simkit.games.wheeler_dealer_uk import engine as E, state as S, turn as T
+from simkit.games.wheeler_dealer_uk import engine as E
+from simkit.games.wheeler_dealer_uk import state as S
+from simkit.games.wheeler_dealer_uk import turn as T
 from simkit.games.wheeler_dealer_uk.view import DEAL_RAID, DECISION_NAMES, MAX_SEATS, pack_deal, total_wealth
 from simkit.numba_tools import EV_A, EV_B, EV_C, EV_KIND, EV_SEAT, EV_TIME
 from simkit.runner import make_batch
 from simkit.strategy import kernel_inputs, parse_lineup, registered
 
+from ..golden import assert_golden
 from .harness import GAME, Position
 from .scripted import CHEAT
-from ..golden import assert_golden
 
 SHIPPED = sorted(registered("wheeler-dealer-uk"))
 GOLDEN = Path(__file__).with_name("golden_replay.txt")

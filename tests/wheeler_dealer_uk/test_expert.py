@@ -3,10 +3,29 @@ do what its docs say on hand-built positions, and it beats a weak strategy in a 
 import numpy as np
 import pytest
 
-from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_PAYMENT, D_ANSWER, D_BORROW, D_ENTER, D_REDEEM, D_SELL,
-                                                 F_CIRCLE, H_INNER_WEALTH, INNER, H_REDEEMABLE, H_TARGET, QUERY_SIZE, Q_COMMODITY,
-                                                 Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE, Q_SEAT, REDEEM_VOLUNTARY,
-                                                 pack_sale, redeem_cost)
+from simkit.games.wheeler_dealer_uk.view import (
+    BORROW_FOR_PAYMENT,
+    D_ANSWER,
+    D_BORROW,
+    D_ENTER,
+    D_REDEEM,
+    D_SELL,
+    F_CIRCLE,
+    H_INNER_WEALTH,
+    H_REDEEMABLE,
+    H_TARGET,
+    INNER,
+    Q_COMMODITY,
+    Q_CONTEXT,
+    Q_FROM,
+    Q_KIND,
+    Q_PRICE,
+    Q_SEAT,
+    QUERY_SIZE,
+    REDEEM_VOLUNTARY,
+    pack_sale,
+    redeem_cost,
+)
 from simkit.strategy import registered
 
 from .harness import Position

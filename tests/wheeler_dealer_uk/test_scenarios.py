@@ -4,11 +4,24 @@ engine step."""
 import pytest
 
 from simkit import rng
-
-from simkit.games.wheeler_dealer_uk import engine as E, state as S, turn as T
-from simkit.games.wheeler_dealer_uk.view import (BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_PURCHASE, BORROW_FOR_REDEEM,
-                                                 DEAL_BUY, DEAL_RAID, DECISION_NAMES, F_CIRCLE, F_POSITION,
-                                                 F_RISK_CARDS, pack_deal, pack_sale, pack_sale_loan, set_value)
+from simkit.games.wheeler_dealer_uk import engine as E
+from simkit.games.wheeler_dealer_uk import state as S
+from simkit.games.wheeler_dealer_uk import turn as T
+from simkit.games.wheeler_dealer_uk.view import (
+    BORROW_FOR_COMMAND_REDEEM,
+    BORROW_FOR_PURCHASE,
+    BORROW_FOR_REDEEM,
+    DEAL_BUY,
+    DEAL_RAID,
+    DECISION_NAMES,
+    F_CIRCLE,
+    F_POSITION,
+    F_RISK_CARDS,
+    pack_deal,
+    pack_sale,
+    pack_sale_loan,
+    set_value,
+)
 
 from .harness import Position
 

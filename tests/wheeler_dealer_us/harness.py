@@ -8,13 +8,37 @@ from numba import njit
 from simkit.games import get_game
 from simkit.games.wheeler_dealer_us import _kernel_inputs, engine, state
 from simkit.games.wheeler_dealer_us.rules import R_DECK_SIZE, R_START_CASH
-from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_DEAL_CASH, A_DEAL_MINE, A_DEAL_OTHER,
-                                                 A_DEAL_THEIRS, A_RAISE_ITEM, A_STAKE, A_TARGET, CARD_DRAWN,
-                                                 CARD_STEP5, PUB_CARDS_LEFT, Q_CARD_CONTEXT, Q_CARD_TYPE,
-                                                 Q_INVEST_OPTIONAL, Q_INVEST_RAISING, Q_OFFERS_MADE,
-                                                 PUB_HOLDINGS_VERSION, PUB_PROPERTIES, PUB_SEAT, P_SQUARE,
-                                                 RAISE_GIVE_UP, S_CASH, S_ON_SCHOOL, S_POSITION, debt_slot, owner,
-                                                 owner_slot, seat_slot)
+from simkit.games.wheeler_dealer_us.view import (
+    A_BUMP_SEAT,
+    A_BUMP_SQUARE,
+    A_DEAL_CASH,
+    A_DEAL_MINE,
+    A_DEAL_OTHER,
+    A_DEAL_THEIRS,
+    A_RAISE_ITEM,
+    A_STAKE,
+    A_TARGET,
+    CARD_DRAWN,
+    CARD_STEP5,
+    P_SQUARE,
+    PUB_CARDS_LEFT,
+    PUB_HOLDINGS_VERSION,
+    PUB_PROPERTIES,
+    PUB_SEAT,
+    Q_CARD_CONTEXT,
+    Q_CARD_TYPE,
+    Q_INVEST_OPTIONAL,
+    Q_INVEST_RAISING,
+    Q_OFFERS_MADE,
+    RAISE_GIVE_UP,
+    S_CASH,
+    S_ON_SCHOOL,
+    S_POSITION,
+    debt_slot,
+    owner,
+    owner_slot,
+    seat_slot,
+)
 from simkit.numba_tools import EV_KIND
 from simkit.strategy import Strategy, parse_lineup, registered
 

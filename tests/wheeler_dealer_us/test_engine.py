@@ -12,6 +12,7 @@ from simkit.errors import SimkitError
 from simkit.games import get_game
 from simkit.runner import make_batch
 from simkit.strategy import registered
+
 from ..golden import assert_golden
 
 GAME = get_game("wheeler-dealer-us")

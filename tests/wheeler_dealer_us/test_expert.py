@@ -2,9 +2,20 @@
 decisions do what its docs say on hand-built tables, and it beats a weak strategy in a small seeded run."""
 import numpy as np
 
-from simkit.games.wheeler_dealer_us.view import (A_STAKE, A_TARGET, D_BAMBOOZLE, D_BID, D_BUY, D_DEAL_ANSWER,
-                                                 D_RAISE, DEAL_BUY, DEAL_SELL, RAISE_BORROW, RAISE_SELL,
-                                                 RAISE_SELL_CARD)
+from simkit.games.wheeler_dealer_us.view import (
+    A_STAKE,
+    A_TARGET,
+    D_BAMBOOZLE,
+    D_BID,
+    D_BUY,
+    D_DEAL_ANSWER,
+    D_RAISE,
+    DEAL_BUY,
+    DEAL_SELL,
+    RAISE_BORROW,
+    RAISE_SELL,
+    RAISE_SELL_CARD,
+)
 from simkit.strategy import registered
 
 from .harness import Table

@@ -6,15 +6,47 @@ import math
 import numpy as np
 import pytest
 
+from simkit.games.wheeler_dealer_us.view import (
+    A_BUMP_SEAT,
+    A_BUMP_SQUARE,
+    A_DEAL_CASH,
+    A_DEAL_OTHER,
+    A_DEAL_THEIRS,
+    A_FINANCE_PROPERTY,
+    A_RAISE_ITEM,
+    A_RAISE_RESERVE,
+    A_STAKE,
+    A_TARGET,
+    CARD_MASTER_KEY_SCHOOL,
+    D_BAMBOOZLE,
+    D_BUMP,
+    D_BUY,
+    D_CARD,
+    D_DEAL_ANSWER,
+    D_DEAL_OFFER,
+    D_FINANCE,
+    D_INVEST,
+    D_RAISE,
+    DEAL_BUY,
+    FINANCE_DONE,
+    FINANCE_REPAY,
+    MEMORY_SIZE,
+    OUT_SIZE,
+    P_LOAN,
+    PUB_COMMODITY_ROW,
+    PUB_SEAT,
+    Q_KIND,
+    QUERY_SIZE,
+    RAISE_BORROW,
+    RAISE_EXCHANGE,
+    RAISE_GIVE_UP,
+    RAISE_SELL,
+    X_INVEST,
+    X_RETURN,
+    X_WAYS,
+)
 from simkit.runner import make_batch
 from simkit.strategy import registered
-from simkit.games.wheeler_dealer_us.view import (A_BUMP_SEAT, A_BUMP_SQUARE, A_DEAL_CASH, A_DEAL_OTHER,
-                                                 A_DEAL_THEIRS, A_FINANCE_PROPERTY, A_RAISE_ITEM, A_RAISE_RESERVE,
-                                                 A_STAKE, A_TARGET, CARD_MASTER_KEY_SCHOOL, D_BAMBOOZLE, D_BUMP, D_BUY,
-                                                 D_CARD, D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, D_INVEST, D_RAISE,
-                                                 DEAL_BUY, FINANCE_DONE, FINANCE_REPAY, MEMORY_SIZE, OUT_SIZE,
-                                                 PUB_COMMODITY_ROW, PUB_SEAT, P_LOAN, QUERY_SIZE, Q_KIND, RAISE_BORROW,
-                                                 RAISE_EXCHANGE, RAISE_GIVE_UP, RAISE_SELL, X_INVEST, X_RETURN, X_WAYS)
 
 from .harness import SC_TARGET, Table
 

@@ -17,11 +17,43 @@ from ... import rng
 from ...guard import deciding
 from ...numba_tools import EVENT_FIELDS, append_event, readonly
 from .table import EMPTY, grid_side, legal_cells_into, play_card
-from .view import (COLLECT_MUST, H_CELL, H_COLLECTED, H_DWEEBIE, H_SEAT, HISTORY_FIELDS, MEMORY_SIZE, PUB_BOTTOM, PUB_CARDS, PUB_COLLECT, PUB_DWEEBIES, PUB_GROUPS,
-                   PUB_HAND_SIZE, PUB_HEADER, PUB_LEFT, PUB_LEGAL, PUB_LINK, PUB_MIN_LINE, PUB_ON_TABLE, PUB_PILE,
-                   PUB_PLAYERS, PUB_RIGHT, PUB_SEAT, PUB_SIDE, PUB_SPLIT, PUB_SPLIT_RULE, PUB_TOP, PUB_TURN,
-                   SPLIT_SHORTEST_LINK, move_cell, move_collects, move_dweebie, next_to_play, public_length,
-                   random_move)
+from .view import (
+    COLLECT_MUST,
+    H_CELL,
+    H_COLLECTED,
+    H_DWEEBIE,
+    H_SEAT,
+    HISTORY_FIELDS,
+    MEMORY_SIZE,
+    PUB_BOTTOM,
+    PUB_CARDS,
+    PUB_COLLECT,
+    PUB_DWEEBIES,
+    PUB_GROUPS,
+    PUB_HAND_SIZE,
+    PUB_HEADER,
+    PUB_LEFT,
+    PUB_LEGAL,
+    PUB_LINK,
+    PUB_MIN_LINE,
+    PUB_ON_TABLE,
+    PUB_PILE,
+    PUB_PLAYERS,
+    PUB_RIGHT,
+    PUB_SEAT,
+    PUB_SIDE,
+    PUB_SPLIT,
+    PUB_SPLIT_RULE,
+    PUB_TOP,
+    PUB_TURN,
+    SPLIT_SHORTEST_LINK,
+    move_cell,
+    move_collects,
+    move_dweebie,
+    next_to_play,
+    public_length,
+    random_move,
+)
 
 MAX_SEATS = 6
 

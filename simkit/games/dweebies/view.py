@@ -26,7 +26,6 @@ from ... import rng
 from ...numba_tools import readonly_array
 from .table import EMPTY, collect_gain, count_groups, joins_table, legal_cells, play_card
 
-
 (PUB_SEAT, PUB_PLAYERS, PUB_TURN, PUB_PILE, PUB_SPLIT, PUB_GROUPS, PUB_LINK, PUB_LEGAL, PUB_DWEEBIES,
  PUB_SIDE, PUB_ON_TABLE, PUB_TOP, PUB_BOTTOM, PUB_LEFT, PUB_RIGHT, PUB_HAND_SIZE, PUB_CARDS,
  PUB_MIN_LINE, PUB_COLLECT, PUB_SPLIT_RULE) = range(20)

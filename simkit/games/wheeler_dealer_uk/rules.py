@@ -8,11 +8,45 @@ import numpy as np
 
 from ...errors import SimkitError
 from ...rules import lookup, require_bool, require_int, require_str
-from .view import (COLOURS, H_BLUE_BONUS, H_BORROW_ON_SALE, H_BUY_MULTIPLE, H_COLOUR, H_COMMODITIES, H_COPIES, H_FACE,
-                   H_HANDLERS_BP, H_HELD, H_IN_PACK, H_INNER, H_INNER_ENTRY, H_INNER_SPACES, H_INNER_WEALTH,
-                   H_INTEREST_BP, H_LEVEL, H_LOAN_BP, H_MIN_SET, H_MULTIPLE, H_ON_SALE, H_OUTER, H_OUTER_SPACES,
-                   H_PACK_SIZE, H_PLAYERS, H_RAID_MULTIPLE, H_REDEEMABLE, H_RISK, H_SEATS, H_TARGET, H_TURN_LIMIT,
-                   HEADER, MAX_COMMODITIES, MAX_SEATS, MAX_SET, SEAT_FIELDS, SPACE_CODES)
+from .view import (
+    COLOURS,
+    H_BLUE_BONUS,
+    H_BORROW_ON_SALE,
+    H_BUY_MULTIPLE,
+    H_COLOUR,
+    H_COMMODITIES,
+    H_COPIES,
+    H_FACE,
+    H_HANDLERS_BP,
+    H_HELD,
+    H_IN_PACK,
+    H_INNER,
+    H_INNER_ENTRY,
+    H_INNER_SPACES,
+    H_INNER_WEALTH,
+    H_INTEREST_BP,
+    H_LEVEL,
+    H_LOAN_BP,
+    H_MIN_SET,
+    H_MULTIPLE,
+    H_ON_SALE,
+    H_OUTER,
+    H_OUTER_SPACES,
+    H_PACK_SIZE,
+    H_PLAYERS,
+    H_RAID_MULTIPLE,
+    H_REDEEMABLE,
+    H_RISK,
+    H_SEATS,
+    H_TARGET,
+    H_TURN_LIMIT,
+    HEADER,
+    MAX_COMMODITIES,
+    MAX_SEATS,
+    MAX_SET,
+    SEAT_FIELDS,
+    SPACE_CODES,
+)
 
 SET_RULES = ("colour", "size", "size_capped")
 SIZE_CAP = 4   # "size_capped": the multiple is the set size, at most 4

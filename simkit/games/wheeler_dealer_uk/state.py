@@ -18,14 +18,51 @@ import numpy as np
 from numba import njit, types
 
 from ...guard import deciding
-from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
-                            readonly_c, store_addresses, vector_at, view)
+from ...numba_tools import (
+    EVENT_FIELDS,
+    append_event,
+    array_at,
+    function_addresses,
+    function_from_addresses,
+    readonly_c,
+    store_addresses,
+    vector_at,
+    view,
+)
 from ...strategy import MAX_PARAMS
-from .view import (COLOURS, DECISION_NAMES, DECISION_SIGNATURE, F_CARDS, F_CARD_VALUE, F_RISK_CARDS, F_RISK_COST,
-                   F_SETS, H_COLOUR, H_COMMODITIES, H_COPIES, H_HELD, H_MIN_SET, H_PLAYERS, H_RISK, H_ROUND, H_SEATS,
-                   MAX_SEATS, MAX_SET, MEMORY_SIZE, QUERY_SIZE, Q_COMMODITY, Q_CONTEXT, Q_FROM, Q_KIND, Q_PRICE,
-                   Q_SEAT, Q_SHORT, SEAT_FIELDS, face, redeem_cost)
-
+from .view import (
+    COLOURS,
+    DECISION_NAMES,
+    DECISION_SIGNATURE,
+    F_CARD_VALUE,
+    F_CARDS,
+    F_RISK_CARDS,
+    F_RISK_COST,
+    F_SETS,
+    H_COLOUR,
+    H_COMMODITIES,
+    H_COPIES,
+    H_HELD,
+    H_MIN_SET,
+    H_PLAYERS,
+    H_RISK,
+    H_ROUND,
+    H_SEATS,
+    MAX_SEATS,
+    MAX_SET,
+    MEMORY_SIZE,
+    Q_COMMODITY,
+    Q_CONTEXT,
+    Q_FROM,
+    Q_KIND,
+    Q_PRICE,
+    Q_SEAT,
+    Q_SHORT,
+    QUERY_SIZE,
+    SEAT_FIELDS,
+    face,
+    redeem_cost,
+)
 
 COMMAND_CHAIN = 16   # a Command move that lands on another Command space, and so on, stops after this many
 

@@ -11,11 +11,21 @@ from ...errors import SimkitError
 from ...strategy import kernel_inputs
 from .. import EVERY_GAME, PLAYER_COUNTS_ONLY, Game
 from . import engine
-from .state import SEAT_STATS
 from .rules import R_DECK_SIZE, USRules
 from .rules import prepare as _prepare
-from .view import (DECISION_NAMES, DECISIONS, MAX_SEATS, PUB_BLOCKS, PUB_PROPERTIES, S_CASH, debt_slot, owner_slot,
-                   public_length, seat_slot)
+from .state import SEAT_STATS
+from .view import (
+    DECISION_NAMES,
+    DECISIONS,
+    MAX_SEATS,
+    PUB_BLOCKS,
+    PUB_PROPERTIES,
+    S_CASH,
+    debt_slot,
+    owner_slot,
+    public_length,
+    seat_slot,
+)
 
 
 def prepare(rules: dict, n_players: int) -> USRules:

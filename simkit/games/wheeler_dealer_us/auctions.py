@@ -5,10 +5,33 @@ from numba import types
 
 from ... import rng
 from .rules import R_AUCTION_INCREMENT
+from .state import (
+    E_AUCTION,
+    E_NO_BID,
+    E_SALE,
+    N_STATS,
+    S_AUCTIONS_WON,
+    ST_STATS,
+    TIE_ROW,
+    B,
+    I,
+    _alive,
+    _card_kind,
+    _decide,
+    _illegal,
+    _log,
+    _on_school,
+    _public,
+    _rngs,
+    _rules,
+    _set_debt,
+    _set_owner,
+    _state,
+    _table,
+    _transfer,
+    _typed,
+)
 from .view import CK_UNDERHANDED, D_BID, PUB_PLAYERS, auction_limit, can_bamboozle, saved_slot
-from .state import (B, E_AUCTION, E_NO_BID, E_SALE, I, N_STATS, ST_STATS, S_AUCTIONS_WON, TIE_ROW, _alive, _card_kind,
-                    _decide, _illegal, _log, _on_school, _public, _rngs, _rules, _set_debt, _set_owner, _state,
-                    _table, _transfer, _typed)
 
 
 @_typed(types.UniTuple(I, 2), I, I, I, I, B, I, B)

@@ -1,16 +1,75 @@
 """The board: a token coming to rest on a square (step 3): buying or auctioning a bank's property, income
 from one's own, rent or a poach (U7) on another's, and the corners (U9)."""
-from .rules import R_AUCTION_MIN, R_CITY_HALL_PERCENT, R_PARK_PER_PIP, R_SCHOOL_PER_PIP, R_TRADE_FAIR_EXTRA
-from .view import (B_KIND, B_PROPERTY, D_BUY, D_POACH, MAX_BLOCK, PUB_SCHOOL_SQUARE, PUB_SQUARE_ROW, P_BLOCK, P_COST,
-                   P_INCOME, P_PAYOFF, SQ_CITY_HALL, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL, SQ_TRADE_FAIR, S_MISSES_TURN,
-                   S_ON_SCHOOL, S_POSITION, debt_slot, income_multiple, owner_slot, seat_slot)
-from .state import (B, EXTRA_DICE_ROW, E_BUY, E_CITY_HALL, E_OWN_INCOME, E_PARK, E_POACH, E_RENT, E_SCHOOL, I,
-                    N_STATS, ST_STATS, S_BOUGHT, S_DECLINED_THEN_WON, S_POACHED, S_POACHES, S_RENT_PAID,
-                    S_RENT_RECEIVED, none, _add_cash, _cash, _decide, _die, _illegal, _inline, _landings_at, _log,
-                    _members, _public, _rules, _set_debt, _set_owner, _state, _table, _typed)
-from .state import S_CITY_HALL_VISITS, S_PARK_VISITS, S_SCHOOL_STAYS, S_TRADE_FAIR_VISITS, _count
 from .auctions import _auction
 from .money import _forced_borrowing, _invest, _pay_handed_over
+from .rules import R_AUCTION_MIN, R_CITY_HALL_PERCENT, R_PARK_PER_PIP, R_SCHOOL_PER_PIP, R_TRADE_FAIR_EXTRA
+from .state import (
+    E_BUY,
+    E_CITY_HALL,
+    E_OWN_INCOME,
+    E_PARK,
+    E_POACH,
+    E_RENT,
+    E_SCHOOL,
+    EXTRA_DICE_ROW,
+    N_STATS,
+    S_BOUGHT,
+    S_CITY_HALL_VISITS,
+    S_DECLINED_THEN_WON,
+    S_PARK_VISITS,
+    S_POACHED,
+    S_POACHES,
+    S_RENT_PAID,
+    S_RENT_RECEIVED,
+    S_SCHOOL_STAYS,
+    S_TRADE_FAIR_VISITS,
+    ST_STATS,
+    B,
+    I,
+    _add_cash,
+    _cash,
+    _count,
+    _decide,
+    _die,
+    _illegal,
+    _inline,
+    _landings_at,
+    _log,
+    _members,
+    _public,
+    _rules,
+    _set_debt,
+    _set_owner,
+    _state,
+    _table,
+    _typed,
+    none,
+)
+from .view import (
+    B_KIND,
+    B_PROPERTY,
+    D_BUY,
+    D_POACH,
+    MAX_BLOCK,
+    P_BLOCK,
+    P_COST,
+    P_INCOME,
+    P_PAYOFF,
+    PUB_SCHOOL_SQUARE,
+    PUB_SQUARE_ROW,
+    S_MISSES_TURN,
+    S_ON_SCHOOL,
+    S_POSITION,
+    SQ_CITY_HALL,
+    SQ_PARK,
+    SQ_PROPERTY,
+    SQ_SCHOOL,
+    SQ_TRADE_FAIR,
+    debt_slot,
+    income_multiple,
+    owner_slot,
+    seat_slot,
+)
 
 
 @_typed(none, I, I, B)

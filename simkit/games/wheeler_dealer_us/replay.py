@@ -4,9 +4,27 @@ from __future__ import annotations
 
 from . import state as e
 from .rules import R_BAMBOOZLE_CASH
-from .view import (COMBO_BAMBOOZLE, COMBO_MOVE, COMBO_TAXI, D_BAMBOOZLE, D_BID, D_BORROW_ON, D_BUMP, D_BUY, D_CARD,
-                   D_DEAL_ANSWER, D_DEAL_OFFER, D_FINANCE, D_INVEST, D_POACH, D_RAISE, DEAL_BUY, DEAL_SELL, DEAL_SWAP,
-                   DECISION_NAMES)
+from .view import (
+    COMBO_BAMBOOZLE,
+    COMBO_MOVE,
+    COMBO_TAXI,
+    D_BAMBOOZLE,
+    D_BID,
+    D_BORROW_ON,
+    D_BUMP,
+    D_BUY,
+    D_CARD,
+    D_DEAL_ANSWER,
+    D_DEAL_OFFER,
+    D_FINANCE,
+    D_INVEST,
+    D_POACH,
+    D_RAISE,
+    DEAL_BUY,
+    DEAL_SELL,
+    DEAL_SWAP,
+    DECISION_NAMES,
+)
 
 _DEALS = {DEAL_BUY: "to buy", DEAL_SELL: "to sell", DEAL_SWAP: "to swap"}
 _ENDS = {e.END_CLOCK: "the last Wheeler-Dealer card was drawn", e.END_LAST_PLAYER: "one player is left",

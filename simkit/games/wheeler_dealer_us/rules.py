@@ -8,10 +8,39 @@ import numpy as np
 
 from ...errors import SimkitError
 from ...rules import lookup, require_bool, require_int, require_str
-from .view import (B_KIND, B_PROPERTY, CARD_KINDS, CK_COLLECT, CK_COLLECT_FROM_EACH, CK_COLLECT_PER_PIP, CK_PAY,
-                   CK_PAY_PERCENT, CK_TAXI, CORNER_KINDS, K_AMOUNT, K_KIND, K_PERCENT, K_SAVE, MAX_BLOCK, MAX_SEATS,
-                   P_BLOCK, P_BLOCK_SIZE, P_COST, P_INCOME, P_LOAN, P_PAYOFF, P_SQUARE, SQ_PARK, SQ_PROPERTY, SQ_SCHOOL,
-                   TABLE_COLUMNS, X_INVEST, X_MASK, X_RETURN, X_WAYS)
+from .view import (
+    B_KIND,
+    B_PROPERTY,
+    CARD_KINDS,
+    CK_COLLECT,
+    CK_COLLECT_FROM_EACH,
+    CK_COLLECT_PER_PIP,
+    CK_PAY,
+    CK_PAY_PERCENT,
+    CK_TAXI,
+    CORNER_KINDS,
+    K_AMOUNT,
+    K_KIND,
+    K_PERCENT,
+    K_SAVE,
+    MAX_BLOCK,
+    MAX_SEATS,
+    P_BLOCK,
+    P_BLOCK_SIZE,
+    P_COST,
+    P_INCOME,
+    P_LOAN,
+    P_PAYOFF,
+    P_SQUARE,
+    SQ_PARK,
+    SQ_PROPERTY,
+    SQ_SCHOOL,
+    TABLE_COLUMNS,
+    X_INVEST,
+    X_MASK,
+    X_RETURN,
+    X_WAYS,
+)
 
 # rule vector layout
 (R_START_CASH, R_MIN_INVEST, R_DOUBLES_BONUS, R_AUCTION_MIN, R_AUCTION_INCREMENT, R_DECK_SIZE, R_LEVEL,

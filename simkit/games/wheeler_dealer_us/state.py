@@ -9,15 +9,48 @@ from numba import njit, types
 
 from ... import rng
 from ...guard import deciding
-from ...numba_tools import (EVENT_FIELDS, append_event, array_at, function_addresses, function_from_addresses,
-                            kernel_context, readonly_c, store_addresses, view)
+from ...numba_tools import (
+    EVENT_FIELDS,
+    append_event,
+    array_at,
+    function_addresses,
+    function_from_addresses,
+    readonly_c,
+    store_addresses,
+    view,
+)
 from ...strategy import MAX_PARAMS
 from .rules import RULE_SIZE
-from .view import (DECISION_NAMES, DECISION_SIGNATURE, K_KIND, MAX_BLOCK, MAX_SEATS, MEMORY_SIZE, OUT_SIZE,
-                   PUB_BLOCKS, PUB_CARD_ROW, PUB_CARD_TYPES, PUB_COMMODITIES, PUB_HOLDINGS_VERSION, PUB_PLAYERS,
-                   PUB_PROPERTIES, PUB_SEAT, PUB_SQUARES, PUB_TURN, P_BLOCK, QUERY_SIZE, Q_KIND, S_ALIVE, S_CASH,
-                   S_ON_SCHOOL, TABLE_COLUMNS, debt_slot, owner_slot, public_length, seat_slot)
-
+from .view import (
+    DECISION_NAMES,
+    DECISION_SIGNATURE,
+    K_KIND,
+    MAX_BLOCK,
+    MAX_SEATS,
+    MEMORY_SIZE,
+    OUT_SIZE,
+    P_BLOCK,
+    PUB_BLOCKS,
+    PUB_CARD_ROW,
+    PUB_CARD_TYPES,
+    PUB_COMMODITIES,
+    PUB_HOLDINGS_VERSION,
+    PUB_PLAYERS,
+    PUB_PROPERTIES,
+    PUB_SEAT,
+    PUB_SQUARES,
+    PUB_TURN,
+    Q_KIND,
+    QUERY_SIZE,
+    S_ALIVE,
+    S_CASH,
+    S_ON_SCHOOL,
+    TABLE_COLUMNS,
+    debt_slot,
+    owner_slot,
+    public_length,
+    seat_slot,
+)
 
 # ---- the per-seat counters and the event log --------------------------------------------------------
 

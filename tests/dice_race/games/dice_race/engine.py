@@ -15,9 +15,24 @@ from numba import njit
 from simkit import rng
 from simkit.numba_tools import EVENT_FIELDS, append_event, readonly
 
-from .view import (MEMORY_SIZE, PUB_BUST_FACE, PUB_FACES, PUB_HEADER, PUB_LAST_ROLL, PUB_PLAYERS, PUB_ROLLS,
-                   PUB_ROUND, PUB_SEAT, PUB_TARGET, PUB_TURN_POINTS, STOP, banked_points, busts, is_answer,
-                   public_length)
+from .view import (
+    MEMORY_SIZE,
+    PUB_BUST_FACE,
+    PUB_FACES,
+    PUB_HEADER,
+    PUB_LAST_ROLL,
+    PUB_PLAYERS,
+    PUB_ROLLS,
+    PUB_ROUND,
+    PUB_SEAT,
+    PUB_TARGET,
+    PUB_TURN_POINTS,
+    STOP,
+    banked_points,
+    busts,
+    is_answer,
+    public_length,
+)
 
 MAX_SEATS = 6
 
