@@ -17,7 +17,11 @@ from pathlib import Path
 
 import jinja2
 import matplotlib
+import numba
+import numpy as np
+import pandas as pd
 from markupsafe import Markup
+from matplotlib.ticker import PercentFormatter
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

@@ -4,6 +4,8 @@ plots live in a module per game beside this."""
 from __future__ import annotations
 
 import matplotlib
+import numpy as np
+from matplotlib.ticker import FuncFormatter
 
 matplotlib.use("Agg")
 # no axis of any report in scientific notation or with an offset ("6 x 10^5", "1e-3 + ..."): plain ticks

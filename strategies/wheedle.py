@@ -392,7 +392,8 @@ never_stop = preset(collector, "never-stop", "Collector that never stops (rounds
 bluffer = preset(collector, "bluffer", "Collector that also stops unqualified late in a round when what a false stop would "
                   "score (penalty and W8 included) reaches `bluff_points`.",
                   stop=STOP_BLUFF)
-blocker = preset(collector, "blocker", "Collector that refuses deals that would hand a rival a majority and bankrupts the companies rivals collect.",
+blocker = preset(collector, "blocker", "Collector that refuses deals that would hand a rival a majority and bankrupts "
+                 "the companies rivals collect.",
                   protect=1, sabotage=1, stop=STOP_QUALIFIED)
 small_first = preset(collector, "small-first", "Collector that targets the small (5-card) companies first.",
                       targets=TARGET_SMALL_FIRST)

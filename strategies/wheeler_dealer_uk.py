@@ -415,4 +415,4 @@ register(Strategy.build(
     borrow=random_borrow, enter=random_coin, buy=random_coin, yellow=random_coin,
     doc="Baseline: a random legal answer everywhere (a deal half the time, loans before rolling one time in ten)."))
 # the strongest player, in a module of its own (registers `expert`)
-from simkit.strategies import wheeler_dealer_uk_expert  # noqa: E402,F401
+from simkit.strategies import wheeler_dealer_uk_expert  # noqa: E402,F401  (registers `expert`, which builds on this module)

@@ -49,7 +49,6 @@ def hand_dicts(prepared, rows) -> list[dict]:
 
 def trace_round_scores(prepared, rules, trace, g: int, r: int, stopper):
     """score_round of round r of game g from the trace's final hands and centre."""
-    n = prepared.n_players
     hands = hand_dicts(prepared, trace_hands(trace[g, r], engine.TRACE_END))
     centre = prepared.companies[int(trace_centre(trace[g, r], engine.TRACE_END))]
     return score_round(hands, centre, None if stopper is None or stopper < 0 else int(stopper), rules)

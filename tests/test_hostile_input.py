@@ -86,8 +86,9 @@ def test_a_fuzzed_command_line_is_an_answer_or_one_line(no_play, capsys, tmp_pat
 
 toml_scalars = st.one_of(st.integers(-2 ** 70, 2 ** 70), st.floats(allow_nan=True), st.booleans(),
                          st.text(max_size=8))
+toml_keys = st.text(string.ascii_lowercase, min_size=1, max_size=6)
 toml_values = st.recursive(toml_scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                                 st.dictionaries(st.text(string.ascii_lowercase, min_size=1, max_size=6), inner, max_size=4)),
+                                                                 st.dictionaries(toml_keys, inner, max_size=4)),
                            max_leaves=20)
 
 

@@ -21,9 +21,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # this tree's simkit, whatever is installed
 
-from simkit.games import all_games  # noqa: E402
-from simkit.runner import make_batch  # noqa: E402
-from simkit.strategy import parse_lineup  # noqa: E402
+from simkit.games import all_games  # noqa: E402  (after putting this tree first on sys.path)
+from simkit.runner import make_batch  # noqa: E402  (after putting this tree first on sys.path)
+from simkit.strategy import parse_lineup  # noqa: E402  (after putting this tree first on sys.path)
 
 # game -> (line-ups, rule changes each is played under (on top of every level), games to replay)
 CASES = {

@@ -167,8 +167,10 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
 def change_text(row, game, level: str = "95%", thresholds: dict | None = NEGLIGIBLE) -> str:
     """One unit's paired change in words: win rate A -> B, the difference in points with its verdict (sized
     against the negligible threshold), and the mean score's difference."""
+    decided = verdict(row['win_low'], row['win_high'], level=level, diff=row['win_diff'],
+                      negligible=negligible_of(thresholds, 'win'))
     return (f"win rate {row['win_a']:.1%} -> {row['win_b']:.1%}, B - A {points(row['win_diff'], row['win_low'], row['win_high'])} "
-            f"({verdict(row['win_low'], row['win_high'], level=level, diff=row['win_diff'], negligible=negligible_of(thresholds, 'win'))}); "
+            f"({decided}); "
             f"{score_change(game, row['score_diff'], row['score_low'], row['score_high'])}")
 
 

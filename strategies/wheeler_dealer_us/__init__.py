@@ -49,4 +49,4 @@ tuned = preset(investor, "tuned", "Builder tuned by search (experiments/us-tuned
                 fraction=0.2289, reserve=269, block_weight=1.643, block_buy=1, bid_fraction=0.5884,
                 borrow_rule=BORROW_BLOCKS, repay_first=1, poach_ratio=1.18, premium=1.645, sell_premium=2.262, protect=1)
 # the strongest player, its own decisions beside the family's: expert.py
-from simkit.strategies.wheeler_dealer_us.expert import expert  # noqa: E402,F401
+from simkit.strategies.wheeler_dealer_us.expert import expert  # noqa: E402,F401  (registers `expert`, which builds on the families above)

@@ -271,7 +271,8 @@ def test_summary_findings_pair_the_best_strategy_with_the_next(run_with_change):
     d = (wins["threshold"] - wins["patient"]).to_numpy()
     assert strategy_gap(out, "threshold", "patient") == pytest.approx(_normal(d))
     printed = invoke("summary", out)
-    assert re.search(r"^- Highest win rate: \S+ \d+\.\d% \[.*\] \(a seat at random wins 25.0%\); next \S+ .*: \S+ leads by [-+]\d+\.\d points "
+    assert re.search(r"^- Highest win rate: \S+ \d+\.\d% \[.*\] \(a seat at random wins 25.0%\); next \S+ .*: "
+                     r"\S+ leads by [-+]\d+\.\d points "
                      r"\[.*\], paired over the same games \(.*\)\.$", printed, re.M), printed
 
 

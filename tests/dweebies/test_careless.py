@@ -23,7 +23,10 @@ def test_careless_answers_are_refused_and_counted(players, check):
     for sets in ([], ALL_OPTIONS):
         prepared = GAME.prepare(GAME.rules(sets=sets), players)
         columns = GAME.simulate(prepared, parse_lineup("dweebies", lineup), 100 + players, 0, 200, check=check)
-        per_game = lambda name: np.asarray(columns[name]).reshape(-1, players)
+
+        def per_game(name, columns=columns, players=players):
+            return np.asarray(columns[name]).reshape(-1, players)
+
         cards = int(prepared.copies.sum())
         assert (per_game("collected").sum(axis=1) + per_game("left_on_table")[:, 0] == cards).all()
         assert (per_game("turns")[:, 0] == cards).all()

@@ -50,7 +50,6 @@ def test_expert_does_not_set_the_next_seat_up():
 
 
 def test_expert_beats_greedy_in_a_small_seeded_run():
-    collected = np.zeros(2)
     ahead = 0
     for lineup in (["expert", "greedy"], ["greedy", "expert"]):
         columns = _play(lineup, 150, 21)
