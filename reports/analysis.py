@@ -25,10 +25,6 @@ from matplotlib.ticker import PercentFormatter
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.ticker import PercentFormatter  # noqa: E402
 
 from simkit import __version__  # noqa: E402
 from simkit.games import get_game  # noqa: E402

@@ -274,9 +274,12 @@ def card_html(tested: str, facts: list[tuple[str, str]], verdicts: list[str], fo
 
 CARD_CSS = """
 nav.top { font-size: 0.85em; color: #555; margin-bottom: 0.8em; } nav.top a { margin-right: 1em; }
-section.answer { border: 1px solid #c9d6e8; background: #f7faff; border-radius: 6px; padding: 0.6em 1.1em 0.8em; margin: 0.8em 0 1.4em; }
-section.answer p.tested { margin: 0.3em 0; } dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 1em; margin: 0.4em 0; font-size: 0.9em; }
-dl.facts dt { color: #555; } dl.facts dd { margin: 0; } ul.verdict { font-weight: 600; padding-left: 1.2em; } ul.verdict li { margin-bottom: 0.3em; }
+section.answer { border: 1px solid #c9d6e8; background: #f7faff; border-radius: 6px;
+  padding: 0.6em 1.1em 0.8em; margin: 0.8em 0 1.4em; }
+section.answer p.tested { margin: 0.3em 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 1em; margin: 0.4em 0; font-size: 0.9em; }
+dl.facts dt { color: #555; } dl.facts dd { margin: 0; }
+ul.verdict { font-weight: 600; padding-left: 1.2em; } ul.verdict li { margin-bottom: 0.3em; }
 img.forest { display: block; max-width: 100%; } nav.toc ol { columns: 2; font-size: 0.9em; }
 """
 

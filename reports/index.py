@@ -88,10 +88,12 @@ def build_index(folder: str | Path, output: str | Path | None = None, write_miss
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>simkit: runs and analyses in {html.escape(folder.name)}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; box-sizing: border-box; color: #222; line-height: 1.4; }}
+body {{ font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; box-sizing: border-box;
+  color: #222; line-height: 1.4; }}
 h1 {{ font-size: 1.45em; }} table.index {{ border-collapse: collapse; font-size: 0.88em; width: 100%; }}
 table.index th, table.index td {{ padding: 4px 8px; border-bottom: 1px solid #e4e4e4; text-align: left; vertical-align: top; }}
-table.index th {{ background: #f6f6f6; }} td.verdict p {{ margin: 0 0 0.3em; }} a.files {{ font-size: 0.85em; color: #666; }} td.date {{ white-space: nowrap; }}
+table.index th {{ background: #f6f6f6; }} td.verdict p {{ margin: 0 0 0.3em; }}
+a.files {{ font-size: 0.85em; color: #666; }} td.date {{ white-space: nowrap; }}
 {CARD_CSS}
 </style></head><body>
 <nav class="top">{docs_link("guide.md")} {docs_link("analysis.md")}</nav>

@@ -11,8 +11,6 @@ matplotlib.use("Agg")
 # no axis of any report in scientific notation or with an offset ("6 x 10^5", "1e-3 + ..."): plain ticks
 matplotlib.rcParams.update({"axes.formatter.limits": (-9, 12), "axes.formatter.useoffset": False})
 import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 from simkit.results import summarize  # noqa: E402
 

@@ -120,8 +120,8 @@ def analysis_times(game: str, workers: int, repeat: int, trials: int = 40, games
     """Wall seconds of a tune of ``trials`` trials (``tune_setup``; ``games`` per side of its validation) on
     the local pool and on a Dask LocalCluster of ``workers`` processes of one thread, alternated, medians of
     ``repeat``; both warmed by a tune of 2 trials first, and the cluster started before the timing (as one
-    already running; ``scheduler``: use that one, its workers' threads all busy with this). Also the CPU seconds of every worker process and of this one in each, summed over the
-    rounds: how busy the workers were kept."""
+    already running; ``scheduler``: use that one, its workers' threads all busy with this). Also the CPU
+    seconds of every worker process and of this one in each, summed over the rounds: how busy the workers were kept."""
     import psutil
     from dask.distributed import Client, LocalCluster
 
