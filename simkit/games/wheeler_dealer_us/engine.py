@@ -19,7 +19,7 @@ from numba import njit, types
 
 from ... import rng
 from ...columns import logged_events
-from ...numba_tools import ContextGame
+from ...numba_tools import ContextGame, kernel_context
 from ...numba_tools import unmanaged as _unmanaged
 from ...strategy import MAX_PARAMS
 from .board import _land, _place
@@ -116,7 +116,6 @@ from .state import (
     _typed,
     _won_at,
     block_members,
-    kernel_context,
     make_context,
     none,
     state_parts,
