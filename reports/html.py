@@ -19,7 +19,7 @@ from simkit.storage import write_atomic
 
 from . import plots_for
 from .format import (CI_NOTE, changes_table_html, confounding_note, money_columns, run_findings, run_headline,
-                     summary_frames, table_html)
+                     seat_labels, summary_frames, table_html)
 
 TEMPLATE = Path(__file__).with_name("report.html.j2")
 
@@ -85,7 +85,7 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
             raise SimkitError(f"--also {other} is a run of {other_manifest['game']}, not {game.name}")
         runs.append((other_manifest, load(other)))
     data = ReportData(manifest, frame, summarize(directory), manifest["score_column"],
-                      {entry["seat"]: entry["label"] for entry in manifest["lineup"]}, runs, game)
+                      seat_labels(manifest), runs, game)
     figures = []
     for figure in plots_for(game):
         drawn = figure.draw(data)

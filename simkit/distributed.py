@@ -20,7 +20,7 @@ _LOCK = threading.Lock()
 
 def _describe(batch) -> str:
     manifest = batch.manifest()
-    return json.dumps({key: manifest[key] for key in ("game", "lineup", "seed", "games", "rules")}, sort_keys=True)
+    return json.dumps({key: manifest[key] for key in ("game", "lineup", "seed", "games", "rotate_seats", "rules")}, sort_keys=True)
 
 
 def _worker_batch(description: str):
