@@ -23,7 +23,8 @@ def wealth_over_turns(data):
     # deals 0.. in the line-up's own order: a rotated run's games 0, n, 2n..., otherwise games 0, 1, 2...
     step = len(batch.seats) if batch.rotate_seats else 1
     labels = {entry["seat"]: entry["label"] for entry in data.manifest["lineup"]}
-    traces = wealth_traces(batch.prepared, list(batch.seats), batch.seed, range(batch.games))
+    deals = range(min(SAMPLE_GAMES, data.manifest["games"] // step))
+    traces = wealth_traces(batch.prepared, list(batch.seats), batch.seed, deals)
     fig, axes = plt.subplots(2, (len(traces) + 1) // 2, figsize=(10, 5.5), squeeze=False, sharey=True)
     target = batch.prepared.table[H_TARGET]
     for ax, (game, seats) in zip(axes.ravel(), traces.items()):
