@@ -88,3 +88,16 @@ def test_dask_plays_the_same_rotated_run(rotated, tmp_path):
     main(ARGS + ["--out", str(tmp_path / "d"), "-w", "2", "--chunk-size", "4", "--backend", "dask"])
     parts = sorted(p.name for p in rotated.glob("part-*.parquet"))
     assert [(rotated / p).read_bytes() for p in parts] == [(tmp_path / "d" / p).read_bytes() for p in parts]
+
+
+def test_replay_of_a_rotated_game_is_that_game(rotated, capsys):
+    frame = load(rotated)
+    for g in (4, 8):
+        capsys.readouterr()
+        main(["replay", "dweebies", "--seed", "5", "--game", str(g), "--players", ",".join(LINEUP), "--rotate-seats"])
+        out = capsys.readouterr().out
+        rows = frame[frame["game"] == g]
+        for seat, label, collected, won in zip(rows["seat"], rows["strategy"].astype(str), rows["collected"],
+                                               rows["winner"]):
+            line = next(line for line in out.splitlines() if line.strip().startswith(f"seat {seat} ({label}): collected"))
+            assert f"collected {collected} cards" in line and ("WINNER" in line) == bool(won)
