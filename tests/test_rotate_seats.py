@@ -7,7 +7,7 @@ import pytest
 
 from simkit.cli import main
 from simkit.results import load, summarize
-from simkit.runner import make_batch, rotate
+from simkit.runner import Batch, make_batch, partial_dir, rotate
 
 LINEUP = ["greedy", "line-shortener", "pair-keeper"]
 ARGS = ["run", "dweebies", "--players", ",".join(LINEUP), "--games", "10", "--seed", "5", "--rotate-seats", "-q"]
@@ -101,3 +101,24 @@ def test_replay_of_a_rotated_game_is_that_game(rotated, capsys):
                                                rows["winner"]):
             line = next(line for line in out.splitlines() if line.strip().startswith(f"seat {seat} ({label}): collected"))
             assert f"collected {collected} cards" in line and ("WINNER" in line) == bool(won)
+
+
+def test_an_interrupted_rotated_run_resumes_to_the_same_parts(rotated, tmp_path, monkeypatch, capsys):
+    real_play, calls = Batch.play, []
+
+    def play(self, first, n, check=False):
+        calls.append(first)
+        if len(calls) == 3:     # two chunks, then Ctrl-C
+            raise KeyboardInterrupt
+        return real_play(self, first, n, check)
+
+    monkeypatch.setattr(Batch, "play", play)
+    out = tmp_path / "r"
+    with pytest.raises(SystemExit):
+        main(ARGS + ["--out", str(out), "-w", "1", "--chunk-size", "4"])
+    assert len(list(partial_dir(out).glob("part-*.parquet"))) == 2
+    monkeypatch.setattr(Batch, "play", real_play)
+    main(ARGS + ["--out", str(out), "-w", "2", "--chunk-size", "4"])
+    assert json.loads((out / "manifest.json").read_text())["resumed_chunks"] == 2
+    parts = sorted(p.name for p in rotated.glob("part-*.parquet"))
+    assert [(rotated / p).read_bytes() for p in parts] == [(out / p).read_bytes() for p in parts]
