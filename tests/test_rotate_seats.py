@@ -122,3 +122,15 @@ def test_an_interrupted_rotated_run_resumes_to_the_same_parts(rotated, tmp_path,
     assert json.loads((out / "manifest.json").read_text())["resumed_chunks"] == 2
     parts = sorted(p.name for p in rotated.glob("part-*.parquet"))
     assert [(rotated / p).read_bytes() for p in parts] == [(out / p).read_bytes() for p in parts]
+
+
+def test_a_faults_replay_command_replays_the_rotated_game(capsys):
+    import shlex
+
+    from simkit.faults import replay_command
+
+    command = shlex.split(replay_command(make_batch("dweebies", 12, LINEUP, 5, rotate_seats=True), 4))
+    assert "--rotate-seats" in command
+    capsys.readouterr()
+    main(command[1:])
+    assert capsys.readouterr().out.startswith("Dweebies, 3 players (pair-keeper, greedy, line-shortener)")
