@@ -20,7 +20,8 @@ _LOCK = threading.Lock()
 
 def _describe(batch) -> str:
     manifest = batch.manifest()
-    return json.dumps({key: manifest[key] for key in ("game", "lineup", "seed", "games", "rotate_seats", "rules")}, sort_keys=True)
+    keys = ("game", "lineup", "seed", "games", "rotate_seats", "rules")
+    return json.dumps({key: manifest[key] for key in keys}, sort_keys=True)
 
 
 def _worker_batch(description: str):

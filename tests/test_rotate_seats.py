@@ -99,7 +99,8 @@ def test_replay_of_a_rotated_game_is_that_game(rotated, capsys):
         rows = frame[frame["game"] == g]
         for seat, label, collected, won in zip(rows["seat"], rows["strategy"].astype(str), rows["collected"],
                                                rows["winner"]):
-            line = next(line for line in out.splitlines() if line.strip().startswith(f"seat {seat} ({label}): collected"))
+            line = next(line for line in out.splitlines()
+                        if line.strip().startswith(f"seat {seat} ({label}): collected"))
             assert f"collected {collected} cards" in line and ("WINNER" in line) == bool(won)
 
 
