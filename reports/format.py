@@ -429,9 +429,15 @@ def lineup_spec(manifest: dict) -> str:
     return ",".join(specs)
 
 
+ROTATED_SEATS = ("Seats rotated (--rotate-seats): every strategy played every seat equally often on the same deals, "
+                 "so the strategy table is free of seat advantage and the seat table is the seats' own advantage.")
+
+
 def confounding_note(manifest: dict) -> str:
     """What the seat table of a run can and cannot say for its line-up (a plain run never moves a strategy)."""
     labels = [seat["label"] for seat in manifest["lineup"]]
+    if manifest.get("rotate_seats") and len(set(labels)) > 1:
+        return ROTATED_SEATS
     if len(set(labels)) == 1:
         return (f"Every seat plays {labels[0]}, so the seat table measures the seats alone: a difference between "
                 "seats is the seat's advantage (turn order), not a strategy's.")
@@ -442,10 +448,16 @@ def confounding_note(manifest: dict) -> str:
             "--rotate-seats).")
 
 
+def seat_labels(manifest: dict) -> dict:
+    """Seat -> the strategy that played it (under --rotate-seats every strategy did, equally often)."""
+    rotated = manifest.get("rotate_seats")
+    return {entry["seat"]: "all, rotated" if rotated else entry["label"] for entry in manifest["lineup"]}
+
+
 def summary_frames(summary: dict, manifest: dict) -> dict[str, pd.DataFrame]:
     """The tables of ``simkit summary`` and of a run's report, flat (the seat table names each seat's
     strategy), so both show the same cells."""
-    labels = {entry["seat"]: entry["label"] for entry in manifest["lineup"]}
+    labels = seat_labels(manifest)
     frames = {}
     for key, table in summary.items():
         flat = table.reset_index().rename(columns={"n": "games"})
@@ -479,6 +491,7 @@ def run_findings(source, manifest: dict, summary: dict, gaps: dict | None = None
                      + "; ".join(f"{name} {points(*gap)}" for name, gap in gaps.items()) + ".")
     labels = [seat["label"] for seat in manifest["lineup"]]
     lines.append(f"Every seat plays {labels[0]}: the seat table is the seats' own advantage." if len(set(labels)) == 1
+                 else ROTATED_SEATS if manifest.get("rotate_seats")
                  else f"Each strategy keeps its seat, so seat and strategy are confounded: simkit balance "
                       f"{manifest['game']} --players {lineup_spec(manifest)} separates them.")
     return lines

@@ -29,6 +29,7 @@ from .format import (
     rule_changes_text,
     run_findings,
     run_headline,
+    seat_labels,
     summary_frames,
     table_html,
 )
@@ -97,7 +98,7 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
             raise SimkitError(f"--also {other} is a run of {other_manifest['game']}, not {game.name}")
         runs.append((other_manifest, load(other)))
     data = ReportData(manifest, frame, summarize(directory), manifest["score_column"],
-                      {entry["seat"]: entry["label"] for entry in manifest["lineup"]}, runs, game)
+                      seat_labels(manifest), runs, game)
     figures = []
     for figure in plots_for(game):
         drawn = figure.draw(data)

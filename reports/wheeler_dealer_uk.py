@@ -20,15 +20,19 @@ def wealth_over_turns(data):
     from simkit.runner import batch_from_manifest
 
     batch = batch_from_manifest(data.manifest, min(SAMPLE_GAMES, data.manifest["games"]))
-    traces = wealth_traces(batch.prepared, list(batch.seats), batch.seed, range(batch.games))
+    # deals 0.. in the line-up's own order: a rotated run's games 0, n, 2n..., otherwise games 0, 1, 2...
+    step = len(batch.seats) if batch.rotate_seats else 1
+    labels = {entry["seat"]: entry["label"] for entry in data.manifest["lineup"]}
+    deals = range(min(SAMPLE_GAMES, data.manifest["games"] // step))
+    traces = wealth_traces(batch.prepared, list(batch.seats), batch.seed, deals)
     fig, axes = plt.subplots(2, (len(traces) + 1) // 2, figsize=(10, 5.5), squeeze=False, sharey=True)
     target = batch.prepared.table[H_TARGET]
     for ax, (game, seats) in zip(axes.ravel(), traces.items()):
         for seat, (rounds, wealth) in enumerate(seats):
-            ax.plot(rounds, np.asarray(wealth) / 1000, label=data.labels.get(seat, str(seat)), linewidth=1.2)
+            ax.plot(rounds, np.asarray(wealth) / 1000, label=labels.get(seat, str(seat)), linewidth=1.2)
         ax.axhline(target / 1000, color="grey", linestyle="--", linewidth=0.8,
                    label=f"target ({target:,} credits)" if ax is axes[0, 0] else None)
-        ax.set_title(f"game {game}", fontsize=9)
+        ax.set_title(f"game {game * step}", fontsize=9)
         ax.set_xlabel("round", fontsize=8)
     axes[0, 0].set_ylabel("total wealth (thousand credits)")
     axes[1, 0].set_ylabel("total wealth (thousand credits)")

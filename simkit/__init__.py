@@ -47,19 +47,21 @@ warnings.filterwarnings("ignore", message="First-class function type feature is 
 
 
 def run(game: str, games: int, players=None, seed: int = 0, rules=None, sets=(), out=None, workers: int = 1,
-        chunk_size: int | None = None, progress: bool = False, overwrite: bool = False):
+        chunk_size: int | None = None, progress: bool = False, overwrite: bool = False, rotate_seats: bool = False):
     """Run a batch and return its DataFrame (one row per game and seat).
 
     players: strategy specs (``"threshold:points=12"``, ``"mymodule:mine"``), Strategy objects or Seats;
     default: the game's documented line-up. rules: a dict of overrides (nested like the TOML) or the path of
     a TOML file. sets: ``"key=value"`` strings as on the command line. With ``out``, the run is also written
-    there as a run directory and the DataFrame is loaded back from it.
+    there as a run directory and the DataFrame is loaded back from it. rotate_seats: game g plays deal g // n
+    with the line-up rotated g mod n seats, so every strategy plays every seat equally (games rounded up to a
+    multiple of the n players).
     """
     from .results import load as load_dir
     from .runner import DEFAULT_CHUNK, make_batch, run_to_directory, run_to_frame
 
     rules_file, overrides = (rules, None) if isinstance(rules, (str, Path)) else (None, rules)
-    batch = make_batch(game, games, players, seed, rules_file, sets, overrides)
+    batch = make_batch(game, games, players, seed, rules_file, sets, overrides, rotate_seats)
     chunk = chunk_size or DEFAULT_CHUNK
     if out is not None:
         return load_dir(run_to_directory(batch, out, workers, chunk, progress, overwrite))

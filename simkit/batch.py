@@ -29,9 +29,35 @@ class Batch:
     seed: int
     games: int
     first_game: int = 0     # index of the batch's first game: later batches of a growing run continue the seeds
+    rotate_seats: bool = False  # game g plays deal g // n with the line-up turned g mod n seats (``rotate``)
 
     def play(self, first_game: int, n_games: int, check: bool = False) -> dict:
+        if self.rotate_seats:
+            return self._play_rotated(first_game, n_games, check)
         return self.game.simulate(self.prepared, list(self.seats), self.seed, first_game, n_games, check)
+
+    def _play_rotated(self, first_game: int, n_games: int, check: bool) -> dict:
+        """Games ``first_game ..`` of a rotated batch: one engine call per rotation over its contiguous run of
+        deals (each deal's streams come from (seed, deal), as in compare), rows put back in game order."""
+        n = len(self.seats)
+        games = np.arange(first_game, first_game + n_games, dtype=np.int64)
+        calls, start, played = [], np.zeros(n, np.int64), 0
+        for r in range(n):
+            first_deal = -(-(first_game - r) // n)
+            deals = (first_game + n_games - 1 - r) // n - first_deal + 1
+            if deals > 0:
+                calls.append(self.game.simulate(self.prepared, rotate(self.seats, r), self.seed, first_deal, deals,
+                                                check))
+                start[r], played = played - first_deal, played + deals
+        block = start[games % n] + games // n      # each game's place among the games the calls played
+        rows = (block[:, None] * n + np.arange(n)).reshape(-1)
+        merged = {name: np.concatenate([columns[name] for columns in calls])[rows] for name in calls[0]
+                  if not name.startswith("_")}
+        merged["game"] = np.repeat(games, n)
+        totals = [columns["_totals"] for columns in calls if "_totals" in columns]
+        if totals:
+            merged["_totals"] = {name: sum(np.asarray(part[name]) for part in totals) for name in totals[0]}
+        return merged
 
     def totals(self, parts) -> dict:
         """Sum the per-chunk totals a game reports (``columns["_totals"]``, e.g. landings per square)."""
@@ -44,9 +70,12 @@ class Batch:
     def table(self, columns: dict) -> pa.Table:
         """Arrow table of one chunk, with the strategy label of each row's seat."""
         labels = list(dict.fromkeys(seat.label for seat in self.seats))
-        code_of_seat = np.array([labels.index(seat.label) for seat in self.seats], np.int32)
+        n = len(self.seats)
+        code = np.array([[labels.index(seat.label) for seat in rotate(self.seats, r)]
+                         for r in range(n if self.rotate_seats else 1)], np.int32)     # [rotation, seat]
         data = {k: v for k, v in columns.items() if not k.startswith("_")}
-        strategy = pa.DictionaryArray.from_arrays(pa.array(code_of_seat[data["seat"]]), pa.array(labels))
+        rotation = data["game"] % n if self.rotate_seats else 0
+        strategy = pa.DictionaryArray.from_arrays(pa.array(code[rotation, data["seat"]]), pa.array(labels))
         data = {"game": data.pop("game"), "seat": data.pop("seat"), "strategy": strategy, **data}
         return pa.table(data)
 
@@ -61,6 +90,7 @@ class Batch:
                        for i, s in enumerate(self.seats)],
             "seed": self.seed,
             "games": self.games,
+            "rotate_seats": self.rotate_seats,
             "rules": self.rules,
             "score_column": self.game.score_column,
             "labels": self.game.total_labels(self.prepared),
@@ -69,9 +99,17 @@ class Batch:
         }
 
 
+def rotate(items, r: int) -> list:
+    """The line-up with entry i moved to seat (i + r) mod n (rotation r of ``--rotate-seats``)."""
+    n = len(items)
+    return [items[(seat - r) % n] for seat in range(n)]
+
+
 def make_batch(game: str, games: int, players=None, seed: int = 0, rules_file=None, sets=(),
-               rules: dict | None = None) -> Batch:
-    """Validate everything a batch needs before anything runs or is written."""
+               rules: dict | None = None, rotate_seats: bool = False) -> Batch:
+    """Validate everything a batch needs before anything runs or is written. ``rotate_seats``: game g plays
+    deal g // n under rotation g mod n (``rotate``), so every entry of the line-up plays every seat equally
+    often on the same deals; ``games`` is then rounded up to a whole number of deals (a multiple of n)."""
     spec = get_game(game)
     games = check_count(games, "--games", 1, MAX_GAMES)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
@@ -80,7 +118,10 @@ def make_batch(game: str, games: int, players=None, seed: int = 0, rules_file=No
     seats = parse_lineup(spec.name, players if players else list(spec.default_lineup))
     spec.check_player_count(len(seats))
     prepared = spec.prepare(effective, len(seats))
-    return Batch(spec, effective, prepared, tuple(seats), int(seed), int(games))
+    if rotate_seats:
+        games = check_count(-(-games // len(seats)) * len(seats), "--games (rounded up to a multiple of the players)",
+                            1, MAX_GAMES)
+    return Batch(spec, effective, prepared, tuple(seats), int(seed), int(games), rotate_seats=bool(rotate_seats))
 
 
 def batch_from_manifest(manifest: dict, games: int | None = None) -> Batch:
@@ -91,4 +132,5 @@ def batch_from_manifest(manifest: dict, games: int | None = None) -> Batch:
         shipped = registered(manifest["game"]).get(seat["strategy"])
         name = seat["strategy"] if shipped and shipped.module == seat["module"] else f"{seat['module']}:{seat['strategy']}"
         players.append(":".join([name] + [f"{key}={value!r}" for key, value in seat["params"].items()]))
-    return make_batch(manifest["game"], games or manifest["games"], players, manifest["seed"], rules=manifest["rules"])
+    return make_batch(manifest["game"], games or manifest["games"], players, manifest["seed"], rules=manifest["rules"],
+                      rotate_seats=manifest.get("rotate_seats", False))

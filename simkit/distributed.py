@@ -75,7 +75,7 @@ def chunk_description(batch) -> str:
     effective rules, the seed and each seat's strategy (``strategy_spec``) with its parameter values and the
     functions of its decisions (module.qualname), which the worker checks against what it finds."""
     return json.dumps({
-        "game": batch.game.name, "rules": batch.rules, "seed": batch.seed,
+        "game": batch.game.name, "rules": batch.rules, "seed": batch.seed, "rotate_seats": batch.rotate_seats,
         "lineup": [{"spec": strategy_spec(seat.strategy), "decisions": _decisions(seat.strategy),
                     "params": {key: float(value) for key, value in seat.values.items()}}
                    for seat in batch.seats]}, sort_keys=True)
@@ -108,7 +108,8 @@ def _build(wanted: dict):
             raise SimkitError(f"strategy {asked['spec']} on the Dask worker is not the one the client plays (its "
                               f"decisions are {', '.join(_decisions(seat.strategy))}): install or --upload the same code")
         seats.append(seat)
-    return Batch(spec, wanted["rules"], _PREPARED[key], tuple(seats), wanted["seed"], 1)
+    return Batch(spec, wanted["rules"], _PREPARED[key], tuple(seats), wanted["seed"], 1,
+                 rotate_seats=wanted["rotate_seats"])
 
 
 _BUILT: dict = {}       # per worker process: description -> Batch, most recently used last

@@ -56,7 +56,9 @@ def replay_command(batch, game: int) -> str:
     """The command that replays one game of ``batch`` move by move."""
     players = ",".join(_spec(seat) for seat in batch.seats)
     changed = " (with the run's rules)" if batch.game.rule_changes(batch.rules) else ""
-    return f"simkit replay {batch.game.name} --seed {batch.seed} --game {game} -p {shlex.quote(players)}{changed}"
+    rotated = " --rotate-seats" if batch.rotate_seats else ""
+    return (f"simkit replay {batch.game.name} --seed {batch.seed} --game {game} -p {shlex.quote(players)}{rotated}"
+            f"{changed}")
 
 
 def _who(batch) -> str:

@@ -72,7 +72,7 @@ def warm(batch) -> None:
 
 def _describe(batch) -> tuple:
     return (batch.game.name, json.dumps(batch.rules), batch.seed,
-            tuple((seat.strategy.serial, tuple(seat.overrides.items())) for seat in batch.seats))
+            tuple((seat.strategy.serial, tuple(seat.overrides.items())) for seat in batch.seats), batch.rotate_seats)
 
 
 # --- in the workers -------------------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ MAX_BUILT = 256
 
 
 def _rebuild(description: tuple):
-    game, rules_json, seed, seats = description
+    game, rules_json, seed, seats, rotate_seats = description
     spec = get_game(game)
     rules = json.loads(rules_json)
     key = (game, rules_json, len(seats))
@@ -130,7 +130,7 @@ def _rebuild(description: tuple):
             _prepared.clear()
         _prepared[key] = spec.prepare(rules, len(seats))
     line_up = tuple(Seat(_strategy.by_serial(serial), dict(overrides)) for serial, overrides in seats)
-    return Batch(spec, rules, _prepared[key], line_up, seed, 1)
+    return Batch(spec, rules, _prepared[key], line_up, seed, 1, rotate_seats=rotate_seats)
 
 
 def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:

@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 import tomli_w
 
 from . import progress as progress_bar
-from .batch import Batch, batch_from_manifest, make_batch  # noqa: F401  (callers import these from here too)
+from .batch import Batch, batch_from_manifest, make_batch, rotate  # noqa: F401  (callers import these from here too)
 from .distributed import using
 from .errors import RunFailed, SimkitError, WorkerDied
 from .faults import StrategyFault, set_discard_on_crash
@@ -84,7 +84,7 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
             play_chunks(chunks, lambda chunk, columns: sink(chunk.key, columns), workers, check, bar)
 
 
-CONFIG_KEYS = ("game", "lineup", "seed", "games", "first_game", "rules", "chunk_size")
+CONFIG_KEYS = ("game", "lineup", "seed", "games", "first_game", "rotate_seats", "rules", "chunk_size")
 PROGRESS = "progress.json"   # the configuration of a run being written, in its staging directory
 
 
@@ -113,6 +113,7 @@ def _differs(path: Path, config: dict) -> str | None:
     if not isinstance(recorded, dict):
         return f"an unreadable {path.name}"
     recorded.setdefault("first_game", 0)
+    recorded.setdefault("rotate_seats", False)      # written before --rotate-seats existed
     return next((key for key in CONFIG_KEYS if recorded.get(key) != config[key]), None)
 
 

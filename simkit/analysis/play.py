@@ -16,7 +16,7 @@ import pandas as pd
 from .. import progress
 from ..errors import SimkitError
 from ..pool import Chunk, play_chunks
-from ..runner import DEFAULT_CHUNK, Batch, chunk_ranges, make_batch
+from ..runner import DEFAULT_CHUNK, Batch, chunk_ranges, make_batch, rotate
 
 CORE = ("game", "seat", "winner")
 REFUSED = "illegal_actions"     # a seat's refused answers: every analysis names such seats first
@@ -36,12 +36,6 @@ def deals_for(games: int, players: int, rotate: bool) -> int:
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise SimkitError(f"--games must be a positive whole number, not {games!r}")
     return math.ceil(games / players) if rotate else int(games)
-
-
-def rotate(items, r: int) -> list:
-    """The line-up with entry i moved to seat (i + r) mod n."""
-    n = len(items)
-    return [items[(seat - r) % n] for seat in range(n)]
 
 
 def batches(game: str, players, seed: int, sets=(), rules=None, rotate_seats: bool = False) -> list[Batch]:

@@ -24,10 +24,14 @@ from .options import GAMES, game_argument, players_list, players_option, rules_o
               help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend dask).")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory (or an interrupted run's "
                                                 "kept chunks) holding a different run.")
+@click.option("--rotate-seats", is_flag=True,
+              help="Rotate the line-up over the seats: game g plays deal g // n with the line-up turned g mod n "
+                   "seats (n players), so every strategy plays every seat equally often on the same deals; "
+                   "--games is rounded up to a multiple of n.")
 @click.option("--check", is_flag=True, help="Checking mode: assert the engine's conservation laws during play.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def command(game, games, players, seed, out, rules_file, sets, workers, chunk_size, backend, scheduler, overwrite,
-            check, quiet):
+            rotate_seats, check, quiet):
     """Run a batch of games into a directory of Parquet parts with a manifest.
 
     An interrupted run resumes when the same command is given again; on a finished run it does nothing."""
@@ -37,7 +41,10 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
     if backend == "local" and scheduler:
         raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
     backend = "dask" if scheduler else backend or "local"
-    batch = make_batch(game, games, players_list(players), seed, rules_file, sets)
+    batch = make_batch(game, games, players_list(players), seed, rules_file, sets, rotate_seats=rotate_seats)
+    if batch.games != games:
+        click.echo(f"simkit: note: --rotate-seats plays each deal in all {len(batch.seats)} seat orders: "
+                   f"{batch.games:,} games ({games:,} rounded up to a multiple of {len(batch.seats)})", err=True)
     config = run_config(batch, chunk_size)
     prepare_output(out, overwrite, config)
     if finished(out, config, overwrite):
@@ -53,5 +60,5 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
         click.echo(f"simkit: {exc}", err=True)
         sys.exit(130)
     if not quiet:
-        click.echo(f"{games} games of {batch.game.name} written to {path} "
+        click.echo(f"{batch.games} games of {batch.game.name} written to {path} "
                    f"(next: simkit summary {path}; simkit report {path} -o {path}/report.html)")
