@@ -23,7 +23,7 @@ def assert_same_game(result, batch, g):
 
 
 @pytest.mark.parametrize("lineup, sets, seed, cut", [
-    (["expert", "tuned", "random"], (), 7, 4),
+    (["expert", "default-counter", "random"], (), 7, 4),
     (["expert", "raider", "commander", "expert"], ("game.start_cash=2000",), 3, 19),
 ])
 def test_a_copy_played_on_from_a_turn_reproduces_the_game(lineup, sets, seed, cut):
@@ -48,7 +48,7 @@ def test_a_copy_played_on_from_a_turn_reproduces_the_game(lineup, sets, seed, cu
 
 
 def test_copies_branch_independently_and_a_finished_game_stays_finished():
-    prepared, seats = table(["tuned", "expert"])
+    prepared, seats = table(["default-counter", "expert"])
     state = start(prepared, seats, 11, 0)
     state.step(6)
     first, second = state.copy(), state.copy()

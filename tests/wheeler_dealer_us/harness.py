@@ -39,7 +39,7 @@ from simkit.games.wheeler_dealer_us.view import (
     owner_slot,
     seat_slot,
 )
-from simkit.numba_tools import EV_KIND
+from simkit.numba_tools import EV_KIND, kernel_context
 from simkit.strategy import Strategy, parse_lineup, registered
 
 GAME = get_game("wheeler-dealer-us")
@@ -154,7 +154,7 @@ class Table:
         p = self.prepared
         self.seats = parse_lineup("wheeler-dealer-us", [SCRIPTED] * players)
         self.arrays = state.make_context(p, *_kernel_inputs(self.seats), event_capacity=10_000, record=True)
-        self.ctx = state.kernel_context(self.arrays)
+        self.ctx = kernel_context(self.arrays)
         parts = state.state_parts(self.arrays)
         self.params, self.memory = parts.params, parts.memory
         for key, value in script.items():  # e.g. bid=[1000, 5000, 0]: one value per seat
