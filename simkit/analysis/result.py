@@ -1,6 +1,7 @@
 """What every analysis returns: tables, findings in words and the set-up that produced them."""
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -116,6 +117,7 @@ def score_change(game, diff: float, low: float, high: float) -> str:
 
 
 TERMINAL_ROWS = 30      # a longer table goes to the results directory's files, or the terminal with --verbose
+FINDINGS_WIDTH = 120    # the findings wrap to this width: readable in a 120-column terminal
 
 
 @dataclass
@@ -164,7 +166,9 @@ class Analysis:
         from ..games import get_game
 
         headline = self.headline()
-        lines = [headline, "=" * min(len(headline), 100), f"{self.title}:", *(f"- {line}" for line in self.findings)]
+        lines = [headline, "=" * min(len(headline), 100), f"{self.title}:",
+                 *(textwrap.fill(line, FINDINGS_WIDTH, initial_indent="- ", subsequent_indent="  ",
+                                 break_long_words=False, break_on_hyphens=False) for line in self.findings)]
         if not tables:
             return "\n".join(lines)
         game = get_game(self.game)
