@@ -31,7 +31,8 @@ def command(directory, output, also, allow_code):
         if target.is_dir():
             raise SimkitError(f"index output {target} is a directory; give a file name")
         index, count = build_index(directory, target)
-        click.echo(f"index of {count} runs and analyses written to {index}")
+        listed = "run or analysis" if count == 1 else "runs and analyses"
+        click.echo(f"index of {count:,} {listed} written to {index}")
         return
     read_manifest(directory)
     for other in also:
