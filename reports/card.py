@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.analysis.balance import LIMIT
 from simkit.analysis.result import NEGLIGIBLE
 
 from .format import is_symbol, number
@@ -46,10 +47,13 @@ class Panel:
             self.values.append((float(value) * scale, float(low) * scale, float(high) * scale))
 
 
+def _negligible(setup: dict, metric: str) -> float:
+    """The analysis's --negligible threshold of ``metric`` (its setup keeps them), else the default."""
+    return (setup.get("negligible") or NEGLIGIBLE).get(metric, NEGLIGIBLE[metric])
+
+
 def _win_panel(setup: dict) -> Panel:
-    threshold = (setup.get("negligible") or {}).get("win", NEGLIGIBLE["win"]) if isinstance(setup.get("negligible"), dict) \
-        else NEGLIGIBLE["win"]
-    return Panel(WIN_UNIT, threshold * 100)
+    return Panel(WIN_UNIT, _negligible(setup, "win") * 100)
 
 
 def _rows(table: pd.DataFrame | None):
@@ -76,15 +80,13 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
         money = game.score_column in game.money_columns
         score = Panel(f"mean {game.score_column.replace('_', ' ')} B - A"
                       + (f" ({game.currency})" if money and game.currency and not is_symbol(game.currency) else ""),
-                      NEGLIGIBLE["score"], game.currency if money and is_symbol(game.currency) else "")
+                      _negligible(setup, "score"), game.currency if money and is_symbol(game.currency) else "")
         rotated = bool(setup.get("rotate_seats"))
         _swapped(win, tables.get("swapped"), rotated)
         _swapped(score, tables.get("swapped"), rotated, "score", 1.0)
         for label, row in _rows(tables.get("strategy")):
             win.add(label, row["win_diff"], row["win_low"], row["win_high"], 100)
             score.add(label, row["score_diff"], row["score_low"], row["score_high"])
-        for label, row in _rows(tables.get("retuned_entry")):
-            win.add(f"re-tuned: {label}", row["win_diff"], row["win_low"], row["win_high"], 100)
         panels.append(score)
     elif kind == "balance" and "seat_advantage_a" in tables:
         for seat, row in _rows(tables.get("seats")):
@@ -99,10 +101,10 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
             win.add(label, row["win_diff"], row["win_low"], row["win_high"], 100)
         for metric, row in _rows(tables.get("changes")):
             if metric.startswith("length"):
-                panel = Panel(f"game length B - A ({game.length_column})", NEGLIGIBLE["length"])
+                panel = Panel(f"game length B - A ({game.length_column})", _negligible(setup, "length"))
                 panel.add("mean game length", row["diff"], row["diff_low"], row["diff_high"])
                 panels.append(panel)
-            elif metric == "games hitting a limit":
+            elif metric == LIMIT:
                 win.add(metric, row["diff"], row["diff_low"], row["diff_high"], 100)
     elif kind == "balance":
         win.unit = "win rate minus the average seat's (points)"
@@ -152,6 +154,9 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
             for label, row in _rows(tables[name]):
                 win.add(label, row["exploitability_share"], row["exploitability_share_low"],
                         row["exploitability_share_high"], 100)
+    if kind in ("compare", "balance"):      # --retune: each strategy's change once every player is re-tuned
+        for label, row in _rows(tables.get("retuned_strategy")):
+            win.add(label, row["win_diff"], row["win_low"], row["win_high"], 100)
     return [panel for panel in panels if panel.labels]
 
 

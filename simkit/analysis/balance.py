@@ -83,7 +83,8 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
         targets = retune_targets(side_a[0].seats, retune, retune_params, players_b)
         if not sets_b:
             raise SimkitError("--retune compares two rule sets: give the change as --set-b KEY=VALUE")
-    setup = {"game": game, "players": [s.label for s in side_a[0].seats], "sets": list(sets), "rules": rules,
+    setup = {"negligible": thresholds,
+             "game": game, "players": [s.label for s in side_a[0].seats], "sets": list(sets), "rules": rules,
              "seed": seed, "deals": deals, "games": deals * n}
     if side_b is None:
         card = _card(spec, side_a, play(side_a, 0, deals, workers, keep="all"), deals)

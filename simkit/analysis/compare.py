@@ -147,7 +147,8 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
                          seed_b is not None, thresholds)
     findings = first_lines(side_a[0].game, side_a[0].rules, side_b[0].rules, [a, b],
                            probe_strategies(game, players, seed, [*sets, *sets_b], rules)) + findings
-    setup = {"game": game, "players_a": [s.label for s in side_a[0].seats], "players_b": [s.label for s in side_b[0].seats],
+    setup = {"negligible": thresholds,
+             "game": game, "players_a": [s.label for s in side_a[0].seats], "players_b": [s.label for s in side_b[0].seats],
              "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,
              "games_per_side": done * len(side_a), "deals": done, "rotate_seats": rotate_seats,
              "until_decided": until_decided, "target": target, "alpha": alpha}

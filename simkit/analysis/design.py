@@ -579,7 +579,7 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
     plan = _Plan(spec, dims, choices, base.rules, tuple(seats) if mix is None else None, mix, labels, n, int(seed),
                  goals, constraints, kind, size, trial_deals, workers, grid, negligible=thresholds)
     plan.goals, plan.constraints, plan.shares = _check_goals(plan)
-    retune_seats = _retune_entries(plan, retune) if retune is not None else None
+    retune_seats = _retune_entries(plan, retune, retune_params) if retune is not None else None
 
     first = _start(plan)
     config = json.loads(json.dumps({
@@ -648,12 +648,12 @@ def _check_goals(plan: _Plan) -> tuple[list[Goal], list, frozenset]:
             [marked(c, f"--constraint {c.text}") for c in plan.constraints], frozenset(sums.shares))
 
 
-def _retune_entries(plan: _Plan, family: str) -> list[int]:
+def _retune_entries(plan: _Plan, family: str, params=None) -> list[int]:
     from .retune import retune_targets
 
     if plan.mix is not None:
         raise SimkitError("--retune needs a line-up (--players), not a --population")
-    labels = retune_targets(list(plan.lineup), [family])
+    labels = retune_targets(list(plan.lineup), [family], params)
     return [i for i, seat in enumerate(plan.lineup) if seat.label in labels]
 
 
@@ -743,7 +743,8 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
                            deals, seed)
         tables["retuned"] = retuned["table"]
         findings += retuned["findings"]
-    setup = {"game": spec.name, "vary": [d.text() for d in plan.dims], "goals": [g.text for g in plan.goals],
+    setup = {"negligible": plan.negligible,
+             "game": spec.name, "vary": [d.text() for d in plan.dims], "goals": [g.text for g in plan.goals],
              "goal_columns": [g.column for g in plan.goals], "directions": [g.direction for g in plan.goals],
              "constraints": [c.text for c in plan.constraints],
              "constraint_columns": [c.column for c in plan.constraints],

@@ -138,7 +138,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
         changes = [c for c in changes if c[0] != key] + [(key, "swept over " + ", ".join(map(_label, values)))]
     findings = first_lines(spec, None, None, frames, probe_strategies(game, players, seed, rule_sets[-1], rules),
                            changes) + findings
-    setup = {"game": game, "key": key, "values": values, "strategy": strategy, "field": field if param else None,
+    setup = {"negligible": thresholds,
+             "game": game, "key": key, "values": values, "strategy": strategy, "field": field if param else None,
              "players": [s.label for s in seats], "focus": focus_name, "seed": seed, "sets": list(sets),
              "rules": rules, "rotate_seats": rotate_seats, "deals": deals, "swept": "param" if param else "rule"}
     focus_table = focus_rows[["deals", "win_rate", "win_low", "win_high", "win_vs_best", "vs_best_low", "vs_best_high",

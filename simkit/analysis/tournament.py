@@ -150,7 +150,8 @@ def tournament(game: str, strategies, players: int | None = None, games: int = 1
         *order_note(standings, head),
     ]
     findings = first_lines(spec, spec.default_rules, groups[0][0].rules, frames) + findings
-    setup = {"game": game, "strategies": names, "players": players, "lineups": [[names[i] for i in c] for c in combos],
+    setup = {"negligible": thresholds,
+             "game": game, "strategies": names, "players": players, "lineups": [[names[i] for i in c] for c in combos],
              "deals": deals, "seed": seed, "sets": list(sets), "rules": rules}
     return Analysis("tournament", f"{spec.title}: tournament of {len(names)} strategies, {players} players", game,
                     tables, findings, setup, players=players, details=("head_to_head", "seat_counts"))
