@@ -162,7 +162,6 @@ class Cluster:
         from dask.distributed import as_completed
         from distributed.scheduler import KilledWorker
 
-
         described = {}
         threads = self.threads()
         queue = iter(tasks(chunks, threads))
@@ -189,10 +188,9 @@ class Cluster:
                 try:
                     played = future.result()
                 except KilledWorker as exc:     # the scheduler gave up re-running it elsewhere
-                    chunk = group[0]
                     played = [(False, WorkerDied(
                         f"the Dask workers playing games {chunk.first_game:,}-{chunk.first_game + chunk.games - 1:,} "
-                        f"of {faults.lineup_words(chunk.batch)} died each time it was tried ({exc})"))] * len(group)
+                        f"of {faults.lineup_words(chunk.batch)} died each time it was tried ({exc})")) for chunk in group]
                 future.release()
                 for chunk, (ok, value) in zip(group, played):
                     if ok:
