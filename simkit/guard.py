@@ -73,7 +73,7 @@ else:
         return builder.load(variable)
 
     def _store(builder, base, index, value):
-        builder.store(value, builder.gep(base, [ir.Constant(_i64, index)]), )
+        builder.store(value, builder.gep(base, [ir.Constant(_i64, index)]))
 
     @intrinsic
     def deciding(typingctx, seat, decision):

@@ -516,7 +516,7 @@ class GameState:
             return True
         return bool(_advance(0, points.shape[1], self.counts, self.rules, self.acts, self.accepts, self.params,
                              self.check, False, points, round_points, seat_stats, round_ticks, round_stopper, winner,
-                             _NO_EVENTS, np.zeros(1, np.int64), _NO_TRACE, tuple(work), scalars, int(ticks)))
+                             _NO_EVENTS, _NO_EVENT_COUNT, _NO_TRACE, tuple(work), scalars, int(ticks)))
 
     def result(self) -> dict:
         """The game's outputs as ``play_batch`` gives them for one game (final once ``over``)."""
@@ -526,6 +526,7 @@ class GameState:
 
 _NO_EVENTS = np.zeros((0, EVENT_FIELDS), np.int64)
 _NO_TRACE = np.zeros((0, 1, 2, 1, 1), np.int64)
+_NO_EVENT_COUNT = np.zeros(1, np.int64)    # stepping never records, so it is never written
 
 
 def start_game(seed, game, counts, rules, acts, accepts, params, check=False) -> GameState:
