@@ -15,7 +15,7 @@ _ENDS = ("target reached", "last player left", "turn limit (flagged)")
 @plot("wealth_over_turns", f"Total wealth at the start of each turn, the run's first {SAMPLE_GAMES} games "
                            "(re-played from the manifest)")
 def wealth_over_turns(data):
-    from simkit.games.wheeler_dealer_uk import wealth_traces
+    from simkit.games.wheeler_dealer_uk.play import wealth_traces
     from simkit.games.wheeler_dealer_uk.view import H_TARGET
     from simkit.runner import batch_from_manifest
 

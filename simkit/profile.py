@@ -261,7 +261,7 @@ class Tapes:
 
 
 def _engine_module(batch: Batch):
-    return importlib.import_module(batch.game.simulate.__module__ + ".engine")
+    return importlib.import_module(batch.game.play_module.rpartition(".")[0] + ".engine")    # the play module's sibling
 
 
 @contextmanager

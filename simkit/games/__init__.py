@@ -1,5 +1,9 @@
-"""The game registry. Each game is one sub-package here defining ``GAME``; discovery is automatic,
-so a fifth game is one new folder (engine, rules.toml, columns, fuzz drawer) plus one strategies module."""
+"""The game registry. Each game is one sub-package here whose ``__init__`` declares ``GAME``; discovery is
+automatic, so a fifth game is one new folder (engine, rules.toml, columns, fuzz drawer) plus one strategies
+module. A declaration is data (names, player counts, the rule data's path, result columns, rule counters) and
+imports neither Numba nor an engine: the game's play module (``Game.play_module``: rule compilation,
+simulate, replay, the fuzz drawer, the decisions' signatures) is imported when a game is first played, so
+the command line lists games and checks its input at once (tests/test_cli_startup.py)."""
 from __future__ import annotations
 
 import importlib
@@ -7,6 +11,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from typing import Callable
 
 from ..errors import SimkitError
@@ -25,13 +30,13 @@ class Game:
     player_counts: tuple[int, ...]          # the rulebook's
     house_player_counts: tuple[int, ...]    # allowed as house rules, labelled as such in results
     default_lineup: tuple[str, ...]
-    decisions: dict                         # decision point -> Numba signature
     strategies_module: str
     rules_path: Path
-    prepare: Callable                       # (rules dict, n_players) -> compiled rules; raises SimkitError
-    simulate: Callable                      # (prepared, seats, seed, first_game, n_games, check) -> columns
-    replay: Callable                        # (prepared, seats, seed, game) -> readable text
-    fuzz: Callable                          # (pick, n_players) -> a random valid rule overlay (simkit.fuzz)
+    # The module that plays the game, imported on first use (see the properties below): DECISIONS (decision
+    # point -> Numba signature), prepare (rules dict, n_players) -> compiled rules, raising SimkitError;
+    # simulate (prepared, seats, seed, first_game, n_games, check) -> columns; replay (prepared, seats, seed,
+    # game) -> readable text; fuzz (pick, n_players) -> a random valid rule overlay (simkit.fuzz).
+    play_module: str
     score_column: str
     facts: dict = field(default_factory=dict)   # result column -> meaning (documented by `simkit games`)
     levels: tuple[int, ...] = ()
@@ -59,6 +64,33 @@ class Game:
     # (effective rules, dotted key) -> why those rules never read the key (e.g. another level's table), or "";
     # a search refuses to vary such a key
     unread: Callable = lambda rules, key: ""
+
+    @property
+    def play(self) -> ModuleType:
+        """The game's play module (imported now if it was not: the engine and Numba with it)."""
+        return importlib.import_module(self.play_module)
+
+    @property
+    def decisions(self) -> dict:
+        """Decision point -> its Numba signature (what a strategy supplies)."""
+        return self.play.DECISIONS
+
+    @property
+    def simulate(self) -> Callable:
+        return self.play.simulate
+
+    @property
+    def replay(self) -> Callable:
+        return self.play.replay
+
+    @property
+    def fuzz(self) -> Callable:
+        return self.play.fuzz_rules
+
+    def prepare(self, rules: dict, n_players: int):
+        """Validate effective rules for ``n_players`` and compile them for the engine (errors name the key)."""
+        self.check_player_count(n_players)
+        return self.play.prepare(rules, n_players)
 
     def unread_key(self, rules: dict, key: str) -> str:
         """Why ``rules`` never read ``key`` (a search varying it could find nothing), or "" when they do."""

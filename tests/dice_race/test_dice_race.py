@@ -46,6 +46,7 @@ def game():
 
 @pytest.fixture
 def package():
+    importlib.import_module("simkit.games.dice_race.play")    # the engine and view with it
     return importlib.import_module("simkit.games.dice_race")
 
 
@@ -170,7 +171,7 @@ def test_the_result_columns_are_what_the_event_log_says(game, package):
     frame = run_to_frame(batch)
     engine = package.engine
     for g in range(40):
-        out = package.record(batch.prepared, list(batch.seats), 11, g)
+        out = package.play.record(batch.prepared, list(batch.seats), 11, g)
         assert out["events_lost"] == 0
         derived = {name: [0, 0, 0] for name in ("points", "turns", "rolls", "busts", "holds", "illegal_actions")}
         faces, last_round = [], 0

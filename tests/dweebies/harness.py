@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.games.dweebies import SYMBOLS
+from simkit.games.dweebies.rules import SYMBOLS
 from simkit.games.dweebies.table import EMPTY, adjacent_cells, count_groups, grid_side, link_cells, play_card
 
 CARDS = 54

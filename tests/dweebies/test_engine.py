@@ -90,7 +90,7 @@ def test_the_deal_goes_round_from_seat_zero_d2():
 
     seats = parse_lineup("dweebies", ["greedy"] * 3)
     prepared = GAME.prepare(GAME.rules(), 3)
-    from simkit.games.dweebies import _kernel_inputs
+    from simkit.games.dweebies.play import _kernel_inputs
 
     places, params = _kernel_inputs(seats)
     out = engine.play_batch(5, 0, 1, prepared.copies, prepared.vector, places, params, record=True,
@@ -207,7 +207,8 @@ def test_declining_is_counted_and_illegal_under_must():
 
 
 def _events(lineup, sets, game, seed=8):
-    from simkit.games.dweebies import _kernel_inputs, engine
+    from simkit.games.dweebies import engine
+    from simkit.games.dweebies.play import _kernel_inputs
 
     seats = parse_lineup("dweebies", lineup)
     prepared = GAME.prepare(GAME.rules(sets=list(sets)), len(seats))

@@ -3,8 +3,9 @@ played without stopping, bit for bit: every output row and the whole working sta
 import numpy as np
 import pytest
 
-from simkit.games import dweebies, get_game
-from simkit.games.dweebies import _kernel_inputs
+from simkit.games import get_game
+from simkit.games.dweebies import play as dweebies
+from simkit.games.dweebies.play import _kernel_inputs
 from simkit.games.dweebies import engine as E
 from simkit.strategy import parse_lineup
 

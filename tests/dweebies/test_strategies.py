@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from simkit.games import get_game
-from simkit.games.dweebies import SYMBOLS
+from simkit.games.dweebies.rules import SYMBOLS
 from simkit.games.dweebies.table import collect_gain, run_from
 from simkit.strategy import parse_lineup, registered
 

@@ -4,8 +4,9 @@ replayed on a scratch table (scratch_place) collects what the engine collected, 
 very same states; the history a seat is shown (``played``) is the log's placements."""
 import numpy as np
 
-from simkit.games import dweebies, get_game
-from simkit.games.dweebies import _kernel_inputs
+from simkit.games import get_game
+from simkit.games.dweebies import play as dweebies
+from simkit.games.dweebies.play import _kernel_inputs
 from simkit.games.dweebies import engine as E
 from simkit.games.dweebies import view as V
 from simkit.games.dweebies.table import EMPTY, grid_side

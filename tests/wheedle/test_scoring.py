@@ -3,7 +3,7 @@ import pytest
 
 from simkit.errors import SimkitError
 from simkit.games import get_game
-from simkit.games.wheedle import score_round
+from simkit.games.wheedle.play import score_round
 
 TT, FF, HC, CC, GG, PP, AD, BB, NS = ("Texas Tea Oil Co.", "Fats Foods", "Hard Cell Phones", "Crusoe's Cruises",
                                       "Genius Genetics", "Perpetual Plastics", "Airy Dairies",

@@ -3,7 +3,9 @@ uninterrupted game bit for bit, and playing a copy changes nothing in the origin
 import numpy as np
 import pytest
 
-from simkit.games.wheedle import _kernel_inputs, engine
+from simkit.games.wheedle import engine
+
+from simkit.games.wheedle.play import _kernel_inputs
 from simkit.strategy import parse_lineup
 
 from ..helpers import prepare

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_uk import engine, start
+from simkit.games.wheeler_dealer_uk import engine
+from simkit.games.wheeler_dealer_uk.play import start
 from simkit.games.wheeler_dealer_uk.view import DECISION_NAMES, MAX_SEATS
 from simkit.strategy import kernel_inputs, parse_lineup
 

@@ -6,7 +6,8 @@ import numpy as np
 from numba import njit
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_us import _kernel_inputs, engine, state
+from simkit.games.wheeler_dealer_us import engine, state
+from simkit.games.wheeler_dealer_us.play import _kernel_inputs
 from simkit.games.wheeler_dealer_us.rules import R_DECK_SIZE, R_START_CASH
 from simkit.games.wheeler_dealer_us.view import (
     A_BUMP_SEAT,

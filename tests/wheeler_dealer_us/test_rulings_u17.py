@@ -3,7 +3,8 @@ the game the audit found it in, and the engine steps behind them."""
 import numpy as np
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_us import _kernel_inputs, engine, money, state, view
+from simkit.games.wheeler_dealer_us import engine, money, state, view
+from simkit.games.wheeler_dealer_us.play import _kernel_inputs
 from simkit.strategy import parse_lineup
 
 from .harness import Table

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from simkit.errors import SimkitError
-from simkit.games.wheeler_dealer_us import board, cards, engine, money, net_worth, state, view
+from simkit.games.wheeler_dealer_us import board, cards, engine, money, state, view
+from simkit.games.wheeler_dealer_us.play import net_worth
 from simkit.games.wheeler_dealer_us.view import bamboozle_target_ok
 
 from .harness import SC_ARG0, SC_ARG1, SC_MINE, SC_TARGET, Table

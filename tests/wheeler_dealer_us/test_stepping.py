@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from simkit.games import get_game
-from simkit.games.wheeler_dealer_us import _kernel_inputs, engine, start
+from simkit.games.wheeler_dealer_us import engine
+from simkit.games.wheeler_dealer_us.play import _kernel_inputs, start
 from simkit.strategy import parse_lineup
 
 GAME = get_game("wheeler-dealer-us")

@@ -8,11 +8,9 @@ import numpy as np
 
 from ...errors import SimkitError
 from ...rules import lookup, require_bool, require_int, require_str
-from . import engine
+from . import GAME, engine
 from .view import MAX_COMPANIES
 
-PLAYER_COUNTS = (4, 5, 6)         # W1: the printed rules' player counts (hands: deal.hand)
-HOUSE_PLAYER_COUNTS = (2, 3)      # house rules (hands: deal.house_hand)
 MAX_ROUNDS = 60
 FALSE_STOPPER_CARDS = ("none", "scored")   # W8: index = the rule vector's R_FALSE_STOPPER_CARDS_SCORED
 
@@ -34,7 +32,7 @@ class WheedleRules:
 
 def prepare(rules: dict, n_players: int) -> WheedleRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
-    official = n_players in PLAYER_COUNTS
+    official = n_players in GAME.player_counts
     entries = rules.get("company")
     if not isinstance(entries, list) or not entries or len(entries) > MAX_COMPANIES:
         raise SimkitError(f"rules: company must be an array of 1..{MAX_COMPANIES} tables with name and cards")

@@ -32,7 +32,6 @@ class Prepared:
 
 
 def prepare(rules: dict, n_players: int) -> Prepared:
-    GAME.check_player_count(n_players)
     values = []
     for key in ("game.first_weight", "game.luck_power", "game.length_scale"):
         value = lookup(rules, key)
@@ -80,11 +79,18 @@ def _luck(params):
     return params[0]
 
 
+DECISIONS = {"luck": SIGNATURE}
+
+
+def fuzz_rules(pick, n: int) -> dict:
+    return {}
+
+
 GAME = Game(
     name=NAME, title="Coin (test)", player_counts=(2, 3, 4), house_player_counts=(5,),
-    default_lineup=("plain", "plain", "plain", "plain"), decisions={"luck": SIGNATURE},
-    strategies_module=__name__, rules_path=Path(__file__).with_name("rules.toml"), prepare=prepare,
-    simulate=simulate, replay=replay, fuzz=lambda pick, n: {}, score_column="points", length_column="turns",
+    default_lineup=("plain", "plain", "plain", "plain"), play_module=__name__,
+    strategies_module=__name__, rules_path=Path(__file__).with_name("rules.toml"), score_column="points",
+    length_column="turns",
     limit_hit=lambda rows: rows["stopped"], limit_label="game.max_length reached",
 )
 

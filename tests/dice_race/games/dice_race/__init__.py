@@ -4,79 +4,9 @@ The rules are in engine.py's docstring; the options in rules.toml.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
-from simkit.columns import ResultColumns
 from simkit.games import Game
-from simkit.rules import require_int
-from simkit.strategy import kernel_inputs
-
-from . import engine
-from .view import DECISIONS
-
-
-@dataclass(frozen=True)
-class DiceRaceRules:
-    """Rules compiled for the kernel, for one player count."""
-
-    vector: np.ndarray      # engine.R_* layout
-    n_players: int
-
-
-def prepare(rules: dict, n_players: int) -> DiceRaceRules:
-    """Validate effective rules for ``n_players`` and compile them (errors name the key and what is allowed)."""
-    GAME.check_player_count(n_players)
-    vector = np.zeros(engine.RULE_FIELDS, np.int64)
-    vector[engine.R_TARGET] = require_int(rules, "game.target", 1, 1000)
-    faces = require_int(rules, "game.die_faces", 2, 20)
-    vector[engine.R_FACES] = faces
-    vector[engine.R_BUST_FACE] = require_int(rules, "game.bust_face", 0, faces)
-    vector[engine.R_MAX_ROUNDS] = require_int(rules, "game.max_rounds", 1, 100_000)
-    return DiceRaceRules(vector, n_players)
-
-
-def _kernel_inputs(seats):
-    """Each seat's roll_again and the seats' parameters, as engine.play_batch takes them."""
-    functions, params = kernel_inputs(seats, ("roll_again",), engine.MAX_SEATS)
-    return tuple(roll_again for roll_again, in functions), params
-
-
-def simulate(prepared: DiceRaceRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
-    """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
-    decisions, params = _kernel_inputs(seats)
-    out = engine.play_batch(seed, first_game, n_games, prepared.vector, decisions, params, check=check)
-    columns = ResultColumns(first_game, n_games, prepared.n_players)
-    columns.seat_counters(engine.SEAT_STATS, out["stats"], np.int32)
-    columns.per_seat("winner", out["winner"])
-    columns.per_game("rounds", out["game"][:, engine.G_ROUNDS], np.int32)
-    columns.per_game("limit_hit", out["game"][:, engine.G_LIMIT_HIT], np.bool_)
-    return columns.columns
-
-
-def record(prepared: DiceRaceRules, seats, seed: int, game: int) -> dict:
-    """The kernel's output for one game with its event log (a first pass sizes the log)."""
-    decisions, params = _kernel_inputs(seats)
-    sizing = engine.play_batch(seed, game, 1, prepared.vector, decisions, params)["stats"]
-    capacity = int(2 * sizing[..., engine.S_ROLLS].sum() + sizing[..., engine.S_TURNS].sum())
-    return engine.play_batch(seed, game, 1, prepared.vector, decisions, params, check=True, record=True,
-                             event_capacity=capacity)
-
-
-def replay(prepared: DiceRaceRules, seats, seed: int, game: int) -> str:
-    from .replay import format_replay
-
-    return format_replay(prepared, seats, seed, game, record(prepared, seats, seed, game))
-
-
-def fuzz_rules(pick, n: int) -> dict:
-    """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz)."""
-    faces = pick.integer(2, 12)
-    return {"game": {"target": pick.integer(1, 80), "die_faces": faces, "bust_face": pick.integer(0, faces),
-                     "max_rounds": pick.integer(1, 60)}}
-
 
 GAME = Game(
     name="dice-race",
@@ -84,13 +14,9 @@ GAME = Game(
     player_counts=(2, 3, 4),
     house_player_counts=(5, 6),
     default_lineup=("holder", "cautious", "stop-at-target"),
-    decisions=DECISIONS,
+    play_module=f"{__name__}.play",
     strategies_module="tests.dice_race.strategies",
     rules_path=Path(__file__).with_name("rules.toml"),
-    prepare=prepare,
-    simulate=simulate,
-    replay=replay,
-    fuzz=fuzz_rules,
     score_column="points",
     facts={
         "points": "points the seat banked (the score; the winner reached game.target unless the game hit the "
