@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 PLOTS: dict[str, "Plot"] = {}
+ANALYSIS_PLOTS: dict[str, list] = {}     # analysis kind -> its plots (name, title, draw), in order
 
 
 @dataclass(frozen=True)
@@ -35,3 +36,11 @@ def plots_for(game) -> list[Plot]:
     if unknown:
         raise KeyError(f"{game.name} names unregistered plots: {unknown}")
     return [p for p in PLOTS.values() if p.generic] + [PLOTS[name] for name in game.report_plots]
+
+
+def analysis_plot(kind: str, name: str, title: str):
+    """Register a plot ``(Analysis) -> Figure | None`` for analyses of ``kind`` (None: nothing to draw)."""
+    def register(func):
+        ANALYSIS_PLOTS.setdefault(kind, []).append((name, title, func))
+        return func
+    return register

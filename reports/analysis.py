@@ -32,12 +32,12 @@ from simkit.pool import map_forked  # noqa: E402
 from simkit.runner import MANIFEST, staged  # noqa: E402
 from simkit.storage import write_atomic  # noqa: E402
 
+from . import ANALYSIS_PLOTS, analysis_plot, search  # noqa: E402,F401  (search: registers the plots of tune, metagame and re-tuned compare)
 from .card import CARD_CSS, analysis_panels, card_html, forest_figure, nav_html, png, verdict_lines  # noqa: E402
 from .format import flat_table, money_columns, setup_table_html, table_html, tested  # noqa: E402
-from .plots import hist_with_overflow, legend_outside, money_axis, percent_axis  # noqa: E402
+from .plots import figure_grid, hist_with_overflow, interval_bars, legend_outside, money_axis, percent_axis  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
-ANALYSIS_PLOTS: dict[str, list] = {}
 
 HOW_TO_READ = {
     "compare": "A and B were played on the same seeds: game g had the same deal, dice and tie-breaks on both sides, so "
@@ -80,39 +80,8 @@ HOW_TO_READ = {
 }
 
 
-def analysis_plot(kind: str, name: str, title: str):
-    """Register a plot ``(Analysis) -> Figure | None`` for analyses of ``kind`` (None: nothing to draw)."""
-    def register(func):
-        ANALYSIS_PLOTS.setdefault(kind, []).append((name, title, func))
-        return func
-    return register
-
-
 def _game(result):
     return get_game(result.game)
-
-
-def _interval_bars(ax, labels, values, low, high, color="#4C72B0", floor: float = 0.0, offset: float = 0.0,
-                   label=None):
-    """Each estimate as a dot with its interval as a line, one row per label (a dot plot, never bars from
-    zero), 0 marked; the axis spans at least -floor..floor, so an effect of essentially zero sits near the
-    middle instead of filling the axis with colliding ticks."""
-    y = np.arange(len(labels)) + offset
-    values, low, high = (np.asarray(v, float) for v in (values, low, high))
-    ax.hlines(y, low, high, color=color, linewidth=2.2)
-    ax.scatter(values, y, color=color, s=32, zorder=3, label=label)
-    if not offset:
-        ax.set_yticks(np.arange(len(labels)), [str(label) for label in labels])
-        ax.set_ylim(len(labels) - 0.5, -0.5)
-    ax.axvline(0, color="grey", linewidth=1)
-    reach = np.nanmax(np.abs(np.concatenate([low, high, [0.0]])))
-    if reach < floor:
-        ax.set_xlim(-floor, floor)
-    ax.grid(axis="x", color="#eeeeee")
-
-
-def _figure(rows=1, cols=1, height=3.6):
-    return plt.subplots(rows, cols, figsize=(8.5, max(height, 0.5)), squeeze=False)
 
 
 def _score_label(ax, game, text: str, axis: str = "x") -> str:
@@ -125,12 +94,12 @@ def _score_label(ax, game, text: str, axis: str = "x") -> str:
 def _seat_bars(tables: list[tuple[str, pd.DataFrame]]):
     """Seat advantages in points, every side on one axis (A and B overlaid, a row per seat)."""
     seats = tables[0][1]
-    fig, axes = _figure(1, 1, 1.3 + 0.5 * len(seats))
+    fig, axes = figure_grid(1, 1, 1.3 + 0.5 * len(seats))
     ax = axes[0, 0]
     colours = ["#888888", "#2166AC"] if len(tables) > 1 else ["#55A868"]
     for k, ((label, table), colour) in enumerate(zip(tables, colours)):
         shift = (k - (len(tables) - 1) / 2) * 0.22
-        _interval_bars(ax, [f"seat {s}" for s in table.index], table["win_advantage"] * 100,
+        interval_bars(ax, [f"seat {s}" for s in table.index], table["win_advantage"] * 100,
                        table["win_advantage_low"] * 100, table["win_advantage_high"] * 100, colour, floor=1.0,
                        offset=shift, label=label.rstrip(": ") or None)
     ax.set_yticks(np.arange(len(seats)), [f"seat {s}" for s in seats.index])
@@ -152,10 +121,10 @@ def compare_seats(result):
 @analysis_plot("tournament", "ratings", "Bradley-Terry rating (bootstrap 95% interval) and win rate")
 def tournament_ratings(result):
     table = result.tables["standings"]
-    fig, axes = _figure(1, 2, 1.2 + 0.45 * len(table))
-    _interval_bars(axes[0, 0], table.index, table["rating"], table["rating_low"], table["rating_high"])
+    fig, axes = figure_grid(1, 2, 1.2 + 0.45 * len(table))
+    interval_bars(axes[0, 0], table.index, table["rating"], table["rating_low"], table["rating_high"])
     axes[0, 0].set_xlabel("rating (Elo-like, mean 0)")
-    _interval_bars(axes[0, 1], [""] * len(table), table["win_rate"], table["win_rate_low"], table["win_rate_high"], "#55A868")
+    interval_bars(axes[0, 1], [""] * len(table), table["win_rate"], table["win_rate_low"], table["win_rate_high"], "#55A868")
     axes[0, 1].set_xlabel("win rate")
     percent_axis(axes[0, 1], "x")
     fig.tight_layout()
@@ -188,7 +157,7 @@ def _matrix(ax, long: pd.DataFrame):
 
 def _heat_map(long: pd.DataFrame):
     n = len(set(long.index.get_level_values(0)))
-    fig, axes = _figure(height=1.8 + 0.75 * n)
+    fig, axes = figure_grid(height=1.8 + 0.75 * n)
     fig.set_size_inches(max(6.5, 1.3 * n + 3), 1.8 + 0.75 * n)
     bar = fig.colorbar(_matrix(axes[0, 0], long), ax=axes[0, 0])
     bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -270,7 +239,7 @@ def balance_length(result):
         return None
     table = result.tables["length"]
     sides = [("", "share")] if "share" in table.columns else [("A: ", "share_a"), ("B: ", "share_b")]
-    fig, axes = _figure(1, len(sides))
+    fig, axes = figure_grid(1, len(sides))
     for ax, (label, column) in zip(axes[0], sides):
         shares = table[column].to_numpy()
         values = table.index.to_numpy(float)
@@ -462,5 +431,3 @@ def render_results(directory, output) -> Path:
     write_atomic(output, html)
     return output
 
-
-from . import search  # noqa: E402,F401  (registers the plots of tune, metagame and re-tuned compare)

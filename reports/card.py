@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit.analysis.balance import LIMIT
+from simkit.analysis.card import LIMIT
 from simkit.analysis.result import NEGLIGIBLE
 
 from .format import is_symbol, number

@@ -467,12 +467,33 @@ def summary_frames(summary: dict, manifest: dict) -> dict[str, pd.DataFrame]:
     return frames
 
 
+def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower", level: str = "95%",
+            diff: float | None = None, negligible: tuple | None = None) -> str:
+    """A difference's plain-words verdict from its interval (at ``level``, 95% unless an analysis widened it);
+    with ``negligible`` = (threshold, how it reads, e.g. "0.5 points") and the estimate ``diff``, a significant
+    one is also sized: "significant and larger than negligible" when the estimate is at least the threshold
+    away from zero, else "significant but negligible"."""
+    if low > 0 or high < 0:
+        direction = higher if low > 0 else lower
+        if negligible is None or diff is None:
+            return f"{direction}, significant at {level}"
+        size = "and larger than negligible" if abs(diff) >= negligible[0] else "but negligible"
+        return f"{direction}, significant {size} ({negligible[1]}) at {level}"
+    return f"no significant difference at {level}"
+
+
+def points(diff: float, low: float, high: float) -> str:
+    """A difference of rates in percentage points with its interval: ``+1.2 points [+0.4, +2.0]`` (a value
+    that rounds to zero is written 0.0, never -0.0)."""
+    places = sign_decimals(1, low * 100, high * 100)
+    return (f"{number(diff * 100, places, True)} points [{number(low * 100, places, True)}, "
+            f"{number(high * 100, places, True)}]")
+
+
 def run_findings(source, manifest: dict, summary: dict, gaps: dict | None = None) -> list[str]:
     """A run's answers in a few sentences (``simkit summary`` prints them first; the report too): what was
     played, the best strategy against the runner-up as a paired difference over the same games with its
     verdict, and what the seat table can say. ``gaps``: ``leader_gaps`` of the run, when already measured."""
-    from simkit.analysis.result import points, verdict
-
     lines = [f"{manifest['games']:,} games, seed {manifest['seed']}; intervals 95% (Wilson for rates); a tie counts "
              "as a win for every tied seat."]
     rates = summary["strategy"].sort_values("win_rate", ascending=False)

@@ -240,3 +240,27 @@ def seats_by_run(data):
     legend_outside(ax)
     fig.tight_layout()
     return fig
+
+
+def interval_bars(ax, labels, values, low, high, color="#4C72B0", floor: float = 0.0, offset: float = 0.0,
+                   label=None):
+    """Each estimate as a dot with its interval as a line, one row per label (a dot plot, never bars from
+    zero), 0 marked; the axis spans at least -floor..floor, so an effect of essentially zero sits near the
+    middle instead of filling the axis with colliding ticks."""
+    y = np.arange(len(labels)) + offset
+    values, low, high = (np.asarray(v, float) for v in (values, low, high))
+    ax.hlines(y, low, high, color=color, linewidth=2.2)
+    ax.scatter(values, y, color=color, s=32, zorder=3, label=label)
+    if not offset:
+        ax.set_yticks(np.arange(len(labels)), [str(label) for label in labels])
+        ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.axvline(0, color="grey", linewidth=1)
+    reach = np.nanmax(np.abs(np.concatenate([low, high, [0.0]])))
+    if reach < floor:
+        ax.set_xlim(-floor, floor)
+    ax.grid(axis="x", color="#eeeeee")
+
+
+def figure_grid(rows=1, cols=1, height=3.6):
+    """A figure of rows x cols axes (always a 2-D array), 8.5 inches wide: the analyses' plots."""
+    return plt.subplots(rows, cols, figsize=(8.5, max(height, 0.5)), squeeze=False)

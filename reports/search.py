@@ -1,7 +1,7 @@
 """Report plots of the searches: tuning (trace, parameter effects, best vs start), the meta-game (equilibrium
 mix, dynamics on the simplex), re-tuned comparisons and the rule search (trace or Pareto front, effects,
 candidates against the default rules, their seat advantages and game lengths). Registered with
-``simkit.reports.analysis.analysis_plot``."""
+``simkit.reports.analysis_plot``."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,8 +10,8 @@ import pandas as pd
 from simkit.analysis.metagame import SymmetricGame, profiles
 from simkit.games import get_game
 
-from .analysis import _figure, _interval_bars, analysis_plot
-from .plots import compact, legend_outside, percent_axis
+from . import analysis_plot
+from .plots import compact, figure_grid, interval_bars, legend_outside, percent_axis
 
 STAGE_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"]
 
@@ -29,7 +29,7 @@ def tune_trace(result):
     trials, rounds = result.tables["trials"], result.tables["rounds"]
     if trials.empty:
         return None
-    fig, axes = _figure(1, 1, 3.8)
+    fig, axes = figure_grid(1, 1, 3.8)
     ax = axes[0, 0]
     order = np.arange(len(trials))
     for stage, rows in trials.groupby("stage"):
@@ -70,7 +70,7 @@ def tune_effects(result):
     names = list(best.index)
     cols = min(3, len(names))
     rows = -(-len(names) // cols)
-    fig, axes = _figure(rows, cols, 2.8 * rows)
+    fig, axes = figure_grid(rows, cols, 2.8 * rows)
     fig.set_layout_engine("constrained")   # room for the colour bar beside every panel
     for k, name in enumerate(names):
         ax = axes[k // cols, k % cols]
@@ -106,12 +106,12 @@ def _game_from(result) -> tuple[SymmetricGame, list[str]]:
 @analysis_plot("metagame", "mix", "Equilibrium mix and each strategy's win share there (95% bootstrap intervals)")
 def metagame_mix(result):
     table = result.tables["equilibrium"]
-    fig, axes = _figure(1, 2, 1.2 + 0.45 * len(table))
-    _interval_bars(axes[0, 0], table.index, table["mix"], table["mix_low"], table["mix_high"])
+    fig, axes = figure_grid(1, 2, 1.2 + 0.45 * len(table))
+    interval_bars(axes[0, 0], table.index, table["mix"], table["mix_low"], table["mix_high"])
     axes[0, 0].set_xlabel("share of players at the equilibrium")
     axes[0, 0].set_xlim(left=0)
     percent_axis(axes[0, 0], "x")
-    _interval_bars(axes[0, 1], [""] * len(table), table["win_share"], table["win_share_low"], table["win_share_high"],
+    interval_bars(axes[0, 1], [""] * len(table), table["win_share"], table["win_share_low"], table["win_share_high"],
                    "#55A868")
     axes[0, 1].axvline(1 / result.setup["players"], color="black", linestyle="--", linewidth=1)
     axes[0, 1].set_xlabel("win share there (dashed: 1 / players)")
@@ -143,8 +143,8 @@ def ladder_bounds(result):
 
 
 def _bound_bars(labels, table, ylabel: str):
-    fig, axes = _figure(1, 1, 1.2 + 0.45 * len(table))
-    _interval_bars(axes[0, 0], labels, table["exploitability_share"] * 100, table["exploitability_share_low"] * 100,
+    fig, axes = figure_grid(1, 1, 1.2 + 0.45 * len(table))
+    interval_bars(axes[0, 0], labels, table["exploitability_share"] * 100, table["exploitability_share_low"] * 100,
                    table["exploitability_share_high"] * 100, "#C44E52")
     axes[0, 0].set_xlabel("exploitability bound: best deviator's win share - 1/players (points)")
     axes[0, 0].set_ylabel(ylabel)
@@ -158,7 +158,7 @@ def metagame_simplex(result):
     if len(result.setup["strategies"]) != 3:
         return None
     solver, names = _game_from(result)
-    fig, axes = _figure(1, 1, 5.2)
+    fig, axes = figure_grid(1, 1, 5.2)
     ax = axes[0, 0]
     grid = []
     steps = 14
@@ -208,10 +208,10 @@ def compare_retuned(result):
         return None
     fixed = result.tables["strategy" if result.kind == "compare" else "strategies"]
     retuned = result.tables["retuned_strategy"]
-    fig, axes = _figure(1, 2, 1.4 + 0.5 * max(len(fixed), len(retuned)))
-    _interval_bars(axes[0, 0], fixed.index, fixed["win_diff"] * 100, fixed["win_low"] * 100, fixed["win_high"] * 100)
+    fig, axes = figure_grid(1, 2, 1.4 + 0.5 * max(len(fixed), len(retuned)))
+    interval_bars(axes[0, 0], fixed.index, fixed["win_diff"] * 100, fixed["win_low"] * 100, fixed["win_high"] * 100)
     axes[0, 0].set_xlabel("fixed players: B - A (points)")
-    _interval_bars(axes[0, 1], retuned.index, retuned["win_diff"] * 100, retuned["win_low"] * 100,
+    interval_bars(axes[0, 1], retuned.index, retuned["win_diff"] * 100, retuned["win_low"] * 100,
                    retuned["win_high"] * 100, "#DD8452")
     axes[0, 1].set_xlabel("re-tuned under each rule set: B - A (points)")
     fig.tight_layout()
@@ -240,7 +240,7 @@ def design_trace(result):
         return None
     column, sign = columns[0], 1 if directions[0] == "minimize" else -1
     rows = trials.dropna(subset=[column])
-    fig, axes = _figure(1, 1, 3.8)
+    fig, axes = figure_grid(1, 1, 3.8)
     ax = axes[0, 0]
     feasible = rows["feasible"].to_numpy(bool) if "feasible" in rows else np.ones(len(rows), bool)
     for mask, colour, label in ((feasible, "#4C72B0", "trial"), (~feasible, "#BBBBBB", "trial breaking a constraint")):
@@ -270,7 +270,7 @@ def design_front(result):
     if len(columns) < 2 or trials.empty:
         return None
     x, y = columns[:2]
-    fig, axes = _figure(1, 1, 4.6)
+    fig, axes = figure_grid(1, 1, 4.6)
     ax = axes[0, 0]
     front = trials["pareto"].to_numpy(bool) if "pareto" in trials else np.zeros(len(trials), bool)
     ax.scatter(trials[x], trials[y], s=12, color="#BBBBBB", label="trials")
@@ -329,7 +329,7 @@ def design_effects(result):
     columns = result.setup["goal_columns"]
     if trials.empty:
         return None
-    fig, axes = _figure(len(columns), len(names), 2.8 * len(columns))
+    fig, axes = figure_grid(len(columns), len(names), 2.8 * len(columns))
     fig.set_layout_engine("constrained")
     for i, column in enumerate(columns):
         for j, name in enumerate(names):
@@ -358,12 +358,12 @@ def design_seats(result):
     table = result.tables["card_seats"]
     names = list(dict.fromkeys(table["rules"]))
     seats = sorted(table["seat"].unique())
-    fig, axes = _figure(1, 1, 1.4 + 0.35 * len(names) * len(seats))
+    fig, axes = figure_grid(1, 1, 1.4 + 0.35 * len(names) * len(seats))
     ax = axes[0, 0]
     height = 0.8 / len(names)
     for k, name in enumerate(names):
         rows = table[table["rules"] == name].set_index("seat").loc[seats]
-        _interval_bars(ax, seats, rows["win_advantage"] * 100, rows["win_advantage_low"] * 100,
+        interval_bars(ax, seats, rows["win_advantage"] * 100, rows["win_advantage_low"] * 100,
                        rows["win_advantage_high"] * 100, STAGE_COLOURS[k % 6], floor=1.0,
                        offset=(k - (len(names) - 1) / 2) * height, label=name)
     ax.set_yticks(np.arange(len(seats)), [f"seat {s}" for s in seats])
@@ -379,7 +379,7 @@ def design_length(result):
     if "card_length" not in result.tables:
         return None
     table = result.tables["card_length"]
-    fig, axes = _figure(1, 1, 3.4)
+    fig, axes = figure_grid(1, 1, 3.4)
     ax = axes[0, 0]
     for k, (name, rows) in enumerate(table.groupby("rules", sort=False)):
         edges = np.append(rows["low"].to_numpy(), rows["high"].to_numpy()[-1])

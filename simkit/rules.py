@@ -17,6 +17,9 @@ from .errors import SimkitError
 from .limits import MAX_DEPTH, MAX_TEXT_FILE_BYTES, check_depth
 from .storage import read_bounded
 
+EVERY_GAME = "every game"                   # a rule_counters entry: the value acts in every game played
+PLAYER_COUNTS_ONLY = "player counts only"   # a rule_counters entry: it bounds the player counts, never plays
+
 
 def read_toml(path: str | Path, what: str = "rules file") -> dict:
     """Parse a TOML file, turning I/O and syntax errors into one-line SimkitErrors; the file is read up to
@@ -417,8 +420,6 @@ def options_markdown(games) -> str:
 
 def game_columns(game) -> set:
     """Names a game's rule counters may take that are result columns (not EVERY_GAME and the like)."""
-    from .games import EVERY_GAME, PLAYER_COUNTS_ONLY
-
     return set(game.rule_counters.values()) - {EVERY_GAME, PLAYER_COUNTS_ONLY}
 
 

@@ -16,14 +16,13 @@ import importlib
 import importlib.metadata
 import itertools
 import linecache
-import math
 import re
 import sys
 import traceback
 import types
 import weakref
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numba
@@ -34,6 +33,15 @@ from numba.core.registry import CPUDispatcher
 from . import (
     bounds,
     numba_tools,  # noqa: F401  (closes .flat and np.nditer writes to read-only views before any compiles)
+)
+from .catalogue import (
+    PLUGIN_GROUP,
+    Param,
+    checked_values,
+    format_value,
+    read_assignments,
+    split_seat,
+    unknown_strategy,
 )
 from .errors import SimkitError
 
@@ -158,61 +166,6 @@ def _compile(func, signature):
         numba.config.BOUNDSCHECK = saved
 
 
-PARAM_KINDS = ("float", "int", "bool", "choice")
-
-
-@dataclass(frozen=True)
-class Param:
-    """A strategy parameter's declaration: default, allowed range, kind and meaning. ``simkit strategies``
-    prints it, a value outside it is refused, and a search (sweep, tuner) takes its range from it.
-
-    kind: "float"; "int" (whole numbers); "bool" (0 or 1, a switch); "choice" (0..len(choices)-1, each
-    value named in ``choices``)."""
-
-    default: float
-    low: float = -math.inf
-    high: float = math.inf
-    kind: str = "float"
-    doc: str = ""
-    choices: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        if self.kind not in PARAM_KINDS:
-            raise ValueError(f"Param kind must be one of {PARAM_KINDS}, not {self.kind!r}")
-        for name in ("default", "low", "high"):    # values are floats, as the engine's parameter vector holds them
-            object.__setattr__(self, name, float(getattr(self, name)))
-        if self.kind == "bool":
-            object.__setattr__(self, "low", 0.0)
-            object.__setattr__(self, "high", 1.0)
-        if self.kind == "choice":
-            object.__setattr__(self, "low", 0.0)
-            object.__setattr__(self, "high", float(len(self.choices) - 1))
-
-    def with_default(self, value: float) -> "Param":
-        return replace(self, default=float(value))
-
-    def describe(self) -> str:
-        """The kind and range in words, e.g. ``int 0..60``, ``switch 0/1``, ``0 closest, 1 small-first``."""
-        if self.kind == "bool":
-            return "switch 0/1"
-        if self.kind == "choice":
-            return ", ".join(f"{i} {name}" for i, name in enumerate(self.choices))
-        if math.isinf(self.low) and math.isinf(self.high):
-            return self.kind
-        low = "" if math.isinf(self.low) else _fmt(self.low)
-        high = "" if math.isinf(self.high) else _fmt(self.high)
-        return f"{self.kind} {low}..{high}"
-
-    def check(self, strategy: str, name: str, value: float) -> float:
-        """``value`` as a float, or a one-line SimkitError saying what the parameter allows."""
-        value = float(value)
-        whole = self.kind in ("int", "bool", "choice")
-        if math.isnan(value) or (whole and not value.is_integer()) or not self.low <= value <= self.high:
-            raise SimkitError(f"strategy {strategy}: parameter {name}={_fmt(value)} is not allowed; "
-                              f"{name} is {self.describe()}" + (f" ({self.doc})" if self.doc else ""))
-        return value
-
-
 @dataclass(frozen=True)
 class Strategy:
     """A strategy for one game: a function per decision point and named float parameters.
@@ -279,12 +232,7 @@ class Strategy:
         return next(iter(self.decisions.values())).py_func.__module__
 
     def param_vector(self, overrides: dict[str, float]) -> np.ndarray:
-        values = dict(self.params)
-        for key, value in overrides.items():
-            if key not in values:
-                allowed = ", ".join(self.params) or "none"
-                raise SimkitError(f"strategy {self.name}: unknown parameter {key!r}; allowed: {allowed}")
-            values[key] = self.declared[key].check(self.name, key, value) if key in self.declared else float(value)
+        values = checked_values(self.name, self.params, self.declared, overrides)
         vector = np.zeros(MAX_PARAMS)
         vector[: len(values)] = list(values.values())
         return vector
@@ -327,7 +275,6 @@ def preset(base: Strategy, name: str, doc: str, **params) -> Strategy:
     return register(Strategy.build(base.game, name, base=base, params=params, doc=doc))
 
 
-PLUGIN_GROUP = "simkit.strategies"   # entry points of installed packages that register strategies
 _SHIPPED_LOADED: set[str] = set()
 _PLUGINS: dict[tuple[str, str], tuple[str, str]] = {}   # (game, strategy name) -> (package, module) that added it
 _PLUGINS_LOADED = False
@@ -367,7 +314,8 @@ def registered(game: str) -> dict[str, Strategy]:
 
     spec = get_game(game)
     if spec.name not in _SHIPPED_LOADED:
-        importlib.import_module(spec.strategies_module)
+        for module in spec.strategies_modules:
+            importlib.import_module(module)
         _SHIPPED_LOADED.add(spec.name)
     _load_plugins()
     return _REGISTRY.get(spec.name, {})
@@ -393,7 +341,7 @@ class Seat:
     @property
     def label(self) -> str:
         """The strategy name with its non-default parameters, as written on the command line."""
-        extras = [f"{k}={_fmt(v)}" for k, v in self.overrides.items() if self.strategy.params.get(k) != v]
+        extras = [f"{k}={format_value(v)}" for k, v in self.overrides.items() if self.strategy.params.get(k) != v]
         return ":".join([self.strategy.name, *extras])
 
     @property
@@ -402,10 +350,6 @@ class Seat:
 
     def vector(self) -> np.ndarray:
         return self.strategy.param_vector(self.overrides)
-
-
-def _fmt(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def _import_error_line(exc: BaseException) -> str:
@@ -469,28 +413,15 @@ def _load_user_strategy(game: str, module_name: str, attr: str) -> Strategy:
 
 def parse_seat(game: str, text: str) -> Seat:
     """Parse ``name[:k=v...]`` or ``module:attr[:k=v...]`` into a Seat."""
-    parts = [p.strip() for p in text.strip().split(":")]
-    if not parts[0]:
-        raise SimkitError(f"empty strategy in line-up {text!r}")
+    name, attr, assignments = split_seat(text)
     shipped = registered(game)
-    if len(parts) > 1 and "=" not in parts[1]:
-        strategy = _load_user_strategy(game, parts[0], parts[1])
-        assignments = parts[2:]
-    elif parts[0] in shipped:
-        strategy = shipped[parts[0]]
-        assignments = parts[1:]
+    if attr is not None:
+        strategy = _load_user_strategy(game, name, attr)
+    elif name in shipped:
+        strategy = shipped[name]
     else:
-        raise SimkitError(f"unknown strategy {parts[0]!r} for {game}; shipped: {', '.join(shipped)} "
-                          "(or module:attr for your own)")
-    overrides = {}
-    for item in assignments:
-        key, sep, raw = item.partition("=")
-        try:
-            if not sep:
-                raise ValueError
-            overrides[key.strip()] = float(raw)
-        except ValueError:
-            raise SimkitError(f"strategy {text!r}: parameter {item!r} must be KEY=NUMBER") from None
+        raise unknown_strategy(game, name, shipped)
+    overrides = read_assignments(text, assignments)
     strategy.param_vector(overrides)  # validates the names
     return Seat(strategy, overrides)
 

@@ -685,6 +685,3 @@ rollout = register(Strategy.build(
 
 register(Strategy.build("dweebies", "random", place=random_place,
                         doc="D8 baseline: uniform over the distinct (Dweebie in hand, legal cell) pairs."))
-
-
-from . import dweebies_expert  # noqa: E402,F401  (registers `expert`, which builds on rollout's play-outs)

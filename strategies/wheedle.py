@@ -410,5 +410,3 @@ random = register(Strategy.build(
     "wheedle", "random", act=random_act, accept=random_accept,
     params={"accept": Param(0.5, 0.0, 1.0, doc="chance of accepting an offer it can fill")},
     doc="W7 baseline: uniform over every distinct legal action; accepts a fillable offer with probability `accept`."))
-
-from . import wheedle_expert  # noqa: E402,F401  (registers `expert`, which builds on view.py's estimators)

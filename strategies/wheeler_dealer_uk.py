@@ -414,5 +414,3 @@ register(Strategy.build(
     "wheeler-dealer-uk", "random", deal=random_deal, answer=random_coin, redeem=random_redeem, sell=random_sell,
     borrow=random_borrow, enter=random_coin, buy=random_coin, yellow=random_coin,
     doc="Baseline: a random legal answer everywhere (a deal half the time, loans before rolling one time in ten)."))
-# the strongest player, in a module of its own (registers `expert`)
-from simkit.strategies import wheeler_dealer_uk_expert  # noqa: E402,F401  (registers `expert`, which builds on this module)

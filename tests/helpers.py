@@ -5,8 +5,8 @@ import numpy as np
 
 from simkit.games import get_game
 from simkit.games.wheedle import engine
-from simkit.games.wheedle.play import _kernel_inputs, score_round
 from simkit.games.wheedle.engine import trace_centre, trace_hands
+from simkit.games.wheedle.play import _kernel_inputs, score_round
 from simkit.games.wheedle.view import ASKED, NET, OFFERED
 from simkit.strategy import parse_lineup
 

@@ -29,7 +29,8 @@ def test_a_wheel_holds_one_top_level_package_with_strategies_and_reports_inside(
         assert files and files <= built, files - built     # every module and template, under simkit/<folder>/
     games = {p.parent.name for p in (ROOT / "simkit/games").glob("*/__init__.py")}
     assert {f"games/{game}/rules.toml" for game in games} <= built
-    assert {"reports/report.html.j2", "reports/analysis.html.j2", "strategies/wheeler_dealer_us/valuation.py"} <= built
+    assert {"reports/report.html.j2", "reports/analysis.html.j2", "strategies/wheeler_dealer_us/valuation.py",
+            "strategies/catalogue.json"} <= built
 
 
 def test_the_editable_install_maps_the_folders_and_adds_no_top_level_name(tmp_path):

@@ -118,8 +118,8 @@ def test_wheedle_w4_counter_moves_with_its_option():
 
 @pytest.mark.parametrize("sets", [(), ("game.collect=may",), ("game.split_rule=free",)], ids=["default", "may", "free"])
 def test_dweebies_counters_match_the_event_log(sets):
-    from simkit.games.dweebies.play import _kernel_inputs
     from simkit.games.dweebies import engine as E
+    from simkit.games.dweebies.play import _kernel_inputs
 
     from .dweebies.toy_strategies import DECLINER
 
@@ -171,8 +171,8 @@ def _check_seats(events, stats, names, seats, derive, checked):
 # ---- Wheeler Dealer (UK): from the event log --------------------------------------------------------------
 
 def test_uk_counters_match_the_event_log():
-    from simkit.games.wheeler_dealer_uk.play import _play
     from simkit.games.wheeler_dealer_uk import state as E
+    from simkit.games.wheeler_dealer_uk.play import _play
     from simkit.games.wheeler_dealer_uk.view import BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_REDEEM
 
     game = get_game("wheeler-dealer-uk")
@@ -208,8 +208,8 @@ def test_uk_counters_move_with_their_options():
 @pytest.mark.parametrize("level", [1, 2])
 def test_us_counters_match_the_event_log(level):
     from simkit.games.wheeler_dealer_us import engine
-    from simkit.games.wheeler_dealer_us.play import _kernel_inputs
     from simkit.games.wheeler_dealer_us import state as S
+    from simkit.games.wheeler_dealer_us.play import _kernel_inputs
 
     game = get_game("wheeler-dealer-us")
     seats = parse_lineup(game.name, ["kelly", "random", "poacher", "builder"])

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from simkit.catalogue import PARAM_KINDS
 from simkit.games import all_games
-from simkit.strategy import PARAM_KINDS, registered
+from simkit.strategy import registered
 
 from .golden import assert_golden
 

@@ -9,10 +9,11 @@ two line-ups or rule sets run on one seed are paired game by game (see ``simkit.
 """
 from .balance import balance
 from .compare import compare
-from .experiment import Experiment, load_experiment, run_experiment
+from .experiment import Experiment, load_experiment
 from .ladder import ladder
 from .metagame import metagame
 from .result import Analysis
+from .runs import run_experiment
 from .sweep import sweep
 from .tournament import tournament
 from .tune import TuneResult, tune

@@ -39,7 +39,6 @@ from ..rules import parse_assignment, rule_value, with_values
 from ..runner import Batch, make_batch
 from ..strategy import Seat, parse_lineup
 from .activity import first_lines, probe_strategies
-from .compare import seat_advantage
 from .goals import (
     RATE_FIELDS,
     DealSums,
@@ -51,6 +50,7 @@ from .goals import (
     parse_constraint,
     parse_goal,
 )
+from .paired import seat_advantage
 from .play import Job, deals_for, play_jobs, rotate
 from .result import games_played, negligible_of, parse_negligible, size_words
 from .search import (

@@ -32,6 +32,7 @@ from ..errors import SimkitError
 from ..games import get_game
 from ..runner import make_batch
 from ..strategy import parse_lineup
+from . import psro
 from .activity import first_lines, probe_strategies
 from .exploitability import win_share
 from .play import Job, deals_for, play_jobs, rotate
@@ -180,10 +181,8 @@ def metagame(game: str, strategies, players: int | None = None, games: int = 100
     (``tune_budget`` each family; None: no tuning), with every mix's exploitability bound (``screen_games``
     per oracle, ``confirm_games`` for the best); ``games`` is then per solve."""
     if grow:
-        from .psro import grow as grown
-
-        return grown(game, strategies, grow, players, games, seed, sets, rules, workers, bootstrap, screen_games,
-                     confirm_games, tune_budget)
+        return psro.grow(metagame, game, strategies, grow, players, games, seed, sets, rules, workers, bootstrap,
+                         screen_games, confirm_games, tune_budget)
     spec = get_game(game)
     seats = parse_lineup(spec.name, strategies)
     names = [seat.label for seat in seats]

@@ -30,15 +30,15 @@ from .search import derived_seed
 from .stats import Z95
 
 
-def grow(game: str, strategies, rounds: int, players: int | None = None, games: int = 100_000, seed: int = 0,
+def grow(solve, game: str, strategies, rounds: int, players: int | None = None, games: int = 100_000, seed: int = 0,
          sets=(), rules=None, workers: int = 1, bootstrap: int = 200, screen_games: int = 2_000,
          confirm_games: int = 8_000, tune_budget="24"):
     """``rounds`` iterations of PSRO from ``strategies``; returns the last meta-game's Analysis with a table
     ``growth`` (per iteration: the strategies, the mix, its exploitability bound with its interval and the
     deviator that reached it, the strategy added) and ``oracles`` (every oracle's screened gain per iteration).
-    games: games per meta-game solve; bootstrap: resamples of each solve's deals for its intervals."""
-    from .metagame import metagame
-
+    solve: the meta-game solver, ``simkit.analysis.metagame.metagame`` (which calls this with itself: the
+    meta-game module is the one above this one); games: games per meta-game solve; bootstrap: resamples of
+    each solve's deals for its intervals."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise SimkitError(f"--grow must be a whole number of at least 1, not {rounds!r}")
     tune_budget = tune_budget_of(tune_budget)
@@ -47,7 +47,7 @@ def grow(game: str, strategies, rounds: int, players: int | None = None, games: 
     rows, screened = [], []
     for iteration in range(rounds + 1):
         with progress.label(f"iteration {iteration}: meta-game of {len(pool)} strategies"):
-            solved = metagame(game, pool, players, games, seed, sets, rules, workers, bootstrap)
+            solved = solve(game, pool, players, games, seed, sets, rules, workers, bootstrap)
         n = solved.setup["players"]
         screen_deals, confirm_deals = deals_for(screen_games, n, True), deals_for(confirm_games, n, True)
         mix = solved.tables["equilibrium"]["mix"]

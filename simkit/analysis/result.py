@@ -6,12 +6,16 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from ..errors import SimkitError
+from ..games import get_game
+from ..reports.format import interval_text, is_symbol, table_text, tested
+from ..reports.format import points as points  # re-exported: the analyses take their wording from here
+from ..reports.format import verdict as verdict  # re-exported, as points
+
 
 def player_count_note(game: str, players: int | None) -> str:
     """The warning every analysis output gives for a player count outside the game's rulebook (Wheedle's
     W1: 2 and 3 players are house rules); empty for an official count."""
-    from ..games import get_game
-
     spec = get_game(game)
     if players is None or players in spec.player_counts:
         return ""
@@ -50,8 +54,6 @@ def negligible_of(thresholds: dict | None, metric: str, unit: str = ""):
 def parse_negligible(items) -> dict:
     """``--negligible METRIC=VALUE`` items (win in points of win rate, length in the game's length unit, score
     in its score unit) over NEGLIGIBLE's defaults; a negative, unknown or unreadable one is a SimkitError."""
-    from ..errors import SimkitError
-
     out = dict(NEGLIGIBLE)
     for item in items or ():
         metric, sep, raw = str(item).partition("=")
@@ -80,36 +82,9 @@ def size_words(low: float, high: float, diff: float, negligible: tuple | None) -
     return "significant but negligible"
 
 
-def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower", level: str = "95%",
-            diff: float | None = None, negligible: tuple | None = None) -> str:
-    """A difference's plain-words verdict from its interval (at ``level``, 95% unless an analysis widened it);
-    with ``negligible`` = (threshold, how it reads, e.g. "0.5 points") and the estimate ``diff``, a significant
-    one is also sized: "significant and larger than negligible" when the estimate is at least the threshold
-    away from zero, else "significant but negligible"."""
-    if low > 0 or high < 0:
-        direction = higher if low > 0 else lower
-        if negligible is None or diff is None:
-            return f"{direction}, significant at {level}"
-        size = "and larger than negligible" if abs(diff) >= negligible[0] else "but negligible"
-        return f"{direction}, significant {size} ({negligible[1]}) at {level}"
-    return f"no significant difference at {level}"
-
-
-def points(diff: float, low: float, high: float) -> str:
-    """A difference of rates in percentage points with its interval: ``+1.2 points [+0.4, +2.0]`` (a value
-    that rounds to zero is written 0.0, never -0.0)."""
-    from simkit.reports.format import number, sign_decimals
-
-    places = sign_decimals(1, low * 100, high * 100)
-    return (f"{number(diff * 100, places, True)} points [{number(low * 100, places, True)}, "
-            f"{number(high * 100, places, True)}]")
-
-
 def score_change(game, diff: float, low: float, high: float) -> str:
     """A paired change of mean score in words with its interval, in the game's score and currency:
     ``mean net worth -$97,703 [-172,026, -23,380]``."""
-    from simkit.reports.format import interval_text, is_symbol
-
     money = game.score_column in game.money_columns
     prefix = game.currency if money and is_symbol(game.currency) else ""
     unit = f" {game.currency}" if money and game.currency and not prefix else ""
@@ -151,20 +126,12 @@ class Analysis:
     def headline(self) -> str:
         """What was tested, in one line (the report's headline): game, level, players, line-up, rule
         changes as ``key: default -> value`` and official/house-rule status."""
-        from simkit.reports.format import tested
-
-        from ..games import get_game
-
         return tested(get_game(self.game), self.kind, self.setup, self.players)
 
     def text(self, verbose: bool = False, tables: bool = True) -> str:
         """The analysis for the terminal, answers first: what was tested, the findings, then the compact
         tables in the report's cells; long tables are named with where to find them (every table in
         full with ``verbose``)."""
-        from simkit.reports.format import table_text
-
-        from ..games import get_game
-
         headline = self.headline()
         lines = [headline, "=" * min(len(headline), 100), f"{self.title}:",
                  *(textwrap.fill(line, FINDINGS_WIDTH, initial_indent="- ", subsequent_indent="  ",

@@ -22,7 +22,7 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..strategy import Seat
-from .balance import LIMIT, SEAT0, SPREAD, _card, _compare_cards, change_cell
+from .card import LIMIT, SEAT0, SPREAD, _card, _compare_cards, change_cell
 from .play import Job, play_jobs, rotate
 from .result import points
 

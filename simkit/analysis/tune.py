@@ -43,7 +43,7 @@ from ..limits import check_count
 from ..runner import make_batch
 from ..strategy import Seat, Strategy, parse_lineup, parse_seat
 from .activity import first_lines
-from .compare import paired_tables
+from .paired import paired_tables
 from .play import Job, block_outcomes, deals_for, play_jobs, rotate
 from .result import points
 from .search import (

@@ -84,21 +84,34 @@ def _decision_timeout(argv: list[str]) -> list[str]:
     return rest
 
 
-def _parse(args: list[str]) -> None:
+def _parse(args: list[str]) -> click.Context | None:
     """Parse the group's and the subcommand's arguments as ``cli.main`` will, without running the command: its
-    errors (and an eager option's answer: ``--help``, ``--version``) come out of here."""
+    errors (and an eager option's answer: ``--help``, ``--version``) come out of here. Returns the command's
+    context (its ``params``), or None when the line names no command to run."""
     with cli.make_context("simkit", list(args)) as ctx:
         rest = [*getattr(ctx, "_protected_args", ()), *ctx.args]     # click 8.2+ keeps the subcommand there
         if not rest:
-            return
+            return None
         name, command, rest = cli.resolve_command(ctx, rest)
         while isinstance(command, click.Group):     # simkit experiment run ...
             ctx = command.make_context(name, rest, parent=ctx)
             rest = [*getattr(ctx, "_protected_args", ()), *ctx.args]     # click 8.2+ keeps the subcommand there
             if not rest:
-                return
+                return None
             name, command, rest = command.resolve_command(ctx, rest)
-        command.make_context(name, rest, parent=ctx)
+        return command.make_context(name, rest, parent=ctx)
+
+
+def _check_first(ctx: click.Context | None) -> bool:
+    """Make the parsed command's own first checks (``options.check_first``: the same checks and errors the
+    command makes before it loads the library), so that its bad input answers before anything heavy is
+    imported; returns whether the command may play games (and so runs supervised)."""
+    if ctx is None:
+        return False
+    check = getattr(ctx.command, "check_first", None)
+    if check is not None:
+        check(**ctx.params)
+    return getattr(ctx.command, "plays_games", True)
 
 
 def main(argv=None) -> None:
@@ -113,8 +126,8 @@ def main(argv=None) -> None:
         _one_line(exc, f"simkit: error: {exc}", 2, debug)
     args = [arg for arg in argv if arg != "--debug"]
     try:
-        _parse(args)    # --help, --version and bad arguments answer here, before the library is loaded
-        if supervised:
+        plays = _check_first(_parse(args))  # --help, --version and bad input answer here, before the library loads
+        if supervised and plays:
             from ..supervise import supervise  # loads Numba: only for a command line that parsed
 
             supervise()     # the command as a supervised child: its crash or a stuck decision is one line too

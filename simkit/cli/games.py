@@ -19,3 +19,6 @@ def command(columns):
             click.echo(f"{'':<20} result columns (besides game, seat, strategy, winner):")
             for name, meaning in game.facts.items():
                 click.echo(f"{'':<22} {name}: {meaning}")
+
+
+command.plays_games = False     # simkit.cli.main runs it without a supervising process

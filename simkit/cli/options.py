@@ -6,7 +6,8 @@ import functools
 import click
 
 from .. import progress
-from ..games import game_names
+from ..catalogue import check_lineup
+from ..games import game_names, get_game
 from ..limits import BUDGET_UNITS, MAX_GAMES
 
 GAMES = click.IntRange(1, MAX_GAMES)    # every count of games (simkit.limits)
@@ -34,12 +35,18 @@ def good_play_lineup(game: str, players, good_play: bool, *exclusive: tuple[str,
     of its own would replace."""
     if not good_play:
         return players
-    from ..games import get_game
-
     for option, value in (("--players", players), *exclusive):
         if value is not None:
             raise click.UsageError(f"--good-play and {option} are exclusive: --good-play sets every seat to expert")
     return ",".join(["expert"] * (seats or len(get_game(game).default_lineup)))
+
+
+def check_batch_input(game: str, players, rules_file, sets) -> None:
+    """The checks ``simkit.runner.make_batch`` makes first, in its order and with its errors, made before the
+    library is imported so that bad input answers at once: the rules (the file, then each --set), then the
+    line-up's strategies and parameters and the player count (from the strategy catalogue)."""
+    get_game(game).rules(rules_file, sets)
+    check_lineup(game, players)
 
 
 def seed_option(func):

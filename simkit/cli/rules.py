@@ -32,3 +32,6 @@ def command(game, rules_file, sets, list_options, markdown):
         click.echo(tomli_w.dumps(effective), nl=False)
     else:
         click.echo(spec.rules_path.read_text(), nl=False)
+
+
+command.plays_games = False     # simkit.cli.main runs it without a supervising process

@@ -4,7 +4,27 @@ import sys
 import click
 
 from ..limits import BACKENDS, DEFAULT_CHUNK
-from .options import GAMES, game_argument, players_list, players_option, rules_options, seed_option, workers_option
+from .options import (
+    GAMES,
+    check_batch_input,
+    game_argument,
+    players_list,
+    players_option,
+    rules_options,
+    seed_option,
+    workers_option,
+)
+
+
+def _check_backend(backend, scheduler) -> None:
+    if backend == "local" and scheduler:
+        raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
+
+
+def _check_first(game, players, rules_file, sets, backend, scheduler, **_) -> None:
+    """The command's first checks, made by ``simkit.cli.main`` before the library loads (make_batch repeats them)."""
+    _check_backend(backend, scheduler)
+    check_batch_input(game, players_list(players), rules_file, sets)
 
 
 @click.command("run")
@@ -38,8 +58,7 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
     from ..reports.format import run_headline
     from ..runner import RunInterrupted, finished, make_batch, prepare_output, run_config, run_to_directory
 
-    if backend == "local" and scheduler:
-        raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
+    _check_backend(backend, scheduler)
     backend = "dask" if scheduler else backend or "local"
     batch = make_batch(game, games, players_list(players), seed, rules_file, sets, rotate_seats=rotate_seats)
     if batch.games != games:
@@ -62,3 +81,6 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
     if not quiet:
         click.echo(f"{batch.games} games of {batch.game.name} written to {path} "
                    f"(next: simkit summary {path}; simkit report {path} -o {path}/report.html)")
+
+
+command.check_first = _check_first

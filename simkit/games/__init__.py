@@ -15,10 +15,9 @@ from types import ModuleType
 from typing import Callable
 
 from ..errors import SimkitError
+from ..rules import EVERY_GAME as EVERY_GAME  # the games' rule_counters name these two markers from here
+from ..rules import PLAYER_COUNTS_ONLY as PLAYER_COUNTS_ONLY
 from ..rules import changed_values, overlay_rules, read_toml
-
-EVERY_GAME = "every game"                   # a rule_counters entry: the value acts in every game played
-PLAYER_COUNTS_ONLY = "player counts only"   # a rule_counters entry: it bounds the player counts, never plays
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,7 @@ class Game:
     player_counts: tuple[int, ...]          # the rulebook's
     house_player_counts: tuple[int, ...]    # allowed as house rules, labelled as such in results
     default_lineup: tuple[str, ...]
-    strategies_module: str
+    strategies_modules: tuple[str, ...]     # the modules registering its shipped strategies, in order
     rules_path: Path
     # The module that plays the game, imported on first use (see the properties below): DECISIONS (decision
     # point -> Numba signature), prepare (rules dict, n_players) -> compiled rules, raising SimkitError;

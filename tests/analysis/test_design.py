@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.analysis.compare import seat_advantage
 from simkit.analysis.design import _profiles, design, parse_population
 from simkit.analysis.goals import DealSums, Quantiles, bootstrap_weights, evaluate_expression
+from simkit.analysis.paired import seat_advantage
 from simkit.analysis.play import batches, play
 from simkit.cli import main
 from simkit.errors import SimkitError

@@ -1,4 +1,4 @@
-"""The dice race's strategies (the game's ``strategies_module``), registered on import like a shipped module.
+"""The dice race's strategies (the game's ``strategies_modules``), registered on import like a shipped module.
 
 ``holder`` is one family: roll again until the turn's points reach ``hold``. Its presets are ``cautious``
 (hold at 6) and ``stop-at-target`` (never stops: rolls until it busts or wins). ``random`` rolls again with

@@ -9,10 +9,10 @@ import pytest
 import simkit.strategies.dweebies as shipped
 from simkit import rng
 from simkit.games import get_game
-from simkit.games.dweebies.play import _kernel_inputs
-from simkit.games.dweebies.rules import SYMBOLS
 from simkit.games.dweebies import engine as E
 from simkit.games.dweebies import view as V
+from simkit.games.dweebies.play import _kernel_inputs
+from simkit.games.dweebies.rules import SYMBOLS
 from simkit.games.dweebies.table import grid_side, legal_cells, play_card
 from simkit.strategy import parse_lineup, parse_seat
 

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from simkit.games import get_game
+from simkit.games.dweebies import engine as E
 from simkit.games.dweebies import play as dweebies
 from simkit.games.dweebies.play import _kernel_inputs
-from simkit.games.dweebies import engine as E
 from simkit.strategy import parse_lineup
 
 GAME = get_game("dweebies")

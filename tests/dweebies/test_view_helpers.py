@@ -5,10 +5,10 @@ very same states; the history a seat is shown (``played``) is the log's placemen
 import numpy as np
 
 from simkit.games import get_game
-from simkit.games.dweebies import play as dweebies
-from simkit.games.dweebies.play import _kernel_inputs
 from simkit.games.dweebies import engine as E
+from simkit.games.dweebies import play as dweebies
 from simkit.games.dweebies import view as V
+from simkit.games.dweebies.play import _kernel_inputs
 from simkit.games.dweebies.table import EMPTY, grid_side
 from simkit.strategy import parse_lineup
 

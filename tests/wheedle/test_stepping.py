@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from simkit.games.wheedle import engine
-
 from simkit.games.wheedle.play import _kernel_inputs
 from simkit.strategy import parse_lineup
 

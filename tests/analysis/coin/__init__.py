@@ -89,7 +89,7 @@ def fuzz_rules(pick, n: int) -> dict:
 GAME = Game(
     name=NAME, title="Coin (test)", player_counts=(2, 3, 4), house_player_counts=(5,),
     default_lineup=("plain", "plain", "plain", "plain"), play_module=__name__,
-    strategies_module=__name__, rules_path=Path(__file__).with_name("rules.toml"), score_column="points",
+    strategies_modules=(__name__,), rules_path=Path(__file__).with_name("rules.toml"), score_column="points",
     length_column="turns",
     limit_hit=lambda rows: rows["stopped"], limit_label="game.max_length reached",
 )

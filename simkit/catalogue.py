@@ -1,0 +1,224 @@
+"""What is known about strategies before any is compiled: parameter declarations (``Param``), the reading of
+a seat's text (``name[:key=value...]``), and the catalogue of the shipped strategies.
+
+The catalogue (``strategies/catalogue.json``) lists each game's shipped strategies in the order they register,
+with their docs, parameters and families, generated from the registry itself (``write_catalogue``;
+tests/test_strategy_catalogue.py fails when it is out of date, and ``SIMKIT_REGOLD=1`` on that test rewrites
+it). ``simkit strategies GAME`` and the line-up checks of bad input read it without importing Numba or
+compiling a strategy. It records a digest of the strategies' sources: when they changed since it was written,
+or when installed packages add strategies, it is not used and the registry is read instead."""
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import strategies as shipped_strategies  # the package only: its __init__ imports no strategy
+from .errors import SimkitError
+from .games import get_game
+
+PLUGIN_GROUP = "simkit.strategies"   # entry points of installed packages that register strategies
+CATALOGUE_NAME = "catalogue.json"
+
+
+PARAM_KINDS = ("float", "int", "bool", "choice")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A strategy parameter's declaration: default, allowed range, kind and meaning. ``simkit strategies``
+    prints it, a value outside it is refused, and a search (sweep, tuner) takes its range from it.
+
+    kind: "float"; "int" (whole numbers); "bool" (0 or 1, a switch); "choice" (0..len(choices)-1, each
+    value named in ``choices``)."""
+
+    default: float
+    low: float = -math.inf
+    high: float = math.inf
+    kind: str = "float"
+    doc: str = ""
+    choices: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.kind not in PARAM_KINDS:
+            raise ValueError(f"Param kind must be one of {PARAM_KINDS}, not {self.kind!r}")
+        for name in ("default", "low", "high"):    # values are floats, as the engine's parameter vector holds them
+            object.__setattr__(self, name, float(getattr(self, name)))
+        if self.kind == "bool":
+            object.__setattr__(self, "low", 0.0)
+            object.__setattr__(self, "high", 1.0)
+        if self.kind == "choice":
+            object.__setattr__(self, "low", 0.0)
+            object.__setattr__(self, "high", float(len(self.choices) - 1))
+
+    def with_default(self, value: float) -> "Param":
+        return replace(self, default=float(value))
+
+    def describe(self) -> str:
+        """The kind and range in words, e.g. ``int 0..60``, ``switch 0/1``, ``0 closest, 1 small-first``."""
+        if self.kind == "bool":
+            return "switch 0/1"
+        if self.kind == "choice":
+            return ", ".join(f"{i} {name}" for i, name in enumerate(self.choices))
+        if math.isinf(self.low) and math.isinf(self.high):
+            return self.kind
+        low = "" if math.isinf(self.low) else format_value(self.low)
+        high = "" if math.isinf(self.high) else format_value(self.high)
+        return f"{self.kind} {low}..{high}"
+
+    def check(self, strategy: str, name: str, value: float) -> float:
+        """``value`` as a float, or a one-line SimkitError saying what the parameter allows."""
+        value = float(value)
+        whole = self.kind in ("int", "bool", "choice")
+        if math.isnan(value) or (whole and not value.is_integer()) or not self.low <= value <= self.high:
+            raise SimkitError(f"strategy {strategy}: parameter {name}={format_value(value)} is not allowed; "
+                              f"{name} is {self.describe()}" + (f" ({self.doc})" if self.doc else ""))
+        return value
+
+
+
+def format_value(value: float) -> str:
+    """A parameter value as written on the command line (whole numbers without a point)."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def checked_values(strategy: str, params: dict, declared: dict, overrides: dict) -> dict:
+    """A strategy's parameter values (``params``: name -> default, in vector order) with ``overrides`` applied,
+    each checked against its declaration; an unknown name or a value outside its range is a SimkitError."""
+    values = dict(params)
+    for key, value in overrides.items():
+        if key not in values:
+            allowed = ", ".join(params) or "none"
+            raise SimkitError(f"strategy {strategy}: unknown parameter {key!r}; allowed: {allowed}")
+        values[key] = declared[key].check(strategy, key, value) if key in declared else float(value)
+    return values
+
+
+def split_seat(text: str) -> tuple[str, str | None, list[str]]:
+    """A seat's text as (shipped name, None, assignments) or (module, attribute, assignments): ``name[:k=v...]``
+    or ``module:attr[:k=v...]``."""
+    parts = [p.strip() for p in text.strip().split(":")]
+    if not parts[0]:
+        raise SimkitError(f"empty strategy in line-up {text!r}")
+    if len(parts) > 1 and "=" not in parts[1]:
+        return parts[0], parts[1], parts[2:]
+    return parts[0], None, parts[1:]
+
+
+def read_assignments(text: str, assignments: list[str]) -> dict:
+    """``key=number`` assignments of the seat ``text`` as a dict of floats."""
+    overrides = {}
+    for item in assignments:
+        key, sep, raw = item.partition("=")
+        try:
+            if not sep:
+                raise ValueError
+            overrides[key.strip()] = float(raw)
+        except ValueError:
+            raise SimkitError(f"strategy {text!r}: parameter {item!r} must be KEY=NUMBER") from None
+    return overrides
+
+
+def unknown_strategy(game: str, name: str, names) -> SimkitError:
+    return SimkitError(f"unknown strategy {name!r} for {game}; shipped: {', '.join(names)} "
+                       "(or module:attr for your own)")
+
+
+def _strategies_folder() -> Path:
+    return Path(shipped_strategies.__file__).parent
+
+
+def sources_digest(folder: Path | None = None) -> str:
+    """A digest of the shipped strategies' sources (every .py under the strategies folder)."""
+    folder = folder or _strategies_folder()
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py")):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def describe(strategies: dict) -> list[dict]:
+    """Registered strategies (name -> Strategy) as catalogue entries: name, doc, the family (the first strategy
+    listed with the same decision functions and declared parameters), parameter values and declarations."""
+    entries, families = [], {}
+    for name, strategy in strategies.items():
+        key = (tuple(id(f) for f in strategy.decisions.values()), tuple(strategy.declared))
+        family = families.setdefault(key, name)
+        entries.append({"name": name, "doc": strategy.doc, "family": family, "params": dict(strategy.params),
+                        "declared": {k: _param_data(p) for k, p in strategy.declared.items()}})
+    return entries
+
+
+def _param_data(param: Param) -> dict:
+    finite = {k: (None if math.isinf(v) else v) for k, v in (("low", param.low), ("high", param.high))}
+    return {"default": param.default, **finite, "kind": param.kind, "doc": param.doc, "choices": list(param.choices)}
+
+
+def param_from_data(data: dict) -> Param:
+    """The Param a catalogue entry declares."""
+    low = -math.inf if data["low"] is None else data["low"]
+    high = math.inf if data["high"] is None else data["high"]
+    return Param(data["default"], low, high, data["kind"], data["doc"], tuple(data["choices"]))
+
+
+def write_catalogue(games: dict, folder: Path | None = None) -> str:
+    """The catalogue's text for ``games`` (game name -> its registered strategies by name), with the digest of
+    the sources it was generated from."""
+    return json.dumps({"sources": sources_digest(folder), "games": {g: describe(s) for g, s in games.items()}},
+                      indent=1, sort_keys=False) + "\n"
+
+
+def _plugins_installed() -> bool:
+    return bool(importlib.metadata.entry_points(group=PLUGIN_GROUP))
+
+
+_CACHE: dict = {}
+
+
+def read_catalogue() -> dict | None:
+    """The catalogue (game -> its entries), or None when it cannot stand for the registry: missing, written
+    from other sources than the strategies' now, or installed packages add strategies."""
+    if "catalogue" not in _CACHE:
+        folder = _strategies_folder()
+        try:
+            data = json.loads((folder / CATALOGUE_NAME).read_text())
+        except (OSError, ValueError):
+            data = None
+        fresh = data is not None and data.get("sources") == sources_digest(folder) and not _plugins_installed()
+        _CACHE["catalogue"] = data["games"] if fresh else None
+    return _CACHE["catalogue"]
+
+
+def shipped(game: str) -> list[dict] | None:
+    """The catalogue entries of ``game``'s shipped strategies, or None when the registry must be read instead
+    (see ``read_catalogue``; a game whose strategies are not shipped with simkit, e.g. a test game)."""
+    catalogue = read_catalogue()
+    return None if catalogue is None else catalogue.get(get_game(game).name)
+
+
+def check_lineup(game: str, players) -> None:
+    """Check a line-up's text as ``simkit.strategy.parse_lineup`` and the player count as a batch would, with the
+    same errors, from the catalogue: shipped names, parameter names and ranges, and the number of seats. Seats
+    from here on are not checked once one names a module of one's own (``module:attr``: importing it may fail
+    first), nor at all when the catalogue cannot be used."""
+    spec = get_game(game)
+    entries = shipped(spec.name)
+    if entries is None:
+        return
+    by_name = {entry["name"]: entry for entry in entries}
+    texts = list(spec.default_lineup) if not players else players.split(",") if isinstance(players, str) else players
+    for text in texts:
+        if not isinstance(text, str):
+            return
+        name, attr, assignments = split_seat(text)
+        if attr is not None:
+            return
+        if name not in by_name:
+            raise unknown_strategy(spec.name, name, by_name)
+        entry = by_name[name]
+        declared = {key: param_from_data(data) for key, data in entry["declared"].items()}
+        checked_values(name, entry["params"], declared, read_assignments(text, assignments))
+    spec.check_player_count(len(texts))
