@@ -26,15 +26,29 @@ from matplotlib.ticker import PercentFormatter
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from simkit import __version__  # noqa: E402
+from simkit.analysis.experiment import Experiment
 from simkit.games import get_game  # noqa: E402
 from simkit.pool import map_forked  # noqa: E402
+from simkit.results import read_manifest
 from simkit.runner import MANIFEST, staged  # noqa: E402
-from simkit.storage import write_atomic  # noqa: E402
+from simkit.storage import (
+    inside,
+    write_atomic,  # noqa: E402
+)
+from simkit.version import __version__  # noqa: E402
 
 from . import ANALYSIS_PLOTS, analysis_plot, search  # noqa: E402,F401  (search: registers the plots of tune, metagame and re-tuned compare)
 from .card import CARD_CSS, analysis_panels, card_html, forest_figure, nav_html, png, verdict_lines  # noqa: E402
-from .format import flat_table, money_columns, setup_table_html, table_html, tested  # noqa: E402
+from .format import (  # noqa: E402
+    effective_rules,
+    flat_table,
+    lineup_text,
+    money_columns,
+    rule_changes_text,
+    setup_table_html,
+    table_html,
+    tested,
+)
 from .plots import figure_grid, hist_with_overflow, interval_bars, legend_outside, money_axis, percent_axis  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
@@ -321,8 +335,6 @@ def experiment_headline(experiment, analyses: list[dict]) -> str:
 
 def results_headline(manifest: dict) -> str:
     """The headline of an analysis results directory, from its manifest."""
-    from simkit.analysis.experiment import Experiment
-
     return experiment_headline(Experiment.from_dict(manifest["experiment"], MANIFEST), manifest["analyses"])
 
 
@@ -331,8 +343,6 @@ GAMES = re.compile(r"\b\d[\d,]* games( per side)?( \([^)]*\))?")
 
 def setup_facts(game, setup: dict, players, findings: list[str]) -> list[tuple[str, str]]:
     """The answer card's list of what an analysis tested: game, level, players, line-up, rule changes, games, seed."""
-    from .format import effective_rules, lineup_text, rule_changes_text
-
     rules = effective_rules(game, setup.get("sets"), setup.get("rules"))
     facts = [("game", game.title)]
     if rules is not None and game.level_of(rules) is not None:
@@ -373,10 +383,6 @@ def _png(path: Path) -> str:
 def render_results(directory, output) -> Path:
     """Render report.html of an analysis results directory from its files (manifest, findings, tables,
     plots): what ``write_results`` does last and ``simkit report DIR`` does again."""
-    from simkit.analysis.experiment import Experiment
-    from simkit.results import read_manifest
-    from simkit.storage import inside
-
     directory = Path(directory)
     manifest = read_manifest(directory)
     experiment = Experiment.from_dict(manifest["experiment"], str(directory / MANIFEST))

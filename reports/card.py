@@ -19,10 +19,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit import version
 from simkit.analysis.card import LIMIT
 from simkit.analysis.result import NEGLIGIBLE
 
-from .format import is_symbol, number
+from .format import interval_text, is_symbol, number, sign_decimals
+from .plots import compact
 
 WIN_UNIT = "win rate difference (points)"
 
@@ -185,8 +187,6 @@ def forest_figure(panels: list[Panel]):
     are written at its right, as the findings print them."""
     import matplotlib.pyplot as plt
 
-    from .plots import compact
-
     rows = [len(panel.labels) for panel in panels]
     fig, axes = plt.subplots(len(panels), 1, figsize=(8.5, 0.9 + 0.32 * sum(rows) + 0.75 * len(panels)),
                              height_ratios=[r + 1.2 for r in rows], squeeze=False, layout="constrained")
@@ -222,8 +222,6 @@ def forest_figure(panels: list[Panel]):
 
 def _interval(value, low, high, points: bool = False, prefix: str = "") -> str:
     """An effect as the findings print it: points of win rate to one decimal (more where the sign needs them)."""
-    from .format import interval_text, sign_decimals
-
     if points:
         places = sign_decimals(1, low, high)
         return f"{number(value, places, True)} [{number(low, places, True)}, {number(high, places, True)}]"
@@ -257,9 +255,7 @@ def verdict_lines(findings: list[str], limit: int = 3) -> list[str]:
 
 def docs_link(page: str) -> str:
     """A link to one of the docs (docs/PAGE), offline: the file in this checkout when there is one."""
-    import simkit
-
-    path = Path(simkit.__file__).resolve().parents[1] / "docs" / page
+    path = Path(version.__file__).resolve().parents[1] / "docs" / page     # the checkout beside the package
     if path.is_file():
         return f'<a href="{html.escape(path.as_uri())}">docs/{html.escape(page)}</a>'
     return f"<code>docs/{html.escape(page)}</code>"

@@ -19,6 +19,10 @@ import re
 import numpy as np
 import pandas as pd
 
+from simkit.errors import SimkitError
+from simkit.results import strategy_gap
+from simkit.strategy import registered
+
 RATE = re.compile(r"(^|_)(win|rate|share|ahead|mix)(_|$)")
 SIGNED = re.compile(r"(^|_)(diff|advantage|vs_best)(_|$)")
 HIDDEN = re.compile(r"half_width$")     # the interval shows it
@@ -306,8 +310,6 @@ def run_headline(game, manifest: dict) -> str:
 def effective_rules(game, sets, rules, extra=()):
     """The effective rules of an analysis from its recorded set-up (a rules file that has gone since gives
     None: the headline then lists the --set strings as given)."""
-    from simkit.errors import SimkitError
-
     rules_file, overrides = (rules, None) if isinstance(rules, str) else (None, rules or None)
     try:
         return game.rules(rules_file, [*(sets or []), *extra], overrides)
@@ -418,8 +420,6 @@ def lineup_spec(manifest: dict) -> str:
     """A run's line-up as ``--players`` takes it again: a registered strategy by its label, one of the
     user's own as ``module:label`` (the module its decisions come from; its attribute is taken to be named
     as the strategy)."""
-    from simkit.strategy import registered
-
     known = registered(manifest["game"])
     specs = []
     for seat in manifest["lineup"]:
@@ -521,8 +521,6 @@ def run_findings(source, manifest: dict, summary: dict, gaps: dict | None = None
 def leader_gaps(source, summary: dict) -> dict:
     """The run's highest win rate minus every other strategy's, paired over the same games: name -> (difference,
     low, high) in the order of the strategy table (what a run's findings and its forest plot show)."""
-    from simkit.results import strategy_gap
-
     rates = summary["strategy"].sort_values("win_rate", ascending=False)
     leader = str(rates.index[0])
     return {str(name): strategy_gap(source, leader, str(name)) for name in rates.index[1:]}

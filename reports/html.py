@@ -18,6 +18,7 @@ from simkit.results import load, read_manifest, summarize
 from simkit.storage import write_atomic
 
 from . import plots_for
+from .analysis import render_results, results_headline
 from .card import CARD_CSS, card_html, forest_figure, nav_html, png, run_panels, verdict_lines
 from .format import (
     CI_NOTE,
@@ -64,8 +65,6 @@ def report_headline(directory) -> str:
     """The headline of the report of a run or analysis results directory: what was tested."""
     manifest = read_manifest(directory)
     if is_analysis(manifest):
-        from .analysis import results_headline
-
         return results_headline(manifest)
     return run_headline(get_game(manifest["game"]), manifest)
 
@@ -79,8 +78,6 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
         if also:
             raise SimkitError(f"--also compares run directories; {directory} holds analysis results (their report "
                               "compares what the analysis played)")
-        from .analysis import render_results
-
         try:
             return render_results(directory, output)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:   # a damaged or hand-edited folder

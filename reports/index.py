@@ -7,11 +7,14 @@ import html
 import os
 from pathlib import Path
 
-from simkit.results import read_manifest
+from simkit.errors import SimkitError
+from simkit.results import read_manifest, summarize
 from simkit.runner import MANIFEST
 from simkit.storage import write_atomic
 
 from .card import CARD_CSS, docs_link, verdict_lines
+from .format import run_findings
+from .html import build_report, is_analysis, report_headline
 
 MAX_DEPTH = 3
 
@@ -32,13 +35,9 @@ def result_folders(folder: Path) -> list[Path]:
 
 
 def _entry(directory: Path, write_missing: bool) -> dict:
-    from .html import build_report, is_analysis, report_headline
-
     manifest = read_manifest(directory)
     page = directory / "report.html"
     if write_missing and not page.is_file():
-        from simkit.errors import SimkitError
-
         try:
             build_report(directory, page)
         except SimkitError:         # e.g. a run of the user's own code, which needs --allow-code: listed unlinked
@@ -51,10 +50,6 @@ def _entry(directory: Path, write_missing: bool) -> dict:
             verdicts += [prefix + line for line in verdict_lines(findings, 1)]
         kind = ", ".join(dict.fromkeys(entry["kind"] for entry in manifest["analyses"]))
     else:
-        from simkit.results import summarize
-
-        from .format import run_findings
-
         verdicts = verdict_lines(run_findings(directory, manifest, summarize(directory)), 1)
         kind = "run"
     return {"directory": directory, "page": page if page.is_file() else None, "kind": kind,
@@ -65,8 +60,6 @@ def build_index(folder: str | Path, output: str | Path | None = None, write_miss
     """Write ``folder``/index.html (or ``output``): every run and analysis under ``folder``, newest first, with
     its headline, verdict and date, linked to its report (a run without one gets it written when
     ``write_missing``). Returns the index's path and how many entries it lists."""
-    from simkit.errors import SimkitError
-
     folder = Path(folder)
     output = Path(output) if output else folder / "index.html"
     entries = sorted((_entry(d, write_missing) for d in result_folders(folder)), key=lambda e: e["created"], reverse=True)

@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from simkit.results import summarize  # noqa: E402
 
 from . import plot  # noqa: E402
-from .format import is_symbol, number  # noqa: E402
+from .format import is_symbol, number, rule_changes_text  # noqa: E402
 
 
 def dots_with_ci(ax, labels, values, low, high, color):
@@ -203,8 +203,6 @@ def seat_effects(data):
 
 def run_label(manifest, game) -> str:
     """How a plot comparing runs names one: its player count, line-up and rule changes, in short."""
-    from .format import rule_changes_text
-
     labels = [seat["label"] for seat in manifest["lineup"]]
     lineup = f"{labels[0]} x{len(labels)}" if len(set(labels)) == 1 else ", ".join(labels)
     changes = game.rule_changes(manifest["rules"])

@@ -5,6 +5,10 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from simkit.games.wheeler_dealer_uk.play import wealth_traces
+from simkit.games.wheeler_dealer_uk.view import H_TARGET
+from simkit.runner import batch_from_manifest
+
 from . import plot
 from .plots import int_bins, legend_outside, percent_axis
 
@@ -15,10 +19,6 @@ _ENDS = ("target reached", "last player left", "turn limit (flagged)")
 @plot("wealth_over_turns", f"Total wealth at the start of each turn, the run's first {SAMPLE_GAMES} games "
                            "(re-played from the manifest)")
 def wealth_over_turns(data):
-    from simkit.games.wheeler_dealer_uk.play import wealth_traces
-    from simkit.games.wheeler_dealer_uk.view import H_TARGET
-    from simkit.runner import batch_from_manifest
-
     batch = batch_from_manifest(data.manifest, min(SAMPLE_GAMES, data.manifest["games"]))
     # deals 0.. in the line-up's own order: a rotated run's games 0, n, 2n..., otherwise games 0, 1, 2...
     step = len(batch.seats) if batch.rotate_seats else 1

@@ -16,6 +16,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from .games import all_games
 from .version import __version__  # noqa: F401  (simkit.__version__)
 
 
@@ -111,6 +112,4 @@ def metagame(game: str, strategies, players: int | None = None, **options):
 
 def available_games():
     """The registered games, by name."""
-    from .games import all_games
-
     return dict(all_games())

@@ -11,7 +11,14 @@ import sys
 import tempfile
 import time
 
+from . import pool
+from .analysis.play import Job, play_jobs
+from .analysis.tune import tune
+from .distributed import using
+from .games import get_game
+from .pool import usage
 from .runner import execute, make_batch, run_to_directory
+from .strategy import parse_lineup
 
 _CHILD = """
 import json, os, sys, threading, time
@@ -107,9 +114,6 @@ def backend_rates(spec: dict, games: int, workers: int, repeat: int) -> dict:
 def tune_setup(game: str) -> dict:
     """The tune ``simkit bench --dask`` times: the first strategy of the game's default line-up that declares
     ranges to tune, against copies of itself (``simkit tune GAME --strategy S --field S,S,...``)."""
-    from .games import get_game
-    from .strategy import parse_lineup
-
     seats = parse_lineup(game, list(get_game(game).default_lineup))
     name = next(seat.strategy.name for seat in seats if seat.strategy.declared)
     return {"strategy": name, "field": [name] * (len(seats) - 1)}
@@ -124,10 +128,6 @@ def analysis_times(game: str, workers: int, repeat: int, trials: int = 40, games
     seconds of every worker process and of this one in each, summed over the rounds: how busy the workers were kept."""
     import psutil
     from dask.distributed import Client, LocalCluster
-
-    from . import pool
-    from .analysis.tune import tune
-    from .distributed import using
 
     setup = tune_setup(game)
 
@@ -225,9 +225,6 @@ def overhead(game: str, games: int = 1000, batches: int = 50, workers: int | Non
     one call (a sweep). "Simulating" is the time the workers spend inside the game's ``simulate`` (the
     engine: allocation, kernel, result columns), summed over them; the rest of ``wall x workers`` is
     overhead: messages, the parent's DataFrames, and workers idle between batches. Medians of ``repeat``."""
-    from .analysis.play import Job, play_jobs
-    from .pool import usage
-
     workers = workers or os.cpu_count() or 1
     batch = make_batch(game, games, None, 1)
     batch.play(0, 1)

@@ -13,6 +13,8 @@ import sys
 from . import guard
 from .bounds import BEFORE_THE_START, PAST_THE_END
 from .errors import RunFailed, SimkitError
+from .guard import W_DECISION, W_GAME, W_SEAT
+from .strategy import registered, shipped_code
 
 CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGILL, signal.SIGFPE)
 
@@ -29,8 +31,6 @@ def lineup_words(batch) -> str:
 
 def suspects(batch) -> list[str]:
     """The labels of the line-up's strategies that are not simkit's own (any decision of theirs)."""
-    from .strategy import shipped_code
-
     found = []
     for seat in batch.seats:
         if not all(shipped_code(getattr(f, "py_func", f)) for f in seat.strategy.decisions.values()):
@@ -41,8 +41,6 @@ def suspects(batch) -> list[str]:
 
 
 def _spec(seat) -> str:
-    from .strategy import registered
-
     strategy = seat.strategy
     if registered(strategy.game).get(strategy.name) is strategy:
         return seat.label
@@ -91,8 +89,6 @@ def stop_line(note: dict, words, what: str, blame: bool = True, replaying: bool 
     """One line for games stopped by a fault (``what``: "raised ...", "died (...)", "is stuck ..."): the
     line-up, the game, seat and decision under way (from the player's guard words), the suspect and the
     command that replays the game."""
-    from .guard import W_DECISION, W_GAME, W_SEAT
-
     first, games = note["first"], note["games"]
     game = words[W_GAME] if first <= words[W_GAME] < first + games else first
     seat, decision = words[W_SEAT], words[W_DECISION]
@@ -109,8 +105,6 @@ def stop_line(note: dict, words, what: str, blame: bool = True, replaying: bool 
 
 def begin(note: dict, words) -> None:
     """Clear the decision under way in ``words`` before games of ``note`` are played."""
-    from .guard import W_DECISION, W_GAME, W_SEAT
-
     words[W_SEAT] = words[W_DECISION] = -1
     words[W_GAME] = note["first"]
 
@@ -140,8 +134,6 @@ def _draws_outside_randomness(py_func) -> bool:
 
 def not_reproducible_line(batch, game: int) -> str:
     """One line for a game that came out differently when replayed in another process."""
-    from .strategy import shipped_code
-
     named = [label for label, seat in ((_spec(seat), seat) for seat in batch.seats)
              if any(_draws_outside_randomness(getattr(f, "py_func", f)) for f in seat.strategy.decisions.values()
                     if not shipped_code(getattr(f, "py_func", f)))]

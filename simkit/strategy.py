@@ -44,6 +44,7 @@ from .catalogue import (
     unknown_strategy,
 )
 from .errors import SimkitError
+from .games import get_game
 
 MAX_PARAMS = 16
 _REGISTRY: dict[str, dict[str, "Strategy"]] = {}
@@ -194,8 +195,6 @@ class Strategy:
     @classmethod
     def build(cls, game: str, name: str, *, base: "Strategy | None" = None, params: dict | None = None,
               doc: str = "", quick: dict | None = None, **decisions) -> "Strategy":
-        from .games import get_game
-
         spec = get_game(game)
         declared = dict(base.declared) if base else {}
         for key, value in (params or {}).items():
@@ -310,8 +309,6 @@ def _load_plugins() -> None:
 def registered(game: str) -> dict[str, Strategy]:
     """The strategies of a game by name: the shipped ones (the game's strategies module, imported once) and
     those of installed packages that declare a ``simkit.strategies`` entry point."""
-    from .games import get_game
-
     spec = get_game(game)
     if spec.name not in _SHIPPED_LOADED:
         for module in spec.strategies_modules:

@@ -8,9 +8,13 @@ analysis played, and when a change never acted they name the shipped strategies 
 """
 from __future__ import annotations
 
+from simkit.reports.format import rule_value
+
 from ..games import EVERY_GAME, PLAYER_COUNTS_ONLY
+from ..results import iter_parts
 from ..rules import changed_values
-from .play import REFUSED
+from ..strategy import registered
+from .play import REFUSED, batches, play_many
 
 PROBE_GAMES = 40     # games per shipped strategy when looking for ones that bring an unused rule into play
 
@@ -79,9 +83,6 @@ def probe_strategies(game_name: str, players, seed: int, sets=(), rules=None, ga
     """A ``probe`` for rule_activity: each shipped strategy of the game in the first seat of ``players``
     (the game's default line-up when None), ``games`` games under the given rules; returns
     probe(key, counter) -> the names of those whose seat's counter was above 0 (at most six)."""
-    from ..strategy import registered
-    from .play import batches, play_many
-
     def probe(key, counter):
         base = batches(game_name, players, seed, sets, rules)[0]
         rest = [seat.label for seat in base.seats[1:]]
@@ -121,8 +122,6 @@ def refused_in_run(directory) -> list[str]:
     """refused_answers for a run directory, read part by part (a game without the column: nothing to say)."""
     import pandas as pd
 
-    from ..results import iter_parts
-
     try:
         totals = [frame.groupby("strategy", observed=True)[REFUSED].agg(["sum", "count"])
                   for frame in iter_parts(directory, ["strategy", REFUSED])]
@@ -136,8 +135,6 @@ def refused_in_run(directory) -> list[str]:
 
 def _show(value) -> str:
     """A rule value as the headline prints it (simkit.reports.format.rule_value), long lists cut short."""
-    from simkit.reports.format import rule_value
-
     text = rule_value(value)
     return text if len(text) <= 40 else text[:37] + "..."
 

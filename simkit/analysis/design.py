@@ -33,9 +33,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.reports.format import present
+from simkit.reports.format import rule_value as shown
+
 from ..errors import SimkitError
 from ..games import get_game
-from ..rules import parse_assignment, rule_value, with_values
+from ..rules import overlay_of, parse_assignment, rule_value, with_values
 from ..runner import Batch, make_batch
 from ..strategy import Seat, parse_lineup
 from .activity import first_lines, probe_strategies
@@ -50,9 +53,11 @@ from .goals import (
     parse_constraint,
     parse_goal,
 )
+from .metagame import profiles
 from .paired import seat_advantage
 from .play import Job, deals_for, play_jobs, rotate
 from .result import games_played, negligible_of, parse_negligible, size_words
+from .retune import retune_targets
 from .search import (
     Budget,
     Dimension,
@@ -70,6 +75,7 @@ from .search import (
     searching,
     tell,
 )
+from .tune import tune
 
 SAMPLERS = ("auto", "cmaes", "tpe", "nsga2", "grid", "random")
 ROUND = {"tpe": 8, "nsga2": 12, "grid": 8, "random": 8}    # trials asked at once (CMA-ES: its population)
@@ -196,8 +202,6 @@ def _profiles(mix: list[tuple[Seat, float]], players: int, deals: int) -> list[t
     """The line-ups a population plays: every multiset of ``players`` strategies of the mix, each with its
     multinomial share of ``deals`` (largest remainders, so the shares are exact to a deal), on consecutive
     game indices (first game, deals)."""
-    from .metagame import profiles
-
     shares = np.array([share for _, share in mix])
     rows = []
     for profile in profiles(len(mix), players):
@@ -649,8 +653,6 @@ def _check_goals(plan: _Plan) -> tuple[list[Goal], list, frozenset]:
 
 
 def _retune_entries(plan: _Plan, family: str, params=None) -> list[int]:
-    from .retune import retune_targets
-
     if plan.mix is not None:
         raise SimkitError("--retune needs a line-up (--players), not a --population")
     labels = retune_targets(list(plan.lineup), [family], params)
@@ -667,8 +669,6 @@ def changes_text(changes) -> str:
     """``key: default -> value; ...`` (or "the default rules")."""
     if not changes:
         return "the default rules"
-    from simkit.reports.format import rule_value as shown
-
     return "; ".join(f"{key}: {shown(old)} -> {shown(new)}" for key, old, new in changes)
 
 
@@ -984,8 +984,6 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
 
 def _cell(value, low, high, rate: bool = False, signed: bool = False) -> str:
     """An estimate and its interval as reports show them (``24.5% [24.3, 24.8]``)."""
-    from simkit.reports.format import present
-
     name = ("win" if rate else "value") + ("_diff" if signed else "")
     if not (np.isfinite(low) and np.isfinite(high)) or low == high:    # no width to take the decimals from
         return present(pd.DataFrame({name: [value]})).iloc[0, 0]
@@ -996,8 +994,6 @@ def _candidate_toml(plan: _Plan, name: str, values: dict, changes, verdict: dict
     """The candidate's rules as a rules file: every value that differs from the game's defaults (the search's
     base rules included), ready for ``--rules``."""
     import tomli_w
-
-    from ..rules import overlay_of
 
     rules = plan.rules_for(values)
     overlay = overlay_of(plan.spec.default_rules, rules) or {}
@@ -1015,9 +1011,6 @@ def _retuned(plan: _Plan, family: str, entries, params, budget, name: str, value
              seed: int) -> dict:
     """Re-tune ``family`` under candidate ``name``'s rules and under the default rules (the tuner, the same
     search seeds), then judge the goals again with the re-tuned players on the re-evaluation's deals."""
-    from ..rules import overlay_of
-    from .tune import tune
-
     seats = list(plan.lineup)
     start = seats[entries[0]]
     self_play = len(entries) == len(seats)

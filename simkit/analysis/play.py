@@ -16,6 +16,7 @@ import pandas as pd
 from .. import progress
 from ..errors import SimkitError
 from ..pool import Chunk, play_chunks
+from ..rules import game_columns
 from ..runner import DEFAULT_CHUNK, Batch, chunk_ranges, make_batch, rotate
 
 CORE = ("game", "seat", "winner")
@@ -26,8 +27,6 @@ def core_columns(game) -> tuple:
     """The result columns every analysis keeps: CORE, the score, the refused answers and the game's rule
     counters (analyses say from them whether a rule they change came into play); a game without one of
     them simply does not return it."""
-    from ..rules import game_columns
-
     return tuple(dict.fromkeys([*CORE, game.score_column, REFUSED, *sorted(game_columns(game))]))
 
 

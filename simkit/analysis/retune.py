@@ -21,10 +21,12 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from ..errors import SimkitError
+from ..games import get_game
 from ..strategy import Seat
 from .card import LIMIT, SEAT0, SPREAD, _card, _compare_cards, change_cell
 from .play import Job, play_jobs, rotate
 from .result import points
+from .tune import declared_space, parse_space, tune
 
 ALL = "all"                 # --retune with no value: every tunable strategy of the line-up
 RETUNE_BUDGET = "100"       # trials per strategy and rule set (its time: docs/analysis.md, "Re-tuned players")
@@ -34,8 +36,6 @@ MARK = "*"
 def retune_targets(seats, retune, params=None, players_b=None, seed_b=None) -> list[str]:
     """The line-up labels to re-tune (``retune``: "all", a comma-separated list or a list of labels or strategy
     names), checked before anything is played: each must be a seat of the line-up with a parameter to tune."""
-    from .tune import declared_space, parse_space
-
     if players_b is not None:
         raise SimkitError("--retune compares rule sets (give --set-b), not two line-ups: leave out --players-b")
     if seed_b is not None:
@@ -104,8 +104,6 @@ def retune_lineups(game: str, seats, targets, params, budget, sets, sets_b, rule
     """Tune each target under rules A (``sets``) and under rules B (``sets`` then ``sets_b``), one after another
     as best responses to the line-up as it stands (self-play for one that holds every seat); ``games``: each
     tuner's validation games per side."""
-    from .tune import tune
-
     seats = list(seats)
     n = len(seats)
     lineups, tuned, self_play = {}, {}, {}
@@ -232,8 +230,6 @@ def add_retuned(result, sides, frames, targets, params, budget, sets, sets_b, ru
                 thresholds, workers: int, storage, study_name: str) -> None:
     """Compare's re-tuned verdicts: the fixed line-ups' balance measures (``frames``, every result column, in
     every seat order of ``sides``) beside the re-tuned line-ups' on the same deals, added to ``result``."""
-    from ..games import get_game
-
     spec = get_game(result.game)
     n = len(sides[0][0].seats)
     cards = [_card(spec, side, frame, deals) for side, frame in zip(sides, frames)]

@@ -41,7 +41,7 @@ from ..errors import SimkitError
 from ..games import get_game
 from ..limits import check_count
 from ..runner import make_batch
-from ..strategy import Seat, Strategy, parse_lineup, parse_seat
+from ..strategy import Seat, Strategy, parse_lineup, parse_seat, registered
 from .activity import first_lines
 from .paired import paired_tables
 from .play import Job, block_outcomes, deals_for, play_jobs, rotate
@@ -125,8 +125,6 @@ def declared_space(strategy: Strategy) -> list[Dimension]:
 def spec_of(seat: Seat) -> str:
     """A line-up entry that plays ``seat``: its label for a registered strategy, ``module:name[:k=v...]`` for a
     user's own (which the label alone would not find)."""
-    from ..strategy import registered
-
     if registered(seat.strategy.game).get(seat.strategy.name) is seat.strategy:
         return seat.label
     return f"{seat.strategy.module}:{seat.label}"

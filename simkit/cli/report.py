@@ -2,6 +2,8 @@ from pathlib import Path
 
 import click
 
+from ..errors import SimkitError
+from ..limits import check_output_name
 from .options import allow_code_option
 
 
@@ -17,8 +19,6 @@ def command(directory, output, also, allow_code):
     of an analysis results directory (compare, tournament, sweep, balance, experiment); on a folder of them,
     write its index.html (every run and analysis with its headline, verdict and date, each linked to its
     report; a run without a report gets one)."""
-    from ..errors import SimkitError
-    from ..limits import check_output_name
     from ..reports.html import build_report, report_headline
     from ..reports.index import build_index
     from ..results import read_manifest

@@ -2,7 +2,7 @@ import textwrap
 
 import click
 
-from ..catalogue import format_value, param_from_data, shipped
+from ..catalogue import describe, format_value, param_from_data, shipped
 from .options import game_argument
 
 
@@ -21,7 +21,6 @@ def _entries(game: str) -> list[dict]:
     entries = shipped(game)
     if entries is not None:
         return [{**entry, "package": None, "module": None} for entry in entries]
-    from ..catalogue import describe
     from ..strategy import plugin_module, plugin_package, registered
 
     return [{**entry, "package": plugin_package(game, entry["name"]), "module": plugin_module(game, entry["name"])}

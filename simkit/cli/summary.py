@@ -2,6 +2,8 @@ import json
 
 import click
 
+from ..games import get_game
+
 
 @click.command("summary")
 @click.argument("directory", type=click.Path())
@@ -10,7 +12,6 @@ def command(directory, as_json):
     """What was tested, the answers in a few lines, then win rate and mean score per strategy and per seat
     with 95% CIs (Wilson for rates): the numbers and cells of the run's report."""
     from ..analysis.activity import refused_in_run
-    from ..games import get_game
     from ..reports.format import run_findings, run_headline, summary_frames, table_text
     from ..results import read_manifest, summarize
 

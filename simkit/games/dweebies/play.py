@@ -8,6 +8,7 @@ import numpy as np
 from ...columns import ResultColumns
 from ...strategy import kernel_inputs
 from . import engine
+from .replay import format_replay
 from .rules import DweebiesRules
 from .rules import prepare as prepare  # Game.prepare calls it
 from .view import DECISIONS as DECISIONS  # Game.decisions reads it
@@ -48,8 +49,6 @@ def step(state: engine.GameState, seats, turns: int = 1, check: bool = False) ->
 
 
 def replay(prepared: DweebiesRules, seats, seed: int, game: int) -> str:
-    from .replay import format_replay
-
     places, params = _kernel_inputs(seats)
     cards = int(prepared.copies.sum())
     out = engine.play_batch(seed, game, 1, prepared.copies, prepared.vector, places, params, check=True,

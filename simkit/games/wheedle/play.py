@@ -9,6 +9,7 @@ from ...columns import ResultColumns
 from ...errors import SimkitError
 from ...strategy import kernel_inputs
 from . import GAME, engine
+from .replay import format_replay
 from .rules import WheedleRules
 from .rules import prepare as prepare  # Game.prepare calls it
 from .view import DECISIONS as DECISIONS  # Game.decisions reads it
@@ -85,8 +86,6 @@ def score_round(hands, centre, stopper=None, rules=None):
 
 
 def replay(prepared: WheedleRules, seats, seed: int, game: int) -> str:
-    from .replay import format_replay
-
     acts, accepts, params = _kernel_inputs(seats)
     capacity = min(prepared.rounds * (int(prepared.vector[engine.R_MAX_TICKS]) + 2), 2_000_000)
     out = engine.play_batch(seed, game, 1, prepared.counts, prepared.vector, acts, accepts, params,

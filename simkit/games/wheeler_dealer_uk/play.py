@@ -9,6 +9,7 @@ from ...columns import ResultColumns
 from ...numba_tools import EV_B, EV_KIND, EV_SEAT, EV_TIME
 from ...strategy import kernel_inputs
 from . import engine, state
+from .replay import format_replay
 from .rules import UKRules
 from .rules import prepare as prepare  # Game.prepare calls it
 from .view import DECISION_NAMES, MAX_SEATS
@@ -62,8 +63,6 @@ def wealth_traces(prepared: UKRules, seats, seed: int, games) -> dict:
 
 
 def replay(prepared: UKRules, seats, seed: int, game: int) -> str:
-    from .replay import format_replay
-
     out = _play(prepared, seats, seed, game, 1, True, record=True, event_capacity=400_000)
     return format_replay(prepared, seats, seed, game, out)
 

@@ -9,6 +9,7 @@ from ...columns import ResultColumns
 from ...errors import SimkitError
 from ...strategy import kernel_inputs
 from . import GAME, engine
+from .replay import format_replay
 from .rules import R_DECK_SIZE, USRules
 from .rules import prepare as prepare  # Game.prepare calls it
 from .state import SEAT_STATS
@@ -92,8 +93,6 @@ def net_worth(cash, owned, debt_ridden=(), rules=None) -> int:
 
 
 def replay(prepared: USRules, seats, seed: int, game: int) -> str:
-    from .replay import format_replay
-
     capacity = 200 * int(prepared.vector[R_DECK_SIZE]) + 10_000
     out = engine.play_batch(seed, game, 1, prepared, *_kernel_inputs(seats), check=True, record=True,
                             event_capacity=capacity)
