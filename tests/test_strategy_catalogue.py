@@ -37,7 +37,7 @@ def test_simkit_strategies_says_the_same_from_the_catalogue_and_from_the_registr
 
 
 @pytest.mark.parametrize("players", ["hair-trigger,nosuch,patient,blocker", "threshold:points=999,patient,blocker,random",
-                                     "threshold:nosuch=1,patient,blocker,random", "threshold:points,patient,blocker,x",
+                                     "threshold:nosuch=1,patient,blocker,random", "threshold:points=x,patient,blocker,random",
                                      "patient,,blocker,random", "patient", "patient," * 6 + "patient",
                                      "patient:stop=1.5,blocker,random,random"])
 def test_the_catalogue_refuses_a_line_up_as_the_registry_does(players):
