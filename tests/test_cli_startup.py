@@ -70,8 +70,6 @@ def test_simkit_strategies_compiles_nothing():
                                   ["run", "dweebies", "-o", "x", "--set", "no.such.key=1"],
                                   ["run", "wheeler-dealer-us", "-o", "x", "--rules", "BROKEN"],
                                   ["run", "wheeler-dealer-uk", "-o", "x", "--rules", "MISSING"],
-                                  ["compare", "wheedle", "--set", "scoring.no_such=1"],
-                                  ["tune", "wheedle", "--strategy", "patient", "--rules", "BROKEN"],
                                   ["strategies", "no-such-game"], ["rules", "no-such-game"]])
 def test_bad_input_answers_before_the_library_loads(argv, tmp_path):
     broken = tmp_path / "broken.toml"

@@ -3,7 +3,6 @@ import click
 from .analysis import run_one, split
 from .options import (
     analysis_out_options,
-    check_analysis_rules,
     execution_options,
     game_argument,
     games_option,
@@ -46,6 +45,3 @@ def command(game, players, players_b, rules_file, sets, sets_b, games, seed, see
                "retune_params": retune_params if retune else None, "retune_budget": retune_budget if retune else None,
                "negligible": list(negligible) or None}
     run_one(game, "compare", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)
-
-
-command.check_first = check_analysis_rules     # simkit.cli.main: bad rules answer before the library loads

@@ -5,7 +5,6 @@ from .options import (
     GAMES,
     BudgetOption,
     analysis_out_options,
-    check_analysis_rules,
     execution_options,
     game_argument,
     good_play_lineup,
@@ -83,6 +82,3 @@ def command(game, vary, goal, constraint, players, good_play, population, player
                "retune_params": retune_params, "retune_budget": retune_budget if retune else None,
                "negligible": list(negligible) or None}
     run_one(game, "design", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)
-
-
-command.check_first = check_analysis_rules     # simkit.cli.main: bad rules answer before the library loads

@@ -4,7 +4,6 @@ from .analysis import run_one, split
 from .options import (
     GAMES,
     analysis_out_options,
-    check_analysis_rules,
     execution_options,
     game_argument,
     rules_options,
@@ -41,6 +40,3 @@ def command(game, players, strategies, games, screen_games, confirm_games, tune_
     run_one(game, "ladder", {"players": players, "strategies": split(strategies), "screen_games": screen_games,
                              "confirm_games": confirm_games, "tune_budget": tune_budget, "bootstrap": bootstrap},
             seed, games, sets, rules_file, workers, out, overwrite, verbose)
-
-
-command.check_first = check_analysis_rules     # simkit.cli.main: bad rules answer before the library loads

@@ -4,7 +4,6 @@ from .analysis import run_one, split
 from .options import (
     GAMES,
     analysis_out_options,
-    check_analysis_rules,
     execution_options,
     game_argument,
     rules_options,
@@ -45,6 +44,3 @@ def command(game, strategies, players, games, bootstrap, grow, screen_games, con
               "tune_budget": tune_budget} if grow else {}
     run_one(game, "metagame", {"strategies": split(strategies), "players": players, "bootstrap": bootstrap, **growth},
             seed, games, sets, rules_file, workers, out, overwrite, verbose)
-
-
-command.check_first = check_analysis_rules     # simkit.cli.main: bad rules answer before the library loads

@@ -9,7 +9,6 @@ from .. import progress
 from ..catalogue import check_lineup
 from ..games import game_names, get_game
 from ..limits import BUDGET_UNITS, MAX_GAMES
-from ..rules import read_toml
 
 GAMES = click.IntRange(1, MAX_GAMES)    # every count of games (simkit.limits)
 
@@ -48,12 +47,6 @@ def check_batch_input(game: str, players, rules_file, sets) -> None:
     line-up's strategies and parameters and the player count (from the strategy catalogue)."""
     get_game(game).rules(rules_file, sets)
     check_lineup(game, players)
-
-
-def check_analysis_rules(game: str, rules_file, sets, **_) -> None:
-    """An analysis command's first check, before the library loads: its rules as the analysis will apply them
-    (the rules file, read as ``simkit.cli.analysis.run_one`` reads it, as overrides, then each --set)."""
-    get_game(game).rules(None, sets, read_toml(rules_file) if rules_file else None)
 
 
 def seed_option(func):

@@ -3,7 +3,6 @@ import click
 from .analysis import run_one, split
 from .options import (
     analysis_out_options,
-    check_analysis_rules,
     execution_options,
     game_argument,
     games_option,
@@ -40,6 +39,3 @@ def command(game, strategy, param, field, rule, players, focus, games, seed, rul
     options = {"strategy": strategy, "param": param, "field": split(field), "rule": rule, "players": split(players),
                "focus": focus or None, "rotate_seats": rotate_seats or None, "negligible": list(negligible) or None}
     run_one(game, "sweep", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)
-
-
-command.check_first = check_analysis_rules     # simkit.cli.main: bad rules answer before the library loads

@@ -4,7 +4,6 @@ from .analysis import run_one, split
 from .options import (
     GAMES,
     analysis_out_options,
-    check_analysis_rules,
     execution_options,
     game_argument,
     negligible_option,
@@ -31,6 +30,3 @@ def command(game, strategies, players, games, seed, rules_file, sets, negligible
     run_one(game, "tournament", {"strategies": split(strategies), "players": players,
                                  "negligible": list(negligible) or None}, seed, games, sets, rules_file,
             workers, out, overwrite, verbose)
-
-
-command.check_first = check_analysis_rules     # simkit.cli.main: bad rules answer before the library loads

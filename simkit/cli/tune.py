@@ -5,7 +5,6 @@ from .options import (
     GAMES,
     BudgetOption,
     analysis_out_options,
-    check_analysis_rules,
     execution_options,
     game_argument,
     rules_options,
@@ -57,6 +56,3 @@ def command(game, strategy, params, field, self_play, players, budget, trial_gam
                "objective": objective, "sampler": sampler, "round_size": round_size,
                "stages": stages if self_play else None}
     run_one(game, "tune", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)
-
-
-command.check_first = check_analysis_rules     # simkit.cli.main: bad rules answer before the library loads
