@@ -311,12 +311,14 @@ def test_report_when_a_strategy_never_wins(tmp_path):
 
 
 def test_a_command_loads_only_the_engine_of_its_game():
-    """Game names come from the folders, so starting simkit loads no engine and a command loads its game's."""
+    """Game names come from the folders and a game's declaration imports no engine, so starting simkit or reading
+    every declaration loads none, and playing a game loads its own."""
     from simkit.games import game_names
 
     assert game_names() == list(all_games())
     code = ("import sys; from simkit.cli import main; loaded = lambda: sorted(m.split('.')[2] for m in sys.modules "
             "if m.startswith('simkit.games.') and m.endswith('.engine')); print(loaded()); "
-            "from simkit.games import get_game; get_game('dweebies'); print(loaded())")
+            "from simkit.games import all_games, get_game; all_games(); print(loaded()); "
+            "get_game('dweebies').play; print(loaded())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
-    assert out.splitlines() == ["[]", "['dweebies']"]
+    assert out.splitlines() == ["[]", "[]", "['dweebies']"]
