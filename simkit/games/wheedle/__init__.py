@@ -13,9 +13,9 @@ from ...errors import SimkitError
 from ...strategy import kernel_inputs
 from .. import EVERY_GAME, Game
 from . import engine
-from .rules import HOUSE_PLAYER_COUNTS, PLAYER_COUNTS, WheedleRules
+from .rules import HOUSE_PLAYER_COUNTS, PLAYER_COUNTS, R_MAX_TICKS, WheedleRules
 from .rules import prepare as _prepare
-from .view import DECISIONS, card_points, false_stopper_card_points, holds_majorities
+from .view import DECISIONS, FALSE_STOP, GOOD_STOP, NO_STOP, holds_majorities
 
 
 def prepare(rules: dict, n_players: int) -> WheedleRules:
@@ -80,17 +80,10 @@ def score_round(hands, centre, stopper=None, rules=None):
     c = index[centre]
     if (matrix.sum(axis=0) + np.eye(len(index), dtype=np.int64)[c] > counts).any():
         raise SimkitError("score_round: the hands and centre hold more cards of a company than it has")
-    v = prepared.vector
-    points = [int(card_points(matrix[p], c, counts, v[engine.R_ALL_POINTS], v[engine.R_MAJORITY_POINTS],
-                              v[engine.R_BANKRUPT_POINTS], bool(v[engine.R_BANKRUPT_MAJORITY_SCORES])))
-              for p in range(len(hands))]
+    parts = [NO_STOP] * len(hands)
     if stopper is not None and stopper != -1:
-        qualified = holds_majorities(matrix[stopper], counts)
-        if not qualified and not v[engine.R_FALSE_STOPPER_CARDS_SCORED]:
-            # W8: the false stopper's own cards earn nothing; its bankrupt cards still cost
-            points[stopper] = int(false_stopper_card_points(matrix[stopper], c, v[engine.R_BANKRUPT_POINTS]))
-        points[stopper] += int(v[engine.R_STOP_BONUS] if qualified else v[engine.R_FALSE_STOP])
-    return points
+        parts[stopper] = GOOD_STOP if holds_majorities(matrix[stopper], counts) else FALSE_STOP
+    return [int(engine.seat_round_points(matrix[p], c, counts, prepared.vector, parts[p])) for p in range(len(hands))]
 
 
 def half_time_points(rows):
@@ -105,7 +98,7 @@ def replay(prepared: WheedleRules, seats, seed: int, game: int) -> str:
     from .replay import format_replay
 
     acts, accepts, params = _kernel_inputs(seats)
-    capacity = min(prepared.rounds * (int(prepared.vector[engine.R_MAX_TICKS]) + 2), 2_000_000)
+    capacity = min(prepared.rounds * (int(prepared.vector[R_MAX_TICKS]) + 2), 2_000_000)
     out = engine.play_batch(seed, game, 1, prepared.counts, prepared.vector, acts, accepts, params,
                             check=True, record=True, event_capacity=capacity)
     return format_replay(prepared, seats, seed, game, out)

@@ -12,6 +12,20 @@ from numba import njit
 from ... import rng
 from ...guard import deciding
 from ...numba_tools import readonly
+from .rules import (
+    R_ALL_POINTS,
+    R_BANKRUPT_MAJORITY_SCORES,
+    R_BANKRUPT_POINTS,
+    R_FALSE_STOP,
+    R_FALSE_STOP_ENDS_ROUND,
+    R_FALSE_STOPPER_CARDS_SCORED,
+    R_GIFTS,
+    R_HAND,
+    R_MAJORITY_POINTS,
+    R_MAX_TICKS,
+    R_ROUNDS,
+    R_STOP_BONUS,
+)
 from .view import (
     A_GIVE,
     A_GIVE_COUNT,
@@ -19,8 +33,11 @@ from .view import (
     A_WANT_COUNT,
     ACTION_SIZE,
     ASKED,
+    FALSE_STOP,
+    GOOD_STOP,
     MEMORY_SIZE,
     NET,
+    NO_STOP,
     OFFER,
     OFFER_FROM,
     OFFERED,
@@ -50,19 +67,14 @@ from .view import (
     PUB_TICK,
     STOP,
     SWAP,
-    card_points,
-    false_stopper_card_points,
+    cards_scored,
     holds_majorities,
     public_length,
 )
+from .view import round_points as view_round_points
 
 MAX_SEATS = 6
 MAX_OFFER_COUNT = 99   # no company has more cards (rules.toml: company cards 1..99)
-
-# rule vector layout (filled by rules.compile_rules)
-(R_HAND, R_ROUNDS, R_MAX_TICKS, R_GIFTS, R_FALSE_STOP_ENDS_ROUND, R_BANKRUPT_MAJORITY_SCORES, R_STOP_BONUS,
- R_FALSE_STOP, R_ALL_POINTS, R_MAJORITY_POINTS, R_BANKRUPT_POINTS, R_FALSE_STOPPER_CARDS_SCORED) = range(12)
-RULE_SIZE = 12
 
 # per-seat counters; the last seven count where a rule option came into play (GAME.rule_counters names the
 # counter of each option): false stops after which trading went on (W4), offers giving or asking for nothing
@@ -164,6 +176,14 @@ def _offer_is_legal(action, hand, n_companies, gifts_allowed):
     if k > 0 and m > 0 and give == want:
         return False
     return True
+
+
+@njit(cache=True, _nrt=False)
+def seat_round_points(hand, centre, counts, rules, part):
+    """view.round_points with the scoring values of the rule vector ``rules`` (the R_* layout)."""
+    return view_round_points(hand, centre, counts, rules[R_ALL_POINTS], rules[R_MAJORITY_POINTS],
+                             rules[R_BANKRUPT_POINTS], rules[R_BANKRUPT_MAJORITY_SCORES] != 0,
+                             rules[R_FALSE_STOPPER_CARDS_SCORED], rules[R_STOP_BONUS], rules[R_FALSE_STOP], part)
 
 
 @njit(cache=True, _nrt=False)
@@ -408,15 +428,10 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
         if stopper < 0 and record:
             _log(events, event_count, g, rnd, tick, E_STALEMATE, -1, -1, 0, -1, 0, -1)
         for p in range(n_players):
-            if p == stopper and not stopped_good and rules[R_FALSE_STOPPER_CARDS_SCORED] == 0:
-                round_points[p] += false_stopper_card_points(hands[p], centre, rules[R_BANKRUPT_POINTS])  # W8
-            else:
-                round_points[p] += card_points(hands[p], centre, counts, rules[R_ALL_POINTS],
-                                               rules[R_MAJORITY_POINTS], rules[R_BANKRUPT_POINTS],
-                                               rules[R_BANKRUPT_MAJORITY_SCORES] != 0)
+            part = NO_STOP if p != stopper else GOOD_STOP if stopped_good else FALSE_STOP
+            round_points[p] += seat_round_points(hands[p], centre, counts, rules, part)
+            if cards_scored(part, rules[R_FALSE_STOPPER_CARDS_SCORED]):
                 _count_scoring(out_seat_stats[g, p], hands[p], centre, counts)
-        if stopper >= 0:
-            round_points[stopper] += rules[R_STOP_BONUS] if stopped_good else rules[R_FALSE_STOP]
         for p in range(n_players):
             totals[p] += round_points[p]
             out_round_points[g, p, rnd] = round_points[p]
