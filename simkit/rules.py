@@ -484,12 +484,11 @@ class Allowed:
     def value(self, rules: dict):
         """The value at ``key`` in ``rules`` if it is allowed, else a SimkitError naming the key and what is."""
         value = lookup(rules, self.key)
-        flags = [w for w in self.words if isinstance(w, bool)]
-        if flags and self.low is None:
+        if self.words and self.low is None and all(isinstance(word, bool) for word in self.words):
             return require_bool(rules, self.key)
-        if value in self.words and not isinstance(value, bool):
+        if isinstance(value, str) and value in self.words:
             return value
-        if self.low is not None and not isinstance(value, str):
+        if self.low is not None and not (self.words and isinstance(value, str)):
             return require_int(rules, self.key, self._bound(rules, self.low), self._bound(rules, self.high))
         allowed = " or ".join(f'"{w}"' for w in self.words)
         if self.low is not None:

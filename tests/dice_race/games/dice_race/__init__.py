@@ -10,8 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit.columns import ResultColumns
-from simkit.games import Game
-from simkit.rules import require_int
+from simkit.games import EVERY_GAME, Game
 from simkit.strategy import kernel_inputs
 
 from . import engine
@@ -22,20 +21,15 @@ from .view import DECISIONS
 class DiceRaceRules:
     """Rules compiled for the kernel, for one player count."""
 
-    vector: np.ndarray      # engine.R_* layout
+    vector: np.ndarray      # engine.RULES.vector: the engine's R_* slots
     n_players: int
 
 
 def prepare(rules: dict, n_players: int) -> DiceRaceRules:
-    """Validate effective rules for ``n_players`` and compile them (errors name the key and what is allowed)."""
+    """Validate effective rules for ``n_players`` and compile them (errors name the key and what is allowed:
+    the allowed values are rules.toml's, read by engine.RULES)."""
     GAME.check_player_count(n_players)
-    vector = np.zeros(engine.RULE_FIELDS, np.int64)
-    vector[engine.R_TARGET] = require_int(rules, "game.target", 1, 1000)
-    faces = require_int(rules, "game.die_faces", 2, 20)
-    vector[engine.R_FACES] = faces
-    vector[engine.R_BUST_FACE] = require_int(rules, "game.bust_face", 0, faces)
-    vector[engine.R_MAX_ROUNDS] = require_int(rules, "game.max_rounds", 1, 100_000)
-    return DiceRaceRules(vector, n_players)
+    return DiceRaceRules(engine.RULES.vector(rules), n_players)
 
 
 def _kernel_inputs(seats):
@@ -75,7 +69,7 @@ def fuzz_rules(pick, n: int) -> dict:
     """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz)."""
     faces = pick.integer(2, 12)
     return {"game": {"target": pick.integer(1, 80), "die_faces": faces, "bust_face": pick.integer(0, faces),
-                     "max_rounds": pick.integer(1, 60)}}
+                     "max_rounds": pick.integer(1, 60), "safe_first_roll": pick.boolean()}}
 
 
 GAME = Game(
@@ -100,9 +94,12 @@ GAME = Game(
         "busts": "turns that ended on the bust face, losing their points",
         "holds": "turns the seat stopped and banked (the winning turn not counted)",
         "illegal_actions": "answers the engine refused (neither roll nor stop), played as stop",
+        "safe_rerolls": "first rolls of a turn that showed the bust face and were rolled again (game.safe_first_roll)",
         "rounds": "rounds the game took (the last one possibly cut short by the win)",
         "limit_hit": "the game reached game.max_rounds undecided",
     },
+    rule_counters={"game.target": EVERY_GAME, "game.die_faces": EVERY_GAME, "game.bust_face": "busts",
+                   "game.safe_first_roll": "safe_rerolls", "game.max_rounds": "limit_hit"},
     length_column="rounds",
     limit_hit=lambda rows: rows["limit_hit"],
     limit_label="game.max_rounds reached",
