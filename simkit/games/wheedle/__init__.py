@@ -26,16 +26,13 @@ def prepare(rules: dict, n_players: int) -> WheedleRules:
 
 def _kernel_inputs(seats):
     """Each seat's act and accept functions and the seats' parameters, as engine.play_batch takes them."""
-    functions, params = kernel_inputs(seats, ("act", "accept"), engine.MAX_SEATS)
-    return tuple(act for act, _ in functions), tuple(accept for _, accept in functions), params
+    return kernel_inputs(seats, tuple(DECISIONS), engine.MAX_SEATS)
 
 
 def simulate(prepared: WheedleRules, seats, seed: int, first_game: int, n_games: int, check: bool = False,
              record: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
-    acts, accepts, params = _kernel_inputs(seats)
-    out = engine.play_batch(seed, first_game, n_games, prepared.counts, prepared.vector, acts, accepts, params,
-                            check=check, record=record)
+    out = engine.play_batch(seed, first_game, n_games, prepared, *_kernel_inputs(seats), check=check, record=record)
     columns = ResultColumns(first_game, n_games, prepared.n_players)
     columns.per_seat("points", out["points"], np.int32)
     columns.per_seat("winner", out["winner"])
@@ -97,10 +94,9 @@ def half_time_points(rows):
 def replay(prepared: WheedleRules, seats, seed: int, game: int) -> str:
     from .replay import format_replay
 
-    acts, accepts, params = _kernel_inputs(seats)
     capacity = min(prepared.rounds * (int(prepared.vector[R_MAX_TICKS]) + 2), 2_000_000)
-    out = engine.play_batch(seed, game, 1, prepared.counts, prepared.vector, acts, accepts, params,
-                            check=True, record=True, event_capacity=capacity)
+    out = engine.play_batch(seed, game, 1, prepared, *_kernel_inputs(seats), check=True, record=True,
+                            event_capacity=capacity)
     return format_replay(prepared, seats, seed, game, out)
 
 

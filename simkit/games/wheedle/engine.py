@@ -463,18 +463,23 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                  scalars, -1)
 
 
-def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, check=False, record=False,
-               event_capacity=0):
-    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``.
+def _padded(functions):
+    """Each seat's (act, accept) as the kernel takes them: all acts, then all accepts, each padded to MAX_SEATS
+    so that the kernel's type, and so its cache entry, does not depend on the player count."""
+    pad = MAX_SEATS - len(functions)
+    acts = tuple(act for act, _ in functions)
+    accepts = tuple(accept for _, accept in functions)
+    return acts + (acts[0],) * pad, accepts + (accepts[0],) * pad
 
-    ``acts``/``accepts`` hold one compiled strategy function per seat; they are padded to MAX_SEATS
-    so that the kernel's type, and so its cache entry, does not depend on the player count.
-    """
-    n_players = len(acts)
+
+def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
+    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``, for compiled rules
+    (rules.WheedleRules), each seat's decision functions (``functions[seat]``: act, accept) and parameters
+    (``params[seat]``). Validates nothing. ``record``: log events (at most ``event_capacity``)."""
+    counts, rules = prepared.counts, prepared.vector
+    n_players = len(functions)
     rounds = int(rules[R_ROUNDS])
-    pad = MAX_SEATS - n_players
-    acts = tuple(acts) + (acts[0],) * pad
-    accepts = tuple(accepts) + (accepts[0],) * pad
+    acts, accepts = _padded(functions)
     out = {
         "points": np.zeros((n_games, n_players), np.int64),
         "round_points": np.zeros((n_games, n_players, rounds), np.int64),
@@ -544,14 +549,13 @@ _NO_TRACE = np.zeros((0, 1, 2, 1, 1), np.int64)
 _NO_EVENT_COUNT = np.zeros(1, np.int64)    # stepping never records, so it is never written
 
 
-def start_game(seed, game, counts, rules, acts, accepts, params, check=False) -> GameState:
+def start_game(seed, game, prepared, functions, params, check=False) -> GameState:
     """Game ``game`` of the stream ``seed`` (the same game ``play_batch`` plays at that index), before its first
-    deal; ``acts``/``accepts``/``params`` as play_batch takes them."""
-    n_players = len(acts)
+    deal; ``prepared``/``functions``/``params`` as play_batch takes them."""
+    counts, rules = prepared.counts, prepared.vector
+    n_players = len(functions)
     rounds = int(rules[R_ROUNDS])
-    pad = MAX_SEATS - n_players
-    acts = tuple(acts) + (acts[0],) * pad
-    accepts = tuple(accepts) + (accepts[0],) * pad
+    acts, accepts = _padded(functions)
     outputs = (np.zeros((1, n_players), np.int64), np.zeros((1, n_players, rounds), np.int64),
                np.zeros((1, n_players, len(SEAT_STATS)), np.int64), np.zeros((1, rounds), np.int64),
                np.zeros((1, rounds), np.int64), np.zeros((1, n_players), np.bool_))

@@ -33,15 +33,13 @@ def prepare(rules: dict, n_players: int) -> DiceRaceRules:
 
 
 def _kernel_inputs(seats):
-    """Each seat's roll_again and the seats' parameters, as engine.play_batch takes them."""
-    functions, params = kernel_inputs(seats, ("roll_again",), engine.MAX_SEATS)
-    return tuple(roll_again for roll_again, in functions), params
+    """Each seat's decision functions (roll_again) and the seats' parameters, as engine.play_batch takes them."""
+    return kernel_inputs(seats, tuple(DECISIONS), engine.MAX_SEATS)
 
 
 def simulate(prepared: DiceRaceRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
-    decisions, params = _kernel_inputs(seats)
-    out = engine.play_batch(seed, first_game, n_games, prepared.vector, decisions, params, check=check)
+    out = engine.play_batch(seed, first_game, n_games, prepared, *_kernel_inputs(seats), check=check)
     columns = ResultColumns(first_game, n_games, prepared.n_players)
     columns.seat_counters(engine.SEAT_STATS, out["stats"], np.int32)
     columns.per_seat("winner", out["winner"])
@@ -52,10 +50,10 @@ def simulate(prepared: DiceRaceRules, seats, seed: int, first_game: int, n_games
 
 def record(prepared: DiceRaceRules, seats, seed: int, game: int) -> dict:
     """The kernel's output for one game with its event log (a first pass sizes the log)."""
-    decisions, params = _kernel_inputs(seats)
-    sizing = engine.play_batch(seed, game, 1, prepared.vector, decisions, params)["stats"]
+    functions, params = _kernel_inputs(seats)
+    sizing = engine.play_batch(seed, game, 1, prepared, functions, params)["stats"]
     capacity = int(2 * sizing[..., engine.S_ROLLS].sum() + sizing[..., engine.S_TURNS].sum())
-    return engine.play_batch(seed, game, 1, prepared.vector, decisions, params, check=True, record=True,
+    return engine.play_batch(seed, game, 1, prepared, functions, params, check=True, record=True,
                              event_capacity=capacity)
 
 

@@ -168,15 +168,15 @@ def _play(seed, first_game, n_games, n_players, rules, decisions, params, check,
     event_count[0] = count
 
 
-def play_batch(seed, first_game, n_games, rules, decisions, params, check=False, record=False, event_capacity=0):
-    """Allocate the outputs and play ``n_games`` games from global index ``first_game``.
-
-    ``rules`` is the rule vector (RULES.vector: the R_* slots); ``decisions`` one compiled ``roll_again`` per seat, padded to
-    MAX_SEATS so that the kernel's type, and so its cache entry, does not depend on the player count;
-    ``params`` each seat's parameter vector.
-    """
-    n_players = len(decisions)
-    decisions = tuple(decisions) + (decisions[0],) * (MAX_SEATS - n_players)
+def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
+    """Allocate the outputs and play ``n_games`` games from global index ``first_game``, for compiled rules
+    (``prepared.vector``: RULES.vector, the R_* slots), each seat's decision functions (``functions[seat]``:
+    roll_again) and parameters (``params[seat]``). The roll_again functions are padded to MAX_SEATS so that the
+    kernel's type, and so its cache entry, does not depend on the player count."""
+    rules = prepared.vector
+    n_players = len(functions)
+    decisions = tuple(roll_again for roll_again, in functions)
+    decisions = decisions + (decisions[0],) * (MAX_SEATS - n_players)
     out = {
         "stats": np.zeros((n_games, n_players, len(SEAT_STATS)), np.int64),
         "game": np.zeros((n_games, len(GAME_STATS)), np.int64),
