@@ -59,12 +59,12 @@ from .view import (
 # per-seat counters; link_placements (placements while the table is split: where game.split_rule decides the
 # cells), declined (game.collect = "may") and two_card_lines (lines of two matching ends: game.min_line = 2)
 # also count where a rule option came into play (GAME.rule_counters)
-(S_COLLECTED, S_COLLECTIONS, S_LARGEST, S_LINES, S_ILLEGAL, S_LINK_PLACEMENTS, S_RECONNECTIONS,
- S_SPLITS_CAUSED, S_DECLINED, S_TWO_CARD_LINES) = range(10)
 SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected", "illegal_actions",
               "link_placements", "reconnections", "splits_caused", "declined", "two_card_lines")
-G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(5)
+(S_COLLECTED, S_COLLECTIONS, S_LARGEST, S_LINES, S_ILLEGAL, S_LINK_PLACEMENTS, S_RECONNECTIONS,
+ S_SPLITS_CAUSED, S_DECLINED, S_TWO_CARD_LINES) = range(len(SEAT_STATS))
 GAME_STATS = ("turns", "splits", "left_on_table", "restarts", "most_groups")
+G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(len(GAME_STATS))
 
 # event log (replay, numba_tools.append_event): one row per happening: turn, seat, kind, the Dweebie, the cell,
 # two more arguments

@@ -80,12 +80,12 @@ MAX_OFFER_COUNT = 99   # no company has more cards (rules.toml: company cards 1.
 # counter of each option): false stops after which trading went on (W4), offers giving or asking for nothing
 # (W3: made, or refused when gifts are off), round-ending false stops (W8), and at scoring the companies held
 # whole, majorities (not all) outside the bankrupt company, cards of the bankrupt company, majorities in it (W6)
-(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL,
- S_PLAYED_ON, S_GIFT_OFFERS, S_FALSE_STOPS_ENDING, S_ALL_CARDS, S_MAJORITIES, S_BANKRUPT_CARDS,
- S_BANKRUPT_MAJORITIES) = range(15)
 SEAT_STATS = ("stops", "good_stops", "false_stops", "offers", "offers_taken", "offers_accepted", "swaps",
               "illegal_actions", "false_stops_played_on", "gift_offers", "false_stops_ending_round",
               "companies_all_held", "majorities_scored", "bankrupt_cards", "bankrupt_majorities")
+(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL,
+ S_PLAYED_ON, S_GIFT_OFFERS, S_FALSE_STOPS_ENDING, S_ALL_CARDS, S_MAJORITIES, S_BANKRUPT_CARDS,
+ S_BANKRUPT_MAJORITIES) = range(len(SEAT_STATS))
 
 # event log (replay): one row per move
 EV_GAME, EV_ROUND, EV_TICK, EV_KIND, EV_SEAT, EV_GIVE, EV_GIVE_COUNT, EV_WANT, EV_WANT_COUNT, EV_OTHER = range(10)
