@@ -10,12 +10,12 @@ from matplotlib.ticker import FuncFormatter
 matplotlib.use("Agg")
 # no axis of any report in scientific notation or with an offset ("6 x 10^5", "1e-3 + ..."): plain ticks
 matplotlib.rcParams.update({"axes.formatter.limits": (-9, 12), "axes.formatter.useoffset": False})
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402  (after matplotlib.use: no display)
 
-from simkit.results import summarize  # noqa: E402
+from simkit.results import summarize  # noqa: E402  (after matplotlib.use: no display)
 
-from . import plot  # noqa: E402
-from .format import is_symbol, number, rule_changes_text  # noqa: E402
+from . import plot  # noqa: E402  (after matplotlib.use: no display)
+from .format import is_symbol, number, rule_changes_text  # noqa: E402  (after matplotlib.use: no display)
 
 
 def dots_with_ci(ax, labels, values, low, high, color):

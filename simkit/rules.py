@@ -438,3 +438,98 @@ def options_text(games) -> str:
             lines += textwrap.wrap(option.meaning, 96, initial_indent="      ", subsequent_indent="      ")
         lines.append("")
     return "\n".join(lines)
+
+
+# ---- allowed values, written once: in the rule data's comments ---------------------------------------------
+
+_BOUND = r"-?[0-9][0-9_]*|[a-z][a-z0-9_]*"
+_ALTERNATIVE = re.compile(rf'^(?:"(?P<word>[^"]*)"|(?P<flag>true|false)|(?P<low>{_BOUND})\.\.(?P<high>{_BOUND}))$')
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """A rule value's allowed values as its rules.toml comment opens: ``1..1000:``, ``true | false:``,
+    ``"none" | "scored":``, ``"players" | 1..60:``, a bound possibly another key of the same table
+    (``0..die_faces:``). Validation (``value``), the rule vector (``RuleLayout``) and the generated options
+    page all read this one declaration."""
+
+    key: str
+    words: tuple = ()           # the quoted strings and true/false allowed, as written
+    low: int | str | None = None    # a whole-number range's bounds (None: no number allowed); a str names a key
+    high: int | str | None = None
+
+    @classmethod
+    def parse(cls, key: str, meaning: str) -> "Allowed | None":
+        """The allowed values that open ``meaning`` (``ALLOWED: meaning``), or None when it opens otherwise."""
+        head, colon, _ = meaning.partition(":")
+        if not colon:
+            return None
+        words, low, high = [], None, None
+        for part in head.split("|"):
+            match = _ALTERNATIVE.match(part.strip())
+            if match is None or (match["low"] is not None and low is not None):
+                return None
+            if match["word"] is not None:
+                words.append(match["word"])
+            elif match["flag"] is not None:
+                words.append(match["flag"] == "true")
+            else:
+                low, high = (int(b) if b[0] in "-0123456789" else b for b in (match["low"], match["high"]))
+        return cls(key, tuple(words), low, high)
+
+    def _bound(self, rules: dict, bound: int | str | None) -> int | None:
+        if isinstance(bound, str):
+            return require_int(rules, f"{self.key.rpartition('.')[0]}.{bound}")
+        return bound
+
+    def value(self, rules: dict):
+        """The value at ``key`` in ``rules`` if it is allowed, else a SimkitError naming the key and what is."""
+        value = lookup(rules, self.key)
+        if self.words and self.low is None and all(isinstance(word, bool) for word in self.words):
+            return require_bool(rules, self.key)
+        if isinstance(value, str) and value in self.words:
+            return value
+        if self.low is not None and not (self.words and isinstance(value, str)):
+            return require_int(rules, self.key, self._bound(rules, self.low), self._bound(rules, self.high))
+        allowed = " or ".join(f'"{w}"' for w in self.words)
+        if self.low is not None:
+            allowed += f" or a number {self.low}..{self.high}"
+        raise SimkitError(f"rules: {self.key} must be {allowed}, not {value!r}")
+
+    def code(self, rules: dict) -> int:
+        """The value as the kernel reads it: a number itself, a flag 0 or 1, a word its position."""
+        value = self.value(rules)
+        return int(value) if isinstance(value, (bool, int)) else self.words.index(value)
+
+
+class RuleLayout:
+    """A game's rule vector derived from its rule data: one slot per value whose comment declares its allowed
+    values (Allowed), in the file's order. The engine names its slots (``R_TARGET = RULES.slot("game.target")``)
+    and ``vector`` validates and compiles them, so a new rule option is a line of rule data and the engine
+    code that reads it."""
+
+    def __init__(self, rules_path: str | Path):
+        self.allowed = {}
+        for option in rule_options(rules_path):
+            allowed = Allowed.parse(option.key, option.meaning)
+            if allowed is not None:
+                self.allowed[option.key] = allowed
+        self.keys = tuple(self.allowed)
+        self.size = len(self.keys)
+
+    def slot(self, key: str) -> int:
+        """The vector position of ``key``; a KeyError for a key whose allowed values the rule data does not declare."""
+        if key not in self.allowed:
+            raise KeyError(f"{key}: the rule data declares no allowed values for it")
+        return self.keys.index(key)
+
+    def value(self, rules: dict, key: str):
+        """One value of ``rules``, checked against what its rule data allows."""
+        return self.allowed[key].value(rules)
+
+    def vector(self, rules: dict):
+        """Every declared value of ``rules``, validated (errors name the key and what is allowed) and coded, as
+        an int64 array."""
+        import numpy as np  # not at the top: `simkit rules --help` answers without numpy
+
+        return np.array([self.allowed[key].code(rules) for key in self.keys], np.int64)

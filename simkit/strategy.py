@@ -260,6 +260,14 @@ def newest_serial() -> int:
     return _newest[0]
 
 
+def param_indices(declared, prefix: str) -> dict[str, int]:
+    """The index constants a family's compiled decisions read its parameter vector by, derived from its
+    declaration: ``{PREFIX + NAME: position}`` in declared order (``P_STOP`` is ``stop``'s place). Numba reads
+    a module's own constants, so a family writes them out once (``P_TARGETS, P_STOP, ... = range(12)``);
+    tests/test_strategy_params.py checks every family's against this."""
+    return {prefix + key.upper(): index for index, key in enumerate(declared)}
+
+
 def register(strategy: Strategy) -> Strategy:
     """Add a strategy to its game's registry (the CLI's choices and the tests read this)."""
     _REGISTRY.setdefault(strategy.game, {})[strategy.name] = strategy

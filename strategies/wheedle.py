@@ -45,7 +45,7 @@ from simkit.numba_tools import readonly_array, uncounted
 from simkit.strategy import Param, Strategy, preset, register
 
 # parameter order (the Strategy's params dict preserves it)
-(P_TARGETS, P_OFFER_SIZE, P_REVISE_AFTER, P_DROP_TICKS, P_PROTECT, P_DUMP_CENTRE, P_SABOTAGE, P_STOP_RULE,
+(P_TARGETS, P_OFFER_SIZE, P_REVISE_AFTER, P_DROP_TICKS, P_PROTECT, P_DUMP_CENTRE, P_SABOTAGE, P_STOP,
  P_POINTS, P_PATIENCE, P_BLUFF_POINTS, P_BLUFF_AFTER) = range(12)
 TARGET_CLOSEST, TARGET_SMALL_FIRST, TARGET_UNCONTESTED = 0, 1, 2
 STOP_QUALIFIED, STOP_THRESHOLD, STOP_PATIENCE, STOP_NEVER, STOP_BLUFF = 0, 1, 2, 3, 4
@@ -137,7 +137,7 @@ def choose_targets(hand, public, seen, params, memory):
 
 @uncounted(B(SHOWN, SHOWN, PARAMS, MEMORY))
 def _wants_to_stop(hand, public, params, memory):
-    rule = int(params[P_STOP_RULE])
+    rule = int(params[P_STOP])
     if rule == STOP_NEVER:
         return False
     tick = public[PUB_TICK]

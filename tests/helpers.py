@@ -57,9 +57,9 @@ def trace_round_scores(prepared, rules, trace, g: int, r: int, stopper):
 
 def play_with_events(prepared, seats, seed: int, game: int) -> dict:
     """One game through the kernel with the full event log (what `simkit replay` formats)."""
-    acts, accepts, params = _kernel_inputs(seats)
+    functions, params = _kernel_inputs(seats)
     capacity = prepared.rounds * (int(prepared.vector[engine.R_MAX_TICKS]) + 2)
-    out = engine.play_batch(seed, game, 1, prepared.counts, prepared.vector, acts, accepts, params,
+    out = engine.play_batch(seed, game, 1, prepared, functions, params,
                             check=True, record=True, event_capacity=capacity)
     assert out["events_lost"] == 0
     return out

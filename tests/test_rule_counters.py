@@ -126,11 +126,11 @@ def test_dweebies_counters_match_the_event_log(sets):
     game = get_game("dweebies")
     seats = parse_lineup("dweebies", [DECLINER, "greedy", "random", "greedy-defensive"])
     prepared = game.prepare(game.rules(sets=list(sets)), len(seats))
-    places, params = _kernel_inputs(seats)
+    functions, params = _kernel_inputs(seats)
     cards = int(prepared.copies.sum())
     checked = Counter()
     for g in range(6):
-        out = E.play_batch(8, g, 1, prepared.copies, prepared.vector, places, params, check=True, record=True,
+        out = E.play_batch(8, g, 1, prepared, functions, params, check=True, record=True,
                            event_capacity=cards * (4 * cards + 12))
         assert out["events_lost"] == 0
         events = out["events"]

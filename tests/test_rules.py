@@ -1,5 +1,6 @@
 """Rule data: packaged defaults, TOML file and --set overlays (simkit/rules.py), and Wheedle's validation."""
 import copy
+import re
 import tomllib
 
 import pytest
@@ -279,3 +280,47 @@ def test_too_many_companies_rejected(game, write):
 def test_get_game_unknown():
     with pytest.raises(SimkitError, match="wheedle"):
         get_game("chess")
+
+
+@pytest.mark.parametrize("meaning, words, low, high", [
+    ("1..1000000: a round nobody stops ends here", (), 1, 1_000_000),
+    ("-1000..1000: per card", (), -1000, 1000),
+    ("true | false: an offer may give cards for nothing", (True, False), None, None),
+    ('"none" | "scored": a false stopper\'s own cards earn nothing', ("none", "scored"), None, None),
+    ('"players" | 1..60: each player deals once', ("players",), 1, 60),
+    ("0..die_faces: the face that loses", (), 0, "die_faces"),
+])
+def test_allowed_values_are_read_from_the_comment_that_opens_with_them(meaning, words, low, high):
+    from simkit.rules import Allowed
+
+    assert Allowed.parse("game.x", meaning) == Allowed("game.x", words, low, high)
+
+
+@pytest.mark.parametrize("meaning", ["players = 1..99 cards, hand x players + 1 = all cards: the deal",
+                                     "0..10^9 dollars: each player's cash", "cards per pack colour: dealt",
+                                     "no allowed values here"])
+def test_a_comment_that_opens_otherwise_declares_no_allowed_values(meaning):
+    from simkit.rules import Allowed
+
+    assert Allowed.parse("game.x", meaning) is None
+
+
+@pytest.mark.parametrize("name", ["wheedle", "dweebies", "wheeler-dealer-us", "wheeler-dealer-uk"])
+def test_validation_refuses_a_number_just_outside_the_range_the_rule_data_declares(name):
+    """Where a rules.toml comment declares a whole-number range, the game's validation holds to it: the bound
+    itself is accepted and one past it refused, naming the key (the docs and the checks say the same)."""
+    from simkit.rules import RuleLayout
+
+    game = get_game(name)
+    checked = 0
+    for key, allowed in RuleLayout(game.rules_path).allowed.items():
+        if allowed.low is None or allowed.words or key.split(".")[-1] in ("players_min", "players_max"):
+            continue   # the player count's bounds are checked by the player-count tests
+        rules = game.default_rules
+        low, high = allowed._bound(rules, allowed.low), allowed._bound(rules, allowed.high)
+        for good, bad in ((low, low - 1), (high, high + 1)):
+            game.prepare(game.rules(sets=[f"{key}={good}"]), min(game.player_counts))
+            with pytest.raises(SimkitError, match=re.escape(key)):
+                game.prepare(game.rules(sets=[f"{key}={bad}"]), min(game.player_counts))
+        checked += 1
+    assert checked or name.startswith("wheeler-dealer")

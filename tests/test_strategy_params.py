@@ -3,13 +3,14 @@ values outside are refused in one line, and declaring them changed no preset's v
 every shipped strategy's parameter vector, as the engine receives it)."""
 import math
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 from simkit.catalogue import PARAM_KINDS
 from simkit.games import all_games
-from simkit.strategy import registered
+from simkit.strategy import param_indices, registered
 
 from .golden import assert_golden
 
@@ -32,6 +33,40 @@ def test_every_parameter_is_declared_with_meaning_and_range(game, name):
             assert len(param.choices) >= 2 and all(param.choices), f"{where} names its values"
         if param.kind in ("int", "bool", "choice"):
             assert float(strategy.params[key]).is_integer(), where
+
+
+def _families():
+    """(game, first strategy name, strategy) for every distinct declaration of two or more parameters."""
+    seen = set()
+    for game, name in SHIPPED:
+        strategy = registered(game)[name]
+        if len(strategy.declared) >= 2 and (game, tuple(strategy.declared)) not in seen:
+            seen.add((game, tuple(strategy.declared)))
+            yield game, name, strategy
+
+
+def _constants(strategy) -> dict:
+    """The integer constants of the modules a strategy's decisions are written in."""
+    modules = {strategy.module} | {getattr(f, "py_func", f).__module__ for f in strategy.decisions.values()}
+    names = {}
+    for module in modules:
+        names.update({k: v for k, v in vars(sys.modules[module]).items() if k.isupper() and type(v) is int})
+    return names
+
+
+FAMILIES = list(_families())
+
+
+@pytest.mark.parametrize("game, name, strategy", FAMILIES, ids=[f"{g}-{n}" for g, n, _ in FAMILIES])
+def test_every_family_reads_its_parameters_where_it_declares_them(game, name, strategy):
+    """A family's index constants (P_STOP...) are its declared parameters' positions: a parameter added,
+    moved or renamed in the declaration without its constant fails here (the decisions would read another
+    parameter's value)."""
+    constants = _constants(strategy)
+    prefixes = {n[: -len(key.upper())] for key in strategy.declared for n in constants if n.endswith("_" + key.upper())}
+    prefix = max(prefixes, key=lambda p: sum(n in constants for n in param_indices(strategy.declared, p)))
+    expected = param_indices(strategy.declared, prefix)
+    assert {n: constants.get(n) for n in expected} == expected, f"{game} {name}: the {prefix}* constants"
 
 
 def test_declaring_parameters_changed_no_presets_values():

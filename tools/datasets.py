@@ -37,7 +37,7 @@ CASES = {
     ),
     "wheeler-dealer-uk": (
         [None, ["random"] * 3, ["raider", "set-at-3", "yellow-hunter", "commander", "hold-for-5", "cautious"],
-         ["tuned", "random"]],
+         ["expert", "random"]],
         [(), ("game.borrow_on_sale=false", "game.turn_limit=50"),
          ("game.start_cash=2000", "game.at_risk_buy_multiple=0", "game.set_multiple_rule=size")],
         (0, 1),

@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from simkit.cli import cli  # noqa: E402
-from tests.test_browser import PAGES, WIDTHS, chromium, page_height  # noqa: E402
+from simkit.cli import cli  # noqa: E402  (after putting this tree first on sys.path)
+from tests.test_browser import PAGES, WIDTHS, chromium, page_height  # noqa: E402  (this tree's tests, likewise)
 
 
 def main(out: Path, names: list[str]) -> None:

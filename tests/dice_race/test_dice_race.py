@@ -152,6 +152,26 @@ def test_an_illegal_answer_is_counted_and_played_as_stop():
     assert (stopping.illegal_actions == 0).all()
 
 
+def test_a_rule_option_added_by_the_recipe_is_three_lines_of_three_files_and_plays():
+    """game.safe_first_roll was added as docs/architecture.md's recipe says: its rule data with allowed values
+    and meaning (rules.toml), the engine that reads its slot and counts it, its counter's meaning (__init__);
+    nothing else names it. A first roll showing the bust face is rolled again, so a seat that stops after one
+    roll never busts and rolls again 1/5 times a turn (the chance 1/6, then 1/6 of that...: 1/6 / (1 - 1/6))."""
+    folder = HERE / "games/dice_race"
+    naming = sorted(path.name for path in folder.iterdir() if path.is_file() and "safe_first_roll" in path.read_text())
+    assert naming == ["__init__.py", "engine.py", "rules.toml"]
+    assert not any("safe_first_roll" in path.read_text() for path in (ROOT / "simkit").rglob("*.py"))
+    turns = simkit.run(NAME, games=3000, players=["holder:hold=1"] * 2, seed=12, sets=["game.safe_first_roll=true"])
+    assert (turns.busts == 0).all()
+    per_turn = turns.safe_rerolls.sum() / turns.turns.sum()
+    assert abs(per_turn - 0.2) < 4.5 * np.sqrt(0.2 * 1.2 / turns.turns.sum()), per_turn   # geometric: variance p/q^2
+    plain = simkit.run(NAME, games=300, players=["holder:hold=1"] * 2, seed=12)
+    assert (plain.safe_rerolls == 0).all() and plain.busts.sum() > 0
+    with pytest.raises(SimkitError) as caught:
+        make_batch(NAME, 1, None, 0, sets=["game.safe_first_roll=2"])
+    assert str(caught.value) == "rules: game.safe_first_roll must be true or false, not 2"
+
+
 @pytest.mark.parametrize("sets, message", [
     (["game.bust_face=7"], "rules: game.bust_face = 7 is out of range; allowed 0..6"),
     (["game.die_faces=1"], "rules: game.die_faces = 1 is out of range; allowed 2..20"),

@@ -92,8 +92,8 @@ def test_the_deal_goes_round_from_seat_zero_d2():
     prepared = GAME.prepare(GAME.rules(), 3)
     from simkit.games.dweebies.play import _kernel_inputs
 
-    places, params = _kernel_inputs(seats)
-    out = engine.play_batch(5, 0, 1, prepared.copies, prepared.vector, places, params, record=True,
+    functions, params = _kernel_inputs(seats)
+    out = engine.play_batch(5, 0, 1, prepared, functions, params, record=True,
                             event_capacity=20000)
     deals = out["events"][out["events"][:, engine.EV_KIND] == engine.E_DEAL]
     assert list(deals[:, engine.EV_SEAT]) == [i % 3 for i in range(15)]
@@ -212,8 +212,8 @@ def _events(lineup, sets, game, seed=8):
 
     seats = parse_lineup("dweebies", lineup)
     prepared = GAME.prepare(GAME.rules(sets=list(sets)), len(seats))
-    places, params = _kernel_inputs(seats)
-    out = engine.play_batch(seed, game, 1, prepared.copies, prepared.vector, places, params, check=True, record=True,
+    functions, params = _kernel_inputs(seats)
+    out = engine.play_batch(seed, game, 1, prepared, functions, params, check=True, record=True,
                             event_capacity=200_000)
     assert out["events_lost"] == 0
     return prepared, out["events"]

@@ -52,8 +52,8 @@ def _decision_points(lineup, seed, game):
     hand, the pile's cards, the Dweebies placed so far, the deck) just before the card is placed."""
     seats = parse_lineup("dweebies", lineup)
     prepared = GAME.prepare(GAME.rules(), len(seats))
-    places, params = _kernel_inputs(seats)
-    events = E.play_batch(seed, game, 1, prepared.copies, prepared.vector, places, params, record=True,
+    functions, params = _kernel_inputs(seats)
+    events = E.play_batch(seed, game, 1, prepared, functions, params, record=True,
                           event_capacity=100_000)["events"]
     n, dweebies = len(seats), prepared.copies.size
     hands = np.zeros((n, dweebies), np.int64)

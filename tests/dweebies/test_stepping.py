@@ -20,8 +20,8 @@ def test_stepping_a_copied_state_reproduces_the_uninterrupted_game(lineup, sets,
     seats = parse_lineup("dweebies", lineup)
     prepared = GAME.prepare(GAME.rules(sets=list(sets)), len(seats))
     seed, game = 41, 6
-    places, params = _kernel_inputs(seats)
-    whole = E.play_batch(seed, game, 1, prepared.copies, prepared.vector, places, params, check=True)
+    functions, params = _kernel_inputs(seats)
+    whole = E.play_batch(seed, game, 1, prepared, functions, params, check=True)
 
     state = dweebies.start(prepared, seed, game)
     assert dweebies.step(state, seats, stop_at, check=True) == stop_at and state.turn == stop_at

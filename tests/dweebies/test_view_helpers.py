@@ -18,8 +18,8 @@ GAME = get_game("dweebies")
 def _recorded(lineup, seed, game):
     seats = parse_lineup("dweebies", lineup)
     prepared = GAME.prepare(GAME.rules(), len(seats))
-    places, params = _kernel_inputs(seats)
-    out = E.play_batch(seed, game, 1, prepared.copies, prepared.vector, places, params, record=True,
+    functions, params = _kernel_inputs(seats)
+    out = E.play_batch(seed, game, 1, prepared, functions, params, record=True,
                        event_capacity=100_000)
     return seats, prepared, out
 

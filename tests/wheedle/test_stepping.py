@@ -16,19 +16,19 @@ FIELDS = ("points", "round_points", "seat_stats", "round_ticks", "round_stopper"
 @pytest.fixture(scope="module")
 def table():
     rules, prepared = prepare(4)
-    acts, accepts, params = _kernel_inputs(parse_lineup("wheedle", LINEUP))
-    return prepared, acts, accepts, params
+    functions, params = _kernel_inputs(parse_lineup("wheedle", LINEUP))
+    return prepared, functions, params
 
 
 def uninterrupted(table, seed, game):
-    prepared, acts, accepts, params = table
-    out = engine.play_batch(seed, game, 1, prepared.counts, prepared.vector, acts, accepts, params, check=True)
+    prepared, functions, params = table
+    out = engine.play_batch(seed, game, 1, prepared, functions, params, check=True)
     return {name: out[name] for name in FIELDS}
 
 
 def start(table, seed, game):
-    prepared, acts, accepts, params = table
-    return engine.start_game(seed, game, prepared.counts, prepared.vector, acts, accepts, params, check=True)
+    prepared, functions, params = table
+    return engine.start_game(seed, game, prepared, functions, params, check=True)
 
 
 def assert_same(result, expected):

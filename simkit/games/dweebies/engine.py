@@ -16,6 +16,7 @@ from numba import njit
 from ... import rng
 from ...guard import deciding
 from ...numba_tools import EVENT_FIELDS, append_event, readonly
+from .rules import MAX_SEATS, R_COLLECT, R_HAND_SIZE, R_MIN_LINE, R_SPLIT_RULE
 from .table import EMPTY, grid_side, legal_cells_into, play_card
 from .view import (
     COLLECT_MUST,
@@ -55,21 +56,15 @@ from .view import (
     random_move,
 )
 
-MAX_SEATS = 6
-
-# the rule vector (DweebiesRules.vector)
-R_HAND_SIZE, R_MIN_LINE, R_COLLECT, R_SPLIT_RULE = range(4)
-RULE_FIELDS = 4
-
 # per-seat counters; link_placements (placements while the table is split: where game.split_rule decides the
 # cells), declined (game.collect = "may") and two_card_lines (lines of two matching ends: game.min_line = 2)
 # also count where a rule option came into play (GAME.rule_counters)
-(S_COLLECTED, S_COLLECTIONS, S_LARGEST, S_LINES, S_ILLEGAL, S_LINK_PLACEMENTS, S_RECONNECTIONS,
- S_SPLITS_CAUSED, S_DECLINED, S_TWO_CARD_LINES) = range(10)
 SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected", "illegal_actions",
               "link_placements", "reconnections", "splits_caused", "declined", "two_card_lines")
-G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(5)
+(S_COLLECTED, S_COLLECTIONS, S_LARGEST, S_LINES, S_ILLEGAL, S_LINK_PLACEMENTS, S_RECONNECTIONS,
+ S_SPLITS_CAUSED, S_DECLINED, S_TWO_CARD_LINES) = range(len(SEAT_STATS))
 GAME_STATS = ("turns", "splits", "left_on_table", "restarts", "most_groups")
+G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(len(GAME_STATS))
 
 # event log (replay, numba_tools.append_event): one row per happening: turn, seat, kind, the Dweebie, the cell,
 # two more arguments
@@ -366,17 +361,16 @@ def _step(n_turns, n_players, copies, rules, places, params, check, stats, game_
     return played
 
 
-def play_batch(seed, first_game, n_games, copies, rules, places, params, check=False, record=False,
-               event_capacity=0):
-    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``.
-
-    ``copies`` gives each Dweebie's copies in the deck, ``rules`` the rule vector (R_* positions,
-    ``DweebiesRules.vector``).
-    ``places`` holds one compiled strategy function per seat; it is padded to MAX_SEATS so that the
-    kernel's type, and so its cache entry, does not depend on the player count.
-    """
-    n_players = len(places)
-    places = tuple(places) + (places[0],) * (MAX_SEATS - n_players)
+def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
+    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``, for compiled rules
+    (rules.DweebiesRules: each Dweebie's copies in the deck, the rule vector), each seat's decision functions
+    (``functions[seat]``: place) and parameters (``params[seat]``). Validates nothing. ``record``: log events
+    (at most ``event_capacity``). The place functions are padded to MAX_SEATS so that the kernel's type, and
+    so its cache entry, does not depend on the player count."""
+    copies, rules = prepared.copies, prepared.vector
+    n_players = len(functions)
+    places = tuple(place for place, in functions)
+    places = places + (places[0],) * (MAX_SEATS - n_players)
     out = {
         "stats": np.zeros((n_games, n_players, len(SEAT_STATS)), np.int64),
         "game": np.zeros((n_games, len(GAME_STATS)), np.int64),

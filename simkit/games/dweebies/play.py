@@ -15,16 +15,13 @@ from .view import DECISIONS as DECISIONS  # Game.decisions reads it
 
 
 def _kernel_inputs(seats):
-    """Each seat's place function and the seats' parameters, as engine.play_batch takes them."""
-    functions, params = kernel_inputs(seats, ("place",), engine.MAX_SEATS)
-    return tuple(place for place, in functions), params
+    """Each seat's decision functions (place) and the seats' parameters, as engine.play_batch takes them."""
+    return kernel_inputs(seats, tuple(DECISIONS), engine.MAX_SEATS)
 
 
 def simulate(prepared: DweebiesRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
-    places, params = _kernel_inputs(seats)
-    out = engine.play_batch(seed, first_game, n_games, prepared.copies, prepared.vector, places, params,
-                            check=check)
+    out = engine.play_batch(seed, first_game, n_games, prepared, *_kernel_inputs(seats), check=check)
     columns = ResultColumns(first_game, n_games, prepared.n_players)
     columns.seat_counters(engine.SEAT_STATS, out["stats"], np.int16)
     columns.per_seat("winner", out["winner"])
@@ -44,15 +41,14 @@ def step(state: engine.GameState, seats, turns: int = 1, check: bool = False) ->
     """Play up to ``turns`` turns of ``state`` in place with the line-up ``seats`` (parsed, as simulate takes
     them); returns the turns played. Once ``state.over``, ``state.stats``/``state.game``/``state.winner`` hold
     the game's results as ``simulate`` reports them."""
-    places, params = _kernel_inputs(seats)
-    return engine.step(state, places, params, turns, check)
+    functions, params = _kernel_inputs(seats)
+    return engine.step(state, tuple(place for place, in functions), params, turns, check)
 
 
 def replay(prepared: DweebiesRules, seats, seed: int, game: int) -> str:
-    places, params = _kernel_inputs(seats)
     cards = int(prepared.copies.sum())
-    out = engine.play_batch(seed, game, 1, prepared.copies, prepared.vector, places, params, check=True,
-                            record=True, event_capacity=cards * (4 * cards + 12))
+    out = engine.play_batch(seed, game, 1, prepared, *_kernel_inputs(seats), check=True, record=True,
+                            event_capacity=cards * (4 * cards + 12))
     return format_replay(prepared, seats, seed, game, out)
 
 

@@ -8,8 +8,13 @@ import numpy as np
 
 from ...errors import SimkitError
 from ...rules import lookup, require_int, require_str
-from . import engine
 from .view import COLLECT_RULES, SPLIT_RULES
+
+MAX_SEATS = 6
+
+# the rule vector the kernel reads (DweebiesRules.vector)
+R_HAND_SIZE, R_MIN_LINE, R_COLLECT, R_SPLIT_RULE = range(4)
+RULE_SIZE = R_SPLIT_RULE + 1
 
 MIN_SEATS = 2
 SPLIT_DWEEBIES, SPLIT_CARDS = 27, 54   # D1: a split of the published deck keeps both totals
@@ -35,12 +40,12 @@ class DweebiesRules:
 
     @property
     def vector(self) -> np.ndarray:
-        """The rule vector the kernel reads (engine.R_* positions)."""
-        vector = np.zeros(engine.RULE_FIELDS, np.int64)
-        vector[engine.R_HAND_SIZE] = self.hand_size
-        vector[engine.R_MIN_LINE] = self.min_line
-        vector[engine.R_COLLECT] = COLLECT_RULES.index(self.collect)
-        vector[engine.R_SPLIT_RULE] = SPLIT_RULES.index(self.split_rule)
+        """The rule vector the kernel reads (the R_* layout above)."""
+        vector = np.zeros(RULE_SIZE, np.int64)
+        vector[R_HAND_SIZE] = self.hand_size
+        vector[R_MIN_LINE] = self.min_line
+        vector[R_COLLECT] = COLLECT_RULES.index(self.collect)
+        vector[R_SPLIT_RULE] = SPLIT_RULES.index(self.split_rule)
         return vector
 
 
@@ -80,8 +85,8 @@ def _choice(rules: dict, key: str, allowed: tuple) -> str:
 
 def prepare(rules: dict, n_players: int) -> DweebiesRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
-    low = require_int(rules, "game.players_min", MIN_SEATS, engine.MAX_SEATS)
-    high = require_int(rules, "game.players_max", low, engine.MAX_SEATS)
+    low = require_int(rules, "game.players_min", MIN_SEATS, MAX_SEATS)
+    high = require_int(rules, "game.players_max", low, MAX_SEATS)
     if not low <= n_players <= high:
         raise SimkitError(f"rules: game.players_min..players_max allow {low}-{high} players, not {n_players}")
     hand_size = require_int(rules, "game.hand_size", 1, 20)

@@ -12,6 +12,20 @@ from numba import njit
 from ... import rng
 from ...guard import deciding
 from ...numba_tools import readonly
+from .rules import (
+    R_ALL_POINTS,
+    R_BANKRUPT_MAJORITY_SCORES,
+    R_BANKRUPT_POINTS,
+    R_FALSE_STOP,
+    R_FALSE_STOP_ENDS_ROUND,
+    R_FALSE_STOPPER_CARDS_SCORED,
+    R_GIFTS,
+    R_HAND,
+    R_MAJORITY_POINTS,
+    R_MAX_TICKS,
+    R_ROUNDS,
+    R_STOP_BONUS,
+)
 from .view import (
     A_GIVE,
     A_GIVE_COUNT,
@@ -19,8 +33,11 @@ from .view import (
     A_WANT_COUNT,
     ACTION_SIZE,
     ASKED,
+    FALSE_STOP,
+    GOOD_STOP,
     MEMORY_SIZE,
     NET,
+    NO_STOP,
     OFFER,
     OFFER_FROM,
     OFFERED,
@@ -50,30 +67,25 @@ from .view import (
     PUB_TICK,
     STOP,
     SWAP,
-    card_points,
-    false_stopper_card_points,
+    cards_scored,
     holds_majorities,
     public_length,
 )
+from .view import round_points as view_round_points
 
 MAX_SEATS = 6
 MAX_OFFER_COUNT = 99   # no company has more cards (rules.toml: company cards 1..99)
-
-# rule vector layout (filled by rules.compile_rules)
-(R_HAND, R_ROUNDS, R_MAX_TICKS, R_GIFTS, R_FALSE_STOP_ENDS_ROUND, R_BANKRUPT_MAJORITY_SCORES, R_STOP_BONUS,
- R_FALSE_STOP, R_ALL_POINTS, R_MAJORITY_POINTS, R_BANKRUPT_POINTS, R_FALSE_STOPPER_CARDS_SCORED) = range(12)
-RULE_SIZE = 12
 
 # per-seat counters; the last seven count where a rule option came into play (GAME.rule_counters names the
 # counter of each option): false stops after which trading went on (W4), offers giving or asking for nothing
 # (W3: made, or refused when gifts are off), round-ending false stops (W8), and at scoring the companies held
 # whole, majorities (not all) outside the bankrupt company, cards of the bankrupt company, majorities in it (W6)
-(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL,
- S_PLAYED_ON, S_GIFT_OFFERS, S_FALSE_STOPS_ENDING, S_ALL_CARDS, S_MAJORITIES, S_BANKRUPT_CARDS,
- S_BANKRUPT_MAJORITIES) = range(15)
 SEAT_STATS = ("stops", "good_stops", "false_stops", "offers", "offers_taken", "offers_accepted", "swaps",
               "illegal_actions", "false_stops_played_on", "gift_offers", "false_stops_ending_round",
               "companies_all_held", "majorities_scored", "bankrupt_cards", "bankrupt_majorities")
+(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL,
+ S_PLAYED_ON, S_GIFT_OFFERS, S_FALSE_STOPS_ENDING, S_ALL_CARDS, S_MAJORITIES, S_BANKRUPT_CARDS,
+ S_BANKRUPT_MAJORITIES) = range(len(SEAT_STATS))
 
 # event log (replay): one row per move
 EV_GAME, EV_ROUND, EV_TICK, EV_KIND, EV_SEAT, EV_GIVE, EV_GIVE_COUNT, EV_WANT, EV_WANT_COUNT, EV_OTHER = range(10)
@@ -164,6 +176,14 @@ def _offer_is_legal(action, hand, n_companies, gifts_allowed):
     if k > 0 and m > 0 and give == want:
         return False
     return True
+
+
+@njit(cache=True, _nrt=False)
+def seat_round_points(hand, centre, counts, rules, part):
+    """view.round_points with the scoring values of the rule vector ``rules`` (the R_* layout)."""
+    return view_round_points(hand, centre, counts, rules[R_ALL_POINTS], rules[R_MAJORITY_POINTS],
+                             rules[R_BANKRUPT_POINTS], rules[R_BANKRUPT_MAJORITY_SCORES] != 0,
+                             rules[R_FALSE_STOPPER_CARDS_SCORED], rules[R_STOP_BONUS], rules[R_FALSE_STOP], part)
 
 
 @njit(cache=True, _nrt=False)
@@ -408,15 +428,10 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
         if stopper < 0 and record:
             _log(events, event_count, g, rnd, tick, E_STALEMATE, -1, -1, 0, -1, 0, -1)
         for p in range(n_players):
-            if p == stopper and not stopped_good and rules[R_FALSE_STOPPER_CARDS_SCORED] == 0:
-                round_points[p] += false_stopper_card_points(hands[p], centre, rules[R_BANKRUPT_POINTS])  # W8
-            else:
-                round_points[p] += card_points(hands[p], centre, counts, rules[R_ALL_POINTS],
-                                               rules[R_MAJORITY_POINTS], rules[R_BANKRUPT_POINTS],
-                                               rules[R_BANKRUPT_MAJORITY_SCORES] != 0)
+            part = NO_STOP if p != stopper else GOOD_STOP if stopped_good else FALSE_STOP
+            round_points[p] += seat_round_points(hands[p], centre, counts, rules, part)
+            if cards_scored(part, rules[R_FALSE_STOPPER_CARDS_SCORED]):
                 _count_scoring(out_seat_stats[g, p], hands[p], centre, counts)
-        if stopper >= 0:
-            round_points[stopper] += rules[R_STOP_BONUS] if stopped_good else rules[R_FALSE_STOP]
         for p in range(n_players):
             totals[p] += round_points[p]
             out_round_points[g, p, rnd] = round_points[p]
@@ -448,18 +463,23 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                  scalars, -1)
 
 
-def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, check=False, record=False,
-               event_capacity=0):
-    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``.
+def _padded(functions):
+    """Each seat's (act, accept) as the kernel takes them: all acts, then all accepts, each padded to MAX_SEATS
+    so that the kernel's type, and so its cache entry, does not depend on the player count."""
+    pad = MAX_SEATS - len(functions)
+    acts = tuple(act for act, _ in functions)
+    accepts = tuple(accept for _, accept in functions)
+    return acts + (acts[0],) * pad, accepts + (accepts[0],) * pad
 
-    ``acts``/``accepts`` hold one compiled strategy function per seat; they are padded to MAX_SEATS
-    so that the kernel's type, and so its cache entry, does not depend on the player count.
-    """
-    n_players = len(acts)
+
+def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
+    """Allocate outputs and run ``n_games`` games starting at global index ``first_game``, for compiled rules
+    (rules.WheedleRules), each seat's decision functions (``functions[seat]``: act, accept) and parameters
+    (``params[seat]``). Validates nothing. ``record``: log events (at most ``event_capacity``)."""
+    counts, rules = prepared.counts, prepared.vector
+    n_players = len(functions)
     rounds = int(rules[R_ROUNDS])
-    pad = MAX_SEATS - n_players
-    acts = tuple(acts) + (acts[0],) * pad
-    accepts = tuple(accepts) + (accepts[0],) * pad
+    acts, accepts = _padded(functions)
     out = {
         "points": np.zeros((n_games, n_players), np.int64),
         "round_points": np.zeros((n_games, n_players, rounds), np.int64),
@@ -529,14 +549,13 @@ _NO_TRACE = np.zeros((0, 1, 2, 1, 1), np.int64)
 _NO_EVENT_COUNT = np.zeros(1, np.int64)    # stepping never records, so it is never written
 
 
-def start_game(seed, game, counts, rules, acts, accepts, params, check=False) -> GameState:
+def start_game(seed, game, prepared, functions, params, check=False) -> GameState:
     """Game ``game`` of the stream ``seed`` (the same game ``play_batch`` plays at that index), before its first
-    deal; ``acts``/``accepts``/``params`` as play_batch takes them."""
-    n_players = len(acts)
+    deal; ``prepared``/``functions``/``params`` as play_batch takes them."""
+    counts, rules = prepared.counts, prepared.vector
+    n_players = len(functions)
     rounds = int(rules[R_ROUNDS])
-    pad = MAX_SEATS - n_players
-    acts = tuple(acts) + (acts[0],) * pad
-    accepts = tuple(accepts) + (accepts[0],) * pad
+    acts, accepts = _padded(functions)
     outputs = (np.zeros((1, n_players), np.int64), np.zeros((1, n_players, rounds), np.int64),
                np.zeros((1, n_players, len(SEAT_STATS)), np.int64), np.zeros((1, rounds), np.int64),
                np.zeros((1, rounds), np.int64), np.zeros((1, n_players), np.bool_))

@@ -10,24 +10,21 @@ from ...errors import SimkitError
 from ...strategy import kernel_inputs
 from . import GAME, engine
 from .replay import format_replay
-from .rules import WheedleRules
+from .rules import R_MAX_TICKS, WheedleRules
 from .rules import prepare as prepare  # Game.prepare calls it
 from .view import DECISIONS as DECISIONS  # Game.decisions reads it
-from .view import card_points, false_stopper_card_points, holds_majorities
+from .view import FALSE_STOP, GOOD_STOP, NO_STOP, holds_majorities
 
 
 def _kernel_inputs(seats):
     """Each seat's act and accept functions and the seats' parameters, as engine.play_batch takes them."""
-    functions, params = kernel_inputs(seats, ("act", "accept"), engine.MAX_SEATS)
-    return tuple(act for act, _ in functions), tuple(accept for _, accept in functions), params
+    return kernel_inputs(seats, tuple(DECISIONS), engine.MAX_SEATS)
 
 
 def simulate(prepared: WheedleRules, seats, seed: int, first_game: int, n_games: int, check: bool = False,
              record: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
-    acts, accepts, params = _kernel_inputs(seats)
-    out = engine.play_batch(seed, first_game, n_games, prepared.counts, prepared.vector, acts, accepts, params,
-                            check=check, record=record)
+    out = engine.play_batch(seed, first_game, n_games, prepared, *_kernel_inputs(seats), check=check, record=record)
     columns = ResultColumns(first_game, n_games, prepared.n_players)
     columns.per_seat("points", out["points"], np.int32)
     columns.per_seat("winner", out["winner"])
@@ -72,24 +69,16 @@ def score_round(hands, centre, stopper=None, rules=None):
     c = index[centre]
     if (matrix.sum(axis=0) + np.eye(len(index), dtype=np.int64)[c] > counts).any():
         raise SimkitError("score_round: the hands and centre hold more cards of a company than it has")
-    v = prepared.vector
-    points = [int(card_points(matrix[p], c, counts, v[engine.R_ALL_POINTS], v[engine.R_MAJORITY_POINTS],
-                              v[engine.R_BANKRUPT_POINTS], bool(v[engine.R_BANKRUPT_MAJORITY_SCORES])))
-              for p in range(len(hands))]
+    parts = [NO_STOP] * len(hands)
     if stopper is not None and stopper != -1:
-        qualified = holds_majorities(matrix[stopper], counts)
-        if not qualified and not v[engine.R_FALSE_STOPPER_CARDS_SCORED]:
-            # W8: the false stopper's own cards earn nothing; its bankrupt cards still cost
-            points[stopper] = int(false_stopper_card_points(matrix[stopper], c, v[engine.R_BANKRUPT_POINTS]))
-        points[stopper] += int(v[engine.R_STOP_BONUS] if qualified else v[engine.R_FALSE_STOP])
-    return points
+        parts[stopper] = GOOD_STOP if holds_majorities(matrix[stopper], counts) else FALSE_STOP
+    return [int(engine.seat_round_points(matrix[p], c, counts, prepared.vector, parts[p])) for p in range(len(hands))]
 
 
 def replay(prepared: WheedleRules, seats, seed: int, game: int) -> str:
-    acts, accepts, params = _kernel_inputs(seats)
-    capacity = min(prepared.rounds * (int(prepared.vector[engine.R_MAX_TICKS]) + 2), 2_000_000)
-    out = engine.play_batch(seed, game, 1, prepared.counts, prepared.vector, acts, accepts, params,
-                            check=True, record=True, event_capacity=capacity)
+    capacity = min(prepared.rounds * (int(prepared.vector[R_MAX_TICKS]) + 2), 2_000_000)
+    out = engine.play_batch(seed, game, 1, prepared, *_kernel_inputs(seats), check=True, record=True,
+                            event_capacity=capacity)
     return format_replay(prepared, seats, seed, game, out)
 
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from . import engine
-from .view import OFFER, STOP, SWAP, card_points, false_stopper_card_points
+from .rules import R_FALSE_STOP, R_FALSE_STOP_ENDS_ROUND, R_FALSE_STOPPER_CARDS_SCORED, R_STOP_BONUS
+from .view import FALSE_STOP, GOOD_STOP, NO_STOP, OFFER, STOP, SWAP, cards_scored
 
 
 def _cards(names, k, company):
@@ -35,20 +36,17 @@ def _hand(names, row):
 def _score_entries(prepared, hand, centre, seat, stopper, stopped_good, w4_false_stops) -> list[str]:
     """A seat's round score as its own entries: cards (or W8's nothing), the stop bonus or penalty, W4 penalties."""
     v = prepared.vector
-    if seat == stopper and not stopped_good and not v[engine.R_FALSE_STOPPER_CARDS_SCORED]:
-        entries = ["cards earn nothing (W8)"]
-        bankrupt = int(false_stopper_card_points(hand, centre, v[engine.R_BANKRUPT_POINTS]))
-        if bankrupt:
-            entries.append(f"bankrupt cards {bankrupt:+d}")
+    part = NO_STOP if seat != stopper else GOOD_STOP if stopped_good else FALSE_STOP
+    stop = {NO_STOP: 0, GOOD_STOP: int(v[R_STOP_BONUS]), FALSE_STOP: int(v[R_FALSE_STOP])}[part]
+    cards = int(engine.seat_round_points(hand, centre, prepared.counts, v, part)) - stop
+    if cards_scored(part, v[R_FALSE_STOPPER_CARDS_SCORED]):
+        entries = [f"cards {cards:+d}"]
     else:
-        points = card_points(hand, centre, prepared.counts, v[engine.R_ALL_POINTS], v[engine.R_MAJORITY_POINTS],
-                             v[engine.R_BANKRUPT_POINTS], bool(v[engine.R_BANKRUPT_MAJORITY_SCORES]))
-        entries = [f"cards {int(points):+d}"]
-    if seat == stopper:
-        entries.append(f"stop bonus {int(v[engine.R_STOP_BONUS]):+d}" if stopped_good
-                       else f"false stop {int(v[engine.R_FALSE_STOP]):+d}")
+        entries = ["cards earn nothing (W8)"] + ([f"bankrupt cards {cards:+d}"] if cards else [])
+    if part != NO_STOP:
+        entries.append(f"stop bonus {stop:+d}" if stopped_good else f"false stop {stop:+d}")
     if w4_false_stops:
-        entries.append(f"false stop during the round (W4) {w4_false_stops * int(v[engine.R_FALSE_STOP]):+d}")
+        entries.append(f"false stop during the round (W4) {w4_false_stops * int(v[R_FALSE_STOP]):+d}")
     return entries
 
 
@@ -93,9 +91,9 @@ def format_replay(prepared, seats, seed, game, out) -> str:
                 lines.append(f"{tick} {label[who]} STOPS showing majorities")
             elif kind == engine.E_FALSE_STOP:
                 text = f"{tick} {label[who]} STOPS without majorities (false stop)"
-                if not prepared.vector[engine.R_FALSE_STOP_ENDS_ROUND]:
+                if not prepared.vector[R_FALSE_STOP_ENDS_ROUND]:
                     w4_false_stops[who] += 1
-                    text += f": {int(prepared.vector[engine.R_FALSE_STOP]):+d} now, trading goes on (W4)"
+                    text += f": {int(prepared.vector[R_FALSE_STOP]):+d} now, trading goes on (W4)"
                 lines.append(text)
             elif kind == engine.E_ILLEGAL:  # EV_GIVE holds the kind tried, the next four its answer entries
                 tried = _refused(names, give, k, want, m, other)

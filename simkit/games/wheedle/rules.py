@@ -3,16 +3,30 @@ docs/rules/wheedle.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ...errors import SimkitError
-from ...rules import lookup, require_bool, require_int, require_str
-from . import GAME, engine
+from ...rules import RuleLayout, lookup, require_int, require_str
+from . import GAME
 from .view import MAX_COMPANIES
 
-MAX_ROUNDS = 60
-FALSE_STOPPER_CARDS = ("none", "scored")   # W8: index = the rule vector's R_FALSE_STOPPER_CARDS_SCORED
+# The allowed values of every option are written once, in rules.toml's comments (`simkit rules --options`
+# shows them); validation reads them from there.
+RULE_DATA = RuleLayout(Path(__file__).with_name("rules.toml"))
+
+# the rule vector the kernel reads (WheedleRules.vector)
+(R_HAND, R_ROUNDS, R_MAX_TICKS, R_GIFTS, R_FALSE_STOP_ENDS_ROUND, R_BANKRUPT_MAJORITY_SCORES, R_STOP_BONUS,
+ R_FALSE_STOP, R_ALL_POINTS, R_MAJORITY_POINTS, R_BANKRUPT_POINTS, R_FALSE_STOPPER_CARDS_SCORED) = range(12)
+RULE_SIZE = R_FALSE_STOPPER_CARDS_SCORED + 1
+# the options the vector holds as their rule data codes them (a flag 0/1, a word its position: W8's "none" 0)
+_CODED = ((R_MAX_TICKS, "options.max_ticks"), (R_GIFTS, "options.gifts_allowed"),
+          (R_FALSE_STOP_ENDS_ROUND, "options.false_stop_ends_round"),
+          (R_BANKRUPT_MAJORITY_SCORES, "options.bankrupt_majority_scores"), (R_STOP_BONUS, "scoring.stop_bonus"),
+          (R_FALSE_STOP, "scoring.false_stop"), (R_ALL_POINTS, "scoring.all_cards"),
+          (R_MAJORITY_POINTS, "scoring.majority"), (R_BANKRUPT_POINTS, "scoring.bankrupt"),
+          (R_FALSE_STOPPER_CARDS_SCORED, "scoring.false_stopper_cards"))
 
 
 @dataclass(frozen=True)
@@ -21,13 +35,13 @@ class WheedleRules:
 
     companies: tuple[str, ...]
     counts: np.ndarray       # printed cards per company
-    vector: np.ndarray       # engine.R_* layout
+    vector: np.ndarray       # the R_* layout above
     n_players: int
     official: bool           # W1: 2 and 3 players are house rules
 
     @property
     def rounds(self) -> int:
-        return int(self.vector[engine.R_ROUNDS])
+        return int(self.vector[R_ROUNDS])
 
 
 def prepare(rules: dict, n_players: int) -> WheedleRules:
@@ -52,26 +66,10 @@ def prepare(rules: dict, n_players: int) -> WheedleRules:
     if hand * n_players + 1 != total:
         raise SimkitError(f"rules: {table}.{n_players} = {hand} deals {hand * n_players} cards + 1 to the centre, "
                           f"but the companies hold {total}; allowed: {(total - 1) / n_players:g} cards each")
-    rounds_value = lookup(rules, "options.rounds")
-    rounds = n_players if rounds_value == "players" else None
-    if rounds is None:
-        if isinstance(rounds_value, str):
-            raise SimkitError(f"rules: options.rounds must be \"players\" or a number 1..{MAX_ROUNDS}, not {rounds_value!r}")
-        rounds = require_int(rules, "options.rounds", 1, MAX_ROUNDS)
-    vector = np.zeros(engine.RULE_SIZE, np.int64)
-    vector[engine.R_HAND] = hand
-    vector[engine.R_ROUNDS] = rounds
-    vector[engine.R_MAX_TICKS] = require_int(rules, "options.max_ticks", 1, 1_000_000)
-    vector[engine.R_GIFTS] = require_bool(rules, "options.gifts_allowed")
-    vector[engine.R_FALSE_STOP_ENDS_ROUND] = require_bool(rules, "options.false_stop_ends_round")
-    vector[engine.R_BANKRUPT_MAJORITY_SCORES] = require_bool(rules, "options.bankrupt_majority_scores")
-    for index, key in ((engine.R_STOP_BONUS, "stop_bonus"), (engine.R_FALSE_STOP, "false_stop"),
-                       (engine.R_ALL_POINTS, "all_cards"), (engine.R_MAJORITY_POINTS, "majority"),
-                       (engine.R_BANKRUPT_POINTS, "bankrupt")):
-        vector[index] = require_int(rules, f"scoring.{key}", -1000, 1000)
-    false_stopper_cards = lookup(rules, "scoring.false_stopper_cards")
-    if false_stopper_cards not in FALSE_STOPPER_CARDS:
-        allowed = " or ".join(f'"{value}"' for value in FALSE_STOPPER_CARDS)
-        raise SimkitError(f"rules: scoring.false_stopper_cards must be {allowed}, not {false_stopper_cards!r}")
-    vector[engine.R_FALSE_STOPPER_CARDS_SCORED] = FALSE_STOPPER_CARDS.index(false_stopper_cards)
+    rounds = RULE_DATA.value(rules, "options.rounds")
+    vector = np.zeros(RULE_SIZE, np.int64)
+    vector[R_HAND] = hand
+    vector[R_ROUNDS] = n_players if rounds == "players" else rounds
+    for index, key in _CODED:
+        vector[index] = RULE_DATA.allowed[key].code(rules)
     return WheedleRules(tuple(names), np.array(counts, np.int64), vector, n_players, official)

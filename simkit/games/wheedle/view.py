@@ -100,7 +100,8 @@ def is_qualified(hand, public):
 
 @uncounted(_I(_shown, _I, _shown, _I, _I, _I, _B))
 def card_points(hand, centre, counts, all_points, majority_points, bankrupt_points, bankrupt_majority_scores):
-    """Per-card points of one hand with ``centre`` the bankrupt company (the one scoring rule of engine, score_round and strategies; W6)."""
+    """Per-card points of one hand with ``centre`` the bankrupt company (W6); round_points decides whose cards
+    score so."""
     points = 0
     for c in range(hand.size):
         held = hand[c]
@@ -122,21 +123,47 @@ def false_stopper_card_points(hand, centre, bankrupt_points):
     return bankrupt_points * hand[centre] if 0 <= centre < hand.size else 0
 
 
+# A seat's part in how its round ended (round_points): it did not end it, or ended it by a stop with majorities
+# shown in every company held, or by a false stop (one that ends the round: W4's default).
+NO_STOP, GOOD_STOP, FALSE_STOP = 0, 1, 2
+
+
+@njit(cache=True)
+def cards_scored(part, false_stopper_cards_scored):
+    """Whether a seat's cards score as anyone's at the round's end: all but W8's false stopper (under
+    scoring.false_stopper_cards = "none", whose cards earn nothing but whose bankrupt cards still cost)."""
+    return part != FALSE_STOP or false_stopper_cards_scored != 0
+
+
+@uncounted(_I(_shown, _I, _shown, _I, _I, _I, _B, _I, _I, _I, _I))
+def round_points(hand, centre, counts, all_points, majority_points, bankrupt_points, bankrupt_majority_scores,
+                 false_stopper_cards_scored, stop_bonus, false_stop, part):
+    """A seat's score for a round it ended with ``hand``, ``centre`` the bankrupt company and ``part`` its part
+    in the round's end (NO_STOP, GOOD_STOP, FALSE_STOP): its cards (W6, W8), then the stop bonus or the
+    false stop's penalty. The one round-end rule of the engine, stop_points, score_round and the replay."""
+    if cards_scored(part, false_stopper_cards_scored):
+        points = card_points(hand, centre, counts, all_points, majority_points, bankrupt_points,
+                             bankrupt_majority_scores)
+    else:
+        points = false_stopper_card_points(hand, centre, bankrupt_points)
+    if part == GOOD_STOP:
+        points += stop_bonus
+    elif part == FALSE_STOP:
+        points += false_stop
+    return points
+
+
 @uncounted(_I(_shown, _shown, _B))
 def stop_points(hand, public, qualified):
-    """points_if_stopped (below) for a hand already known to be ``qualified`` (is_qualified) or not."""
-    companies = public[PUB_COMPANIES]
-    counts = public[PUB_HEADER:PUB_HEADER + companies]
-    centre = public[PUB_CENTRE]
-    if qualified:
-        return card_points(hand, centre, counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
-                           public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0) + public[PUB_STOP_BONUS]
-    if public[PUB_FALSE_STOP_ENDS_ROUND] != 0 and public[PUB_FALSE_STOPPER_CARDS_SCORED] == 0:
-        points = false_stopper_card_points(hand, centre, public[PUB_BANKRUPT_POINTS])
-    else:
-        points = card_points(hand, centre, counts, public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS],
-                             public[PUB_BANKRUPT_POINTS], public[PUB_BANKRUPT_MAJORITY_SCORES] != 0)
-    return points + public[PUB_FALSE_STOP]
+    """points_if_stopped (below) for a hand already known to be ``qualified`` (is_qualified) or not. A false stop
+    that does not end the round (W4) costs its penalty now and the cards score at the round's end."""
+    ends_round = qualified or public[PUB_FALSE_STOP_ENDS_ROUND] != 0
+    part = (GOOD_STOP if qualified else FALSE_STOP) if ends_round else NO_STOP
+    points = round_points(hand, public[PUB_CENTRE], public[PUB_HEADER:PUB_HEADER + public[PUB_COMPANIES]],
+                          public[PUB_ALL_POINTS], public[PUB_MAJORITY_POINTS], public[PUB_BANKRUPT_POINTS],
+                          public[PUB_BANKRUPT_MAJORITY_SCORES] != 0, public[PUB_FALSE_STOPPER_CARDS_SCORED],
+                          public[PUB_STOP_BONUS], public[PUB_FALSE_STOP], part)
+    return points if ends_round else points + public[PUB_FALSE_STOP]
 
 
 @uncounted(_I(_shown, _shown))

@@ -69,13 +69,13 @@ COMMAND_CHAIN = 16   # a Command move that lands on another Command space, and s
 # per-seat counters; the last four count where a rule option came into play (GAME.rule_counters): outer blue
 # bonuses paid, landings on an empty pack's colour (K6), sets of more than min_set cards sold, and loans taken
 # to redeem an At Risk card (K7)
-(S_SETS_SOLD, S_SET_CREDITS, S_LOANS, S_SALE_LOANS, S_REDEEMED, S_FORFEITED, S_BOUGHT_FROM_PLAYERS,
- S_SOLD_TO_PLAYERS, S_RAIDS, S_RAIDED, S_OFFERS_REFUSED, S_SPACE_BUYS, S_CHARGES, S_COMMANDS, S_FREE_CARDS, S_TURNS,
- S_BANKRUPT_ROUND, S_INNER_ROUND, S_ILLEGAL, S_BLUE_BONUSES, S_EMPTY_PACKS, S_LONG_SETS, S_REDEEM_LOANS) = range(23)
 SEAT_STATS = ("sets_sold", "set_credits", "loans", "sale_loans", "redeemed", "forfeited", "bought_from_players",
               "sold_to_players", "raids", "raided", "offers_refused", "space_buys", "charges_paid", "commands",
               "free_cards", "turns", "bankrupt_round", "inner_round", "illegal_actions", "blue_bonuses",
               "empty_pack_landings", "long_sets", "redeem_loans")
+(S_SETS_SOLD, S_SET_CREDITS, S_LOANS, S_SALE_LOANS, S_REDEEMED, S_FORFEITED, S_BOUGHT_FROM_PLAYERS,
+ S_SOLD_TO_PLAYERS, S_RAIDS, S_RAIDED, S_OFFERS_REFUSED, S_SPACE_BUYS, S_CHARGES, S_COMMANDS, S_FREE_CARDS, S_TURNS,
+ S_BANKRUPT_ROUND, S_INNER_ROUND, S_ILLEGAL, S_BLUE_BONUSES, S_EMPTY_PACKS, S_LONG_SETS, S_REDEEM_LOANS) = range(len(SEAT_STATS))
 N_STATS = len(SEAT_STATS)
 END_TARGET, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 LAST_ONES_OUT = -2

@@ -58,15 +58,15 @@ from .view import (
 # the counters after illegal_actions count where a rule option came into play (GAME.rule_counters): doubles
 # bonuses paid, landings on Park, City Hall, School and the Trade Fair (U9), Tax Audits, Bamboozles played and
 # those staked with cash (no title to stake)
-(S_BOUGHT, S_AUCTIONS_WON, S_DECLINED_THEN_WON, S_POACHES, S_POACHED, S_LOANS, S_REPAID, S_DEALS_OFFERED,
- S_DEALS_ACCEPTED, S_RENT_PAID, S_RENT_RECEIVED, S_EXCHANGE_PROFIT, S_BANKRUPT_TURN, S_TURNS, S_CARDS_USED,
- S_BUMPS, S_BAMBOOZLES_WON, S_ILLEGAL, S_DOUBLES_BONUSES, S_PARK_VISITS, S_CITY_HALL_VISITS, S_SCHOOL_STAYS,
- S_TRADE_FAIR_VISITS, S_TAX_AUDITS, S_BAMBOOZLES, S_CASH_BAMBOOZLES) = range(26)
 SEAT_STATS = ("bought", "auctions_won", "declined_then_won", "poaches", "poached", "loans", "repaid",
               "deals_offered", "deals_accepted", "rent_paid", "rent_received", "exchange_profit", "bankrupt_turn",
               "turns_played", "cards_used", "bumps", "bamboozles_won", "illegal_actions", "doubles_bonuses",
               "park_visits", "city_hall_visits", "school_stays", "trade_fair_visits", "tax_audits", "bamboozles",
               "cash_bamboozles")
+(S_BOUGHT, S_AUCTIONS_WON, S_DECLINED_THEN_WON, S_POACHES, S_POACHED, S_LOANS, S_REPAID, S_DEALS_OFFERED,
+ S_DEALS_ACCEPTED, S_RENT_PAID, S_RENT_RECEIVED, S_EXCHANGE_PROFIT, S_BANKRUPT_TURN, S_TURNS, S_CARDS_USED,
+ S_BUMPS, S_BAMBOOZLES_WON, S_ILLEGAL, S_DOUBLES_BONUSES, S_PARK_VISITS, S_CITY_HALL_VISITS, S_SCHOOL_STAYS,
+ S_TRADE_FAIR_VISITS, S_TAX_AUDITS, S_BAMBOOZLES, S_CASH_BAMBOOZLES) = range(len(SEAT_STATS))
 N_STATS = len(SEAT_STATS)
 END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from simkit.games import Game
+from simkit.games import EVERY_GAME, Game
 
 GAME = Game(
     name="dice-race",
@@ -26,10 +26,13 @@ GAME = Game(
         "busts": "turns that ended on the bust face, losing their points",
         "holds": "turns the seat stopped and banked (the winning turn not counted)",
         "illegal_actions": "answers the engine refused (neither roll nor stop), played as stop",
+        "safe_rerolls": "first rolls of a turn that showed the bust face and were rolled again (game.safe_first_roll)",
         "rounds": "rounds the game took (the last one possibly cut short by the win)",
         "limit_hit": "the game reached game.max_rounds undecided",
     },
     length_column="rounds",
+    rule_counters={"game.target": EVERY_GAME, "game.die_faces": EVERY_GAME, "game.bust_face": "busts",
+                   "game.safe_first_roll": "safe_rerolls", "game.max_rounds": "limit_hit"},
     limit_hit=lambda rows: rows["limit_hit"],
     limit_label="game.max_rounds reached",
     player_turns=lambda columns: int(columns["turns"].sum()),

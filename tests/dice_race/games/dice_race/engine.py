@@ -9,11 +9,14 @@ roll that brings banked plus turn points to the target ends the game, which that
 ``_play``, a pure function of its arguments: each seat's die and strategy stream come from (seed, game
 index, stream), so a seat's rolls do not depend on what the others chose.
 """
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
 from simkit import rng
 from simkit.numba_tools import EVENT_FIELDS, append_event, readonly
+from simkit.rules import RuleLayout
 
 from .view import (
     MEMORY_SIZE,
@@ -36,14 +39,20 @@ from .view import (
 
 MAX_SEATS = 6
 
-# the rule vector (DiceRaceRules.vector)
-R_TARGET, R_FACES, R_BUST_FACE, R_MAX_ROUNDS = range(4)
-RULE_FIELDS = 4
+# The rule vector (DiceRaceRules.vector) is derived from the rule data: a slot per value whose allowed values
+# rules.toml declares, validated by RULES.vector; the engine names the slots it reads.
+RULES = RuleLayout(Path(__file__).with_name("rules.toml"))
+R_TARGET = RULES.slot("game.target")
+R_FACES = RULES.slot("game.die_faces")
+R_BUST_FACE = RULES.slot("game.bust_face")
+R_MAX_ROUNDS = RULES.slot("game.max_rounds")
+R_SAFE_FIRST_ROLL = RULES.slot("game.safe_first_roll")
 
-S_POINTS, S_TURNS, S_ROLLS, S_BUSTS, S_HOLDS, S_ILLEGAL = range(6)
-SEAT_STATS = ("points", "turns", "rolls", "busts", "holds", "illegal_actions")
-G_ROUNDS, G_LIMIT_HIT = range(2)
+# result counters: the names are the columns, the indices follow them
+SEAT_STATS = ("points", "turns", "rolls", "busts", "holds", "illegal_actions", "safe_rerolls")
+S_POINTS, S_TURNS, S_ROLLS, S_BUSTS, S_HOLDS, S_ILLEGAL, S_SAFE_REROLLS = range(len(SEAT_STATS))
 GAME_STATS = ("rounds", "limit_hit")
+G_ROUNDS, G_LIMIT_HIT = range(len(GAME_STATS))
 
 # event log (numba_tools.append_event): when = the round, who = the seat; arguments per kind:
 #   E_ROLL (face, turn points after it), E_ILLEGAL (the answer), E_BUST (points lost), E_HOLD (points
@@ -69,6 +78,7 @@ def _play(seed, first_game, n_games, n_players, rules, decisions, params, check,
     faces = rules[R_FACES]
     bust_face = rules[R_BUST_FACE]
     max_rounds = rules[R_MAX_ROUNDS]
+    safe_first_roll = rules[R_SAFE_FIRST_ROLL] != 0
     public = np.zeros(public_length(n_players), np.int64)
     memory = np.zeros((n_players, MEMORY_SIZE))
     dice = np.zeros((n_players, 4), np.uint64)
@@ -101,6 +111,9 @@ def _play(seed, first_game, n_games, n_players, rules, decisions, params, check,
                 rolls = 0
                 while True:
                     face = 1 + rng.below(dice[seat], faces)
+                    while safe_first_roll and rolls == 0 and busts(face, bust_face):
+                        out_stats[g, seat, S_SAFE_REROLLS] += 1    # game.safe_first_roll: rolled again
+                        face = 1 + rng.below(dice[seat], faces)
                     rolls += 1
                     rolled[seat] += face
                     if busts(face, bust_face):
@@ -155,15 +168,15 @@ def _play(seed, first_game, n_games, n_players, rules, decisions, params, check,
     event_count[0] = count
 
 
-def play_batch(seed, first_game, n_games, rules, decisions, params, check=False, record=False, event_capacity=0):
-    """Allocate the outputs and play ``n_games`` games from global index ``first_game``.
-
-    ``rules`` is the rule vector (R_* positions); ``decisions`` one compiled ``roll_again`` per seat, padded to
-    MAX_SEATS so that the kernel's type, and so its cache entry, does not depend on the player count;
-    ``params`` each seat's parameter vector.
-    """
-    n_players = len(decisions)
-    decisions = tuple(decisions) + (decisions[0],) * (MAX_SEATS - n_players)
+def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
+    """Allocate the outputs and play ``n_games`` games from global index ``first_game``, for compiled rules
+    (``prepared.vector``: RULES.vector, the R_* slots), each seat's decision functions (``functions[seat]``:
+    roll_again) and parameters (``params[seat]``). The roll_again functions are padded to MAX_SEATS so that the
+    kernel's type, and so its cache entry, does not depend on the player count."""
+    rules = prepared.vector
+    n_players = len(functions)
+    decisions = tuple(roll_again for roll_again, in functions)
+    decisions = decisions + (decisions[0],) * (MAX_SEATS - n_players)
     out = {
         "stats": np.zeros((n_games, n_players, len(SEAT_STATS)), np.int64),
         "game": np.zeros((n_games, len(GAME_STATS)), np.int64),

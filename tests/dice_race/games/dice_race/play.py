@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.columns import ResultColumns
-from simkit.rules import require_int
 from simkit.strategy import kernel_inputs
 
 from . import engine
@@ -19,31 +18,24 @@ from .view import DECISIONS as DECISIONS  # Game.decisions reads it
 class DiceRaceRules:
     """Rules compiled for the kernel, for one player count."""
 
-    vector: np.ndarray      # engine.R_* layout
+    vector: np.ndarray      # engine.RULES.vector: the engine's R_* slots
     n_players: int
 
 
 def prepare(rules: dict, n_players: int) -> DiceRaceRules:
-    """Validate effective rules for ``n_players`` and compile them (errors name the key and what is allowed)."""
-    vector = np.zeros(engine.RULE_FIELDS, np.int64)
-    vector[engine.R_TARGET] = require_int(rules, "game.target", 1, 1000)
-    faces = require_int(rules, "game.die_faces", 2, 20)
-    vector[engine.R_FACES] = faces
-    vector[engine.R_BUST_FACE] = require_int(rules, "game.bust_face", 0, faces)
-    vector[engine.R_MAX_ROUNDS] = require_int(rules, "game.max_rounds", 1, 100_000)
-    return DiceRaceRules(vector, n_players)
+    """Validate effective rules for ``n_players`` and compile them (errors name the key and what is allowed:
+    the allowed values are rules.toml's, read by engine.RULES)."""
+    return DiceRaceRules(engine.RULES.vector(rules), n_players)
 
 
 def _kernel_inputs(seats):
-    """Each seat's roll_again and the seats' parameters, as engine.play_batch takes them."""
-    functions, params = kernel_inputs(seats, ("roll_again",), engine.MAX_SEATS)
-    return tuple(roll_again for roll_again, in functions), params
+    """Each seat's decision functions (roll_again) and the seats' parameters, as engine.play_batch takes them."""
+    return kernel_inputs(seats, tuple(DECISIONS), engine.MAX_SEATS)
 
 
 def simulate(prepared: DiceRaceRules, seats, seed: int, first_game: int, n_games: int, check: bool = False) -> dict:
     """Play games ``first_game .. first_game + n_games - 1``; one row per (game, seat)."""
-    decisions, params = _kernel_inputs(seats)
-    out = engine.play_batch(seed, first_game, n_games, prepared.vector, decisions, params, check=check)
+    out = engine.play_batch(seed, first_game, n_games, prepared, *_kernel_inputs(seats), check=check)
     columns = ResultColumns(first_game, n_games, prepared.n_players)
     columns.seat_counters(engine.SEAT_STATS, out["stats"], np.int32)
     columns.per_seat("winner", out["winner"])
@@ -54,10 +46,10 @@ def simulate(prepared: DiceRaceRules, seats, seed: int, first_game: int, n_games
 
 def record(prepared: DiceRaceRules, seats, seed: int, game: int) -> dict:
     """The kernel's output for one game with its event log (a first pass sizes the log)."""
-    decisions, params = _kernel_inputs(seats)
-    sizing = engine.play_batch(seed, game, 1, prepared.vector, decisions, params)["stats"]
+    functions, params = _kernel_inputs(seats)
+    sizing = engine.play_batch(seed, game, 1, prepared, functions, params)["stats"]
     capacity = int(2 * sizing[..., engine.S_ROLLS].sum() + sizing[..., engine.S_TURNS].sum())
-    return engine.play_batch(seed, game, 1, prepared.vector, decisions, params, check=True, record=True,
+    return engine.play_batch(seed, game, 1, prepared, functions, params, check=True, record=True,
                              event_capacity=capacity)
 
 
@@ -70,5 +62,10 @@ def replay(prepared: DiceRaceRules, seats, seed: int, game: int) -> str:
 def fuzz_rules(pick, n: int) -> dict:
     """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz)."""
     faces = pick.integer(2, 12)
-    return {"game": {"target": pick.integer(1, 80), "die_faces": faces, "bust_face": pick.integer(0, faces),
-                     "max_rounds": pick.integer(1, 60)}}
+    game = {"target": pick.integer(1, 80), "die_faces": faces, "bust_face": pick.integer(0, faces),
+            "max_rounds": pick.integer(1, 60)}
+    # every on/off option of the rule data drawn by its declaration, so an option added by the recipe
+    # (docs/architecture.md) is fuzzed without naming it here
+    game.update({key.partition(".")[2]: pick.boolean() for key, allowed in engine.RULES.allowed.items()
+                 if set(allowed.words) == {False, True}})
+    return {"game": game}

@@ -7,7 +7,7 @@ E = engine
 
 
 def format_replay(prepared, seats, seed: int, game: int, out: dict) -> str:
-    target, faces, bust_face, _ = (int(v) for v in prepared.vector)
+    target, faces, bust_face = (int(prepared.vector[slot]) for slot in (E.R_TARGET, E.R_FACES, E.R_BUST_FACE))
     bust = f"{bust_face} busts" if bust_face else "no face busts"
     lines = [f"Dice race, game {game} of seed {seed}: {prepared.n_players} players, target {target}, "
              f"a {faces}-sided die, {bust}"]
