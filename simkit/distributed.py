@@ -113,11 +113,14 @@ def _play_task(parts: list) -> list:
 
 def tasks(chunks, threads: int) -> list[list]:
     """The chunks in consecutive groups of at least MIN_TASK games (a search's trials are many batches of a
-    few hundred games each), about eight groups per worker thread while there are enough games."""
+    few hundred games each), about eight groups per worker thread while there are enough games; the last
+    two chunks per worker thread go one per task, so that a call (a search's round, which the next one
+    waits for) does not end with one worker playing a whole group while the others idle."""
     size = max(MIN_TASK, -(-sum(chunk.games for chunk in chunks) // (8 * threads)))
+    alone = len(chunks) - 2 * threads       # the chunks from here on are tasks of their own
     groups, games = [], size
-    for chunk in chunks:
-        if games >= size:
+    for index, chunk in enumerate(chunks):
+        if games >= size or index >= alone:
             groups.append([])
             games = 0
         groups[-1].append(chunk)
