@@ -21,7 +21,7 @@ import pandas as pd
 
 from simkit.errors import SimkitError
 from simkit.results import strategy_gap
-from simkit.strategy import registered
+from simkit.strategy import recorded_spec
 
 RATE = re.compile(r"(^|_)(win|rate|share|ahead|mix)(_|$)")
 SIGNED = re.compile(r"(^|_)(diff|advantage|vs_best)(_|$)")
@@ -420,13 +420,7 @@ def lineup_spec(manifest: dict) -> str:
     """A run's line-up as ``--players`` takes it again: a registered strategy by its label, one of the
     user's own as ``module:label`` (the module its decisions come from; its attribute is taken to be named
     as the strategy)."""
-    known = registered(manifest["game"])
-    specs = []
-    for seat in manifest["lineup"]:
-        strategy = known.get(seat.get("strategy"))
-        own = seat.get("module") and (strategy is None or strategy.module != seat["module"])
-        specs.append(f"{seat['module']}:{seat['label']}" if own else seat["label"])
-    return ",".join(specs)
+    return ",".join(recorded_spec(manifest["game"], seat) for seat in manifest["lineup"])
 
 
 ROTATED_SEATS = ("Seats rotated (--rotate-seats): every strategy played every seat equally often on the same deals, "

@@ -14,7 +14,7 @@ import pyarrow as pa
 from .errors import SimkitError
 from .games import Game, get_game
 from .limits import MAX_GAMES, check_count
-from .strategy import Seat, parse_lineup, registered
+from .strategy import Seat, parse_lineup, recorded_spec
 from .version import __version__
 
 
@@ -127,10 +127,6 @@ def make_batch(game: str, games: int, players=None, seed: int = 0, rules_file=No
 def batch_from_manifest(manifest: dict, games: int | None = None) -> Batch:
     """The batch a run directory's manifest describes (its games again, or the first ``games`` of them), for
     plots that re-play a sample of a run. A user strategy is found again as ``module:name``."""
-    players = []
-    for seat in manifest["lineup"]:
-        shipped = registered(manifest["game"]).get(seat["strategy"])
-        name = seat["strategy"] if shipped and shipped.module == seat["module"] else f"{seat['module']}:{seat['strategy']}"
-        players.append(":".join([name] + [f"{key}={value!r}" for key, value in seat["params"].items()]))
+    players = [recorded_spec(manifest["game"], seat, every_value=True) for seat in manifest["lineup"]]
     return make_batch(manifest["game"], games or manifest["games"], players, manifest["seed"], rules=manifest["rules"],
                       rotate_seats=manifest.get("rotate_seats", False))

@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 
-from . import pool
+from . import distributed, pool
 from .analysis.play import Job, play_jobs
 from .analysis.tune import tune
 from .distributed import using
@@ -126,6 +126,7 @@ def analysis_times(game: str, workers: int, repeat: int, trials: int = 40, games
     ``repeat``; both warmed by a tune of 2 trials first, and the cluster started before the timing (as one
     already running; ``scheduler``: use that one, its workers' threads all busy with this). Also the CPU
     seconds of every worker process and of this one in each, summed over the rounds: how busy the workers were kept."""
+    import dask
     import psutil
     from dask.distributed import Client, LocalCluster
 
@@ -144,8 +145,9 @@ def analysis_times(game: str, workers: int, repeat: int, trials: int = 40, games
 
     with contextlib.ExitStack() as stack:
         if scheduler is None:
-            scheduler = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                                         dashboard_address=None, silence_logs=50)).scheduler_address
+            with dask.config.set(distributed.QUIET):     # as simkit's own LocalCluster (--backend dask)
+                scheduler = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                             dashboard_address=None, silence_logs=50)).scheduler_address
         client = stack.enter_context(Client(scheduler))
         pids = {"dask": sorted(client.run(os.getpid).values())}
         for backend in walls:

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-import threading
 from contextlib import contextmanager
 
 from . import faults, pool
@@ -23,13 +21,14 @@ from .batch import Batch
 from .errors import SimkitError, WorkerDied
 from .games import get_game
 from .pool import _timed_play
-from .strategy import parse_seat, registered
+from .strategy import parse_seat, strategy_ref
 
 
 def connect(workers: int, scheduler: str | None):
     """A Dask client: to the scheduler at ``scheduler``, or to a new LocalCluster of ``workers`` processes
     of one thread each. Returns (client, cluster or None); close both."""
     try:
+        import dask
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise SimkitError("--backend dask needs dask.distributed: pip install 'dask[distributed]'") from None
@@ -38,69 +37,52 @@ def connect(workers: int, scheduler: str | None):
             return Client(scheduler, timeout="10s"), None
         except (OSError, TimeoutError, ValueError) as exc:
             raise SimkitError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           silence_logs=50)
+    with dask.config.set(QUIET):
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=50)
     return Client(cluster), cluster
 
 
-MAX_BUILT = 256     # line-ups a worker keeps built (a search plays hundreds; each costs a rebuild when dropped)
+# Dask's periodic work, eased for a cluster whose tasks are long compiled loops: the statistical profiler (a
+# sample of every thread's stack each 10 ms), the event loops' health check (20 ms) and the memory and system
+# monitors (100 and 500 ms) cost CPU in proportion to the wall time, on every worker, nanny and the
+# scheduler; on a machine whose cores the games already fill, that CPU is taken from the games. A
+# LocalCluster that simkit starts uses these; for workers started by hand, docs/execution.md gives the
+# same settings as environment variables.
+QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+         "distributed.worker.memory.monitor-interval": "1s", "distributed.admin.system-monitor.interval": "2s",
+         "distributed.admin.system-monitor.gil.enabled": False}
 
 
 def _decisions(strategy) -> list[str]:
     return [f"{f.py_func.__module__}.{f.py_func.__qualname__}" for f in strategy.decisions.values()]
 
 
-_FOUND: dict = {}   # strategy serial -> how a worker finds it
-
-
-def strategy_spec(strategy) -> str:
-    """How a worker finds ``strategy``: its name when it is shipped or installed, else ``module:attr`` of the
-    module that holds it (a strategy built from a shipped one keeps the shipped module's decisions, so
-    ``Strategy.module`` does not say where it was made)."""
-    if strategy.serial not in _FOUND:
-        if registered(strategy.game).get(strategy.name) is strategy:
-            _FOUND[strategy.serial] = strategy.name
-        else:
-            places = [(name, attr) for name, module in list(sys.modules.items()) if name != "__main__"
-                      for attr, value in list(getattr(module, "__dict__", {}).items()) if value is strategy]
-            if not places:
-                raise SimkitError(f"strategy {strategy.name}: the Dask workers cannot find it; define it at the top "
-                                  "level of a module of your own (and --upload that file, or install it on the workers)")
-            _FOUND[strategy.serial] = "{}:{}".format(*min(places, key=lambda place: place[0] != strategy.module))
-    return _FOUND[strategy.serial]
+def _ref(strategy) -> str:
+    found = strategy_ref(strategy)
+    if found is None:
+        raise SimkitError(f"strategy {strategy.name}: the Dask workers cannot find it; define it at the top level of "
+                          "a module of your own (and --upload that file, or install it on the workers)")
+    return found
 
 
 def chunk_description(batch) -> str:
     """What a worker needs to rebuild ``batch`` (not its games: every chunk names its own): the game, the
-    effective rules, the seed and each seat's strategy (``strategy_spec``) with its parameter values and the
-    functions of its decisions (module.qualname), which the worker checks against what it finds."""
+    effective rules, the seed and each seat's strategy (``simkit.strategy.strategy_ref``) with its parameter
+    values and the functions of its decisions (module.qualname), which the worker checks against what it
+    finds."""
     return json.dumps({
         "game": batch.game.name, "rules": batch.rules, "seed": batch.seed, "rotate_seats": batch.rotate_seats,
-        "lineup": [{"spec": strategy_spec(seat.strategy), "decisions": _decisions(seat.strategy),
+        "lineup": [{"spec": _ref(seat.strategy), "decisions": _decisions(seat.strategy),
                     "params": {key: float(value) for key, value in seat.values.items()}}
                    for seat in batch.seats]}, sort_keys=True)
 
 
-def _built_batch(description: str):
-    with _LOCK:
-        batch = _BUILT.pop(description, None)
-        if batch is None:
-            batch = _build(json.loads(description))
-            while len(_BUILT) >= MAX_BUILT:
-                _BUILT.pop(next(iter(_BUILT)))
-        _BUILT[description] = batch     # most recently used last
-        return batch
-
-
-def _build(wanted: dict):
-    """The batch a description names, its rules prepared once per (game, rules, players) as the pool's
-    workers do (the client validated them)."""
+def _build(description: str):
+    """The batch a description names (its rules prepared once per (game, rules, players), as the pool's
+    workers do; the client validated them)."""
+    wanted = json.loads(description)
     spec = get_game(wanted["game"])
-    key = (wanted["game"], json.dumps(wanted["rules"], sort_keys=True), len(wanted["lineup"]))
-    if key not in _PREPARED:
-        if len(_PREPARED) >= MAX_BUILT:
-            _PREPARED.clear()
-        _PREPARED[key] = spec.prepare(wanted["rules"], len(wanted["lineup"]))
     seats = []
     for asked in wanted["lineup"]:
         seat = parse_seat(spec.name, ":".join([asked["spec"], *(f"{k}={v!r}" for k, v in asked["params"].items())]))
@@ -108,35 +90,37 @@ def _build(wanted: dict):
             raise SimkitError(f"strategy {asked['spec']} on the Dask worker is not the one the client plays (its "
                               f"decisions are {', '.join(_decisions(seat.strategy))}): install or --upload the same code")
         seats.append(seat)
-    return Batch(spec, wanted["rules"], _PREPARED[key], tuple(seats), wanted["seed"], 1,
-                 rotate_seats=wanted["rotate_seats"])
+    rules_json = json.dumps(wanted["rules"], sort_keys=True)
+    return Batch(spec, wanted["rules"], pool.prepared_rules(spec, wanted["rules"], rules_json, len(seats)),
+                 tuple(seats), wanted["seed"], 1, rotate_seats=wanted["rotate_seats"])
 
 
-_BUILT: dict = {}       # per worker process: description -> Batch, most recently used last
-_PREPARED: dict = {}    # per worker process: (game, rules, players) -> prepared rules
-_LOCK = threading.Lock()
 MIN_TASK = 500          # games: a task costs a few milliseconds of the client's, the scheduler's and a worker's time
 
 
 def _play_task(parts: list) -> list:
     """A task: several chunks ((description, first game, games, check, columns) each), played one after the
-    other; (True, (columns, seconds)) or (False, exception) for each, so one chunk's fault is its own."""
+    other; (True, (columns, seconds)) or (False, the exception packed as the pool's workers pack it) for each,
+    so one chunk's fault is its own and reads as it does locally."""
     played = []
     for description, first_game, games, check, columns in parts:
         try:
-            played.append((True, _timed_play(_built_batch(description), first_game, games, check, columns)))
+            played.append((True, _timed_play(pool.built(description, _build), first_game, games, check, columns)))
         except Exception as exc:
-            played.append((False, exc))
+            played.append((False, pool.packed(exc)))
     return played
 
 
 def tasks(chunks, threads: int) -> list[list]:
     """The chunks in consecutive groups of at least MIN_TASK games (a search's trials are many batches of a
-    few hundred games each), about eight groups per worker thread while there are enough games."""
+    few hundred games each), about eight groups per worker thread while there are enough games; the last
+    two chunks per worker thread go one per task, so that a call (a search's round, which the next one
+    waits for) does not end with one worker playing a whole group while the others idle."""
     size = max(MIN_TASK, -(-sum(chunk.games for chunk in chunks) // (8 * threads)))
+    alone = len(chunks) - 2 * threads       # the chunks from here on are tasks of their own
     groups, games = [], size
-    for chunk in chunks:
-        if games >= size:
+    for index, chunk in enumerate(chunks):
+        if games >= size or index >= alone:
             groups.append([])
             games = 0
         groups[-1].append(chunk)
@@ -176,21 +160,28 @@ class Cluster:
             pending[future.key] = group
             return future
 
-        def fail(chunk, exc):
+        def fail(chunk, value):
+            exc = pool.unpacked(value)
             if failed is None:
                 raise exc
             failed(chunk, exc)
 
-        running = as_completed([submit(group) for _, group in zip(range(2 * threads), queue)])
+        running = as_completed([submit(group) for _, group in zip(range(2 * threads), queue)], with_results=True,
+                               raise_errors=False)     # results fetched on the client's loop: no round trip each
         try:
-            for future in running:
+            for future, played in running:
                 group = pending.pop(future.key)
-                try:
-                    played = future.result()
-                except KilledWorker as exc:     # the scheduler gave up re-running it elsewhere
-                    played = [(False, WorkerDied(
+                following = next(queue, None)
+                if following is not None:       # the worker's next task first, then this one's results
+                    running.add(submit(following))
+                if future.status == "error":
+                    _, exc, _ = played
+                    if not isinstance(exc, KilledWorker):
+                        raise exc
+                    played = [(False, (WorkerDied(     # the scheduler gave up re-running it elsewhere
                         f"the Dask workers playing games {chunk.first_game:,}-{chunk.first_game + chunk.games - 1:,} "
-                        f"of {faults.lineup_words(chunk.batch)} died each time it was tried ({exc})")) for chunk in group]
+                        f"of {faults.lineup_words(chunk.batch)} died each time it was tried ({exc})"), None))
+                        for chunk in group]
                 future.release()
                 for chunk, (ok, value) in zip(group, played):
                     if ok:
@@ -199,9 +190,6 @@ class Cluster:
                         fail(chunk, value)
                     if bar is not None:
                         bar.update(chunk.games)
-                following = next(queue, None)
-                if following is not None:
-                    running.add(submit(following))
         except BaseException:
             self.client.cancel(list(running.futures))
             raise
@@ -210,6 +198,11 @@ class Cluster:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def active_backend() -> str:
+    """The backend ``using`` has made active here: "dask" while a cluster plays the chunks, else "local"."""
+    return "local" if pool.cluster is None else "dask"
 
 
 @contextmanager

@@ -8,13 +8,12 @@ import ctypes
 import json
 import shlex
 import signal
-import sys
 
 from . import guard
 from .bounds import BEFORE_THE_START, PAST_THE_END
 from .errors import RunFailed, SimkitError
 from .guard import W_DECISION, W_GAME, W_SEAT
-from .strategy import registered, shipped_code
+from .strategy import seat_spec, shipped_code
 
 CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS, signal.SIGILL, signal.SIGFPE)
 
@@ -34,25 +33,15 @@ def suspects(batch) -> list[str]:
     found = []
     for seat in batch.seats:
         if not all(shipped_code(getattr(f, "py_func", f)) for f in seat.strategy.decisions.values()):
-            label = _spec(seat)
+            label = seat_spec(seat)
             if label not in found:
                 found.append(label)
     return found
 
 
-def _spec(seat) -> str:
-    strategy = seat.strategy
-    if registered(strategy.game).get(strategy.name) is strategy:
-        return seat.label
-    module = sys.modules.get(strategy.module)
-    attr = next((key for key, value in vars(module).items() if value is strategy), strategy.name) if module \
-        else strategy.name
-    return ":".join([f"{strategy.module}:{attr}", *seat.label.split(":")[1:]])
-
-
 def replay_command(batch, game: int) -> str:
     """The command that replays one game of ``batch`` move by move."""
-    players = ",".join(_spec(seat) for seat in batch.seats)
+    players = ",".join(seat_spec(seat) for seat in batch.seats)
     changed = " (with the run's rules)" if batch.game.rule_changes(batch.rules) else ""
     rotated = " --rotate-seats" if batch.rotate_seats else ""
     return (f"simkit replay {batch.game.name} --seed {batch.seed} --game {game} -p {shlex.quote(players)}{rotated}"
@@ -78,11 +67,21 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if not isinstance(exc, (IndexError, MemoryError, RecursionError)) else text
 
 
+_NOTES: dict[int, tuple] = {}  # id(batch) -> (the batch, kept so that its id is not reused; its note's words)
+MAX_NOTES = 256
+
+
 def note_for(batch, first_game: int, games: int) -> dict:
-    """What another process needs to name a fault in games ``first_game ..`` of ``batch`` (JSON-ready)."""
-    return {"lineup": lineup_words(batch), "who": _who(batch), "replay": replay_command(batch, -1),
-            "seats": [seat.label for seat in batch.seats], "decisions": list(batch.game.decisions),
-            "first": first_game, "games": games}
+    """What another process needs to name a fault in games ``first_game ..`` of ``batch`` (JSON-ready). The
+    words about the batch are made once per batch, not per chunk (they look for each strategy's module)."""
+    kept = _NOTES.get(id(batch))
+    if kept is None or kept[0] is not batch:
+        if len(_NOTES) >= MAX_NOTES:
+            _NOTES.clear()
+        kept = _NOTES[id(batch)] = (batch, {
+            "lineup": lineup_words(batch), "who": _who(batch), "replay": replay_command(batch, -1),
+            "seats": [seat.label for seat in batch.seats], "decisions": list(batch.game.decisions)})
+    return {**kept[1], "first": first_game, "games": games}
 
 
 def stop_line(note: dict, words, what: str, blame: bool = True, replaying: bool = False) -> str:
@@ -134,7 +133,7 @@ def _draws_outside_randomness(py_func) -> bool:
 
 def not_reproducible_line(batch, game: int) -> str:
     """One line for a game that came out differently when replayed in another process."""
-    named = [label for label, seat in ((_spec(seat), seat) for seat in batch.seats)
+    named = [label for label, seat in ((seat_spec(seat), seat) for seat in batch.seats)
              if any(_draws_outside_randomness(getattr(f, "py_func", f)) for f in seat.strategy.decisions.values()
                     if not shipped_code(getattr(f, "py_func", f)))]
     who = (f"strategy {named[0]} draws" if len(set(named)) == 1 else

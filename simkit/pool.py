@@ -115,22 +115,43 @@ def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
         threading.Thread(target=watch, name="simkit-parent-watch", daemon=True).start()
 
 
-_built: dict = {}       # description -> Batch
-_prepared: dict = {}    # (game, rules, players) -> prepared rules
-MAX_BUILT = 256
+MAX_BUILT = 256     # line-ups a worker keeps built (a search plays hundreds; each costs a rebuild when dropped)
+_built: dict = {}       # description (this pool's tuple, or a Dask task's JSON) -> Batch, most recently used last
+_prepared: dict = {}    # (game, rules JSON, players) -> prepared rules
+_building = threading.Lock()    # a Dask worker may run tasks on several threads
+
+
+def built(description, build):
+    """The batch ``build(description)`` makes, built once per worker process and kept for the batch's other
+    chunks (the pool's workers and simkit.distributed's Dask workers share this cache)."""
+    with _building:
+        batch = _built.pop(description, None)
+        if batch is None:
+            batch = build(description)
+            while len(_built) >= MAX_BUILT:
+                _built.pop(next(iter(_built)))
+        _built[description] = batch
+        return batch
+
+
+def prepared_rules(spec, rules: dict, rules_json: str, players: int):
+    """``spec.prepare(rules, players)``, once per (game, rules, players) in a worker process (the process that
+    described the batch validated the rules)."""
+    key = (spec.name, rules_json, players)
+    if key not in _prepared:
+        if len(_prepared) >= MAX_BUILT:
+            _prepared.clear()
+        _prepared[key] = spec.prepare(rules, players)
+    return _prepared[key]
 
 
 def _rebuild(description: tuple):
     game, rules_json, seed, seats, rotate_seats = description
     spec = get_game(game)
     rules = json.loads(rules_json)
-    key = (game, rules_json, len(seats))
-    if key not in _prepared:
-        if len(_prepared) >= MAX_BUILT:
-            _prepared.clear()
-        _prepared[key] = spec.prepare(rules, len(seats))
     line_up = tuple(Seat(_strategy.by_serial(serial), dict(overrides)) for serial, overrides in seats)
-    return Batch(spec, rules, _prepared[key], line_up, seed, 1, rotate_seats=rotate_seats)
+    return Batch(spec, rules, prepared_rules(spec, rules, rules_json, len(seats)), line_up, seed, 1,
+                 rotate_seats=rotate_seats)
 
 
 def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:
@@ -150,12 +171,32 @@ def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tup
 
 
 def _play(description: tuple, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:
-    batch = _built.get(description)
-    if batch is None:
-        if len(_built) >= MAX_BUILT:
-            _built.clear()
-        batch = _built[description] = _rebuild(description)
-    return _timed_play(batch, first_game, games, check, columns)
+    return _timed_play(built(description, _rebuild), first_game, games, check, columns)
+
+
+class RemoteTraceback(Exception):
+    """The traceback, in the worker, of an exception a chunk raised (the ``__cause__`` of the one re-raised)."""
+
+
+def packed(exc: Exception) -> tuple:
+    """An exception raised in a worker, ready to go back to the process that sent the work: (the exception,
+    or a RuntimeError of its words if it does not pickle; its traceback as text). ``unpacked`` undoes it."""
+    text = "".join(traceback.format_exception(exc))
+    try:
+        pickle.dumps(exc)
+    except Exception:
+        exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc, text
+
+
+def unpacked(value: tuple) -> Exception:
+    """The exception ``packed`` sent, with the worker's traceback as its ``__cause__`` (``simkit --debug``
+    prints it; the one line the CLI prints is the exception's own)."""
+    exc, text = value
+    if text is not None:
+        exc.__cause__ = RemoteTraceback(text)
+        exc.__suppress_context__ = True
+    return exc
 
 
 def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_address: int) -> None:
@@ -180,12 +221,7 @@ def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_a
             else:
                 reply = (True, _play(*task))
         except Exception as exc:    # sent back and raised there, with this traceback as its cause
-            text = "".join(traceback.format_exception(exc))
-            try:
-                pickle.dumps(exc)
-            except Exception:
-                exc = RuntimeError(f"{type(exc).__name__}: {exc}")
-            reply = (False, (exc, text))
+            reply = (False, packed(exc))
         try:
             conn.send(reply)
         except (EOFError, OSError):
@@ -193,10 +229,6 @@ def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_a
 
 
 # --- in this process --------------------------------------------------------------------------------------------
-
-class RemoteTraceback(Exception):
-    """The traceback, in the worker, of an exception a chunk raised (the ``__cause__`` of the one re-raised)."""
-
 
 @dataclass
 class Usage:
@@ -467,9 +499,9 @@ def _play_chunks(chunks: list[Chunk], sink, workers: int, check: bool, bar, fail
                 usage.add(chunk, seconds)
                 sink(chunk, columns)
             else:
-                exc, text = value
+                exc = unpacked(value)
                 if failed is None:
-                    raise exc from RemoteTraceback(text)
+                    raise exc
                 failed(chunk, exc)
             finish(chunk)
             receive(0)
@@ -610,8 +642,7 @@ def _replayed(batch, game: int) -> dict:
         _checker = None
         raise error from None
     if not ok:
-        exc, text = value
-        raise exc from RemoteTraceback(text)
+        raise unpacked(value)
     return value[0]
 
 
@@ -628,12 +659,7 @@ def _draw(conn, function, items, parent: int, forked_by_main_thread: bool) -> No
             try:
                 reply = (index, True, function(item))
             except Exception as exc:
-                text = "".join(traceback.format_exception(exc))
-                try:
-                    pickle.dumps(exc)
-                except Exception:
-                    exc = RuntimeError(f"{type(exc).__name__}: {exc}")
-                reply = (index, False, (exc, text))
+                reply = (index, False, packed(exc))
             conn.send(reply)
     except (BrokenPipeError, EOFError, OSError):
         os._exit(0)
@@ -671,8 +697,7 @@ def map_forked(function, items: list, workers: int = 1) -> list:
                     raise ChildDied(f"a process drawing figures died ({faults.death(process.exitcode)}) before it "
                                     "finished") from None
                 if not ok:
-                    exc, text = value
-                    raise exc from RemoteTraceback(text)
+                    raise unpacked(value)
                 results[index] = value
                 waiting[conn][1] -= 1
                 if not waiting[conn][1]:

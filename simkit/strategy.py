@@ -357,6 +357,52 @@ class Seat:
         return self.strategy.param_vector(self.overrides)
 
 
+def _fmt(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+_REFS: dict[int, str] = {}     # strategy serial -> strategy_ref
+
+
+def strategy_ref(strategy: Strategy) -> str | None:
+    """How a line-up names ``strategy`` so that another process (a Dask worker, a replay) finds it again: its
+    name when the game's registry holds it (shipped or installed), else ``module:attr`` of a module that
+    holds it at its top level, the module of its decisions first (a strategy built from a shipped one keeps
+    the shipped module's decisions, so ``Strategy.module`` alone does not say where it was made). None when
+    no importable module holds it (one made in a notebook or in ``__main__``)."""
+    if strategy.serial not in _REFS:
+        if registered(strategy.game).get(strategy.name) is strategy:
+            ref = strategy.name
+        else:
+            places = [(name, attr) for name, module in list(sys.modules.items()) if name != "__main__"
+                      for attr, value in list(getattr(module, "__dict__", {}).items()) if value is strategy]
+            if not places:
+                return None     # not kept: a module imported later may hold it
+            ref = "{}:{}".format(*min(places, key=lambda place: place[0] != strategy.module))
+        _REFS[strategy.serial] = ref
+    return _REFS[strategy.serial]
+
+
+def seat_spec(seat: Seat) -> str:
+    """The ``--players`` entry that plays ``seat`` again: ``strategy_ref`` with the seat's non-default
+    parameters (``module:name`` of its decisions' module where no module holds the strategy)."""
+    ref = strategy_ref(seat.strategy) or f"{seat.strategy.module}:{seat.strategy.name}"
+    return ":".join([ref, *seat.label.split(":")[1:]])
+
+
+def recorded_spec(game: str, entry: dict, every_value: bool = False) -> str:
+    """``seat_spec`` of a seat a run's manifest recorded (its strategy's name, module, label and parameter
+    values): the label of a registered strategy whose decisions come from the recorded module, else
+    ``module:label`` (the module's attribute taken to be named as the strategy). ``every_value``: every
+    recorded parameter value, not only those the label shows (the same seat even if a default has changed)."""
+    known = registered(game).get(entry.get("strategy"))
+    own = entry.get("module") and (known is None or known.module != entry["module"])
+    name = f"{entry['module']}:{entry['strategy']}" if own else entry["strategy"]
+    if every_value:
+        return ":".join([name, *(f"{key}={_fmt(value)}" for key, value in entry["params"].items())])
+    return ":".join([name, *entry["label"].split(":")[1:]])
+
+
 def _import_error_line(exc: BaseException) -> str:
     """``Type: message (file, line N)`` of an exception raised while importing a module of one's own: the
     innermost frame outside Python's import machinery."""

@@ -5,6 +5,7 @@ with one worker (in this process, other chunk sizes) and on the cluster with two
 played (every frame ``play_jobs`` built, in order: a search's trials follow from them) and its printed
 report must be the same.
 """
+import json
 import os
 import signal
 import textwrap
@@ -120,6 +121,64 @@ def test_a_strategy_file_reaches_the_workers_by_upload(cluster, capsys, games_pl
     assert "cannot import module 'h28_uploaded'" in capsys.readouterr().err
     games_played.clear()
     run_both(argv, cluster, capsys, games_played, remote=("--upload", "h28_uploaded.py"))
+
+
+def test_a_run_reaches_the_workers_by_upload(cluster, capsys, tmp_path, clean_sys_path):
+    """``simkit run`` takes the analyses' execution options, --upload too: refused in one line without it (and
+    nothing written), the local backend's dataset bit for bit with it."""
+    (tmp_path / "h28_run_uploaded.py").write_text(MY_STRATEGY)
+    clean_sys_path.chdir(tmp_path)
+    argv = ["run", "wheedle", "--players", "h28_run_uploaded:mine,patient,patient", "-n", "300", "--chunk-size", "50",
+            "-q"]
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as refused:
+        main([*argv, "-o", "refused", "--scheduler", cluster.scheduler_address])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert refused.value.code == 2 and len(lines) == 1 and "cannot import module 'h28_run_uploaded'" in lines[0]
+    assert not (tmp_path / "refused").exists() and not list(tmp_path.glob(".refused*"))
+    main([*argv, "-o", "local", "-w", "1"])
+    main([*argv, "-o", "dask", "--scheduler", cluster.scheduler_address, "--upload", "h28_run_uploaded.py"])
+    parts = sorted(path.name for path in (tmp_path / "local").glob("part-*.parquet"))
+    assert len(parts) == 6
+    assert [(tmp_path / "local" / name).read_bytes() for name in parts] == \
+        [(tmp_path / "dask" / name).read_bytes() for name in parts]
+    assert json.loads((tmp_path / "dask" / "manifest.json").read_text())["backend"] == "dask"
+
+
+def test_a_strategy_error_on_a_worker_reads_as_it_does_locally(cluster, capsys, tmp_path, clean_sys_path):
+    """A decision that raises stops the command with the same one line on a Dask worker as in the local pool
+    (the game, seat and decision under way, the suspect and the replay command), exit status 1; the worker's
+    traceback is the error's cause, as locally."""
+    from simkit import pool
+    from simkit.distributed import using
+    from simkit.runner import make_batch
+
+    from .careless_behaviours import BEHAVIOURS, strategy_source
+
+    behaviour = next(b for b in BEHAVIOURS if b.name == "raises")
+    (tmp_path / "h28_raises.py").write_text(strategy_source("wheedle", behaviour, "h28_raises")
+                                            + "h28_raises = STRATEGY\n")
+    clean_sys_path.chdir(tmp_path)
+    argv = ["run", "wheedle", "--games", "40", "--chunk-size", "40", "-q", "-p", "tuned,h28_raises:h28_raises,patient"]
+    pool.warm(make_batch("wheedle", 1, None, 0))   # else this process's first game of wheedle (its warm-up) fails here
+    capsys.readouterr()
+    lines, causes = [], []
+    for where in (["-w", "2"], ["--scheduler", cluster.scheduler_address, "--upload", "h28_raises.py"]):
+        with pytest.raises(SystemExit) as stopped:
+            main([*argv, "-o", "out", *where])
+        lines.append(capsys.readouterr().err.strip().splitlines())
+        assert stopped.value.code == 1 and len(lines[-1]) == 1, lines[-1]
+        assert not (tmp_path / "out").exists()
+    assert lines[0] == lines[1]
+    assert "ValueError: careless" in lines[0][0] and "seat 1 (h28_raises)" in lines[0][0], lines[0]
+    assert "replay it: simkit replay wheedle --seed 0 --game 0 -p tuned,h28_raises:" in lines[0][0]
+    batch = make_batch("wheedle", 40, ["tuned", "h28_raises:h28_raises", "patient"], 0)
+    for backend in ("local", "dask"):
+        with using(backend, 2, cluster.scheduler_address if backend == "dask" else None), \
+                pytest.raises(Exception) as raised:
+            pool.play_chunks([pool.Chunk(batch, 0, 20), pool.Chunk(batch, 20, 20)], lambda chunk, columns: None, 2)
+        causes.append(raised.value.__cause__)
+    assert all(isinstance(cause, pool.RemoteTraceback) and "careless" in str(cause) for cause in causes), causes
 
 
 def test_bench_times_a_tune_on_both_backends(cluster):

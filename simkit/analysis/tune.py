@@ -41,7 +41,7 @@ from ..errors import SimkitError
 from ..games import get_game
 from ..limits import check_count
 from ..runner import make_batch
-from ..strategy import Seat, Strategy, parse_lineup, parse_seat, registered
+from ..strategy import Seat, Strategy, parse_lineup, parse_seat, seat_spec
 from .activity import first_lines
 from .paired import paired_tables
 from .play import Job, block_outcomes, deals_for, play_jobs, rotate
@@ -122,12 +122,6 @@ def declared_space(strategy: Strategy) -> list[Dimension]:
     return dims
 
 
-def spec_of(seat: Seat) -> str:
-    """A line-up entry that plays ``seat``: its label for a registered strategy, ``module:name[:k=v...]`` for a
-    user's own (which the label alone would not find)."""
-    if registered(seat.strategy.game).get(seat.strategy.name) is seat.strategy:
-        return seat.label
-    return f"{seat.strategy.module}:{seat.label}"
 
 
 def _entry0(frame: pd.DataFrame, objective: str) -> pd.Series:
@@ -477,7 +471,7 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
         findings.append(f"Keep the start: the validation says the best found is worse than {start.label}; the final "
                         f"race ({_race_games(stage_states):,} games per finalist) could not tell the finalists apart. "
                         "More games per trial (--trial-games, --max-trial-games) separate them better.")
-    findings.append(f"Use it: --players {spec_of(best)},... (best.txt and best.toml in the results directory).")
+    findings.append(f"Use it: --players {seat_spec(best)},... (best.txt and best.toml in the results directory).")
     best_toml = _best_toml(setup, best, best_values)
     setup_record = {"game": setup.game, "strategy": start.label, "family": start.strategy.name,
                     "space": [d.text() for d in setup.dims], "field": None if setup.field is None else
@@ -485,10 +479,10 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
                     "sampler": setup.sampler, "round_size": setup.round_size, "objective": setup.objective,
                     "seed": setup.seed, "sets": list(sets), "rules": rules, "validation_games": deals * n,
                     "study_name": study_name, "best": {k: float(v) for k, v in best_values.items()},
-                    "best_spec": spec_of(best), "games_searching": searched}
+                    "best_spec": seat_spec(best), "games_searching": searched}
     title = f"{spec.title}: tuning {start.label}" + (" (best response)" if setup.field is not None else " (self-play)")
     return TuneResult("tune", title, setup.game, tables, findings, setup_record,
-                      files={"best.txt": spec_of(best) + "\n", "best.toml": best_toml}, players=n,
+                      files={"best.txt": seat_spec(best) + "\n", "best.toml": best_toml}, players=n,
                       details=("trials", "rounds", "selection"))
 
 
@@ -568,6 +562,6 @@ def _margin_over_field(setup: _Setup, frame_start: pd.DataFrame, frame_best: pd.
 def _best_toml(setup: _Setup, best: Seat, best_values: dict) -> str:
     import tomli_w
 
-    return tomli_w.dumps({"game": setup.game, "strategy": setup.start.strategy.name, "spec": spec_of(best),
+    return tomli_w.dumps({"game": setup.game, "strategy": setup.start.strategy.name, "spec": seat_spec(best),
                           "params": {k: float(v) for k, v in best.values.items()},
                           "tuned": {k: float(v) for k, v in best_values.items()}})

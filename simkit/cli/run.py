@@ -1,29 +1,24 @@
-import os
 import sys
 
 import click
 
-from ..limits import BACKENDS, DEFAULT_CHUNK
+from ..limits import DEFAULT_CHUNK
 from .options import (
     GAMES,
     check_batch_input,
+    execution_options,
     game_argument,
     players_list,
     players_option,
     rules_options,
     seed_option,
-    workers_option,
 )
-
-
-def _check_backend(backend, scheduler) -> None:
-    if backend == "local" and scheduler:
-        raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
 
 
 def _check_first(game, players, rules_file, sets, backend, scheduler, **_) -> None:
     """The command's first checks, made by ``simkit.cli.main`` before the library loads (make_batch repeats them)."""
-    _check_backend(backend, scheduler)
+    if backend == "local" and scheduler:
+        raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
     check_batch_input(game, players_list(players), rules_file, sets)
 
 
@@ -34,14 +29,9 @@ def _check_first(game, players, rules_file, sets, backend, scheduler, **_) -> No
 @seed_option
 @click.option("--out", "-o", required=True, type=click.Path(), help="Run directory to create.")
 @rules_options
-@workers_option
+@execution_options
 @click.option("--chunk-size", type=click.IntRange(1), default=DEFAULT_CHUNK, show_default=True,
               help="Games per chunk (per Parquet part); results do not depend on it.")
-@click.option("--backend", type=click.Choice(BACKENDS), default=None,
-              help="local: worker processes on this machine (default); dask: Dask tasks on a LocalCluster of "
-                   "--workers processes, or on the cluster at --scheduler. Results are the same.")
-@click.option("--scheduler", metavar="ADDRESS", default=None,
-              help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend dask).")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory (or an interrupted run's "
                                                 "kept chunks) holding a different run.")
 @click.option("--rotate-seats", is_flag=True,
@@ -50,16 +40,15 @@ def _check_first(game, players, rules_file, sets, backend, scheduler, **_) -> No
                    "--games is rounded up to a multiple of n.")
 @click.option("--check", is_flag=True, help="Checking mode: assert the engine's conservation laws during play.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def command(game, games, players, seed, out, rules_file, sets, workers, chunk_size, backend, scheduler, overwrite,
-            rotate_seats, check, quiet):
+def command(game, games, players, seed, out, rules_file, sets, workers, chunk_size, overwrite, rotate_seats, check,
+            quiet):
     """Run a batch of games into a directory of Parquet parts with a manifest.
 
     An interrupted run resumes when the same command is given again; on a finished run it does nothing."""
+    from ..distributed import active_backend
     from ..reports.format import run_headline
     from ..runner import RunInterrupted, finished, make_batch, prepare_output, run_config, run_to_directory
 
-    _check_backend(backend, scheduler)
-    backend = "dask" if scheduler else backend or "local"
     batch = make_batch(game, games, players_list(players), seed, rules_file, sets, rotate_seats=rotate_seats)
     if batch.games != games:
         click.echo(f"simkit: note: --rotate-seats plays each deal in all {len(batch.seats)} seat orders: "
@@ -69,12 +58,11 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
     if finished(out, config, overwrite):
         click.echo(f"{out} already holds this run, complete; nothing to do", err=True)
         return
-    workers = workers or os.cpu_count() or 1
     if not quiet:   # what is about to be played, first (a progress bar then runs below it, on stderr)
         click.echo(run_headline(batch.game, batch.manifest()))
     try:
         path = run_to_directory(batch, out, workers, chunk_size, progress=not quiet, overwrite=overwrite, check=check,
-                                backend=backend, scheduler=scheduler)
+                                backend=active_backend())
     except RunInterrupted as exc:   # one line saying how to resume (click would print "Aborted!")
         click.echo(f"simkit: {exc}", err=True)
         sys.exit(130)
