@@ -140,7 +140,7 @@ def test_ctrl_c_keeps_the_search_and_a_different_command_is_refused(tmp_path, mo
 
     from simkit.runner import RunInterrupted
 
-    module = importlib.import_module("simkit.analysis.design")
+    module = importlib.import_module("simkit.analysis.design_space")   # where the plan plays
     play_jobs, calls = module.play_jobs, []
 
     def interrupted(jobs, workers=1):
