@@ -115,13 +115,14 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
     tables.update(cards=cards, card_seats=card_seats)
     if card_length is not None:
         tables["card_length"] = card_length
-    winner = _winner(plan, names, verdicts, values)
+    beaten = beaten_by(plan, names, verdicts, judged) if len(plan.goals) > 1 else {}
+    winner, contenders = _winner(plan, names, verdicts, values, beaten)
     balance_command = (f"simkit balance {spec.name} --players {','.join(s.label for s in plan.lineup)} "
                        f"--games {deals * plan.players} --seed {seed}" if plan.mix is None else None)
     files = {f"{name}.toml": _candidate_toml(plan, name, v, c, verdicts[name], balance_command)
              for name, v, c in zip(names[1:], values, changes)}
     findings = _findings(plan, budget, state, trials, names, values, changes, verdicts, winner, note, deals, seed,
-                         balance_command)
+                         balance_command, contenders, beaten)
     findings = _identical_play(plan, trials) + findings
     probe = probe_strategies(spec.name, list(plan.lineup), plan.seed, sets, rules) if plan.mix is None else None
     findings = first_lines(spec, None, None, frames, probe, [(dim.name, "varied by the search") for dim in plan.dims]) \
@@ -145,7 +146,7 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
              "baseline": state["baseline"],
              "candidates": [{"name": name, "trial": t.number, "values": dict(val), "changes": changes_text(c)}
                             for name, t, val, c in zip(names[1:], chosen, values, changes)],
-             "winner": winner, "games_searching": state["games"]}
+             "winner": winner, "contenders": contenders, "games_searching": state["games"]}
     title = f"{spec.title}: rule search ({', '.join(g.text for g in plan.goals)})"
     return DesignResult("design", title, spec.name, tables, findings, json.loads(json.dumps(setup, default=str)),
                         files=files, players=plan.players, details=("trials", "trial_facts", "rounds", "card_length"))
@@ -218,9 +219,42 @@ def _unslack(constraint, slack: float) -> float:
     return slack + constraint.bound if constraint.op == "<=" else constraint.bound - slack
 
 
-def _winner(plan: _Plan, names, verdicts, values) -> dict | None:
-    """One goal: the candidate with the best re-evaluated value, if it is better than the default with its
-    constraints not broken. Several goals: the first candidate better on one goal and worse on none."""
+def _better_worse(goal: Goal, low: float, high: float, diff: float, plan: _Plan) -> tuple[bool, bool]:
+    """Whether a paired interval of (one rule set - another) on ``goal`` makes the first better by more than a
+    negligible margin, and whether it makes it worse by any margin (a small loss still counts against a change)."""
+    verdict = _verdict(goal, low, high, diff, plan)
+    return (verdict.startswith("better than the default") and "but negligible" not in verdict,
+            verdict.startswith("worse than the default"))
+
+
+def beaten_by(plan: _Plan, names, verdicts, judged) -> dict[str, list[tuple[str, list[str]]]]:
+    """Pareto dominance with intervals among the candidates whose constraints hold: candidate B beats A when the
+    paired interval of B - A (the same deals and resamples) shows B better on at least one goal and worse on
+    none. Returns, per candidate, the candidates that beat it and the goals they are better on."""
+    usable = [k for k, name in enumerate(names) if k and not any(
+        v["role"] == "constraint" and v["verdict"] == "broken" for v in verdicts[name].values())]
+    beaten = {names[k]: [] for k in range(1, len(names))}
+    for a in usable:
+        for b in usable:
+            if a == b:
+                continue
+            better, worse = [], False
+            for goal in plan.goals:
+                diff, low, high = interval(judged[b]["goals"][goal.column] - judged[a]["goals"][goal.column])
+                is_better, is_worse = _better_worse(goal, low, high, diff, plan)
+                better += [goal.text] if is_better else []
+                worse = worse or is_worse
+            if better and not worse:
+                beaten[names[a]].append((names[b], better))
+    return beaten
+
+
+def _winner(plan: _Plan, names, verdicts, values, beaten) -> tuple[dict | None, list[str]]:
+    """The winner and the contenders. A contender is better than the default (by more than a negligible margin)
+    on a goal, worse on none, with its constraints not broken. One goal: the winner is the contender with the
+    best re-evaluated value. Several: the winner must also be Pareto-undominated with intervals (no candidate
+    ``beaten_by`` it); when none or several contenders are, there is no single winner (None) and the contenders
+    are returned for the findings to weigh."""
     goals = [g.text for g in plan.goals]
     eligible = []
     for name, value in zip(names[1:], values):
@@ -234,13 +268,16 @@ def _winner(plan: _Plan, names, verdicts, values) -> dict | None:
         if better and not worse:
             eligible.append((name, value))
     if not eligible:
-        return None
+        return None, []
     if len(plan.goals) == 1:
         goal = plan.goals[0]
         name, value = min(eligible, key=lambda e: goal.sign * verdicts[e[0]][goal.text]["value"])
-    else:
-        name, value = eligible[0]
-    return {"name": name, "values": value}
+        return {"name": name, "values": value}, [name]
+    undominated = [(name, value) for name, value in eligible if not beaten[name]]
+    if len(undominated) == 1:
+        name, value = undominated[0]
+        return {"name": name, "values": value}, [name]
+    return None, [name for name, _ in eligible]
 
 
 def _cards(plan: _Plan, names, frames, namespaces) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
@@ -319,7 +356,7 @@ def _trial_facts(study) -> pd.DataFrame:
 
 
 def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdicts, winner, note, deals, seed,
-              balance_command) -> list[str]:
+              balance_command, contenders=(), beaten=None) -> list[str]:
     who = (f"the line-up {', '.join(s.label for s in plan.lineup)}" if plan.mix is None else
            f"a population of {plan.players} players drawn from " + ", ".join(f"{s.label} {share:.0%}"
                                                                          for s, share in plan.mix))
@@ -353,15 +390,19 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
             else:
                 parts.append(f"{text}: {value} ({v['verdict']})")
         lines.append(f"{name} ({changes_text(change)}): " + "; ".join(parts) + ".")
+    several = len(plan.goals) > 1
     if winner is not None:
         lines.append(f"Winner: {winner['name']} ({changes_text(_changes(plan, winner['values']))}): its interval "
-                     "separates it from the default rules" + (" on at least one goal, and it is worse on none"
-                                                             if len(plan.goals) > 1 else "") + ".")
+                     "separates it from the default rules" + (" on at least one goal, it is worse on none, and no "
+                                                             "other candidate beats it (better on a goal, worse on "
+                                                             "none, paired)" if several else "") + ".")
+    elif contenders:
+        lines.append(_no_single_winner(contenders, beaten or {}))
     else:
         goal = plan.goals[0]
         ahead = [name for name in names[1:] if goal.sign * verdicts[name][goal.text]["diff"] < 0]
         lines.append("No winner: no candidate's re-evaluated interval separates it from the default rules in its "
-                     "favour" + (" (better on one goal and worse on none)" if len(plan.goals) > 1 else "") + ". "
+                     "favour" + (" (better on one goal and worse on none)" if several else "") + ". "
                      + ("With these games the search cannot tell its best rules from the default; more --games, or "
                         "a wider range, might." if ahead else "The default rules are as good as any candidate found "
                         f"on {goal.text}."))
@@ -369,6 +410,25 @@ def _findings(plan: _Plan, budget, state, trials, names, values, changes, verdic
                  + (f"; `{balance_command} --rules candidate-K.toml` prints its full balance card on the "
                     "re-evaluation's games." if balance_command else "."))
     return lines
+
+
+def _no_single_winner(contenders: list[str], beaten: dict) -> str:
+    """Several goals, no single winner: each contender beats the default, but another candidate beats it, or
+    several contenders stand undominated and the choice between them is a trade-off."""
+    free = [name for name in contenders if not beaten.get(name)]
+    parts = [f"{name} is beaten by " + ", ".join(f"{other} (better on {' and '.join(goals)}, worse on none)"
+                                                 for other, goals in beaten[name])
+             for name in contenders if beaten.get(name)]
+    if len(free) > 1:
+        parts.append(f"{_and(free)} are each beaten by no other candidate: choosing between them is a trade-off "
+                     "between the goals, not a winner")
+    return (f"No single winner: {_and(contenders)} {'is' if len(contenders) == 1 else 'are each'} better than the "
+            "default rules on a goal and worse on none, but " + "; ".join(parts) + " (paired intervals on the "
+            "re-evaluation's deals).")
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _cell(value, low, high, rate: bool = False, signed: bool = False) -> str:
