@@ -34,6 +34,7 @@ from simkit.storage import write_atomic  # noqa: E402
 
 from .card import CARD_CSS, analysis_panels, card_html, forest_figure, nav_html, png, verdict_lines  # noqa: E402
 from .format import flat_table, money_columns, setup_table_html, table_html, tested  # noqa: E402
+from .order import sort_tables  # noqa: E402
 from .plots import hist_with_overflow, legend_outside, money_axis, percent_axis  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
@@ -313,6 +314,7 @@ def write_results(out, experiment, results, extra: dict, attachments: dict | Non
         for number, result in enumerate(results, 1):
             folder = staging / f"{number:02d}-{result.kind}"
             folder.mkdir()
+            result.tables = sort_tables(result.kind, result.tables)   # tables, figures and page in one order
             for name, table in result.tables.items():
                 flat_table(table).to_csv(folder / f"{name}.csv", index=False)
                 flat_table(table).to_parquet(folder / f"{name}.parquet", index=False)

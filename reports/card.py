@@ -157,7 +157,29 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
     if kind in ("compare", "balance"):      # --retune: each strategy's change once every player is re-tuned
         for label, row in _rows(tables.get("retuned_strategy")):
             win.add(label, row["win_diff"], row["win_low"], row["win_high"], 100)
+        _retuned_metrics(panels, tables.get("retuned"), setup, game)
     return [panel for panel in panels if panel.labels]
+
+
+def _retuned_metrics(panels: list[Panel], table, setup: dict, game) -> None:
+    """--retune's side-by-side verdicts (seat advantage, strategy spread, game length, games at a limit), each
+    change B - A for fixed and for re-tuned players; a fixed one already drawn (an A/B card's own change) once."""
+    if table is None or table.empty:
+        return
+    for _, row in table.iterrows():
+        if bool(row["rate"]):
+            panel, scale = panels[0], 100.0
+        else:
+            unit = f"game length B - A ({game.length_column})"
+            panel = next((p for p in panels if p.unit == unit), None)
+            if panel is None:
+                panel = Panel(unit, _negligible(setup, "length"))
+                panels.append(panel)
+            scale = 1.0
+        value = tuple(float(row[c]) * scale for c in ("diff", "diff_low", "diff_high"))
+        if row["players"] == "fixed" and any(np.allclose(value, drawn) for drawn in panel.values):
+            continue
+        panel.add(f"{row['metric']} ({row['players']})", *value)
 
 
 def run_panels(leader: str, gaps: dict) -> list[Panel]:
