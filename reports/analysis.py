@@ -34,6 +34,7 @@ from simkit.storage import write_atomic  # noqa: E402
 
 from .card import CARD_CSS, analysis_panels, card_html, forest_figure, nav_html, png, verdict_lines  # noqa: E402
 from .format import flat_table, money_columns, setup_table_html, table_html, tested  # noqa: E402
+from .hover import views as hover_views  # noqa: E402
 from .order import sort_tables  # noqa: E402
 from .plots import hist_with_overflow, legend_outside, money_axis, percent_axis  # noqa: E402
 
@@ -439,6 +440,8 @@ def render_results(directory, output) -> Path:
                          "csv": {name: f"{folder.name}/{name}.csv" for name in tables},
                          "figures": [{"title": f["title"], "png": _png(inside(folder, f"{f['name']}.png", where))}
                                      for f in drawn if inside(folder, f"{f['name']}.png", where).is_file()],
+                         "hovers": [{"title": view["title"], "svg": Markup(view["svg"])}
+                                    for view in hover_views(entry["kind"], tables, entry["setup"])],
                          "how": HOW_TO_READ.get(entry["kind"], ""), "tables": shown,
                          "tested": headline, "setup": Markup(setup_table_html(game, entry["setup"]))})
     title = experiment.title or (sections[0]["title"] if len(sections) == 1 else f"{game.title}: "
