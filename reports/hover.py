@@ -12,6 +12,8 @@ from html import escape
 import numpy as np
 import pandas as pd
 
+from simkit.analysis.result import points
+
 from .format import _plain_decimals, interval_text, number, rate_interval
 from .format import rule_value as shown_value
 
@@ -255,9 +257,8 @@ def _goal_text(values, column: str, rate: bool, signed: bool = False) -> str:
     if not (np.isfinite(low) and np.isfinite(high)):
         return _percent(value) if rate and not signed else number(value * (100 if rate else 1),
                                                                  _plain_decimals([value]), signed)
-    if rate and not signed:
-        return _percent(value, low, high)
-    scale = 100.0 if rate else 1.0
-    return interval_text(value * scale, low * scale, high * scale, signed) + (" points" if rate else "")
+    if rate:
+        return points(value, low, high) if signed else _percent(value, low, high)
+    return interval_text(value, low, high, signed)
 
 
