@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -265,10 +266,15 @@ VERDICT_WORDS = ("Verdict", "significant", "Best", "Highest", "winner", "Winner"
                  "Equilibrium", "equilibrium", "distinguishable")
 
 
+SWAPPED_LINE = re.compile(r"^(entry|seat) \d+( \(every seat in turn\))?: \S+ -> \S+: ")
+
+
 def verdict_lines(findings: list[str], limit: int = 3) -> list[str]:
     """The sentences of the findings that answer the question (the terminal prints them among the findings):
-    those that give a verdict, at most ``limit``; else the first finding after the set-up line."""
-    lines = [line for line in findings if line.startswith("Verdict")]
+    each swapped entry's change (what a compare of line-ups tested), then those that give a verdict, at most
+    ``limit``; else the first finding after the set-up line."""
+    lines = [line for line in findings if SWAPPED_LINE.match(line)] + \
+        [line for line in findings if line.startswith("Verdict")]
     if not lines:
         lines = [line for line in findings if any(word in line for word in VERDICT_WORDS)
                  and not line.startswith("HOUSE RULE")]
