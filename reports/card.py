@@ -132,9 +132,12 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
         panels = []
         if validation is not None and len(validation):
             goals = validation[(validation["role"] == "goal") & (validation["rules"] != "default")]
+            directions = dict(zip(setup.get("goals") or [], setup.get("directions") or []))
             for measure, rows in goals.groupby("measure", sort=False):
                 rate = _is_rate(rows)
-                panel = Panel(f"{measure}: candidate - default" + (" (points)" if rate else ""))
+                better = {"minimize": "; lower is better", "maximize": "; higher is better"}.get(directions.get(measure), "")
+                panel = Panel(f"{measure}: candidate - default" + (f" (points{better})" if rate else
+                                                                   f" ({better[2:]})" if better else ""))
                 for _, row in rows.iterrows():
                     panel.add(row["rules"], row["diff"], row["diff_low"], row["diff_high"], 100 if rate else 1)
                 panels.append(panel)
@@ -266,6 +269,7 @@ VERDICT_WORDS = ("Verdict", "significant", "Best", "Highest", "winner", "Winner"
                  "Equilibrium", "equilibrium", "distinguishable")
 
 
+ANSWERS = ("Verdict", "Winner:", "No winner:", "No single winner:")   # sentences that are the answer itself
 SWAPPED_LINE = re.compile(r"^(entry|seat) \d+( \(every seat in turn\))?: \S+ -> \S+: ")
 
 
@@ -274,7 +278,7 @@ def verdict_lines(findings: list[str], limit: int = 3) -> list[str]:
     each swapped entry's change (what a compare of line-ups tested), then those that give a verdict, at most
     ``limit``; else the first finding after the set-up line."""
     lines = [line for line in findings if SWAPPED_LINE.match(line)] + \
-        [line for line in findings if line.startswith("Verdict")]
+        [line for line in findings if line.startswith(ANSWERS)]
     if not lines:
         lines = [line for line in findings if any(word in line for word in VERDICT_WORDS)
                  and not line.startswith("HOUSE RULE")]
