@@ -119,7 +119,7 @@ def metagame_hover(tables, setup):
     names = [str(n) for n in setup.get("strategies") or []]
     if len(names) != 3 or "path" not in tables or not set(names) <= set(tables["path"].columns):
         return None
-    side, pad = 420.0, 40.0
+    side, pad = 420.0, 46.0
 
     def place(mix):
         x, y = _corner(mix)
@@ -131,7 +131,10 @@ def metagame_hover(tables, setup):
     corners = [place(m) for m in np.eye(3)]
     body = [f'<polygon points="{" ".join(f"{x[0]:.1f},{y[0]:.1f}" for x, y in corners)}" fill="#fafafa" '
             'stroke="#333"/>']
-    for (x, y), name, anchor, dy in zip(corners, names, ("start", "end", "middle"), (18, 18, -8)):
+    body.append('<text x="4" y="12" font-size="10" fill="#555">red: the equilibrium; blue: the path from the uniform '
+                'mix;</text><text x="4" y="24" font-size="10" fill="#555">orange discs: where the bootstrap equilibria '
+                'land (area: share of resamples)</text>')
+    for (x, y), name, anchor, dy in zip(corners, names, ("start", "end", "middle"), (34, 34, -10)):
         body.append(f'<text x="{x[0]:.1f}" y="{y[0] + dy:.1f}" font-size="12" text-anchor="{anchor}">{escape(name)}'
                     "</text>")
     path = tables["path"][names].to_numpy(float)
