@@ -393,7 +393,7 @@ def setup_facts(game, setup: dict, players, findings: list[str]) -> list[tuple[s
     # the games a rule change came into play in)
     games = next((found.group(0) for line in findings for found in [GAMES.match(line)] if found), None) or \
         next((found.group(0) for line in findings for found in [GAMES.search(line)] if found), None)
-    if setup.get("validation_games"):     # a rule search: its trials' games, then the re-evaluation's
+    if setup.get("validation_games") and setup.get("goal_columns"):   # a rule search: trials, then re-evaluation
         games = (f"{setup['trial_games']:,} per trial, {setup.get('games_searching', 0):,} searching; "
                  f"{setup['validation_games']:,} per rule set re-evaluated on fresh deals")
     if games:
