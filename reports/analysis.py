@@ -360,6 +360,7 @@ def results_headline(manifest: dict) -> str:
     return experiment_headline(Experiment.from_dict(manifest["experiment"], MANIFEST), manifest["analyses"])
 
 
+TOTAL_GAMES = re.compile(r"^[^.;]*? = (\d[\d,]*) games")
 GAMES = re.compile(r"\b\d[\d,]* games( per side)?( \([^)]*\))?")
 
 
@@ -391,7 +392,10 @@ def setup_facts(game, setup: dict, players, findings: list[str]) -> list[tuple[s
         facts.append(("searched", ", ".join(setup["vary"])))
     # the line that says how many games were played starts with the count (first lines before it may count
     # the games a rule change came into play in)
-    games = next((found.group(0) for line in findings for found in [GAMES.match(line)] if found), None) or \
+    # a total stated as one ("4 line-ups x 30 games ... = 120 games") before any line's first count
+    games = next((f"{found.group(1)} games ({line.split(' = ')[0]})" for line in findings
+                  for found in [TOTAL_GAMES.search(line)] if found), None) or \
+        next((found.group(0) for line in findings for found in [GAMES.match(line)] if found), None) or \
         next((found.group(0) for line in findings for found in [GAMES.search(line)] if found), None)
     if setup.get("validation_games") and setup.get("goal_columns"):   # a rule search: trials, then re-evaluation
         games = (f"{setup['trial_games']:,} per trial, {setup.get('games_searching', 0):,} searching; "
