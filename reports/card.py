@@ -159,8 +159,8 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
                 win.add(label, row["exploitability_share"], row["exploitability_share_low"],
                         row["exploitability_share_high"], 100)
     if kind in ("compare", "balance"):      # --retune: each strategy's change once every player is re-tuned
-        for label, row in _rows(tables.get("retuned_strategy")):
-            win.add(label, row["win_diff"], row["win_low"], row["win_high"], 100)
+        for label, row in _rows(tables.get("retuned_strategy")):    # beside the same strategy with fixed players
+            win.add(f"{label} (re-tuned)", row["win_diff"], row["win_low"], row["win_high"], 100)
         _retuned_metrics(panels, tables.get("retuned"), setup, game)
     return [panel for panel in panels if panel.labels]
 

@@ -62,8 +62,9 @@ def _reordered(table: pd.DataFrame, order: list[str]) -> pd.DataFrame:
 
 
 def ranked_name(label) -> str:
-    """The strategy a row names: a re-tuned one (``threshold*``) ranks where its strategy does."""
-    return str(label).rstrip("*")
+    """The strategy a row names: a re-tuned one (``threshold*``, ``blocker (re-tuned)``) ranks where its strategy
+    does."""
+    return str(label).removesuffix(" (re-tuned)").rstrip("*")
 
 
 def sort_tables(kind: str, tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
