@@ -390,9 +390,9 @@ def setup_facts(game, setup: dict, players, findings: list[str]) -> list[tuple[s
         facts.append(("swept", f"{setup['key']} over {', '.join(map(str, setup.get('values') or []))}"))
     if setup.get("vary"):
         facts.append(("searched", ", ".join(setup["vary"])))
-    # the line that says how many games were played starts with the count (first lines before it may count
-    # the games a rule change came into play in)
-    # a total stated as one ("4 line-ups x 30 games ... = 120 games") before any line's first count
+    # a total stated as one ("4 line-ups x 30 games ... = 120 games") first; else the line that says how many
+    # games were played starts with the count (first lines before it may count the games a rule change came
+    # into play in)
     games = next((f"{found.group(1)} games ({line.split(' = ')[0]})" for line in findings
                   for found in [TOTAL_GAMES.search(line)] if found), None) or \
         next((found.group(0) for line in findings for found in [GAMES.match(line)] if found), None) or \
