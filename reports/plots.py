@@ -137,8 +137,13 @@ def hist_with_overflow(ax, values, weights=None, cap=None, quantile: float = 0.9
 
 
 def strategy_order(data) -> list[str]:
-    """The run's strategies in the page's order (its strategy table's: win rate, highest first) that played."""
-    played = set(data.frame["strategy"].astype(str))
+    """The run's strategies in the page's order (its strategy table's: win rate, highest first) that played;
+    without a strategy table, in the frame's own order."""
+    column = data.frame["strategy"]
+    played = list(dict.fromkeys(map(str, column.cat.categories if hasattr(column, "cat") else sorted(column.unique()))))
+    played = [name for name in played if (column.astype(str) == name).any()]
+    if "strategy" not in data.summary:
+        return played
     return [str(name) for name in data.summary["strategy"].index if str(name) in played]
 
 
