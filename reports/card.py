@@ -318,6 +318,8 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 1em
 dl.facts dt { color: #555; } dl.facts dd { margin: 0; }
 ul.verdict { font-weight: 600; padding-left: 1.2em; } ul.verdict li { margin-bottom: 0.3em; }
 img.forest { display: block; max-width: 100%; } nav.toc ol { columns: 2; font-size: 0.9em; }
+table.summary.wide { font-size: 0.68em; } table.summary.wide td, table.summary.wide th { padding: 2px 4px; }
+details.hover svg { display: block; margin: 0.4em 0; }
 """
 
 
