@@ -113,7 +113,7 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
             win.add(f"seat {int(seat)}", row["win_advantage"], row["win_advantage_low"], row["win_advantage_high"], 100)
     elif kind == "sweep":
         focus = tables.get("focus")
-        win.unit = "win rate minus the best point's (points, paired)"
+        win.unit = "win rate minus the highest point's (points, paired)"
         key = setup.get("key", "value")
         best = focus[focus.columns[0]].iloc[int(np.argmax(focus["win_rate"].to_numpy()))] if focus is not None else None
         for value, row in _rows(focus):
