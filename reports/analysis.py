@@ -49,6 +49,8 @@ from .format import (  # noqa: E402
     table_html,
     tested,
 )
+from .hover import views as hover_views  # noqa: E402
+from .order import sort_tables  # noqa: E402
 from .plots import figure_grid, hist_with_overflow, interval_bars, legend_outside, money_axis, percent_axis  # noqa: E402
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
@@ -296,6 +298,7 @@ def write_results(out, experiment, results, extra: dict, attachments: dict | Non
         for number, result in enumerate(results, 1):
             folder = staging / f"{number:02d}-{result.kind}"
             folder.mkdir()
+            result.tables = sort_tables(result.kind, result.tables)   # tables, figures and page in one order
             for name, table in result.tables.items():
                 flat_table(table).to_csv(folder / f"{name}.csv", index=False)
                 flat_table(table).to_parquet(folder / f"{name}.parquet", index=False)
@@ -338,6 +341,7 @@ def results_headline(manifest: dict) -> str:
     return experiment_headline(Experiment.from_dict(manifest["experiment"], MANIFEST), manifest["analyses"])
 
 
+TOTAL_GAMES = re.compile(r"^[^.;]*? = (\d[\d,]*) games")
 GAMES = re.compile(r"\b\d[\d,]* games( per side)?( \([^)]*\))?")
 
 
@@ -365,10 +369,16 @@ def setup_facts(game, setup: dict, players, findings: list[str]) -> list[tuple[s
         facts.append(("swept", f"{setup['key']} over {', '.join(map(str, setup.get('values') or []))}"))
     if setup.get("vary"):
         facts.append(("searched", ", ".join(setup["vary"])))
-    # the line that says how many games were played starts with the count (first lines before it may count
-    # the games a rule change came into play in)
-    games = next((found.group(0) for line in findings for found in [GAMES.match(line)] if found), None) or \
+    # a total stated as one ("4 line-ups x 30 games ... = 120 games") first; else the line that says how many
+    # games were played starts with the count (first lines before it may count the games a rule change came
+    # into play in)
+    games = next((f"{found.group(1)} games ({line.split(' = ')[0]})" for line in findings
+                  for found in [TOTAL_GAMES.search(line)] if found), None) or \
+        next((found.group(0) for line in findings for found in [GAMES.match(line)] if found), None) or \
         next((found.group(0) for line in findings for found in [GAMES.search(line)] if found), None)
+    if setup.get("validation_games") and setup.get("goal_columns"):   # a rule search: trials, then re-evaluation
+        games = (f"{setup['trial_games']:,} per trial, {setup.get('games_searching', 0):,} searching; "
+                 f"{setup['validation_games']:,} per rule set re-evaluated on fresh deals")
     if games:
         facts.append(("games", games))
     if setup.get("seed") is not None:
@@ -412,6 +422,8 @@ def render_results(directory, output) -> Path:
                          "csv": {name: f"{folder.name}/{name}.csv" for name in tables},
                          "figures": [{"title": f["title"], "png": _png(inside(folder, f"{f['name']}.png", where))}
                                      for f in drawn if inside(folder, f"{f['name']}.png", where).is_file()],
+                         "hovers": [{"title": view["title"], "svg": Markup(view["svg"])}
+                                    for view in hover_views(entry["kind"], tables, entry["setup"])],
                          "how": HOW_TO_READ.get(entry["kind"], ""), "tables": shown,
                          "tested": headline, "setup": Markup(setup_table_html(game, entry["setup"]))})
     title = experiment.title or (sections[0]["title"] if len(sections) == 1 else f"{game.title}: "

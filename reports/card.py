@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,7 +115,7 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
             win.add(f"seat {int(seat)}", row["win_advantage"], row["win_advantage_low"], row["win_advantage_high"], 100)
     elif kind == "sweep":
         focus = tables.get("focus")
-        win.unit = "win rate minus the best point's (points, paired)"
+        win.unit = "win rate minus the highest point's (points, paired)"
         key = setup.get("key", "value")
         best = focus[focus.columns[0]].iloc[int(np.argmax(focus["win_rate"].to_numpy()))] if focus is not None else None
         for value, row in _rows(focus):
@@ -133,9 +134,12 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
         panels = []
         if validation is not None and len(validation):
             goals = validation[(validation["role"] == "goal") & (validation["rules"] != "default")]
+            directions = dict(zip(setup.get("goals") or [], setup.get("directions") or []))
             for measure, rows in goals.groupby("measure", sort=False):
                 rate = _is_rate(rows)
-                panel = Panel(f"{measure}: candidate - default" + (" (points)" if rate else ""))
+                better = {"minimize": "; lower is better", "maximize": "; higher is better"}.get(directions.get(measure), "")
+                panel = Panel(f"{measure}: candidate - default" + (f" (points{better})" if rate else
+                                                                   f" ({better[2:]})" if better else ""))
                 for _, row in rows.iterrows():
                     panel.add(row["rules"], row["diff"], row["diff_low"], row["diff_high"], 100 if rate else 1)
                 panels.append(panel)
@@ -157,9 +161,31 @@ def analysis_panels(kind: str, tables: dict[str, pd.DataFrame], setup: dict, gam
                 win.add(label, row["exploitability_share"], row["exploitability_share_low"],
                         row["exploitability_share_high"], 100)
     if kind in ("compare", "balance"):      # --retune: each strategy's change once every player is re-tuned
-        for label, row in _rows(tables.get("retuned_strategy")):
-            win.add(label, row["win_diff"], row["win_low"], row["win_high"], 100)
+        for label, row in _rows(tables.get("retuned_strategy")):    # beside the same strategy with fixed players
+            win.add(f"{label} (re-tuned)", row["win_diff"], row["win_low"], row["win_high"], 100)
+        _retuned_metrics(panels, tables.get("retuned"), setup, game)
     return [panel for panel in panels if panel.labels]
+
+
+def _retuned_metrics(panels: list[Panel], table, setup: dict, game) -> None:
+    """--retune's side-by-side verdicts (seat advantage, strategy spread, game length, games at a limit), each
+    change B - A for fixed and for re-tuned players; a fixed one already drawn (an A/B card's own change) once."""
+    if table is None or table.empty:
+        return
+    for _, row in table.iterrows():
+        if bool(row["rate"]):
+            panel, scale = panels[0], 100.0
+        else:
+            unit = f"game length B - A ({game.length_column})"
+            panel = next((p for p in panels if p.unit == unit), None)
+            if panel is None:
+                panel = Panel(unit, _negligible(setup, "length"))
+                panels.append(panel)
+            scale = 1.0
+        value = tuple(float(row[c]) * scale for c in ("diff", "diff_low", "diff_high"))
+        if row["players"] == "fixed" and any(np.allclose(value, drawn) for drawn in panel.values):
+            continue
+        panel.add(f"{row['metric']} ({row['players']})", *value)
 
 
 def run_panels(leader: str, gaps: dict) -> list[Panel]:
@@ -241,10 +267,16 @@ VERDICT_WORDS = ("Verdict", "significant", "Best", "Highest", "winner", "Winner"
                  "Equilibrium", "equilibrium", "distinguishable")
 
 
+ANSWERS = ("Verdict", "Winner:", "No winner:", "No single winner:")   # sentences that are the answer itself
+SWAPPED_LINE = re.compile(r"^(entry|seat) \d+( \(every seat in turn\))?: \S+ -> \S+: ")
+
+
 def verdict_lines(findings: list[str], limit: int = 3) -> list[str]:
     """The sentences of the findings that answer the question (the terminal prints them among the findings):
-    those that give a verdict, at most ``limit``; else the first finding after the set-up line."""
-    lines = [line for line in findings if line.startswith("Verdict")]
+    each swapped entry's change (what a compare of line-ups tested), then those that give a verdict, at most
+    ``limit``; else the first finding after the set-up line."""
+    lines = [line for line in findings if SWAPPED_LINE.match(line)] + \
+        [line for line in findings if line.startswith(ANSWERS)]
     if not lines:
         lines = [line for line in findings if any(word in line for word in VERDICT_WORDS)
                  and not line.startswith("HOUSE RULE")]
@@ -282,6 +314,8 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 1em
 dl.facts dt { color: #555; } dl.facts dd { margin: 0; }
 ul.verdict { font-weight: 600; padding-left: 1.2em; } ul.verdict li { margin-bottom: 0.3em; }
 img.forest { display: block; max-width: 100%; } nav.toc ol { columns: 2; font-size: 0.9em; }
+table.summary.wide { font-size: 0.68em; } table.summary.wide td, table.summary.wide th { padding: 2px 4px; }
+details.hover svg { display: block; margin: 0.4em 0; }
 """
 
 

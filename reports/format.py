@@ -224,11 +224,16 @@ def head_to_head_matrix(table: pd.DataFrame) -> pd.DataFrame | None:
     return matrix.fillna("").rename_axis(index="row ahead of column", columns=None).reset_index()
 
 
+WIDE_COLUMNS = 14
+
+
 def table_html(table: pd.DataFrame, money: set[str] = frozenset(), currency: str = "", note: str = "") -> str:
     """A flat table as compact HTML for a report (at most MAX_ROWS rows, the rest in the files)."""
     matrix = head_to_head_matrix(table)
     shown = matrix if matrix is not None else present(table.head(MAX_ROWS), money, currency)
-    body = shown.to_html(index=False, classes="summary", escape=True, na_rep="")
+    # a table of many columns (a search's raw trials) in smaller type, so that it fits the page's width
+    body = shown.to_html(index=False, classes="summary wide" if len(shown.columns) > WIDE_COLUMNS else "summary",
+                         escape=True, na_rep="")
     more = (f'<p class="note">First {MAX_ROWS} of {len(table):,} rows; the full table is in the results directory.</p>'
             if matrix is None and len(table) > MAX_ROWS else "")
     return (f'<p class="note">{html.escape(note)}</p>' if note else "") + f'<div class="table">{body}</div>' + more

@@ -94,8 +94,10 @@ def build_report(directory: str | Path, output: str | Path, also=()) -> Path:
         if other_manifest["game"] != game.name:
             raise SimkitError(f"--also {other} is a run of {other_manifest['game']}, not {game.name}")
         runs.append((other_manifest, load(other)))
-    data = ReportData(manifest, frame, summarize(directory), manifest["score_column"],
-                      seat_labels(manifest), runs, game)
+    summary = summarize(directory)
+    # one order on the page: every table and plot lists the strategies by win rate, highest first (reports.order)
+    summary["strategy"] = summary["strategy"].sort_values("win_rate", ascending=False, kind="stable")
+    data = ReportData(manifest, frame, summary, manifest["score_column"], seat_labels(manifest), runs, game)
     figures = []
     for figure in plots_for(game):
         drawn = figure.draw(data)

@@ -136,6 +136,27 @@ def hist_with_overflow(ax, values, weights=None, cap=None, quantile: float = 0.9
     return float(cap)
 
 
+def strategy_order(data) -> list[str]:
+    """The run's strategies in the page's order (its strategy table's: win rate, highest first) that played;
+    without a strategy table, in the frame's own order."""
+    column = data.frame["strategy"]
+    played = list(dict.fromkeys(map(str, column.cat.categories if hasattr(column, "cat") else sorted(column.unique()))))
+    played = [name for name in played if (column.astype(str) == name).any()]
+    if "strategy" not in data.summary:
+        return played
+    return [str(name) for name in data.summary["strategy"].index if str(name) in played]
+
+
+def by_strategy(data, frame=None):
+    """(name, rows) of ``frame`` (default: the run's) per strategy, in the page's order."""
+    frame = data.frame if frame is None else frame
+    names = frame["strategy"].astype(str)
+    for name in strategy_order(data):
+        rows = frame[names == name]
+        if len(rows):
+            yield name, rows
+
+
 @plot("win_rates", "Win rate by strategy (95% Wilson CI)", generic=True)
 def win_rates(data):
     table = data.summary["strategy"]
@@ -154,8 +175,7 @@ def win_rates(data):
       generic=True)
 def score_distribution(data):
     frame, score = data.frame, data.score
-    names = list(frame["strategy"].cat.categories) if hasattr(frame["strategy"], "cat") else sorted(frame["strategy"].unique())
-    names = [name for name in names if (frame["strategy"] == name).any()]
+    names = strategy_order(data)
     low, high = np.percentile(frame[score], [0.5, 99.5])
     bins = int_bins(low, high)
     fig, axes = plt.subplots(len(names), 1, figsize=(8, 0.9 + 1.1 * len(names)), sharex=True, sharey=True,

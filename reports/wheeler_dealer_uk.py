@@ -10,7 +10,7 @@ from simkit.games.wheeler_dealer_uk.view import H_TARGET
 from simkit.runner import batch_from_manifest
 
 from . import plot
-from .plots import int_bins, legend_outside, percent_axis
+from .plots import by_strategy, int_bins, legend_outside, percent_axis
 
 SAMPLE_GAMES = 6
 _ENDS = ("target reached", "last player left", "turn limit (flagged)")
@@ -85,7 +85,7 @@ def inner_circle_entry(data):
     fig, ax = plt.subplots(figsize=(7, 3.8))
     entered = frame.loc[frame["inner_round"] >= 0, "inner_round"]
     bins = int_bins(1, max(1, entered.max() if len(entered) else 1), 60)
-    for name, group in frame.groupby("strategy", observed=True):
+    for name, group in by_strategy(data):
         rounds = group.loc[group["inner_round"] >= 0, "inner_round"]
         ax.hist(rounds, bins=bins, histtype="step", linewidth=1.5, density=False,
                 label=f"{name} (never: {np.mean(group['inner_round'] < 0):.0%})")

@@ -8,7 +8,7 @@ import numpy as np
 from simkit.stats import wilson
 
 from . import plot
-from .plots import legend_outside, percent_axis
+from .plots import by_strategy, legend_outside, percent_axis
 
 
 @plot("bankruptcy_timing", "Share of players bankrupt by game turn, per strategy (bankruptcy as in "
@@ -18,7 +18,7 @@ def bankruptcy_timing(data):
     fig, ax = plt.subplots(figsize=(8, 3.8))
     last = max(1, int(frame["turns"].max()))
     turns = np.arange(last + 1)
-    for name, group in frame.groupby("strategy", observed=True):
+    for name, group in by_strategy(data):
         when = group.loc[group["bankrupt"], "bankrupt_turn"].to_numpy()
         counts = np.bincount(np.clip(when, 0, last), minlength=last + 1)
         ax.step(turns, np.cumsum(counts) / len(group), where="post", label=str(name))

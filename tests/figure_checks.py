@@ -16,6 +16,8 @@ NUMBER = r"[+-]?\$?\d[\d,]*(?:\.\d+)?"
 # an estimate and its interval whose low end carries a sign: a difference ("+1.2 points [+0.4, +2.0]",
 # "-$97,703 [-172,026, -23,380]", "+0.50% [+0.10%, +0.90%]"); a level ("24.5% [24.3, 24.8]") has none
 SIGNED_INTERVAL = re.compile(rf"({NUMBER})%?(?: points)? \[([+-]\$?\d[\d,]*(?:\.\d+)?)%?, ({NUMBER})%?\]")
+# ... or one whose low end is exactly zero, printed unsigned, and whose high end is signed ("0.0 [0.0, +1.0]")
+ZERO_LOW_INTERVAL = re.compile(rf"({NUMBER})%?(?: points)? \[(0(?:\.0+)?)%?, ([+-]\$?\d[\d,]*(?:\.\d+)?)%?\]")
 
 
 def _visible_ticks(axis) -> list[Text]:
@@ -96,7 +98,7 @@ def stated_intervals(findings: list[str]) -> list[tuple[float, float, float, flo
     """Every difference the findings state with its interval: (estimate, low, high, rounding) as printed."""
     found = []
     for line in findings:
-        for estimate, low, high in SIGNED_INTERVAL.findall(line):
+        for estimate, low, high in SIGNED_INTERVAL.findall(line) + ZERO_LOW_INTERVAL.findall(line):
             rounding = 0.5 * 10.0 ** -min(_decimals(estimate), _decimals(low), _decimals(high)) + 1e-9
             found.append((_value(estimate), _value(low), _value(high), rounding))
     return found

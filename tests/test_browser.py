@@ -1,6 +1,7 @@
 """Every kind of report opened in a real browser (headless Chromium): every image decodes, the headline
 names the game and the rules, the answer card comes first, and nothing runs past the page at 1280 or 800 px
-(at 1280 px nothing scrolls inside its box either: tables included, with every collapsed section opened). A new
+(at 1280 px nothing scrolls inside its box either: tables included, with every collapsed section opened), and
+every table and forest plot lists the page's strategies in its one order (reports.order). A new
 kind of page is one more entry in PAGES; tools/screenshots.py takes pictures of the same pages.
 
 Without Chromium these tests are skipped with the reason, except under CI (CI=true), where they fail:
@@ -36,6 +37,7 @@ class Page:
     commands: tuple[tuple[str, ...], ...]
     headline: tuple[str, ...]                 # texts the headline (h1 and the line under it) must contain
     page: str = "report.html"
+    forest: bool = False                      # the answer card must hold a forest plot (checked where it must)
 
 
 def _run_page(game: str, *options: str, headline: tuple[str, ...]) -> Page:
@@ -81,6 +83,13 @@ PAGES = [
                             "--goal", "min:length", "--constraint", "limit<=0.05", "--budget", "6", "--round-size", "3",
                             "--trial-games", "24", "--games", "40", "-w", "1", "--out", "{out}"),),
          ("Wheeler-Dealer (US)", "default rules", "searched: commodity.Gold.total_return")),
+    # re-tuned verdicts (--retune): fixed and re-tuned players side by side, every re-tuned change on the forest plot
+    Page("compare-retune", (("compare", "wheedle", "--set-b", "scoring.stop_bonus=15", "--games", "80", "-w", "1",
+                             "--retune=threshold", "--retune-budget", "4", "--out", "{out}"),),
+         ("Wheedle", "B: rules changed: scoring.stop_bonus: 5 -> 15"), forest=True),
+    Page("balance-retune", (("balance", "wheedle", "--set-b", "scoring.stop_bonus=15", "--games", "80", "-w", "1",
+                             "--retune=threshold", "--retune-budget", "4", "--out", "{out}"),),
+         ("Wheedle", "B: rules changed: scoring.stop_bonus: 5 -> 15"), forest=True),
 ]
 
 # Runs in the page once it has loaded: opens every collapsed section, then measures.
@@ -186,6 +195,78 @@ def page_effects(folder: Path) -> list[str]:
     return problems
 
 
+TABLE = re.compile(r"<table[^>]*>(.*?)</table>", re.S)
+FIRST_CELL = re.compile(r"<tr[^>]*>\s*<t[dh][^>]*>(.*?)</t[dh]>", re.S)
+
+
+def page_orders(folder: Path) -> list[tuple[str, list[str], list[tuple[str, list[str]]]]]:
+    """Each ranking of the page of ``folder`` (reports.order; a run's: win rate), recomputed from its data
+    whatever order the tables are stored in, with the lists of labels its forest plot draws in order."""
+    import pandas as pd
+
+    from simkit.games import get_game
+    from simkit.reports.card import analysis_panels, run_panels
+    from simkit.reports.format import leader_gaps
+    from simkit.reports.order import ranking
+    from simkit.results import read_manifest, summarize
+
+    manifest = read_manifest(folder)
+    if "analyses" not in manifest:
+        summary = summarize(folder)
+        order = [str(name) for name in summary["strategy"].sort_values("win_rate", ascending=False, kind="stable").index]
+        panels = run_panels(order[0], leader_gaps(folder, summary))
+        return [("run", order, [(panel.unit, panel.labels) for panel in panels])]
+    game = get_game(manifest["experiment"]["game"])
+    orders = []
+    for entry in manifest["analyses"]:
+        where = folder / entry["folder"]
+        tables = {name: pd.read_parquet(where / f"{name}.parquet") for name in entry["tables"]}
+        order = ranking(entry["kind"], tables, flat=True)
+        panels = analysis_panels(entry["kind"], tables, entry["setup"], game)
+        stored = [(f"table {name}", list(table.iloc[:, 0])) for name, table in tables.items() if table.shape[1]]
+        orders.append((entry["folder"], order, [(panel.unit, panel.labels) for panel in panels] + stored))
+    return orders
+
+
+def order_problems(folder: Path, page: Path) -> list[str]:
+    """Where the page of ``folder`` lists its ranked strategies in another order than its ranking: a forest
+    panel, a stored table, or a table of the page as the reader sees it (its rows' first cells)."""
+    from simkit.reports.order import out_of_order
+
+    problems = []
+    text = page.read_text()
+    orders = page_orders(folder)
+    # an analysis page's sections start at their h2 (the answer card and contents before the first)
+    parts = text.split('<h2 id="s')[1:] if orders[0][0] != "run" else [text]
+    for (where, order, lists), part in zip(orders, parts):
+        for name, labels in lists:
+            found = out_of_order(labels, order)
+            if found:
+                problems.append(f"{where}: {name} lists {found}, the page ranks {order}")
+        shown = [[html.unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in FIRST_CELL.findall(table)]
+                 for table in TABLE.findall(part)]
+        for k, labels in enumerate(shown):
+            found = out_of_order(labels, order)
+            if found:
+                problems.append(f"{where}: the page's table {k + 1} lists {found}, the page ranks {order}")
+    return problems
+
+
+def test_order_problems_catch_a_table_out_of_the_page_order(tmp_path):
+    import pandas as pd
+
+    from simkit.reports.order import out_of_order, sort_tables
+
+    strategy = pd.DataFrame({"win_diff": [0.01, 0.05, -0.02]}, index=pd.Index(["a", "b", "c"], name="strategy"))
+    retuned = pd.DataFrame({"win_diff": [0.0, 0.0, 0.0]}, index=pd.Index(["a*", "b", "c"], name="strategy"))
+    seats = pd.DataFrame({"win": [0.3, 0.2, 0.5]}, index=pd.Index([0, 1, 2], name="seat"))
+    tables = sort_tables("compare", {"strategy": strategy, "retuned_strategy": retuned, "seat": seats})
+    assert list(tables["strategy"].index) == ["b", "a", "c"] and list(tables["retuned_strategy"].index) == ["b", "a*", "c"]
+    assert list(tables["seat"].index) == [0, 1, 2]       # an axis of its own keeps its order
+    assert out_of_order(["a", "b", "x", "c"], ["b", "a", "c"]) == ["a", "b", "c"]
+    assert out_of_order(["b", "x", "c*"], ["b", "a", "c"]) is None
+
+
 def make_page(spec: Page, out: Path, monkeypatch) -> list[str]:
     """Run the page's commands into ``out``; returns what every figure drawn on the way shows wrongly (texts
     over each other, rate axes not in percent, scientific notation), checked as each is saved."""
@@ -216,11 +297,15 @@ def test_report_page(spec, tmp_path, monkeypatch):
     assert not problems, "\n".join(problems)
     mismatched = page_effects(out)
     assert not mismatched, "\n".join(mismatched)
+    disordered = order_problems(out, out / spec.page)
+    assert not disordered, "\n".join(disordered)
     browser = require_chromium()
     report = probe(browser, out / spec.page, tmp_path)
     assert report["innerWidth"] == WIDTHS[0]
     assert report["card"], "the page starts with its answer card"
     assert report["images"], "the page has plots"
+    if spec.forest:
+        assert any(image["alt"].startswith("Tested effects") for image in report["images"]), "no forest plot"
     undecoded = [image["alt"] for image in report["images"] if not image["decoded"]]
     assert not undecoded, f"images that do not decode: {undecoded}"
     headline = report["headline"]

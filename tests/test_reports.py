@@ -313,3 +313,41 @@ def test_report_on_a_folder_without_results_is_one_line(tmp_path, cli_error):
     assert "holds no run or analysis results" in cli_error(["report", str(tmp_path / "empty")])
     (tmp_path / "empty" / "index.html").mkdir()
     assert "is a directory" in cli_error(["report", str(tmp_path / "empty")])
+
+
+def test_interactive_views_are_inline_svg_with_hover_values():
+    """The hover views: well-formed inline SVG, one titled mark per heat-map cell (share and interval), the
+    simplex's equilibrium and bootstrap spots, the front's trials and candidates; nothing fetched."""
+    import xml.etree.ElementTree as ElementTree
+
+    from simkit.reports.hover import views
+
+    names = ["a", "b", "c"]
+    long = pd.DataFrame([(r, c, 0.6 if r < c else 0.4, 0.5 if r < c else 0.3, 0.7 if r < c else 0.5)
+                         for r in names for c in names if r != c], columns=["strategy", "opponent", "ahead", "low", "high"])
+    front_trials = pd.DataFrame({"trial": [0, 1, 2], "x.y": [1, 2, 3], "goal_1_share": [0.1, 0.2, 0.05],
+                                 "goal_2": [30.0, 20.0, 40.0], "pareto": [True, True, False]})
+    validation = pd.DataFrame({"rules": ["default", "default", "candidate-1", "candidate-1"],
+                               "measure": ["min:bankrupt", "min:length"] * 2, "role": "goal", "rate": [True, False] * 2,
+                               "value": [0.2, 30.0, 0.1, 25.0], "value_low": [0.15, 28.0, 0.05, 23.0],
+                               "value_high": [0.25, 32.0, 0.15, 27.0], "diff": [np.nan, np.nan, -0.1, -5.0],
+                               "diff_low": [np.nan, np.nan, -0.15, -7.0], "diff_high": [np.nan, np.nan, -0.05, -3.0]})
+    cases = [
+        ("tournament", {"head_to_head_intervals": long}, {}, 6, "a finished ahead of b in 60.0% [50.0, 70.0]"),
+        ("metagame", {"path": pd.DataFrame({"a": [1 / 3, 0.5], "b": [1 / 3, 0.25], "c": [1 / 3, 0.25]}),
+                      "bootstrap": pd.DataFrame({"a": [0.5, 0.5, 1.0], "b": [0.25, 0.25, 0.0], "c": [0.25, 0.25, 0.0]}),
+                      "equilibrium": pd.DataFrame({"strategy": names, "mix": [0.5, 0.25, 0.25], "mix_low": [0.4, 0.1, 0.1],
+                                                   "mix_high": [0.6, 0.4, 0.4], "win_share": [0.34, 0.33, 0.33]})},
+         {"strategies": names}, 5, "67% of the bootstrap resamples land at a 50%, b 25%, c 25%"),
+        ("design", {"trials": front_trials, "validation": validation},
+         {"goal_columns": ["goal_1_share", "goal_2"], "goals": ["min:bankrupt", "min:length"], "vary": ["x.y=1:3"],
+          "candidates": [{"name": "candidate-1", "changes": "x.y: 2 -> 1"}]}, 5,
+         "difference from the default -10.0 points [-15.0, -5.0]"),
+    ]
+    for kind, tables, setup, marks, text in cases:
+        (view,) = views(kind, tables, setup)
+        root = ElementTree.fromstring(view["svg"])
+        titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
+        assert len(titles) >= marks and any(text in title for title in titles), (kind, titles)
+        assert "http" not in view["svg"].replace("http://www.w3.org/2000/svg", "") and "<script" not in view["svg"]
+    assert views("tournament", {}, {}) == [] and views("compare", {"x": long}, {}) == []

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.reports.format import interval_text, is_symbol, number
+from simkit.reports.order import sort_tables
 
 from ..stats import fmt_amount
 from .paired import _flatten, paired_tables, seat_advantage, swapped_entries, swapped_findings
@@ -108,6 +109,7 @@ def _compare_cards(spec, cards, deals, n, seed, thresholds=NEGLIGIBLE) -> tuple[
     if spec.length_column:
         shares = [card["tables"]["length"]["share"] for card in cards]
         tables["length"] = pd.concat(shares, axis=1, keys=["share_a", "share_b"]).fillna(0.0).sort_index()
+    tables = sort_tables("balance", tables)     # the findings list the strategies in the page's order
     moved = [str(seat) for seat, row in seats.iterrows()
              if row["win_advantage_change_low"] > 0 or row["win_advantage_change_high"] < 0]
     findings = [f"{games_played(deals, n, per_side=True)}, A and B on the same deals; intervals 95%; a tie counts as "

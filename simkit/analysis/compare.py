@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from simkit.reports.order import sort_tables
+
 from .. import progress
 from ..errors import SimkitError
 from ..stats import Z95
@@ -91,6 +93,7 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
         tables["seat_advantage_b"] = seat_advantage(b)
     if looks:
         tables["looks"] = pd.DataFrame(looks).set_index("look")
+    tables = sort_tables("compare", tables)     # the findings list the strategies in the page's order
     findings = _findings(side_a[0].game, tables, looks, done, len(side_a), until_decided, target, rotate_seats,
                          seed_b is not None, thresholds)
     findings = first_lines(side_a[0].game, side_a[0].rules, side_b[0].rules, [a, b],

@@ -125,8 +125,7 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     findings = [
         f"{len(values)} points of {key}, {games_played(deals, len(point_batches[0]))} each, on the same deals; a tie "
         "counts as a win for every tied seat.",
-        f"Best {key} for {focus_name}: {_label(values[best])} (win rate "
-        f"{rate_interval(*focus_rows.iloc[best][['win_rate', 'win_low', 'win_high']])}).",
+        _best_line(key, focus_name, _label(values[best]), focus_rows.iloc[best], focus_rows),
         _against_best(focus_rows, negligible_of(thresholds, "win")),
     ]
     if len(values) > 1:
@@ -147,6 +146,17 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     return Analysis("sweep", f"{spec.title}: sweep of {key}", game,
                     {"curve": curve, "focus": focus_table.rename_axis(key)}, findings, setup, players=len(seats),
                     details=("curve",))
+
+
+def _best_line(key: str, focus: str, best: str, row: pd.Series, focus_rows: pd.DataFrame) -> str:
+    """The point with the highest win rate, called the best only when its paired difference from every other
+    point excludes 0 (a sweep whose points the games cannot tell apart has no best)."""
+    rate = rate_interval(row["win_rate"], row["win_low"], row["win_high"])
+    tied = [str(value) for value, other in focus_rows.iterrows() if other["verdict"] == "no significant difference"]
+    if not tied:
+        return f"Best {key} for {focus}: {best} (win rate {rate}), ahead of every other point (paired)."
+    return (f"Highest win rate of {focus} at {key} = {best} ({rate}), but not separated from {', '.join(tied)} "
+            f"(paired): with these games there is no best {key}.")
 
 
 def _against_best(focus_rows: pd.DataFrame, negligible) -> str:

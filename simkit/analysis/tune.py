@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.reports.format import interval_text, rate_interval
+from simkit.reports.order import sort_tables
 
 from ..errors import SimkitError
 from ..games import get_game
@@ -428,6 +429,7 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
     tables["validation"] = validation
     if setup.field is not None:
         tables["margin_over_field"] = _margin_over_field(setup, frames[0], frames[1])
+        tables = sort_tables("tune", tables)     # the findings list the field in the page's order
     searched = sum(state["games"] for state, _ in stage_states)
     raced = sum(state.get("games_race", 0) for state, _ in stage_states)
     trials = sum(state["trials"] for state, _ in stage_states)

@@ -140,7 +140,7 @@ def test_ctrl_c_keeps_the_search_and_a_different_command_is_refused(tmp_path, mo
 
     from simkit.runner import RunInterrupted
 
-    module = importlib.import_module("simkit.analysis.design")
+    module = importlib.import_module("simkit.analysis.design_space")   # where the plan plays
     play_jobs, calls = module.play_jobs, []
 
     def interrupted(jobs, workers=1):
@@ -294,3 +294,53 @@ def test_a_space_no_larger_than_the_budget_is_played_whole():
     assert result.setup["sampler"] == "grid" and len(result.trials) == 12
     points = set(zip(result.trials["game.first_weight"], result.trials["game.max_length"]))
     assert points == {(w, m) for w in (0.5, 1.0, 2.0, 4.0) for m in (5, 6, 7)}
+
+
+def _constructed(values: dict[str, tuple[float, float]], seed: int = 1):
+    """A two-goal re-evaluation built by hand: each rule set's (x, y) estimates (both minimised) with 400
+    resamples of noise 0.1 each, judged as design_verdict judges a real one."""
+    from types import SimpleNamespace
+
+    from simkit.analysis.design_verdict import _validation
+    from simkit.analysis.goals import parse_goal
+
+    rng = np.random.default_rng(seed)
+    plan = SimpleNamespace(goals=[parse_goal("min:x", 1), parse_goal("min:y", 2)], constraints=[], negligible=None,
+                           spec=None)
+    names = list(values)
+    judged = [{"goals": {goal.column: np.concatenate([[centre], centre + rng.normal(0, 0.1, 400)])
+                         for goal, centre in zip(plan.goals, values[name])}, "constraints": {}} for name in names]
+    _, verdicts = _validation(plan, names, judged)
+    return plan, names, judged, verdicts
+
+
+def test_a_winner_is_undominated_with_intervals():
+    """candidate-1 beats the default on x and ties on y, but candidate-2 beats candidate-1 on x and ties it on y:
+    candidate-1 is no winner (the old rule named the first candidate better on a goal and worse on none)."""
+    from simkit.analysis.design_verdict import _winner, beaten_by
+
+    plan, names, judged, verdicts = _constructed({"default": (0, 0), "candidate-1": (-1, 0), "candidate-2": (-2, 0)})
+    beaten = beaten_by(plan, names, verdicts, judged)
+    assert beaten["candidate-1"] == [("candidate-2", ["min:x"])] and beaten["candidate-2"] == []
+    winner, contenders = _winner(plan, names, verdicts, [{"k": 1}, {"k": 2}], beaten)
+    assert winner == {"name": "candidate-2", "values": {"k": 2}} and contenders == ["candidate-2"]
+
+
+def test_two_undominated_contenders_mean_no_single_winner():
+    """Each candidate beats the default on one goal and the other on that goal: a trade-off, not a winner."""
+    from simkit.analysis.design_verdict import _no_single_winner, _winner, beaten_by
+
+    plan, names, judged, verdicts = _constructed({"default": (0, 0), "candidate-1": (-1, 0), "candidate-2": (0, -1)})
+    beaten = beaten_by(plan, names, verdicts, judged)
+    assert beaten == {"candidate-1": [], "candidate-2": []}
+    winner, contenders = _winner(plan, names, verdicts, [{"k": 1}, {"k": 2}], beaten)
+    assert winner is None and contenders == ["candidate-1", "candidate-2"]
+    text = _no_single_winner(contenders, beaten)
+    assert text.startswith("No single winner: candidate-1 and candidate-2 are each better") and "trade-off" in text
+    # a contender beaten by a candidate that is not one (worse than the default on y) is still no winner
+    plan, names, judged, verdicts = _constructed({"default": (0, 0), "candidate-1": (-1, 0), "candidate-2": (-2, 0.5)})
+    beaten = beaten_by(plan, names, verdicts, judged)
+    assert beaten["candidate-1"] == [] and beaten["candidate-2"] == []     # c2 is worse than c1 on y: no dominance
+    plan, names, judged, verdicts = _constructed({"default": (0, 0), "candidate-1": (-1, 0), "candidate-2": (-2, 0.05)})
+    winner, contenders = _winner(plan, names, verdicts, [{"k": 1}, {"k": 2}], beaten_by(plan, names, verdicts, judged))
+    assert winner["name"] == "candidate-2"
