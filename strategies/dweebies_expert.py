@@ -163,6 +163,8 @@ _EXPERT_PARAMS = {
     "policy": Param(EXPERT_POLICY_GREEDY, kind="choice", choices=EXPERT_POLICIES,
                     doc="what every seat plays in the play-outs: greedy (the largest collection now, else random) or "
                         "the expert's own one-ply choice"),
+    "link": Param(1, kind="bool", doc="value a table a move leaves split by the collections at the cells that would "
+                                      "join it (0: a split table offers nobody anything, as before 2026-12-02)"),
 }
 
 expert = register(Strategy.build(

@@ -11,10 +11,10 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
-from simkit.games.dweebies.table import EMPTY, axis_end, gain, line_ends, play_card, run_from
+from simkit.games.dweebies.table import EMPTY, axis_end, count_groups, gain, line_ends, play_card, run_from
 from simkit.games.dweebies.view import pack_move
 
-(X_DEFEND, X_LATER, X_FOLLOW, X_PAIRS, X_CANDIDATES, X_SAMPLES, X_DEPTH, X_GAP, X_POLICY) = range(9)
+(X_DEFEND, X_LATER, X_FOLLOW, X_PAIRS, X_CANDIDATES, X_SAMPLES, X_DEPTH, X_GAP, X_POLICY, X_LINK) = range(10)
 OPPONENTS_MAX = 8   # seats a look-ahead weighs (MAX_SEATS - 1 and room to spare)
 
 
@@ -75,6 +75,29 @@ def _scan_entries(grid, span, cells, n_on, mark, stamp, min_line, cell, dweebie,
             if grid[y] == EMPTY and mark[y] != stamp:
                 mark[y] = stamp
                 n = _add_entries(grid, span, y, min_line, cell, dweebie, gain_of, n)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _scan_joins(grid, span, cells, n_on, label, groups, mark, stamp, min_line, cell, dweebie, gain_of):
+    """Every collection a split table of ``groups`` groups (``label``: count_groups' labels of its cards) offers
+    whoever joins it: at each empty cell next to a card of every group (only a card that joins the table
+    collects, D5), each far-end Dweebie and what a card of it there takes (unsorted); returns how many."""
+    n = 0
+    if groups > 4:   # no one cell touches five groups
+        return 0
+    every = (1 << groups) - 1
+    for i in range(n_on):
+        for step in (1, -1, span, -span):
+            y = cells[i] + step
+            if grid[y] == EMPTY and mark[y] != stamp:
+                mark[y] = stamp
+                touched = 0
+                for beside in (1, -1, span, -span):
+                    if grid[y + beside] != EMPTY:
+                        touched |= 1 << label[y + beside]
+                if touched == every:
+                    n = _add_entries(grid, span, y, min_line, cell, dweebie, gain_of, n)
     return n
 
 
@@ -159,6 +182,7 @@ def expert_scores(grid, span, cells, n_on, split, legal, n_legal, hand, chance, 
     and values; returns how many. ``ws``: the working arrays of ``value_workspace``."""
     dweebies = hand.size
     defend, follow_weight, pairs = params[X_DEFEND], params[X_FOLLOW], params[X_PAIRS]
+    link = params[X_LINK] != 0.0
     (weight, a_cell, a_dweebie, a_gain, b_cell, b_dweebie, b_gain, mark, seen, skip, left_chance, expected, scratch,
      scratch_cells, on_table, taken, label, stack, removed, stamp_box) = ws[:20]
     w = 1.0
@@ -205,6 +229,20 @@ def expert_scores(grid, span, cells, n_on, split, legal, n_legal, hand, chance, 
                         threat, follow = _outlook(a_cell, a_dweebie, a_gain, 0, skip, 0, b_cell, b_dweebie, b_gain,
                                                   n_b, chance, weight, n_opp, hand, d, seen, stamp, left_chance, expected)
                         value += follow_weight * follow - defend * threat
+                    elif link and groups > 1:
+                        # a table left split: only a card that joins it collects, so the threat and the
+                        # follow-up are the collections at the cells that join every group
+                        count_groups(scratch, span, scratch_cells, n_after, label, stack)
+                        stamp += 1
+                        n_b = _scan_joins(scratch, span, scratch_cells, n_after, label, groups, mark, stamp, min_line,
+                                          b_cell, b_dweebie, b_gain)
+                        _sort_entries(b_cell, b_dweebie, b_gain, n_b)
+                        stamp += 1
+                        threat, follow = _outlook(a_cell, a_dweebie, a_gain, 0, skip, 0, b_cell, b_dweebie, b_gain,
+                                                  n_b, chance, weight, n_opp, hand, d, seen, stamp, left_chance, expected)
+                        value += follow_weight * follow - defend * threat
+                    if link and taken_here == 0 and hand[d] >= 2:
+                        value += pairs
                     for k in range(dweebies):   # play_card's per-Dweebie counts are not read here
                         on_table[k] = 0
                         taken[k] = 0
