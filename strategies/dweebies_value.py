@@ -35,8 +35,8 @@ def hold_chance(unseen_copies, pool, held):
 def value_workspace(size, cards, dweebies):
     """The working arrays of ``expert_scores`` and ``expert_policy_move`` on a window of ``size`` cells for a
     deck of ``cards`` cards: allocated once per decision and reused by every call (the stamp in ``stamp[0]``
-    keeps rising, so ``mark`` and ``seen`` never need clearing; ``label`` stays -1 and ``on_table`` and
-    ``taken`` stay 0 between calls, as ``play_card`` expects)."""
+    keeps rising, so ``mark`` and ``seen`` never need clearing; ``count_groups`` relabels the cards it is given
+    before reading a label, and ``on_table`` and ``taken`` are back at 0 after every ``play_card``)."""
     room = 2 * (4 * cards + 4)
     moves_room = 2 * dweebies * (4 * cards + 4)
     return (np.empty(OPPONENTS_MAX), np.empty(room, np.int64), np.empty(room, np.int64), np.empty(room, np.int64),
