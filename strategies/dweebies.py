@@ -53,6 +53,8 @@ from simkit.games.dweebies.view import (
     PUB_TOP,
     SPLIT_SHORTEST_LINK,
     collected_by,
+    collected_copies,
+    copies_of,
     deal_unseen,
     hand_size_of,
     move_cell,
@@ -66,6 +68,8 @@ from simkit.games.dweebies.view import (
     unseen_total,
 )
 from simkit.strategy import Param, Strategy, preset, register
+
+from .dweebies_value import expert_policy_move, value_workspace
 
 P_DEFEND, P_EXPECTED, P_SHORTEN, P_KEEP_PAIRS = range(4)
 TOP = 6  # best opponent replies kept: a move changes at most five cells' prospects (its own and four line ends)
@@ -344,7 +348,7 @@ preset(scorer, "tuned", "Greedy-defensive tuned by search (experiments/dweebies-
 
 R_SAMPLES, R_DEPTH, R_POLICY, R_HALVING, R_MARGIN = range(5)
 POLICIES = ("random", "greedy")
-POLICY_RANDOM, POLICY_GREEDY = range(2)
+POLICY_RANDOM, POLICY_GREEDY, POLICY_EXPERT = range(3)   # the last: the expert's play-outs only
 MARGINS = ("best", "mean", "total")
 MARGIN_BEST, MARGIN_MEAN, MARGIN_TOTAL = range(3)
 
@@ -467,6 +471,52 @@ def play_out_turn(grid, span, cells, n_on, on_table, taken, label, stack, remove
 
 
 @njit(cache=True)
+def play_out(ws, base_grid, base_cells, base_on_table, base_taken, n_base, base_split, base_sizes, base_scores, n_pile,
+             sample_rng, span, me, move, depth, policy, min_line, shortest_link, stamp, copies, value_params, value_ws):
+    """One play-out of ``move`` by seat ``me`` from the window position ``base_*`` (rollout's and expert's): the
+    move, then ``depth`` more turns in which every seat plays ``policy`` (random, greedy, or the expert's one-ply
+    choice from ``value_params``, working in ``value_ws``), on the determinisation in ``ws`` (the dealt hands and
+    pile of ``playout_scratch``) with the random numbers ``sample_rng``. Leaves the cards each seat holds at the
+    end in ``ws``'s scores and the window as it was; returns the stamp of the last legal-cell search."""
+    (grid, cells, on_table, taken, label, mark, link_scratch, stack, removed, moves, dealt, hands, pile, sizes,
+     scores, _, roll_rng) = ws
+    grid[:] = base_grid
+    cells[:n_base] = base_cells[:n_base]
+    on_table[:] = base_on_table
+    taken[:] = base_taken
+    hands[:, :] = dealt
+    sizes[:] = base_sizes
+    scores[:] = base_scores
+    roll_rng[:] = sample_rng
+    n_on, split, groups = n_base, base_split, 1
+    if split:
+        groups = count_groups(grid, span, cells, n_on, label, stack)
+    drawn = 0
+    actor = me
+    for ply in range(depth + 1):
+        if ply > 0:
+            actor = next_to_play(sizes, actor)
+            if actor < 0:
+                break
+            stamp += 1
+            n_moves, _ = legal_cells_into(grid, span, cells, n_on, label, groups, split, shortest_link, mark, stamp,
+                                          moves, link_scratch)
+            if policy == POLICY_GREEDY:
+                move = _greedy_move(grid, span, hands[actor], moves, n_moves, split, min_line, roll_rng)
+            elif policy == POLICY_EXPERT:
+                move = expert_policy_move(grid, span, cells, n_on, split, moves, n_moves, hands, sizes, actor, copies,
+                                          on_table, taken, min_line, value_params, value_ws, roll_rng)
+            else:
+                move = random_move(hands[actor], moves, n_moves, roll_rng)
+        n_on, groups, drawn = play_out_turn(grid, span, cells, n_on, on_table, taken, label, stack, removed, split,
+                                            move, min_line, actor, scores, hands, sizes, pile, drawn, n_pile)
+        split = groups > 1
+        actor = (actor + 1) % sizes.size
+    grid[:] = base_grid
+    return stamp
+
+
+@njit(cache=True)
 def rollout_margins(hand, public, table, legal, params, rng_state, incremental=True):
     """The rollout family's search (see ``rollout_place``): (candidate moves, each one's summed margin, the
     candidates still in the race, how many). ``incremental=False`` plays every continuation out in full;
@@ -543,16 +593,21 @@ def rollout_margins(hand, public, table, legal, params, rng_state, incremental=T
                     edge_ends[i, e, f] = ends[f]
             base_grid[x] = EMPTY
 
-    (grid, cells, on_table, taken, label, mark, link_scratch, stack, removed, moves, dealt, hands, pile, sizes,
-     scores, sample_rng, roll_rng) = playout_scratch(size, cards, players, dweebies)
+    ws = playout_scratch(size, cards, players, dweebies)
+    dealt, pile, sizes, scores, sample_rng = ws[10], ws[12], ws[13], ws[14], ws[15]
+    value_ws = value_workspace(1, 1, dweebies)   # the expert policy's; rollout's policies never touch it
     base_sizes = np.empty(players, np.int64)
     base_scores = np.empty(players, np.int64)
     for p in range(players):
         base_scores[p] = collected_by(public, p)
+    copies = np.empty(dweebies, np.int64)
+    base_taken = np.empty(dweebies, np.int64)
+    for d in range(dweebies):
+        copies[d] = copies_of(public, d)
+        base_taken[d] = collected_copies(public, d)
     top_value = np.empty(TOP, np.int64)   # the next seat's best takes on the table as it is, best first
     top_cell = np.empty(TOP, np.int64)
     stamp = 0
-    grid[:] = base_grid
 
     while True:
         for _ in range(samples):
@@ -594,36 +649,9 @@ def rollout_margins(hand, public, table, legal, params, rng_state, incremental=T
                     scores[replier] += reply
                     total[i] += _margin(scores, me, versus)
                     continue
-                cells[:n_base] = base_cells[:n_base]
-                on_table[:] = base_on_table
-                hands[:, :] = dealt
-                sizes[:] = base_sizes
-                scores[:] = base_scores
-                roll_rng[:] = sample_rng
-                n_on, split, groups = n_base, base_split, 1
-                if split:
-                    groups = count_groups(grid, span, cells, n_on, label, stack)
-                drawn = 0
-                actor = me
-                move = pack_move(dweebie, x, collects)
-                for ply in range(depth + 1):
-                    if ply > 0:
-                        actor = next_to_play(sizes, actor)
-                        if actor < 0:
-                            break
-                        stamp += 1
-                        n_moves, _ = legal_cells_into(grid, span, cells, n_on, label, groups, split, shortest_link,
-                                                      mark, stamp, moves, link_scratch)
-                        if policy == POLICY_GREEDY:
-                            move = _greedy_move(grid, span, hands[actor], moves, n_moves, split, min_line, roll_rng)
-                        else:
-                            move = random_move(hands[actor], moves, n_moves, roll_rng)
-                    n_on, groups, drawn = play_out_turn(grid, span, cells, n_on, on_table, taken, label, stack, removed,
-                                                        split, move, min_line, actor, scores, hands, sizes, pile, drawn,
-                                                        n_pile)
-                    split = groups > 1
-                    actor = (actor + 1) % players
-                grid[:] = base_grid
+                stamp = play_out(ws, base_grid, base_cells, base_on_table, base_taken, n_base, base_split, base_sizes,
+                                 base_scores, n_pile, sample_rng, span, me, pack_move(dweebie, x, collects), depth,
+                                 policy, min_line, shortest_link, stamp, copies, params, value_ws)
                 total[i] += _margin(scores, me, versus)
         if not halving or n_alive <= 2:
             break

@@ -85,9 +85,10 @@ def legal_cells(table: Table, split_rule: str = "shortest_link"):
 
 def decide(strategy, table: Table, hand: str, seat: int = 0, players: int = 4, pile: int = 20,
            hand_sizes=None, copies=None, seed: int = 1, collect: str = "must", split_rule: str = "shortest_link",
-           full=False):
-    """What a shipped strategy plays on a hand-built table (its min_line is the table's):
-    ((symbol, row, col), the legal cells), and with ``full`` a third item, True if the move collects."""
+           full=False, params=None):
+    """What a shipped strategy plays on a hand-built table (its min_line is the table's), with ``params``
+    overriding its parameter values: ((symbol, row, col), the legal cells), and with ``full`` a third item, True
+    if the move collects."""
     from simkit import rng
     from simkit.games.dweebies import view as V
     from simkit.strategy import registered
@@ -115,7 +116,7 @@ def decide(strategy, table: Table, hand: str, seat: int = 0, players: int = 4, p
     state = np.zeros(4, np.uint64)
     rng.seed_stream(state, seed, 0, rng.STRATEGY)
     before = table.grid.copy()
-    move = strategy.decisions["place"](held, public, table.grid, legal[:n_legal], strategy.param_vector({}),
+    move = strategy.decisions["place"](held, public, table.grid, legal[:n_legal], strategy.param_vector(params or {}),
                                        np.zeros(V.MEMORY_SIZE), state)
     assert np.array_equal(before, table.grid), "the strategy left its table view changed"
     cell = V.move_cell(move)

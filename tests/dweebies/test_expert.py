@@ -23,7 +23,7 @@ def _play(lineup, n_games, seed, sets=()):
 def test_expert_is_registered_with_declared_ranges():
     expert = registered("dweebies")["expert"]
     assert set(expert.declared) == {"defend", "later", "follow", "pairs", "candidates", "samples", "depth", "gap",
-                                    "policy"}
+                                    "policy", "link"}
     assert expert.quick == {} and expert.params["samples"] == 0    # no search by default: as strong, far cheaper
 
 
@@ -47,6 +47,20 @@ def test_expert_does_not_set_the_next_seat_up():
     # next to a lone B any card makes a line of two: C's one copy is in this hand, Z's four are unseen
     table = Table("B")
     assert all(decide("expert", table, "CZ", seed=s)[0][0] == "C" for s in range(10))
+
+
+def test_expert_leaves_a_split_table_with_nothing_for_whoever_joins_it():
+    # A is apart from C D / B, by links of two: (1,1) (1,2) or (0,0) (0,1). A card on (1,1) leaves (1,2) joining
+    # both groups under a C (a pair for a C) and (0,1) ending C D (three for a D); a card on (0,1) leaves (0,0)
+    # ending the row to D and the column to A. A card on (1,2) or (0,0) leaves only cells between two runs
+    table = Table("""
+. . C D
+A . . B
+""")
+    safe = {(1, 2), (0, 0)}
+    assert {decide("expert", table, "XY", seed=s)[0][1:] for s in range(10)} <= safe
+    blind = {"link": 0}   # a split table offers nothing: any cell
+    assert {decide("expert", table, "XY", seed=s, params=blind)[0][1:] for s in range(10)} - safe
 
 
 def test_expert_beats_greedy_in_a_small_seeded_run():
