@@ -72,14 +72,14 @@ from simkit.games.wheeler_dealer_us.view import (
 from simkit.numba_tools import uncounted
 from simkit.strategies.wheeler_dealer_us.investor import (
     INVESTOR_PARAMS,
-    _bamboozle_plan,
-    _can_pay,
     _kelly,
     _pick_sale,
     _raise,
     _resurrection,
     investor,
 )
+from simkit.strategies.wheeler_dealer_us.level_two import _bamboozle_plan
+from simkit.strategies.wheeler_dealer_us.paying import _can_pay
 from simkit.strategies.wheeler_dealer_us.valuation import (
     B1,
     FV,
