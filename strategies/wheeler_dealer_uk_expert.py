@@ -319,6 +319,6 @@ expert = register(Strategy.build(
     "wheeler-dealer-uk", "expert", base=trader, deal=expert_deal, sell=expert_sell, answer=expert_answer, buy=expert_buy,
     yellow=expert_yellow, enter=expert_enter, redeem=expert_redeem, borrow=expert_borrow, params=EXPERT_PARAMS,
     doc="Races to the target wealth: sells the set that wins at once, buys wealth-neutral cards and borrows for "
-        "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, refuses "
-        "offers that hand a rival a big set, opens the inner circle late, turns yellow cards only with the cash "
-        "to buy them (docs/strategies.md, \"The experts\")."))
+        "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, offers each "
+        "purchase to the holder it has asked least, refuses offers that hand a rival a big set, opens the inner "
+        "circle late, turns yellow cards only with the cash to buy them (docs/strategies.md, \"The experts\")."))
