@@ -1,7 +1,7 @@
 """``expert``: the strongest shipped Wheeler-Dealer (US) player (docs/strategies.md, "The experts").
 
-It plays the investor family's decisions where they serve (repaying, poaching, offers, bumps, cards, forced
-borrowing: investor.py) and decides buying, bidding, answering offers, investing and raising money by a value
+It plays the investor family's decisions where they serve (repaying, poaching, offers, forced borrowing:
+investor.py; bumps and cards: level_two.py) and decides buying, bidding, answering offers, investing and raising money by a value
 of each title to each seat:
 
 - worth(title, seat) = what it adds to the seat's market value at the end (cost x titles held in the
