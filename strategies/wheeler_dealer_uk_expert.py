@@ -16,6 +16,8 @@ target wealth:
   ``enter_open`` x its wealth;
 - it sells a set the moment the sale reaches the target (the win), otherwise at ``sell_at`` cards
   (``sell_yellow`` for yellow sets, whose multiple grows fastest);
+- it deals as the trader does, but offers a purchase to the holder it has offered that commodity to least often
+  (then the one holding fewest copies): a player who refused keeps refusing, and a turn has one deal;
 - it refuses another player's 3 x offer when the set the card completes gains the buyer more than ``deny``
   x what the sale gains it (2 x face), or takes the buyer to the target, or the card is one of a set it
   builds;
@@ -28,15 +30,20 @@ from simkit import rng
 from simkit.games.wheeler_dealer_uk.view import (
     BORROW_FOR_COMMAND_REDEEM,
     BORROW_FOR_PURCHASE,
+    DEAL_BUY,
+    DEAL_RAID,
     DECISION_SIGNATURE,
     F_BANKRUPT,
     F_CIRCLE,
+    H_BUY_MULTIPLE,
     H_COMMODITIES,
     H_INNER_WEALTH,
     H_MIN_SET,
     H_PLAYERS,
+    H_RAID_MULTIPLE,
     H_TARGET,
     INNER,
+    MEMORY_SIZE,
     Q_COMMODITY,
     Q_CONTEXT,
     Q_FROM,
@@ -54,6 +61,7 @@ from simkit.games.wheeler_dealer_uk.view import (
     hand,
     held,
     in_pack,
+    pack_deal,
     pack_sale,
     redeem_cost,
     redeemable_cards,
@@ -64,15 +72,21 @@ from simkit.games.wheeler_dealer_uk.view import (
 from simkit.numba_tools import uncounted
 from simkit.strategies.wheeler_dealer_uk import (
     _PARAMS,
+    LEVERAGE_NEVER,
     P_CASH_FLOOR,
     P_COMMAND,
+    P_DEALS,
     P_ENTER_AT,
     P_KEEP_FROM,
+    P_LEVERAGE,
+    P_RAIDS,
     P_RESERVE,
     P_SELL_AT,
+    affordable,
     loan_capacity,
     others_hold,
     reachable,
+    set_gain,
     trader,
     trader_borrow,
     trader_buy,
@@ -116,6 +130,56 @@ def expert_sell(table, params, memory, state, query):
         if cards >= at or cards >= reachable(table, seat, c) or cash(table, seat) < params[P_CASH_FLOOR]:
             return pack_sale(c, cards)
     return -1
+
+
+@uncounted(DECISION_SIGNATURE)
+def expert_deal(table, params, memory, state, query):
+    """The trader's deal (the card that completes or enlarges a set, at the best margin over its price, a raid
+    before a purchase), but a purchase goes to the holder it has offered that commodity to least often this
+    game, then the one holding fewest copies: a player who refused it keeps refusing (raider refuses every
+    offer), and the deal is one a turn. ``memory`` counts its offers, one entry per (seat, commodity)."""
+    if params[P_RAIDS] == 0.0 and params[P_DEALS] == 0.0:
+        return 0
+    seat = query[Q_SEAT]
+    commodities = table[H_COMMODITIES]
+    best, best_margin, best_slot = 0, 0.0, -1
+    loans = -1   # what the seat could borrow on all its clean cards: worked out once, at the first deal it is short for
+    mine_of = hand(table, seat)
+    for c in range(commodities):
+        mine = mine_of[c]
+        if mine + 1 < table[H_MIN_SET]:
+            continue
+        gain = set_gain(table, c, mine, mine + 1)
+        for kind in (DEAL_RAID, DEAL_BUY):
+            if (kind == DEAL_RAID and params[P_RAIDS] == 0.0) or (kind == DEAL_BUY and params[P_DEALS] == 0.0):
+                continue
+            price = face(table, c) * (table[H_RAID_MULTIPLE] if kind == DEAL_RAID else table[H_BUY_MULTIPLE])
+            margin = gain - price
+            if margin <= best_margin:
+                continue
+            pick, pick_key = -1, 0.0
+            for q in range(table[H_PLAYERS]):
+                if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
+                    continue
+                if kind == DEAL_RAID:
+                    if at_risk(table, q, c) > 0:
+                        pick = q
+                        break
+                elif held(table, q, c) > 0:
+                    slot = q * commodities + c
+                    key = (memory[slot] if slot < MEMORY_SIZE else 0.0) * 100.0 + held(table, q, c)
+                    if pick < 0 or key < pick_key:
+                        pick, pick_key = q, key
+            if pick < 0:
+                continue
+            if loans < 0 and params[P_LEVERAGE] != LEVERAGE_NEVER and cash(table, seat) - params[P_RESERVE] < price:
+                loans = loan_capacity(table, seat, -1, 1 << 62)
+            if affordable(table, seat, price, c, params, True, loans):
+                best, best_margin = pack_deal(kind, pick, c), margin
+                best_slot = pick * commodities + c if kind == DEAL_BUY else -1
+    if 0 <= best_slot < MEMORY_SIZE:
+        memory[best_slot] += 1.0
+    return best
 
 
 @uncounted(DECISION_SIGNATURE)
@@ -252,9 +316,9 @@ EXPERT_PARAMS.update({
 assert list(EXPERT_PARAMS)[:10] == list(_PARAMS) and list(EXPERT_PARAMS).index("enter_open") == P_ENTER_OPEN
 
 expert = register(Strategy.build(
-    "wheeler-dealer-uk", "expert", base=trader, sell=expert_sell, answer=expert_answer, buy=expert_buy,
+    "wheeler-dealer-uk", "expert", base=trader, deal=expert_deal, sell=expert_sell, answer=expert_answer, buy=expert_buy,
     yellow=expert_yellow, enter=expert_enter, redeem=expert_redeem, borrow=expert_borrow, params=EXPERT_PARAMS,
     doc="Races to the target wealth: sells the set that wins at once, buys wealth-neutral cards and borrows for "
-        "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, refuses "
-        "offers that hand a rival a big set, opens the inner circle late, turns yellow cards only with the cash "
-        "to buy them (docs/strategies.md, \"The experts\")."))
+        "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, offers each "
+        "purchase to the holder it has asked least, refuses offers that hand a rival a big set, opens the inner "
+        "circle late, turns yellow cards only with the cash to buy them (docs/strategies.md, \"The experts\")."))

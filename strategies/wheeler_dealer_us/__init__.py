@@ -3,9 +3,9 @@
 Every decision point is one Numba function with the signature of
 ``simkit.games.wheeler_dealer_us.view.DECISION_SIGNATURE``; a strategy is twelve of them plus
 parameters. ``random`` (random_player.py) is the baseline: uniform over the legal answers at every
-decision. ``investor`` (investor.py, valuing things by valuation.py) is one parametrised family
-(Exchange rule, buying and bidding, borrowing and poaching, dealing, Level Two bumps and cards); the
-other names are its presets, below. Parameter values are floats; flags are 0 or 1.
+decision. ``investor`` (investor.py, with paying.py and level_two.py, valuing things by valuation.py) is
+one parametrised family (Exchange rule, buying and bidding, borrowing and poaching, dealing, Level Two bumps
+and cards); the other names are its presets, below. Parameter values are floats; flags are 0 or 1.
 """
 # registered in this order (`simkit strategies` lists them so): the baseline, the family, its presets
 # isort: off

@@ -1,7 +1,7 @@
 """``expert``: the strongest shipped Wheeler-Dealer (US) player (docs/strategies.md, "The experts").
 
-It plays the investor family's decisions where they serve (repaying, poaching, offers, bumps, cards, forced
-borrowing: investor.py) and decides buying, bidding, answering offers, investing and raising money by a value
+It plays the investor family's decisions where they serve (repaying, poaching, offers, forced borrowing:
+investor.py; bumps and cards: level_two.py) and decides buying, bidding, answering offers, investing and raising money by a value
 of each title to each seat:
 
 - worth(title, seat) = what it adds to the seat's market value at the end (cost x titles held in the
@@ -72,14 +72,14 @@ from simkit.games.wheeler_dealer_us.view import (
 from simkit.numba_tools import uncounted
 from simkit.strategies.wheeler_dealer_us.investor import (
     INVESTOR_PARAMS,
-    _bamboozle_plan,
-    _can_pay,
     _kelly,
     _pick_sale,
     _raise,
     _resurrection,
     investor,
 )
+from simkit.strategies.wheeler_dealer_us.level_two import _bamboozle_plan
+from simkit.strategies.wheeler_dealer_us.paying import _can_pay
 from simkit.strategies.wheeler_dealer_us.valuation import (
     B1,
     FV,

@@ -7,9 +7,11 @@ from simkit.games.wheeler_dealer_uk.view import (
     BORROW_FOR_PAYMENT,
     D_ANSWER,
     D_BORROW,
+    D_DEAL,
     D_ENTER,
     D_REDEEM,
     D_SELL,
+    DEAL_BUY,
     F_CIRCLE,
     H_INNER_WEALTH,
     H_REDEEMABLE,
@@ -23,6 +25,7 @@ from simkit.games.wheeler_dealer_uk.view import (
     Q_SEAT,
     QUERY_SIZE,
     REDEEM_VOLUNTARY,
+    pack_deal,
     pack_sale,
     redeem_cost,
 )
@@ -34,8 +37,9 @@ from .test_engine import per_seat, play
 EXPERT = registered("wheeler-dealer-uk")["expert"]
 
 
-def ask(position, decision, name, seat, overrides=None, **fields):
-    """One decision of the expert (with parameter ``overrides``) on a hand-built position, as the engine asks it."""
+def ask(position, decision, name, seat, overrides=None, memory=None, **fields):
+    """One decision of the expert (with parameter ``overrides``, and its ``memory`` if given) on a hand-built
+    position, as the engine asks it."""
     query = np.zeros(QUERY_SIZE, np.int64)
     query[Q_SEAT], query[Q_KIND] = seat, decision
     for key, value in fields.items():
@@ -45,7 +49,8 @@ def ask(position, decision, name, seat, overrides=None, **fields):
     query.setflags(write=False)
     params = EXPERT.param_vector(overrides or {})
     params.setflags(write=False)
-    return int(EXPERT.decisions[name](table, params, np.zeros(128), np.ones(4, np.uint64), query))
+    memory = np.zeros(128) if memory is None else memory
+    return int(EXPERT.decisions[name](table, params, memory, np.ones(4, np.uint64), query))
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
@@ -84,6 +89,20 @@ def test_expert_refuses_to_hand_a_rival_the_win_but_sells_a_spare_card():
     p.give(0, "Potatoes", 1)
     p.give(1, "Potatoes", 1)                             # no set for the buyer: 2 x face is mine
     assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Potatoes"), price=1_500, buyer=1) == 1
+
+
+def test_expert_offers_a_purchase_to_the_holder_it_has_asked_least_often():
+    p = Position(players=3)
+    p.give(0, "Sugar", 2)                # a third Sugar completes its set: worth buying at 3 x face
+    p.give(1, "Sugar", 1)
+    p.give(2, "Sugar", 1)
+    p.set_cash(0, 50_000)
+    memory = np.zeros(128)
+    sugar = p.c("Sugar")
+    offers = [ask(p, D_DEAL, "deal", 0, memory=memory) for _ in range(4)]
+    assert offers == [pack_deal(DEAL_BUY, 1, sugar), pack_deal(DEAL_BUY, 2, sugar)] * 2   # refused: the other holder
+    p.give(1, "Sugar", 1)                # seat 1 now holds two: with the offers even, the one holding fewer first
+    assert ask(p, D_DEAL, "deal", 0, memory=memory) == pack_deal(DEAL_BUY, 2, sugar)
 
 
 def test_expert_borrows_on_the_card_whose_raid_helps_no_rival():
