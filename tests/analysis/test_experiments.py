@@ -16,7 +16,9 @@ def test_experiments_are_shipped_for_every_study_asked_for():
     assert {p.stem for p in SHIPPED} >= {"wheedle-stopping-rules", "us-investing-and-poaching", "wheedle-false-stop",
                                          "dweebies-deck-splits", "us-last-player-standing",
                                          "uk-set-multiples", "design-dweebies-deck-split", "design-uk-level-targets",
-                                         "design-us-gold-bankruptcy", "design-wheedle-false-stop"}
+                                         "design-us-gold-bankruptcy", "design-wheedle-false-stop",
+                                         "design-dweebies-deck-split-good-play", "design-uk-level-targets-good-play",
+                                         "design-us-gold-bankruptcy-good-play", "design-wheedle-false-stop-good-play"}
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
