@@ -64,16 +64,20 @@ MAX_OFFER_COUNT = 99   # no company has more cards (rules.toml: company cards 1.
  R_FALSE_STOP, R_ALL_POINTS, R_MAJORITY_POINTS, R_BANKRUPT_POINTS, R_FALSE_STOPPER_CARDS_SCORED) = range(12)
 RULE_SIZE = 12
 
-# per-seat counters; the last seven count where a rule option came into play (GAME.rule_counters names the
-# counter of each option): false stops after which trading went on (W4), offers giving or asking for nothing
-# (W3: made, or refused when gifts are off), round-ending false stops (W8), and at scoring the companies held
-# whole, majorities (not all) outside the bankrupt company, cards of the bankrupt company, majorities in it (W6)
-(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL,
- S_PLAYED_ON, S_GIFT_OFFERS, S_FALSE_STOPS_ENDING, S_ALL_CARDS, S_MAJORITIES, S_BANKRUPT_CARDS,
- S_BANKRUPT_MAJORITIES) = range(15)
+# per-seat counters, SEAT_STATS[k] in column k of play_batch's "seat_stats"; the last seven count where a rule
+# option came into play (GAME.rule_counters names the counter of each option): false stops after which trading
+# went on (W4), offers giving or asking for nothing (W3: made, or refused when gifts are off), round-ending false
+# stops (W8), and at scoring the companies held whole, majorities (not all) outside the bankrupt company, cards
+# of the bankrupt company, majorities in it (W6)
 SEAT_STATS = ("stops", "good_stops", "false_stops", "offers", "offers_taken", "offers_accepted", "swaps",
               "illegal_actions", "false_stops_played_on", "gift_offers", "false_stops_ending_round",
               "companies_all_held", "majorities_scored", "bankrupt_cards", "bankrupt_majorities")
+(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL,
+ S_PLAYED_ON, S_GIFT_OFFERS, S_FALSE_STOPS_ENDING, S_ALL_CARDS, S_MAJORITIES, S_BANKRUPT_CARDS,
+ S_BANKRUPT_MAJORITIES) = range(15)
+# The kernel counts all but two: every false stop either ends its round or is played on, as the rule
+# options.false_stop_ends_round says, so play_batch splits false_stops between those two afterwards
+# (_derive_counters) and the tick loop pays nothing for them.
 
 # event log (replay): one row per move
 EV_GAME, EV_ROUND, EV_TICK, EV_KIND, EV_SEAT, EV_GIVE, EV_GIVE_COUNT, EV_WANT, EV_WANT_COUNT, EV_OTHER = range(10)
@@ -294,17 +298,20 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                                memory[actor], strategy_rng[actor], action)
             attempted = kind
             if kind == OFFER:
-                if (action[A_GIVE_COUNT] == 0) != (action[A_WANT_COUNT] == 0):
-                    out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                 if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
                     kind = -1
+                    if (action[A_GIVE_COUNT] == 0) != (action[A_WANT_COUNT] == 0):
+                        out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                 else:
                     give, k = action[A_GIVE], action[A_GIVE_COUNT]
                     want, m = action[A_WANT], action[A_WANT_COUNT]
+                    # a legal offer gives or asks for something (k + m > 0), so one zero side makes it a gift
                     if k == 0:
                         give = -1
+                        out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                     if m == 0:
                         want = -1
+                        out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                     out_seat_stats[g, actor, S_OFFERS] += 1
                     if k > 0:
                         seen[OFFERED, actor, give] += 1
@@ -384,9 +391,7 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                         out_seat_stats[g, actor, S_FALSE_STOPS] += 1
                         if false_stop_ends:
                             stopper = actor
-                            out_seat_stats[g, actor, S_FALSE_STOPS_ENDING] += 1
                         else:
-                            out_seat_stats[g, actor, S_PLAYED_ON] += 1
                             # W4: the penalty is taken now, trading goes on, no second stop this round
                             round_points[actor] += rules[R_FALSE_STOP]
                             can_stop[actor] = 0
@@ -448,6 +453,14 @@ def _play(seed, first_game, n_games, n_players, counts, rules, acts, accepts, pa
                  scalars, -1)
 
 
+def _derive_counters(seat_stats, rules):
+    """Fill the two counters the kernel leaves to its caller: a false stop ends its round or is played on
+    (W4) as options.false_stop_ends_round says for the whole game, so each is the false stops or none."""
+    ends = rules[R_FALSE_STOP_ENDS_ROUND] != 0
+    seat_stats[..., S_FALSE_STOPS_ENDING] = seat_stats[..., S_FALSE_STOPS] if ends else 0
+    seat_stats[..., S_PLAYED_ON] = 0 if ends else seat_stats[..., S_FALSE_STOPS]
+
+
 def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, check=False, record=False,
                event_capacity=0):
     """Allocate outputs and run ``n_games`` games starting at global index ``first_game``.
@@ -475,6 +488,7 @@ def play_batch(seed, first_game, n_games, counts, rules, acts, accepts, params, 
     _play(np.uint64(seed), first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
           out["points"], out["round_points"], out["seat_stats"], out["round_ticks"], out["round_stopper"],
           out["winner"], events, event_count, trace, _work_arrays(n_players, counts), np.zeros(GAME_SCALARS, np.int64))
+    _derive_counters(out["seat_stats"], rules)
     out["events"] = events[: min(event_count[0], event_capacity)]
     out["events_lost"] = max(0, int(event_count[0]) - event_capacity)
     out["trace"] = trace
@@ -521,7 +535,9 @@ class GameState:
     def result(self) -> dict:
         """The game's outputs as ``play_batch`` gives them for one game (final once ``over``)."""
         names = ("points", "round_points", "seat_stats", "round_ticks", "round_stopper", "winner")
-        return {name: array.copy() for name, array in zip(names, self.arrays)}
+        result = {name: array.copy() for name, array in zip(names, self.arrays)}
+        _derive_counters(result["seat_stats"], self.rules)
+        return result
 
 
 _NO_EVENTS = np.zeros((0, EVENT_FIELDS), np.int64)
