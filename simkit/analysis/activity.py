@@ -39,8 +39,8 @@ def rule_activity(game, changes, frames, probe=None, played=()) -> list[str]:
     which shipped strategies bring it into play (``probe(key, counter)`` -> their names, or None to skip).
 
     changes: (dotted key, value A, value B) triples, or (key, description) pairs for a varied key; frames:
-    the rows played (each with the game's counter columns); played: the effective rule sets the games were
-    played under. A key that none of them reads (Game.unread_key: e.g. another UK level's table) is said to
+    the rows played (each with the game's counter columns); played: the effective rule sets the changed
+    values were played under. A key that none of them reads (Game.unread_key: e.g. another UK level's table) is said to
     have never come into play, with the reason and the key that is read, whatever its counter shows: the
     counter counts the option in the game played, not the table that was changed."""
     lines = []
@@ -152,9 +152,9 @@ def _show(value) -> str:
 def first_lines(game, rules_a: dict | None, rules_b: dict | None, frames, probe=None, changes=None) -> list[str]:
     """What an analysis says first: any seat whose answers were refused, then each rule change and whether
     it came into play. ``changes`` defaults to every value that differs between ``rules_a`` and ``rules_b``.
-    The games were played under ``rules_b``, and under ``rules_a`` too unless it is the game's own defaults
-    object (an analysis of one rule set passes ``game.default_rules`` as the baseline it reports changes from)."""
+    A changed value is used, if at all, where ``rules_b`` are played (the rules of an analysis of one rule set,
+    B of an A/B comparison), so a changed key ``rules_b`` never read changed nothing, whether A reads it or not."""
     if changes is None:
         changes = changed_values(rules_a, rules_b) if rules_a is not None and rules_b is not None else []
-    played = [rules for rules in (rules_a, rules_b) if rules is not None and rules is not game.default_rules]
+    played = [rules_b] if rules_b is not None else []
     return refused_answers(frames) + rule_activity(game, changes, frames, probe, played)
