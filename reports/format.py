@@ -15,6 +15,7 @@ import html
 import json
 import math
 import re
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -466,19 +467,68 @@ def summary_frames(summary: dict, manifest: dict) -> dict[str, pd.DataFrame]:
     return frames
 
 
+# the three size phrases every verdict states (docs/analysis.md, "Verdicts state size as well as sign")
+LARGE = "significant and larger than negligible"
+SMALL = "significant but negligible"
+NOT_SIGNIFICANT = "no significant difference"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A difference judged once from its interval, the structured verdict every analysis renders (``size``,
+    ``text``) and decides on (``sign``, ``small``) instead of reading its own words back.
+
+    sign: +1 when the interval lies above 0, -1 below, 0 when it holds 0 (not significant); small: significant
+    but closer to 0 than the negligible threshold; sized: a threshold was applied."""
+
+    sign: int
+    small: bool = False
+    sized: bool = False
+
+    @property
+    def significant(self) -> bool:
+        return self.sign != 0
+
+    @property
+    def large(self) -> bool:
+        """Significant and not negligible: a difference worth acting on."""
+        return self.sign != 0 and not self.small
+
+    @property
+    def size(self) -> str:
+        """One of the three phrases: LARGE, SMALL or NOT_SIGNIFICANT (a significant difference judged without
+        a threshold counts as LARGE)."""
+        return NOT_SIGNIFICANT if not self.sign else SMALL if self.small else LARGE
+
+    def text(self, higher: str = "higher", lower: str = "lower", level: str = "95%",
+             threshold: str | None = None) -> str:
+        """The verdict in words: ``higher, significant and larger than negligible (0.5 points) at 95%``; the
+        threshold's words in brackets when it was sized (``threshold``: how the threshold reads)."""
+        if not self.sign:
+            return f"no significant difference at {level}"
+        direction = higher if self.sign > 0 else lower
+        if not self.sized:
+            return f"{direction}, significant at {level}"
+        size = "but negligible" if self.small else "and larger than negligible"
+        return f"{direction}, significant {size} ({threshold}) at {level}"
+
+
+def judge(low: float, high: float, diff: float | None = None, negligible: tuple | None = None) -> Judged:
+    """A difference's Judged from its interval [low, high] and estimate ``diff``, sized against ``negligible``
+    = (threshold, words) from negligible_of: significant when the interval excludes 0, negligible when the
+    estimate is closer to 0 than the threshold."""
+    sign = 1 if low > 0 else -1 if high < 0 else 0
+    sized = negligible is not None and diff is not None
+    return Judged(sign, bool(sign and sized and abs(diff) < negligible[0]), sized)
+
+
 def verdict(low: float, high: float, higher: str = "higher", lower: str = "lower", level: str = "95%",
             diff: float | None = None, negligible: tuple | None = None) -> str:
     """A difference's plain-words verdict from its interval (at ``level``, 95% unless an analysis widened it);
     with ``negligible`` = (threshold, how it reads, e.g. "0.5 points") and the estimate ``diff``, a significant
     one is also sized: "significant and larger than negligible" when the estimate is at least the threshold
-    away from zero, else "significant but negligible"."""
-    if low > 0 or high < 0:
-        direction = higher if low > 0 else lower
-        if negligible is None or diff is None:
-            return f"{direction}, significant at {level}"
-        size = "and larger than negligible" if abs(diff) >= negligible[0] else "but negligible"
-        return f"{direction}, significant {size} ({negligible[1]}) at {level}"
-    return f"no significant difference at {level}"
+    away from zero, else "significant but negligible" (judge, rendered by Judged.text)."""
+    return judge(low, high, diff, negligible).text(higher, lower, level, negligible[1] if negligible else None)
 
 
 def points(diff: float, low: float, high: float) -> str:

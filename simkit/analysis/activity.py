@@ -37,17 +37,24 @@ def _games_in_play(frames, counter: str) -> tuple[int, int, dict]:
     return in_play, total, by_strategy
 
 
-def rule_activity(game, changes, frames, probe=None) -> list[str]:
+def rule_activity(game, changes, frames, probe=None, played=()) -> list[str]:
     """One sentence per changed rule value: in how many of the games played it came into play (its counter
     above 0 for some seat), and, when it never did, that the analysis cannot tell whether the rule matters and
     which shipped strategies bring it into play (``probe(key, counter)`` -> their names, or None to skip).
 
     changes: (dotted key, value A, value B) triples, or (key, description) pairs for a varied key; frames:
-    the rows played (each with the game's counter columns)."""
+    the rows played (each with the game's counter columns); played: the effective rule sets the changed
+    values were played under. A key that none of them reads (Game.unread_key: e.g. another UK level's table) is said to
+    have never come into play, with the reason and the key that is read, whatever its counter shows: the
+    counter counts the option in the game played, not the table that was changed."""
     lines = []
     for change in changes:
         key = change[0]
         said = f"{key}: {_show(change[1])} -> {_show(change[2])}" if len(change) == 3 else f"{key} ({change[1]})"
+        unread = [game.unread_key(rules, key) for rules in played]
+        if unread and all(unread):
+            lines.append(f"Rule change {said} never came into play: {unread[-1]}.")
+            continue
         counter = game.rule_counter(key)
         if counter is None:
             lines.append(f"Rule change {said}: {game.name} counts no activity for this key, so whether it came "
@@ -141,7 +148,10 @@ def _show(value) -> str:
 
 def first_lines(game, rules_a: dict | None, rules_b: dict | None, frames, probe=None, changes=None) -> list[str]:
     """What an analysis says first: any seat whose answers were refused, then each rule change and whether
-    it came into play. ``changes`` defaults to every value that differs between ``rules_a`` and ``rules_b``."""
+    it came into play. ``changes`` defaults to every value that differs between ``rules_a`` and ``rules_b``.
+    A changed value is used, if at all, where ``rules_b`` are played (the rules of an analysis of one rule set,
+    B of an A/B comparison), so a changed key ``rules_b`` never read changed nothing, whether A reads it or not."""
     if changes is None:
         changes = changed_values(rules_a, rules_b) if rules_a is not None and rules_b is not None else []
-    return refused_answers(frames) + rule_activity(game, changes, frames, probe)
+    played = [rules_b] if rules_b is not None else []
+    return refused_answers(frames) + rule_activity(game, changes, frames, probe, played)

@@ -13,7 +13,7 @@ from simkit.reports.order import sort_tables
 from ..stats import fmt_amount
 from .paired import _flatten, paired_tables, seat_advantage, swapped_entries, swapped_findings
 from .play import block_outcomes
-from .result import NEGLIGIBLE, games_played, negligible_of, points, verdict
+from .result import NEGLIGIBLE, games_played, judge, negligible_of, points
 from .stats import block_means, paired, rate_means
 from .tournament import head_to_head_intervals
 
@@ -168,10 +168,11 @@ def headline_changes(spec, cards, seats, spread, thresholds=NEGLIGIBLE) -> pd.Da
         rows[LIMIT] = (row["a"], row["b"], row["diff"], row["low"], row["high"], True, ("more", "fewer"), win)
     table = []
     for metric, (a, b, change, low, high, rate, (up, down), negligible) in rows.items():
-        direction = up if low > 0 else down if high < 0 else ""
+        judged = judge(low, high, change, negligible)
+        direction = up if judged.sign > 0 else down if judged.sign < 0 else ""
         table.append({"metric": metric, "A": a, "B": b, "diff": change, "diff_low": low, "diff_high": high,
-                      "rate": rate, "direction": direction,
-                      "verdict": verdict(low, high, up, down, diff=change, negligible=negligible)})
+                      "rate": rate, "direction": direction, "size": judged.size,
+                      "verdict": judged.text(up, down, threshold=negligible[1] if negligible else None)})
     return pd.DataFrame(table).set_index("metric")
 
 

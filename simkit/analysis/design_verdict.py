@@ -22,7 +22,7 @@ from .design_space import QUICK_FIELDS, _feasible, _Plan
 from .goals import RATE_FIELDS, Goal, bootstrap_weights, expression_names, interval
 from .paired import seat_advantage
 from .play import deals_for
-from .result import games_played, negligible_of, size_words
+from .result import Judged, games_played, judge, negligible_of
 from .search import SearchResult, derived_seed
 from .tune import tune
 
@@ -159,19 +159,25 @@ def _validation_weights(plan: _Plan, deals: int) -> np.ndarray:
     return bootstrap_weights(deals, VALIDATION_REPLICATES, derived_seed(plan.seed, "validation-bootstrap"))
 
 
-def _verdict(goal: Goal, low: float, high: float, diff: float | None = None, plan: _Plan | None = None) -> str:
+def _verdict(goal: Goal, low: float, high: float, diff: float | None = None,
+             plan: _Plan | None = None) -> tuple[Judged, str]:
     """What a paired interval of (candidate - default) says about a goal, sized against the plan's negligible
-    threshold for the goal's measure: "better than the default (significant and larger than negligible, ...)",
+    threshold for the goal's measure, judged once (its sign turned to the goal's: +1 better than the default,
+    -1 worse) and in words: "better than the default (significant and larger than negligible, ...)",
     "... (significant but negligible, ...)" or "no significant difference from the default"."""
-    better, worse = (high < 0, low > 0) if goal.sign > 0 else (low > 0, high < 0)
-    if not (better or worse):
-        return NO_DIFFERENCE
-    words = "better than the default" if better else "worse than the default"
-    if diff is None or plan is None or plan.negligible is None:
-        return words
-    metric = "win" if goal.rate else "length" if "length" in goal.expression else "score"
-    negligible = negligible_of(plan.negligible, metric, plan.spec.length_column or "")
-    return f"{words} ({size_words(low, high, diff, negligible)}; negligible: under {negligible[1]})"
+    if goal.sign > 0:       # a goal minimised: a change below 0 is the better one
+        low, high, diff = -high, -low, None if diff is None else -diff
+    negligible = None
+    if plan is not None and plan.negligible is not None:
+        metric = "win" if goal.rate else "length" if "length" in goal.expression else "score"
+        negligible = negligible_of(plan.negligible, metric, plan.spec.length_column or "")
+    judged = judge(low, high, diff, negligible)
+    if not judged.sign:
+        return judged, NO_DIFFERENCE
+    words = "better than the default" if judged.sign > 0 else "worse than the default"
+    if not judged.sized:
+        return judged, words
+    return judged, f"{words} ({judged.size}; negligible: under {negligible[1]})"
 
 
 NO_DIFFERENCE = "no significant difference from the default"
@@ -198,6 +204,7 @@ def _validation(plan: _Plan, names: list[str], judged: list[dict]) -> tuple[pd.D
             estimate, low, high = interval(values)
             row = {"rules": name, "measure": text, "role": role, "rate": bool(item.rate), "value": estimate,
                    "value_low": low, "value_high": high}
+            decided = None
             if role == "constraint":   # shown as the constrained value, not its slack
                 verdict = "met" if high <= 0 else "broken" if low > 0 else "not decided"
                 ends = sorted((_unslack(item, low), _unslack(item, high)))
@@ -207,9 +214,10 @@ def _validation(plan: _Plan, names: list[str], judged: list[dict]) -> tuple[pd.D
             else:
                 diff, diff_low, diff_high = interval(values - base)
                 row.update(diff=diff, diff_low=diff_low, diff_high=diff_high)
-                verdict = _verdict(item, diff_low, diff_high, diff, plan)
+                decided, verdict = _verdict(item, diff_low, diff_high, diff, plan)
             row["verdict"] = verdict
             verdicts[name][text] = {"role": role, "verdict": verdict, "rate": item.rate,
+                                    "judged": decided,
                                     **{k: row.get(k) for k in ("value", "value_low", "value_high", "diff", "diff_low",
                                                                "diff_high")}}
             rows.append(row)
@@ -224,9 +232,8 @@ def _unslack(constraint, slack: float) -> float:
 def _better_worse(goal: Goal, low: float, high: float, diff: float, plan: _Plan) -> tuple[bool, bool]:
     """Whether a paired interval of (one rule set - another) on ``goal`` makes the first better by more than a
     negligible margin, and whether it makes it worse by any margin (a small loss still counts against a change)."""
-    verdict = _verdict(goal, low, high, diff, plan)
-    return (verdict.startswith("better than the default") and "but negligible" not in verdict,
-            verdict.startswith("worse than the default"))
+    judged, _ = _verdict(goal, low, high, diff, plan)
+    return judged.sign > 0 and not judged.small, judged.sign < 0
 
 
 def beaten_by(plan: _Plan, names, verdicts, judged) -> dict[str, list[tuple[str, list[str]]]]:
@@ -264,9 +271,8 @@ def _winner(plan: _Plan, names, verdicts, values, beaten) -> tuple[dict | None, 
         if any(v["role"] == "constraint" and v["verdict"] == "broken" for v in verdict.values()):
             continue
         # better by a negligible margin is no reason to change the rules; worse by any margin is one not to
-        better = [g for g in goals if verdict[g]["verdict"].startswith("better than the default")
-                  and "but negligible" not in verdict[g]["verdict"]]
-        worse = [g for g in goals if verdict[g]["verdict"].startswith("worse than the default")]
+        better = [g for g in goals if verdict[g]["judged"].sign > 0 and not verdict[g]["judged"].small]
+        worse = [g for g in goals if verdict[g]["judged"].sign < 0]
         if better and not worse:
             eligible.append((name, value))
     if not eligible:
@@ -487,11 +493,11 @@ def _retuned(plan: _Plan, family: str, entries, params, budget, name: str, value
             estimate, low, high = interval(array)
             row.update({label: estimate, f"{label}_low": low, f"{label}_high": high})
         rows.append(row)
-        verdict = _verdict(g, row["diff_low"], row["diff_high"], row["diff"], plan)
+        decided, verdict = _verdict(g, row["diff_low"], row["diff_high"], row["diff"], plan)
         cells = [_cell(*(row[f"{label}{end}"] for end in ("", "_low", "_high")), g.rate, label == "diff")
                  for label in ("candidate_retuned", "default_retuned", "diff")]
         lines.append(f"Re-tuned players ({family} tuned under each rule set: default -> {tuned_labels[0]}, {name} "
                      f"-> {tuned_labels[1]}): {g.text} {cells[0]} against the default's {cells[1]}; difference "
-                     f"{cells[2]}: {verdict} with re-tuned players" + ("" if verdict.startswith("better") else
+                     f"{cells[2]}: {verdict} with re-tuned players" + ("" if decided.sign > 0 else
                                                            " (its advantage does not survive players who adapt)") + ".")
     return {"table": pd.DataFrame(rows), "findings": lines}

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..games import get_game
-from ..reports.format import interval_text, is_symbol, table_text, tested
+from ..reports.format import LARGE, NOT_SIGNIFICANT, SMALL, Judged, interval_text, is_symbol, judge, table_text, tested  # noqa: F401  (re-exported, as points)
 from ..reports.format import points as points  # re-exported: the analyses take their wording from here
 from ..reports.format import verdict as verdict  # re-exported, as points
 
@@ -75,11 +75,7 @@ def size_words(low: float, high: float, diff: float, negligible: tuple | None) -
     """The size of a difference in one of three phrases: "significant and larger than negligible" (its
     interval excludes 0 and the estimate is at least the threshold away from 0), "significant but negligible"
     or "no significant difference" (``negligible``: (threshold, words) from negligible_of)."""
-    if not (low > 0 or high < 0):
-        return "no significant difference"
-    if negligible is None or abs(diff) >= negligible[0]:
-        return "significant and larger than negligible"
-    return "significant but negligible"
+    return judge(low, high, diff, negligible).size
 
 
 def score_change(game, diff: float, low: float, high: float) -> str:
@@ -148,6 +144,7 @@ class Analysis:
                 continue
             lines += ["", f"[{name}]", table_text(table, game)]
         if held:
-            lines += ["", f"Not shown: {', '.join(held)}: written by --out DIR (DIR/NN-{self.kind}/NAME.csv), "
-                          "printed by --verbose."]
+            lines += ["", textwrap.fill(f"Not shown: {', '.join(held)}: written by --out DIR (DIR/NN-{self.kind}/"
+                                        "NAME.csv), printed by --verbose.", FINDINGS_WIDTH, break_long_words=False,
+                                        break_on_hyphens=False)]
         return "\n".join(lines)

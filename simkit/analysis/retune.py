@@ -25,7 +25,7 @@ from ..games import get_game
 from ..strategy import Seat
 from .card import LIMIT, SEAT0, SPREAD, _card, _compare_cards, change_cell
 from .play import Job, play_jobs, rotate
-from .result import points
+from .result import NOT_SIGNIFICANT, points
 from .tune import declared_space, parse_space, tune
 
 ALL = "all"                 # --retune with no value: every tunable strategy of the line-up
@@ -86,17 +86,25 @@ class Retuned:
     self_play: dict
 
     def footnote(self) -> str:
-        """``builder* = builder re-tuned: under A builder:reserve=269, under B builder:reserve=0`` for each."""
+        """``builder* = builder re-tuned: under A builder with reserve=269, under B builder with reserve=0`` for
+        each (the specs spaced so that the findings wrap at 120 columns; the retuned_params table and the setup
+        hold them as specs to copy)."""
         parts = []
         for label in self.targets:
-            values = {side: self.tuned[side, label].best_spec for side in ("A", "B")}
+            values = {side: _spaced(self.tuned[side, label].best_spec) for side in ("A", "B")}
             how = "in self-play" if self.self_play[label] else "as a best response to the rest of the line-up"
             if values["A"] == values["B"]:
-                what = "kept its own values" if values["A"] == label else f"{values['A']} under both"
+                what = "kept its own values" if values["A"] == _spaced(label) else f"{values['A']} under both"
                 parts.append(f"{label}{MARK} = {label} re-tuned {how}: {what}")
             else:
                 parts.append(f"{label}{MARK} = {label} re-tuned {how}: under A {values['A']}; under B {values['B']}")
         return "Re-tuned players: " + "; ".join(parts) + "."
+
+
+def _spaced(spec: str) -> str:
+    """``builder:reserve=269:premium=2`` as ``builder with reserve=269, premium=2`` (a spec without values as it is)."""
+    name, _, values = spec.partition(":")
+    return f"{name} with {values.replace(':', ', ')}" if values else spec
 
 
 def retune_lineups(game: str, seats, targets, params, budget, sets, sets_b, rules, seed: int, games: int,
@@ -150,8 +158,8 @@ def retuned_report(spec, batches_ab, fixed: pd.DataFrame, retuned: Retuned, deal
     tuned = tuned_tables["changes"]
     side_by_side = pd.concat({"fixed": fixed, "re-tuned": tuned}, names=["players", "metric"]).swaplevel().loc[
         [(metric, players) for metric in fixed.index for players in ("fixed", "re-tuned")]]
-    side_by_side = side_by_side[["rate", "A", "B", "diff", "diff_low", "diff_high", "verdict"]]
-    side_by_side["verdict"] = [_short_verdict(row) for _, row in side_by_side.iterrows()]
+    short = [_short_verdict(row) for _, row in side_by_side.iterrows()]
+    side_by_side = side_by_side[["rate", "A", "B", "diff", "diff_low", "diff_high"]].assign(verdict=short)
     strategies = tuned_tables["strategies"]
     findings = [f"Re-tuned players ({', '.join(f'{label}{MARK}' for label in retuned.targets)}): "
                 f"{_budget_text(retuned)}; then played on the same {deals:,} deals in every seat order as the fixed "
@@ -174,8 +182,7 @@ def retuned_report(spec, batches_ab, fixed: pd.DataFrame, retuned: Retuned, deal
 def _short_verdict(row) -> str:
     """The table's verdict: the direction and the size, without the level and the threshold (the findings
     state them), so that the table fits 120 columns."""
-    text = re.sub(r" \([^()]*\)", "", row["verdict"].replace(" at 95%", ""))
-    return text.replace(", significant", ": significant") if text[:2] != "no" else text
+    return f"{row['direction']}: {row['size']}" if row["direction"] else NOT_SIGNIFICANT
 
 
 def _metric_verdict(metric: str, fixed, tuned) -> str:
@@ -185,9 +192,8 @@ def _metric_verdict(metric: str, fixed, tuned) -> str:
 
     def said(row, who):
         if not row["direction"]:
-            return f"no significant difference for {who}"
-        size = "significant and larger than negligible" if "larger than" in row["verdict"] else "significant but negligible"
-        return f"{row['direction']} for {who} ({size})"
+            return f"{NOT_SIGNIFICANT} for {who}"
+        return f"{row['direction']} for {who} ({row['size']})"
 
     first = said(fixed, "fixed players")
     if fixed["direction"] and not tuned["direction"]:

@@ -26,7 +26,7 @@ from ..games import get_game
 from ..strategy import parse_lineup
 from .activity import first_lines
 from .play import batches, block_outcomes, deals_for, play_many
-from .result import Analysis, games_played, negligible_of, parse_negligible, size_words
+from .result import LARGE, NOT_SIGNIFICANT, SMALL, Analysis, games_played, negligible_of, parse_negligible, size_words
 from .stats import block_means, bradley_terry, rate_means
 
 BOOTSTRAP = 200
@@ -168,7 +168,7 @@ def ranking_text(standings: pd.DataFrame) -> str:
         parts.append(f" {sign} {names[i + 1]} ({number(row['lead_over_next'], 0, True)} "
                      f"[{number(row['lead_over_next_low'], 0, True)}, {number(row['lead_over_next_high'], 0, True)}], "
                      f"{row['ahead_of_next']})")
-    tied = sum(standings["ahead_of_next"] == "no significant difference")
+    tied = sum(standings["ahead_of_next"] == NOT_SIGNIFICANT)
     return ("Ranking by rating, each strategy against the next (its lead in rating points, bootstrap 95% interval): "
             + "".join(parts) + "." + (f" {tied} neighbouring pair{'s' if tied != 1 else ''} cannot be told apart "
                                       "with these games." if tied else " Every neighbour differs significantly."))
@@ -176,7 +176,7 @@ def ranking_text(standings: pd.DataFrame) -> str:
 
 def _ahead(row) -> bool:
     """Whether a strategy's lead over the next is significant (negligible or not)."""
-    return row["ahead_of_next"].startswith("significant")
+    return row["ahead_of_next"] in (LARGE, SMALL)
 
 
 def _standings(frame, names, wins, bootstrap, seed, negligible=None) -> pd.DataFrame:

@@ -81,3 +81,26 @@ def test_design_warns_when_every_trial_plays_identically():
     assert result.findings[0].startswith("Rule change scoring.false_stop (varied by the search) came into play in 0 "
                                          "of the")
     assert result.findings[1].startswith("Warning: every trial played identically (")
+
+
+def test_a_change_to_a_table_the_played_rules_never_read_names_the_key_they_read():
+    """An old file's level.1 (level 2 while keys counted from 0) played at level 2 is caught in the first lines."""
+    from simkit.analysis.activity import first_lines
+
+    game = get_game("wheeler-dealer-uk")
+    at_level_2 = game.rules(sets=["game.level=2"])
+    changed = game.rules(sets=["game.level=2", "level.1.target_wealth=900000"])
+    line = first_lines(game, at_level_2, changed, [])[0]
+    assert line.startswith("Rule change level.1.target_wealth: 1,000,000 -> 900,000 never came into play: these "
+                           "rules play level 2 (game.level = 2), which never reads level 1's table; level 2's is "
+                           "level.2.target_wealth")
+    assert line.endswith("so an older file's level.N meant level N+1).")
+    # one rule set reported against the defaults: caught at level 2; at level 1, which reads level.1, counted
+    assert any("level.1.target_wealth" in line and "never came into play" in line
+               for line in first_lines(game, game.default_rules, changed, []))
+    assert not any("never came into play" in line for line in first_lines(
+        game, game.default_rules, game.rules(sets=["level.1.target_wealth=900000"]), []))
+    # A at level 1, B at level 2 with level 1's target changed: A reads level.1 but plays the default value;
+    # the changed value is B's, which never reads it
+    assert any("level.1.target_wealth" in line and "never came into play" in line
+               for line in first_lines(game, game.rules(), changed, []))

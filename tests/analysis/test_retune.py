@@ -56,6 +56,9 @@ def test_balance_retune_puts_fixed_and_retuned_players_side_by_side():
     assert "[retune_a_lucky_trials]" in result.text(verbose=True)
     table = text.split("[retuned]\n")[1].split("\n\n")[0].splitlines()
     assert len(table) == 9 and max(len(line) for line in table) <= 120
+    # readable at 120 columns below the headline: the footnote's tuned values wrap (no spec is one long word)
+    assert max(len(line) for line in text.splitlines()[2:]) <= 120
+    assert "lucky* = lucky re-tuned as a best response to the rest of the line-up: " in " ".join(result.findings)
 
 
 def test_retune_targets_every_tunable_strategy_or_those_named():
@@ -105,8 +108,12 @@ def test_a_design_verdict_is_sized_by_the_goal_measure():
     plan = SimpleNamespace(negligible=parse_negligible(["length=2"]), spec=SimpleNamespace(length_column="turns"))
     length = Goal("length=5", "abs(length - 5.0)", "minimize", "length_off_5", "")
     rate = Goal("spread", "spread", "minimize", "spread", "", rate=True)
-    assert _verdict(length, -3.0, -0.5, -1.5, plan) == ("better than the default (significant but negligible; "
-                                                         "negligible: under 2 turns)")
-    assert _verdict(length, -5.0, -2.5, -4.0, plan).startswith("better than the default (significant and larger")
-    assert _verdict(rate, 0.01, 0.03, 0.02, plan).startswith("worse than the default (significant and larger")
-    assert _verdict(rate, -0.01, 0.03, 0.01, plan) == "no significant difference from the default"
+    judged, words = _verdict(length, -3.0, -0.5, -1.5, plan)
+    assert words == "better than the default (significant but negligible; negligible: under 2 turns)"
+    assert (judged.sign, judged.small) == (1, True)      # turned to the goal: a shorter distance is better
+    judged, words = _verdict(length, -5.0, -2.5, -4.0, plan)
+    assert words.startswith("better than the default (significant and larger") and judged.large
+    judged, words = _verdict(rate, 0.01, 0.03, 0.02, plan)
+    assert words.startswith("worse than the default (significant and larger") and judged.sign == -1
+    judged, words = _verdict(rate, -0.01, 0.03, 0.01, plan)
+    assert words == "no significant difference from the default" and not judged.significant

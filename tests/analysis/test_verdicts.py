@@ -40,6 +40,30 @@ def test_three_verdict_phrases_with_the_negligible_threshold():
     assert negligible_of(parse_negligible(["length=2"]), "length", "turns") == (2.0, "2 turns")
 
 
+def test_a_verdict_is_judged_once_and_every_rendering_reads_the_same_judgement():
+    from simkit.analysis.result import LARGE, NOT_SIGNIFICANT, SMALL, judge, size_words
+
+    win = negligible_of(NEGLIGIBLE, "win")
+    rng = np.random.default_rng(261)
+    seen = set()
+    for _ in range(2000):
+        low = float(rng.normal(0, 0.01))
+        high = low + float(abs(rng.normal(0, 0.01)))
+        diff = (low + high) / 2
+        judged = judge(low, high, diff, win)
+        seen.add(judged.size)
+        assert judged.sign == (1 if low > 0 else -1 if high < 0 else 0)
+        assert judged.small == (judged.sign != 0 and abs(diff) < win[0])
+        assert size_words(low, high, diff, win) == judged.size
+        text = verdict(low, high, "up", "down", diff=diff, negligible=win)
+        assert text == judged.text("up", "down", threshold=win[1])
+        assert text.startswith({1: "up, ", -1: "down, ", 0: "no significant"}[judged.sign])
+        assert judged.size in text
+    assert seen == {LARGE, SMALL, NOT_SIGNIFICANT}
+    # without a threshold a significant difference is not sized
+    assert judge(0.1, 0.2).text() == "higher, significant at 95%" and judge(0.1, 0.2).size == LARGE
+
+
 @pytest.mark.parametrize("item", ["win=-1", "speed=1", "win", "win=abc", "length=inf"])
 def test_a_bad_negligible_threshold_is_refused(item):
     with pytest.raises(SimkitError, match="--negligible"):

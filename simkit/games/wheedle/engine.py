@@ -86,6 +86,9 @@ SEAT_STATS = ("stops", "good_stops", "false_stops", "offers", "offers_taken", "o
 (S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL,
  S_PLAYED_ON, S_GIFT_OFFERS, S_FALSE_STOPS_ENDING, S_ALL_CARDS, S_MAJORITIES, S_BANKRUPT_CARDS,
  S_BANKRUPT_MAJORITIES) = range(len(SEAT_STATS))
+# The kernel counts all but two: every false stop either ends its round or is played on, as the rule
+# options.false_stop_ends_round says, so play_batch splits false_stops between those two afterwards
+# (_derive_counters) and the tick loop pays nothing for them.
 
 # event log (replay): one row per move
 EV_GAME, EV_ROUND, EV_TICK, EV_KIND, EV_SEAT, EV_GIVE, EV_GIVE_COUNT, EV_WANT, EV_WANT_COUNT, EV_OTHER = range(10)
@@ -314,17 +317,20 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                                memory[actor], strategy_rng[actor], action)
             attempted = kind
             if kind == OFFER:
-                if (action[A_GIVE_COUNT] == 0) != (action[A_WANT_COUNT] == 0):
-                    out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                 if not _offer_is_legal(action, hands[actor], n_companies, gifts_allowed):
                     kind = -1
+                    if (action[A_GIVE_COUNT] == 0) != (action[A_WANT_COUNT] == 0):
+                        out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                 else:
                     give, k = action[A_GIVE], action[A_GIVE_COUNT]
                     want, m = action[A_WANT], action[A_WANT_COUNT]
+                    # a legal offer gives or asks for something (k + m > 0), so one zero side makes it a gift
                     if k == 0:
                         give = -1
+                        out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                     if m == 0:
                         want = -1
+                        out_seat_stats[g, actor, S_GIFT_OFFERS] += 1
                     out_seat_stats[g, actor, S_OFFERS] += 1
                     if k > 0:
                         seen[OFFERED, actor, give] += 1
@@ -404,9 +410,7 @@ def _advance(g, n_players, counts, rules, acts, accepts, params, check, record, 
                         out_seat_stats[g, actor, S_FALSE_STOPS] += 1
                         if false_stop_ends:
                             stopper = actor
-                            out_seat_stats[g, actor, S_FALSE_STOPS_ENDING] += 1
                         else:
-                            out_seat_stats[g, actor, S_PLAYED_ON] += 1
                             # W4: the penalty is taken now, trading goes on, no second stop this round
                             round_points[actor] += rules[R_FALSE_STOP]
                             can_stop[actor] = 0
@@ -472,6 +476,14 @@ def _padded(functions):
     return acts + (acts[0],) * pad, accepts + (accepts[0],) * pad
 
 
+def _derive_counters(seat_stats, rules):
+    """Fill the two counters the kernel leaves to its caller: a false stop ends its round or is played on
+    (W4) as options.false_stop_ends_round says for the whole game, so each is the false stops or none."""
+    ends = rules[R_FALSE_STOP_ENDS_ROUND] != 0
+    seat_stats[..., S_FALSE_STOPS_ENDING] = seat_stats[..., S_FALSE_STOPS] if ends else 0
+    seat_stats[..., S_PLAYED_ON] = 0 if ends else seat_stats[..., S_FALSE_STOPS]
+
+
 def play_batch(seed, first_game, n_games, prepared, functions, params, check=False, record=False, event_capacity=0):
     """Allocate outputs and run ``n_games`` games starting at global index ``first_game``, for compiled rules
     (rules.WheedleRules), each seat's decision functions (``functions[seat]``: act, accept) and parameters
@@ -495,6 +507,7 @@ def play_batch(seed, first_game, n_games, prepared, functions, params, check=Fal
     _play(np.uint64(seed), first_game, n_games, n_players, counts, rules, acts, accepts, params, check, record,
           out["points"], out["round_points"], out["seat_stats"], out["round_ticks"], out["round_stopper"],
           out["winner"], events, event_count, trace, _work_arrays(n_players, counts), np.zeros(GAME_SCALARS, np.int64))
+    _derive_counters(out["seat_stats"], rules)
     out["events"] = events[: min(event_count[0], event_capacity)]
     out["events_lost"] = max(0, int(event_count[0]) - event_capacity)
     out["trace"] = trace
@@ -541,7 +554,9 @@ class GameState:
     def result(self) -> dict:
         """The game's outputs as ``play_batch`` gives them for one game (final once ``over``)."""
         names = ("points", "round_points", "seat_stats", "round_ticks", "round_stopper", "winner")
-        return {name: array.copy() for name, array in zip(names, self.arrays)}
+        result = {name: array.copy() for name, array in zip(names, self.arrays)}
+        _derive_counters(result["seat_stats"], self.rules)
+        return result
 
 
 _NO_EVENTS = np.zeros((0, EVENT_FIELDS), np.int64)

@@ -22,7 +22,8 @@ def unread(rules: dict, key: str) -> str:
     if parts[0] == "level" and len(parts) >= 2 and parts[1].isdigit() and int(parts[1]) != level:
         rest = ".".join(parts[2:])
         return (f"these rules play level {level} (game.level = {level}), which never reads level {parts[1]}'s table; "
-                f"level {level}'s is level.{level}{'.' + rest if rest else ''}")
+                f"level {level}'s is level.{level}{'.' + rest if rest else ''} (level keys count as the rulebook does; "
+                "until 2026-12-02 they counted from 0, so an older file's level.N meant level N+1)")
     played = rules["game"]["set_multiple_rule"]
     for prefix, rule in _SET_MULTIPLE_KEYS.items():
         if (key == prefix or key.startswith(prefix + ".")) and played not in rule:
