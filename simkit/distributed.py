@@ -166,19 +166,18 @@ class Cluster:
                 raise exc
             failed(chunk, exc)
 
-        running = as_completed([submit(group) for _, group in zip(range(2 * threads), queue)], with_results=True,
-                               raise_errors=False)     # results fetched on the client's loop: no round trip each
+        # (as_completed(with_results=True) once left two finished tasks undelivered, the command waiting forever)
+        running = as_completed([submit(group) for _, group in zip(range(2 * threads), queue)])
         try:
-            for future, played in running:
+            for future in running:
                 group = pending.pop(future.key)
                 following = next(queue, None)
                 if following is not None:       # the worker's next task first, then this one's results
                     running.add(submit(following))
-                if future.status == "error":
-                    _, exc, _ = played
-                    if not isinstance(exc, KilledWorker):
-                        raise exc
-                    played = [(False, (WorkerDied(     # the scheduler gave up re-running it elsewhere
+                try:
+                    played = future.result()
+                except KilledWorker as exc:     # the scheduler gave up re-running it elsewhere
+                    played = [(False, (WorkerDied(
                         f"the Dask workers playing games {chunk.first_game:,}-{chunk.first_game + chunk.games - 1:,} "
                         f"of {faults.lineup_words(chunk.batch)} died each time it was tried ({exc})"), None))
                         for chunk in group]
