@@ -230,6 +230,8 @@ WIDE_COLUMNS = 14
 
 def table_html(table: pd.DataFrame, money: set[str] = frozenset(), currency: str = "", note: str = "") -> str:
     """A flat table as compact HTML for a report (at most MAX_ROWS rows, the rest in the files)."""
+    if {"size", "verdict"} <= set(table.columns):   # the verdict says the size in words: one column, not two
+        table = table.drop(columns="size")
     matrix = head_to_head_matrix(table)
     shown = matrix if matrix is not None else present(table.head(MAX_ROWS), money, currency)
     # a table of many columns (a search's raw trials) in smaller type, so that it fits the page's width

@@ -46,8 +46,12 @@ def _families():
 
 
 def _constants(strategy) -> dict:
-    """The integer constants of the modules a strategy's decisions are written in."""
+    """The integer constants of the modules a strategy's decisions are written in, and of the strategy modules
+    whose helpers those modules call (a family split over several files: the US investor's paying.py)."""
     modules = {strategy.module} | {getattr(f, "py_func", f).__module__ for f in strategy.decisions.values()}
+    modules |= {getattr(value, "py_func", value).__module__ for module in list(modules)
+                for value in vars(sys.modules[module]).values()
+                if callable(value) and getattr(value, "__module__", "").startswith("simkit.strategies.")}
     names = {}
     for module in modules:
         names.update({k: v for k, v in vars(sys.modules[module]).items() if k.isupper() and type(v) is int})
