@@ -24,22 +24,19 @@ from markupsafe import Markup
 from matplotlib.ticker import PercentFormatter
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402  (after matplotlib.use: no display)
 
 from simkit.analysis.experiment import Experiment
-from simkit.games import get_game  # noqa: E402
-from simkit.pool import map_forked  # noqa: E402
+from simkit.games import get_game  # noqa: E402  (after matplotlib.use: no display)
+from simkit.pool import map_forked  # noqa: E402  (after matplotlib.use: no display)
 from simkit.results import read_manifest
-from simkit.runner import MANIFEST, staged  # noqa: E402
-from simkit.storage import (
-    inside,
-    write_atomic,  # noqa: E402
-)
-from simkit.version import __version__  # noqa: E402
+from simkit.runner import MANIFEST, staged  # noqa: E402  (after matplotlib.use: no display)
+from simkit.storage import inside, write_atomic  # noqa: E402  (after matplotlib.use: no display)
+from simkit.version import __version__  # noqa: E402  (after matplotlib.use: no display)
 
 from . import ANALYSIS_PLOTS, analysis_plot, search  # noqa: E402,F401  (search: registers the plots of tune, metagame and re-tuned compare)
-from .card import CARD_CSS, analysis_panels, card_html, forest_figure, nav_html, png, verdict_lines  # noqa: E402
-from .format import (  # noqa: E402
+from .card import CARD_CSS, analysis_panels, card_html, forest_figure, nav_html, png, verdict_lines  # noqa: E402  (after matplotlib.use: no display)
+from .format import (  # noqa: E402  (after matplotlib.use: no display)
     effective_rules,
     flat_table,
     lineup_text,
@@ -49,9 +46,9 @@ from .format import (  # noqa: E402
     table_html,
     tested,
 )
-from .hover import views as hover_views  # noqa: E402
-from .order import sort_tables  # noqa: E402
-from .plots import figure_grid, hist_with_overflow, interval_bars, legend_outside, money_axis, percent_axis  # noqa: E402
+from .hover import views as hover_views  # noqa: E402  (after matplotlib.use: no display)
+from .order import sort_tables  # noqa: E402  (after matplotlib.use: no display)
+from .plots import figure_grid, hist_with_overflow, interval_bars, legend_outside, money_axis, percent_axis  # noqa: E402  (after matplotlib.use: no display)
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
 
