@@ -49,12 +49,12 @@ def no_play(monkeypatch):
     def stop(*args, **kwargs):
         raise Played
 
-    import simkit.analysis
+    import simkit.analysis.runs
     import simkit.runner
 
     # the command modules import these when they run (simkit/cli/__init__.py), so they are stopped at their source
     monkeypatch.setattr(simkit.runner, "run_to_directory", stop)
-    monkeypatch.setattr(simkit.analysis, "run_experiment", stop)
+    monkeypatch.setattr(simkit.analysis.runs, "run_experiment", stop)
     monkeypatch.setattr(simkit.runner.Batch, "play", stop)
     return Played
 

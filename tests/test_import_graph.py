@@ -51,8 +51,15 @@ def _imports(name: str, path: Path, modules) -> list[tuple[str, int, bool]]:
         for target in targets:
             while target and target not in modules:
                 target = target.rpartition(".")[0]
-            if target and target != name and (target, node.lineno, node.lineno in local_lines) not in found:
-                found.append((target, node.lineno, node.lineno in local_lines))
+            # importing a.b.c runs a/__init__.py and a/b/__init__.py first: an edge to each package the
+            # importer is not inside (reports importing simkit.analysis.experiment runs simkit/analysis/__init__)
+            parts = target.split(".")
+            parents = [".".join(parts[:k]) for k in range(1, len(parts))]
+            implied = [p for p in parents if p in modules and not name.startswith(p + ".")]
+            for module in implied + [target]:    # (an implied edge is not an import to list, only to follow)
+                edge = (module, node.lineno, module == target and node.lineno in local_lines)
+                if module and module != name and edge not in found:
+                    found.append(edge)
     return found
 
 
@@ -123,3 +130,8 @@ def test_the_graph_sees_a_cycle_and_a_local_import(tmp_path):
     path = tmp_path / "x.py"
     path.write_text("from . import y\nimport os\ndef f():\n    from .y import z\n")
     assert _imports("simkit.x", path, modules) == [("simkit.y", 1, False), ("simkit.y", 4, True)]
+    # a module of another package runs that package's __init__ too
+    modules = {"simkit.p": None, "simkit.p.q": None, "simkit.r": None, "simkit": None}
+    path = tmp_path / "r.py"
+    path.write_text("from simkit.p.q import thing\n")
+    assert _imports("simkit.r", path, modules) == [("simkit.p", 1, False), ("simkit.p.q", 1, False)]

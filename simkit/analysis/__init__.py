@@ -13,10 +13,9 @@ from .experiment import Experiment, load_experiment
 from .ladder import ladder
 from .metagame import metagame
 from .result import Analysis
-from .runs import run_experiment
 from .sweep import sweep
 from .tournament import tournament
 from .tune import TuneResult, tune
 
 __all__ = ["Analysis", "compare", "tournament", "sweep", "balance", "tune", "TuneResult", "metagame", "ladder", "Experiment",
-           "load_experiment", "run_experiment"]
+           "load_experiment"]

@@ -14,7 +14,8 @@ def run_one(game: str, kind: str, options: dict, seed: int, games: int, sets, ru
             verbose: bool = False) -> None:
     """Run one analysis from command-line options, print it (what was tested, the findings, then the compact
     tables; every table with ``verbose``), and write ``out`` when given."""
-    from ..analysis import Experiment, run_experiment
+    from ..analysis import Experiment
+    from ..analysis.runs import run_experiment
     from ..runner import RunInterrupted
 
     experiment = Experiment(game=game, seed=seed, games=games, sets=list(sets),

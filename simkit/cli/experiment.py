@@ -24,7 +24,8 @@ def command():
                                                     "results directory).")
 def run(file, out, games, workers, overwrite, allow_code, verbose):
     """Run every analysis of FILE and write tables, plots (PNG, SVG) and report.html."""
-    from ..analysis import load_experiment, run_experiment
+    from ..analysis import load_experiment
+    from ..analysis.runs import run_experiment
     from ..reports.analysis import experiment_headline
 
     experiment = load_experiment(file)

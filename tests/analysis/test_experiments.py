@@ -4,8 +4,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from simkit.analysis import Experiment, load_experiment, run_experiment, sweep
+from simkit.analysis import Experiment, load_experiment, sweep
 from simkit.analysis.experiment import KINDS, analysis_keys
+from simkit.analysis.runs import run_experiment
 from simkit.cli import main
 from simkit.games import all_games
 
