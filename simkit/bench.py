@@ -148,8 +148,10 @@ def analysis_times(game: str, workers: int, repeat: int, trials: int = 40, games
             with dask.config.set(distributed.QUIET):     # as simkit's own LocalCluster (--backend dask)
                 scheduler = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                                              dashboard_address=None, silence_logs=50)).scheduler_address
-        client = stack.enter_context(Client(scheduler))
-        pids = {"dask": sorted(client.run(os.getpid).values())}
+        # a client of our own only to learn the workers' process ids, closed before the timing: one left open
+        # as the current client (a `with Client(...)` block) made every tune on the cluster wait ~50 s
+        with Client(scheduler) as client:
+            pids = {"dask": sorted(client.run(os.getpid).values())}
         for backend in walls:
             play(backend, scheduler, "2", min(games, 200))
         pids["local"] = [process.pid for process in pool._pool.processes]
