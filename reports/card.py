@@ -267,7 +267,8 @@ VERDICT_WORDS = ("Verdict", "significant", "Best", "Highest", "winner", "Winner"
                  "Equilibrium", "equilibrium", "distinguishable")
 
 
-ANSWERS = ("Verdict", "Winner:", "No winner:", "No single winner:")   # sentences that are the answer itself
+# sentences that are the answer itself ("Keep the start": a tune whose validation overrules its "Best")
+ANSWERS = ("Verdict", "Winner:", "No winner:", "No single winner:", "Keep the start:")
 SWAPPED_LINE = re.compile(r"^(entry|seat) \d+( \(every seat in turn\))?: \S+ -> \S+: ")
 
 

@@ -351,3 +351,14 @@ def test_interactive_views_are_inline_svg_with_hover_values():
         assert len(titles) >= marks and any(text in title for title in titles), (kind, titles)
         assert "http" not in view["svg"].replace("http://www.w3.org/2000/svg", "") and "<script" not in view["svg"]
     assert views("tournament", {}, {}) == [] and views("compare", {"x": long}, {}) == []
+
+
+def test_a_tune_card_says_keep_the_start_when_its_validation_overrules_the_best():
+    from simkit.reports.card import verdict_lines
+
+    findings = ["1 trial ...", "Objective: the tuned seat's win rate.", "Best: patient:wait=3 (the race ...).",
+                "Validation field (2,000 games per side, fresh seeds, paired): ...: worse than the start.",
+                "Keep the start: the validation says the best found is worse than patient; ...",
+                "Use it: --players patient:wait=3,..."]
+    assert verdict_lines(findings) == [findings[4]]
+    assert verdict_lines(findings[:4] + findings[5:])[0] == findings[2]
