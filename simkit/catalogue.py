@@ -5,10 +5,13 @@ The catalogue (``strategies/catalogue.json``) lists each game's shipped strategi
 with their docs, parameters and families, generated from the registry itself (``write_catalogue``;
 tests/test_strategy_catalogue.py fails when it is out of date, and ``SIMKIT_REGOLD=1`` on that test rewrites
 it). ``simkit strategies GAME`` and the line-up checks of bad input read it without importing Numba or
-compiling a strategy. It records a digest of the strategies' sources: when they changed since it was written,
-or when installed packages add strategies, it is not used and the registry is read instead."""
+compiling a strategy. It records, for each strategy source, a digest of its text and one of its declarations
+(``declarations_digest``): an edit that leaves every source declaring the same (a decision's code, a comment)
+keeps it in use; when a source declares something else, or installed packages add strategies, it is not used
+and the registry is read instead."""
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.metadata
 import json
@@ -80,6 +83,43 @@ class Param:
 
 
 
+class ParamOrder(tuple):
+    """A family's parameter names in the order of its parameter vector, declared in a short block before its
+    compiled decisions, which read ``params[P_STOP]``: the index constants are derived from it rather than
+    counted by hand, and the family's declaration (``declare``) must list the same names in the same order.
+
+        COLLECTOR_ORDER = ParamOrder("targets offer_size stop points")
+        P_TARGETS, P_OFFER_SIZE, P_STOP, P_POINTS = COLLECTOR_ORDER.indices()
+
+    Numba reads the constants as module globals, so each is still written out once, as in any module; tests/
+    test_strategy_params.py checks that every family's ``P_NAME`` is ``name``'s place."""
+
+    def __new__(cls, names: str | tuple[str, ...]):
+        names = tuple(names.split()) if isinstance(names, str) else tuple(names)
+        if len(set(names)) != len(names) or not all(name.isidentifier() for name in names):
+            raise ValueError(f"parameter names must be distinct identifiers: {names}")
+        return super().__new__(cls, names)
+
+    def indices(self, names: str | None = None) -> tuple[int, ...]:
+        """The places of ``names`` (space-separated; default: every parameter, 0, 1, 2...)."""
+        if names is None:
+            return tuple(range(len(self)))
+        unknown = [name for name in names.split() if name not in self]
+        if unknown:
+            raise ValueError(f"no parameter {unknown[0]!r} in {' '.join(self)}")
+        return tuple(self.index(name) for name in names.split())
+
+    def then(self, names: str) -> "ParamOrder":
+        """This order followed by more parameters (a family extending another's vector)."""
+        return ParamOrder(self + ParamOrder(names))
+
+    def declare(self, params: dict) -> dict:
+        """``params`` (name -> Param), checked to declare exactly these parameters, in this order."""
+        if tuple(params) != tuple(self):
+            raise ValueError(f"the declared parameters {' '.join(params)} are not the order {' '.join(self)}")
+        return params
+
+
 def format_value(value: float) -> str:
     """A parameter value as written on the command line (whole numbers without a point)."""
     return str(int(value)) if float(value).is_integer() else repr(float(value))
@@ -131,13 +171,68 @@ def _strategies_folder() -> Path:
     return Path(shipped_strategies.__file__).parent
 
 
-def sources_digest(folder: Path | None = None) -> str:
-    """A digest of the shipped strategies' sources (every .py under the strategies folder)."""
-    folder = folder or _strategies_folder()
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*.py")):
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+def _sources(folder: Path) -> dict[str, Path]:
+    return {path.relative_to(folder).as_posix(): path for path in sorted(folder.rglob("*.py"))}
+
+
+def _text_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# AST fields that differ between Python versions without a difference in the code
+_VERSION_FIELDS = frozenset({"ctx", "kind", "type_comment", "type_ignores", "type_params"})
+
+
+def declarations_digest(path: Path) -> str:
+    """A digest of what a strategy module declares when imported, not of how it plays: its syntax tree without
+    comments, layout, docstrings and the bodies of decorated (compiled) functions. Editing a decision, a comment
+    or a docstring leaves it as it was; editing a parameter, a preset, a doc text or what the module imports
+    changes it."""
+    parts: list[str] = []
+
+    def walk(node):
+        if isinstance(node, list):
+            parts.append("[")
+            for item in node:
+                if not (isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant)
+                        and isinstance(item.value.value, str)):     # a docstring, or a string used as a comment
+                    walk(item)
+                    parts.append(",")
+            parts.append("]")
+        elif isinstance(node, ast.AST):
+            parts.append(type(node).__name__ + "(")
+            compiled = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.decorator_list
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if field in _VERSION_FIELDS or value is None or value == [] or (compiled and field == "body"):
+                    continue
+                parts.append(field + "=")
+                walk(value)
+                parts.append(",")
+            parts.append(")")
+        else:
+            parts.append(repr(node))
+
+    walk(ast.parse(path.read_bytes(), str(path)))
+    return hashlib.sha256("".join(parts).encode()).hexdigest()
+
+
+def sources_record(folder: Path | None = None) -> dict[str, dict[str, str]]:
+    """What the catalogue records of each strategy source (every .py under the strategies folder): a digest of
+    its text (when unchanged, nothing is parsed) and of its declarations (``declarations_digest``)."""
+    return {name: {"text": _text_digest(path), "declarations": declarations_digest(path)}
+            for name, path in _sources(folder or _strategies_folder()).items()}
+
+
+def declarations_unchanged(recorded: dict, folder: Path | None = None) -> bool:
+    """Whether the strategy sources declare what they declared when ``recorded`` (``sources_record``) was made:
+    the same files, each with the same text or, failing that, the same declarations."""
+    sources = _sources(folder or _strategies_folder())
+    if not isinstance(recorded, dict) or set(recorded) != set(sources):
+        return False
+    return all(isinstance(recorded[name], dict) and (recorded[name].get("text") == _text_digest(path)
+                                                     or recorded[name].get("declarations") == declarations_digest(path))
+               for name, path in sources.items())
 
 
 def describe(strategies: dict) -> list[dict]:
@@ -165,9 +260,9 @@ def param_from_data(data: dict) -> Param:
 
 
 def write_catalogue(games: dict, folder: Path | None = None) -> str:
-    """The catalogue's text for ``games`` (game name -> its registered strategies by name), with the digest of
-    the sources it was generated from."""
-    return json.dumps({"sources": sources_digest(folder), "games": {g: describe(s) for g, s in games.items()}},
+    """The catalogue's text for ``games`` (game name -> its registered strategies by name), with the record of
+    the sources it was generated from (``sources_record``)."""
+    return json.dumps({"sources": sources_record(folder), "games": {g: describe(s) for g, s in games.items()}},
                       indent=1, sort_keys=False) + "\n"
 
 
@@ -180,14 +275,16 @@ _CACHE: dict = {}
 
 def read_catalogue() -> dict | None:
     """The catalogue (game -> its entries), or None when it cannot stand for the registry: missing, written
-    from other sources than the strategies' now, or installed packages add strategies."""
+    from sources that declared something else than the strategies' now (``declarations_unchanged``), or
+    installed packages add strategies."""
     if "catalogue" not in _CACHE:
         folder = _strategies_folder()
         try:
             data = json.loads((folder / CATALOGUE_NAME).read_text())
         except (OSError, ValueError):
             data = None
-        fresh = data is not None and data.get("sources") == sources_digest(folder) and not _plugins_installed()
+        fresh = (isinstance(data, dict) and declarations_unchanged(data.get("sources"), folder)
+                 and not _plugins_installed())
         _CACHE["catalogue"] = data["games"] if fresh else None
     return _CACHE["catalogue"]
 
