@@ -48,7 +48,15 @@ from .format import (  # noqa: E402  (after matplotlib.use: no display)
 )
 from .hover import views as hover_views  # noqa: E402  (after matplotlib.use: no display)
 from .order import sort_tables  # noqa: E402  (after matplotlib.use: no display)
-from .plots import figure_grid, hist_with_overflow, interval_bars, legend_outside, money_axis, percent_axis  # noqa: E402  (after matplotlib.use: no display)
+from .plots import (  # noqa: E402  (after matplotlib.use: no display)
+    figure_grid,
+    hist_with_overflow,
+    interval_bars,
+    legend_outside,
+    money_axis,
+    percent_axis,
+    seat_advantage_figure,
+)
 
 TEMPLATE = Path(__file__).with_name("analysis.html.j2")
 
@@ -107,21 +115,10 @@ def _score_label(ax, game, text: str, axis: str = "x") -> str:
 def _seat_bars(tables: list[tuple[str, pd.DataFrame]]):
     """Seat advantages in points, every side on one axis (A and B overlaid, a row per seat)."""
     seats = tables[0][1]
-    fig, axes = figure_grid(1, 1, 1.3 + 0.5 * len(seats))
-    ax = axes[0, 0]
     colours = ["#888888", "#2166AC"] if len(tables) > 1 else ["#55A868"]
-    for k, ((label, table), colour) in enumerate(zip(tables, colours)):
-        shift = (k - (len(tables) - 1) / 2) * 0.22
-        interval_bars(ax, [f"seat {s}" for s in table.index], table["win_advantage"] * 100,
-                       table["win_advantage_low"] * 100, table["win_advantage_high"] * 100, colour, floor=1.0,
-                       offset=shift, label=label.rstrip(": ") or None)
-    ax.set_yticks(np.arange(len(seats)), [f"seat {s}" for s in seats.index])
-    ax.set_ylim(len(seats) - 0.5, -0.5)
-    ax.set_xlabel("win rate minus the average seat's (points)")
-    if len(tables) > 1:
-        legend_outside(ax)
-    fig.tight_layout()
-    return fig
+    return seat_advantage_figure(list(seats.index), 1.3 + 0.5 * len(seats), 0.22, [
+        ([f"seat {s}" for s in table.index], table, colour, label.rstrip(": ") or None)
+        for (label, table), colour in zip(tables, colours)], legend=len(tables) > 1)
 
 
 @analysis_plot("compare", "seat_advantage", "Seat advantage under rotation, A and B (95% intervals over deals)")

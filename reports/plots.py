@@ -30,6 +30,24 @@ def dots_with_ci(ax, labels, values, low, high, color):
     ax.grid(axis="x", color="#eeeeee")
 
 
+def seat_advantage_figure(seats, height: float, spacing: float, sides, legend: bool = True):
+    """Seat advantages in points (a table's ``win_advantage`` with its interval), a row per seat and each
+    side's dots ``spacing`` apart within it; ``sides``: (row labels, table, colour, legend label) each."""
+    fig, axes = figure_grid(1, 1, height)
+    ax = axes[0, 0]
+    for k, (labels, table, colour, label) in enumerate(sides):
+        interval_bars(ax, labels, table["win_advantage"] * 100, table["win_advantage_low"] * 100,
+                      table["win_advantage_high"] * 100, colour, floor=1.0,
+                      offset=(k - (len(sides) - 1) / 2) * spacing, label=label)
+    ax.set_yticks(np.arange(len(seats)), [f"seat {s}" for s in seats])
+    ax.set_ylim(len(seats) - 0.5, -0.5)
+    ax.set_xlabel("win rate minus the average seat's (points)")
+    if legend:
+        legend_outside(ax)
+    fig.tight_layout()
+    return fig
+
+
 def nice_width(raw: float) -> int:
     """The smallest of 1, 2, 2.5, 5 x 10^k (a whole number) at least ``raw``: bins a reader can add up."""
     if raw <= 1:

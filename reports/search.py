@@ -11,7 +11,7 @@ from simkit.analysis.metagame import SymmetricGame, profiles
 from simkit.games import get_game
 
 from . import analysis_plot
-from .plots import compact, figure_grid, interval_bars, legend_outside, percent_axis
+from .plots import compact, figure_grid, interval_bars, legend_outside, percent_axis, seat_advantage_figure
 
 STAGE_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860"]
 
@@ -358,20 +358,9 @@ def design_seats(result):
     table = result.tables["card_seats"]
     names = list(dict.fromkeys(table["rules"]))
     seats = sorted(table["seat"].unique())
-    fig, axes = figure_grid(1, 1, 1.4 + 0.35 * len(names) * len(seats))
-    ax = axes[0, 0]
-    height = 0.8 / len(names)
-    for k, name in enumerate(names):
-        rows = table[table["rules"] == name].set_index("seat").loc[seats]
-        interval_bars(ax, seats, rows["win_advantage"] * 100, rows["win_advantage_low"] * 100,
-                       rows["win_advantage_high"] * 100, STAGE_COLOURS[k % 6], floor=1.0,
-                       offset=(k - (len(names) - 1) / 2) * height, label=name)
-    ax.set_yticks(np.arange(len(seats)), [f"seat {s}" for s in seats])
-    ax.set_ylim(len(seats) - 0.5, -0.5)
-    ax.set_xlabel("win rate minus the average seat's (points)")
-    legend_outside(ax)
-    fig.tight_layout()
-    return fig
+    return seat_advantage_figure(seats, 1.4 + 0.35 * len(names) * len(seats), 0.8 / len(names), [
+        (seats, table[table["rules"] == name].set_index("seat").loc[seats], STAGE_COLOURS[k % 6], name)
+        for k, name in enumerate(names)])
 
 
 @analysis_plot("design", "length", "Game length of each rule set (the shortest and longest 0.5% in the end bins)")
