@@ -90,6 +90,22 @@ def short_name(symbol: str) -> str:
     return f"{parts[0]}:{name}" if len(parts) > 2 else name
 
 
+def jit_shares(report: str) -> tuple[dict[str, float], float]:
+    """The percentages of ``perf report --sort dso,sym --stdio`` that fall in compiled code, by function
+    (``short_name``), and the sum of all its percentages."""
+    shares, everything = {}, 0.0
+    for line in report.splitlines():
+        match = re.match(r"\s*([\d.]+)%\s+(\S.*?)\s+\[\.\]\s+(\S+)", line)
+        if not match:
+            continue
+        share = float(match.group(1))
+        everything += share
+        if match.group(2).startswith("[JIT]"):
+            name = short_name(match.group(3))
+            shares[name] = shares.get(name, 0.0) + share
+    return shares, everything
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
@@ -114,16 +130,7 @@ def main(argv=None) -> int:
                                 capture_output=True, text=True, check=True).stdout
     for path in set(glob.glob("/tmp/perf-*.map")) - maps:     # the child's
         os.remove(path)
-    shares, everything = {}, 0.0
-    for line in report.splitlines():
-        match = re.match(r"\s*([\d.]+)%\s+(\S.*?)\s+\[\.\]\s+(\S+)", line)
-        if not match:
-            continue
-        share = float(match.group(1))
-        everything += share
-        if match.group(2).startswith("[JIT]"):
-            name = short_name(match.group(3))
-            shares[name] = shares.get(name, 0.0) + share
+    shares, everything = jit_shares(report)
     jit = sum(shares.values())
     if not jit:
         print("perf_jit: error: no samples in compiled code", file=sys.stderr)
