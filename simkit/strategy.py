@@ -262,8 +262,8 @@ def newest_serial() -> int:
 
 def param_indices(declared, prefix: str) -> dict[str, int]:
     """The index constants a family's compiled decisions read its parameter vector by, derived from its
-    declaration: ``{PREFIX + NAME: position}`` in declared order (``P_STOP`` is ``stop``'s place). Numba reads
-    a module's own constants, so a family writes them out once (``P_TARGETS, P_STOP, ... = range(12)``);
+    declaration: ``{PREFIX + NAME: position}`` in declared order (``P_STOP`` is ``stop``'s place). A family
+    writes them out once, from its ``ParamOrder`` (``P_TARGETS, P_STOP, ... = COLLECTOR_ORDER.indices()``);
     tests/test_strategy_params.py checks every family's against this."""
     return {prefix + key.upper(): index for index, key in enumerate(declared)}
 

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
+from simkit.catalogue import ParamOrder
 from simkit.games.dweebies.table import (
     EMPTY,
     axis_end,
@@ -71,7 +72,9 @@ from simkit.strategy import Param, Strategy, preset, register
 
 from .dweebies_value import expert_policy_move, value_workspace
 
-P_DEFEND, P_EXPECTED, P_SHORTEN, P_KEEP_PAIRS = range(4)
+# the scorer's parameter vector, in order (_PARAMS below declares each one)
+SCORER_ORDER = ParamOrder("defend expected shorten keep_pairs")
+P_DEFEND, P_EXPECTED, P_SHORTEN, P_KEEP_PAIRS = SCORER_ORDER.indices()
 TOP = 6  # best opponent replies kept: a move changes at most five cells' prospects (its own and four line ends)
 
 # memory layout (scratch, rewritten every decision)
@@ -310,7 +313,7 @@ def random_place(hand, public, table, legal, params, memory, rng_state):
     return random_move(hand, legal, public[PUB_LEGAL], rng_state)
 
 
-_PARAMS = {
+_PARAMS = SCORER_ORDER.declare({
     "defend": Param(0.0, 0.0, 5.0, doc="weight of the next player's best reply (cards it could collect after this "
                                        "move) subtracted from the move's score"),
     "expected": Param(0, kind="bool", doc="weigh each reply by the chance the next player holds that Dweebie "
@@ -320,7 +323,7 @@ _PARAMS = {
     "keep_pairs": Param(0.0, -10.0, 10.0, doc="penalty, in cards, for playing one of two or more copies of a "
                                               "Dweebie without collecting (below 0: a bonus, playing a copy before "
                                               "a single)"),
-}
+})
 
 scorer = register(Strategy.build(
     "dweebies", "scorer", place=score_moves, params=_PARAMS,
@@ -346,7 +349,9 @@ preset(scorer, "tuned", "Greedy-defensive tuned by search (experiments/dweebies-
 
 # ---- rollout: a search-based player (Monte Carlo over determinisations of the unseen cards) ----
 
-R_SAMPLES, R_DEPTH, R_POLICY, R_HALVING, R_MARGIN = range(5)
+# rollout's parameter vector, in order (_ROLLOUT_PARAMS below declares each one)
+ROLLOUT_ORDER = ParamOrder("samples depth policy halving margin")
+R_SAMPLES, R_DEPTH, R_POLICY, R_HALVING, R_MARGIN = ROLLOUT_ORDER.indices()
 POLICIES = ("random", "greedy")
 POLICY_RANDOM, POLICY_GREEDY, POLICY_EXPERT = range(3)   # the last: the expert's play-outs only
 MARGINS = ("best", "mean", "total")
@@ -688,7 +693,7 @@ def rollout_place(hand, public, table, legal, params, memory, rng_state):
     return candidates[choice]
 
 
-_ROLLOUT_PARAMS = {
+_ROLLOUT_PARAMS = ROLLOUT_ORDER.declare({
     "samples": Param(32, 1, 512, kind="int", doc="k: determinisations of the unseen cards; every candidate move is "
                                                  "played out once on each (with halving: per round)"),
     "depth": Param(1, 0, 60, kind="int", doc="turns played after the candidate move in each continuation, every "
@@ -703,7 +708,7 @@ _ROLLOUT_PARAMS = {
     "margin": Param(MARGIN_TOTAL, kind="choice", choices=MARGINS,
                     doc="what a continuation scores: this seat's cards minus the best other seat's, minus the "
                         "others' mean, or minus all the others' cards together (with two players all the same)"),
-}
+})
 
 rollout = register(Strategy.build(
     "dweebies", "rollout", place=rollout_place, params=_ROLLOUT_PARAMS, quick={"samples": 2},

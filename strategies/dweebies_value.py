@@ -11,10 +11,13 @@ import numpy as np
 from numba import njit
 
 from simkit import rng
+from simkit.catalogue import ParamOrder
 from simkit.games.dweebies.table import EMPTY, axis_end, count_groups, gain, line_ends, play_card, run_from
 from simkit.games.dweebies.view import pack_move
 
-(X_DEFEND, X_LATER, X_FOLLOW, X_PAIRS, X_CANDIDATES, X_SAMPLES, X_DEPTH, X_GAP, X_POLICY, X_LINK) = range(10)
+# the expert's parameter vector, in order (dweebies_expert.py's _EXPERT_PARAMS declares each one)
+EXPERT_ORDER = ParamOrder("defend later follow pairs candidates samples depth gap policy link")
+(X_DEFEND, X_LATER, X_FOLLOW, X_PAIRS, X_CANDIDATES, X_SAMPLES, X_DEPTH, X_GAP, X_POLICY, X_LINK) = EXPERT_ORDER.indices()
 OPPONENTS_MAX = 8   # seats a look-ahead weighs (MAX_SEATS - 1 and room to spare)
 
 

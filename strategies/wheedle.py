@@ -10,6 +10,7 @@ import numpy as np
 from numba import types
 
 from simkit import rng
+from simkit.catalogue import ParamOrder
 from simkit.games.wheedle.view import (
     A_GIVE,
     A_GIVE_COUNT,
@@ -44,9 +45,11 @@ from simkit.games.wheedle.view import (
 from simkit.numba_tools import readonly_array, uncounted
 from simkit.strategy import Param, Strategy, preset, register
 
-# parameter order (the Strategy's params dict preserves it)
+# the collector's parameter vector, in order (COLLECTOR_PARAMS below declares each one)
+COLLECTOR_ORDER = ParamOrder("targets offer_size revise_after drop_ticks protect dump_centre sabotage stop points "
+                             "patience bluff_points bluff_after")
 (P_TARGETS, P_OFFER_SIZE, P_REVISE_AFTER, P_DROP_TICKS, P_PROTECT, P_DUMP_CENTRE, P_SABOTAGE, P_STOP,
- P_POINTS, P_PATIENCE, P_BLUFF_POINTS, P_BLUFF_AFTER) = range(12)
+ P_POINTS, P_PATIENCE, P_BLUFF_POINTS, P_BLUFF_AFTER) = COLLECTOR_ORDER.indices()
 TARGET_CLOSEST, TARGET_SMALL_FIRST, TARGET_UNCONTESTED = 0, 1, 2
 STOP_QUALIFIED, STOP_THRESHOLD, STOP_PATIENCE, STOP_NEVER, STOP_BLUFF = 0, 1, 2, 3, 4
 
@@ -353,7 +356,7 @@ def random_accept(hand, public, seen, offer, params, memory, state):
 TARGETS = ("closest", "small-first", "uncontested")                 # values of `targets`, in order
 STOP_RULES = ("qualified", "threshold", "patience", "never", "bluff")  # values of `stop`, in order
 
-COLLECTOR_PARAMS = {
+COLLECTOR_PARAMS = COLLECTOR_ORDER.declare({
     "targets": Param(TARGET_CLOSEST, kind="choice", choices=TARGETS,
                      doc="which companies to collect: those closest to a majority, the small (5-card) ones first, "
                          "or those fewest rivals are asking for"),
@@ -374,7 +377,7 @@ COLLECTOR_PARAMS = {
     "bluff_points": Param(15, -100, 100, "int", "stop rule bluff: stop unqualified once what a false stop would "
                                                 "score (its penalty and W8 included) reaches this"),
     "bluff_after": Param(100, 0, 2000, "int", "stop rule bluff: not before this tick of the round"),
-}
+})
 
 collector = register(Strategy.build(
     "wheedle", "collector", act=collector_act, accept=collector_accept, params=COLLECTOR_PARAMS,

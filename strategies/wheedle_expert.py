@@ -18,6 +18,7 @@ import numpy as np
 from numba import types
 
 from simkit import rng
+from simkit.catalogue import ParamOrder
 from simkit.games.wheedle.view import (
     A_GIVE,
     A_GIVE_COUNT,
@@ -56,8 +57,11 @@ from simkit.games.wheedle.view import (
 from simkit.numba_tools import readonly_array, uncounted
 from simkit.strategy import Param, Strategy, register
 
+# the expert's parameter vector, in order (EXPERT_PARAMS below declares each one)
+EXPERT_ORDER = ParamOrder("spare contest small junk partial rival ask_gift give_all stop_lead stop_points patience "
+                          "revise_after drop_ticks sabotage thaw")
 (P_SPARE, P_CONTEST, P_SMALL, P_JUNK, P_PARTIAL, P_RIVAL, P_ASK_GIFT, P_GIVE_ALL, P_STOP_LEAD, P_STOP_POINTS,
- P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE, P_THAW) = range(15)
+ P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE, P_THAW) = EXPERT_ORDER.indices()
 
 # memory: a few floats of round state, then per-company rows
 (M_ROUND, M_FIRST_CENTRE, M_BEST, M_BEST_TICK, M_DROPPED, M_DROPPED_UNTIL) = range(6)
@@ -300,7 +304,7 @@ def expert_accept(hand, public, seen, offer, params, memory, state):
     return gain > weight * theirs
 
 
-EXPERT_PARAMS = {
+EXPERT_PARAMS = EXPERT_ORDER.declare({
     "spare": Param(8, 0, 15, "int", "cards above the hand size that the targets' majorities may add up to"),
     "contest": Param(2.974, 0.0, 3.0, doc="target cost per card the strongest rival is estimated to hold"),
     "small": Param(-1.69, -3.0, 3.0, doc="target cost per 10 printed cards (negative: prefer big companies)"),
@@ -323,7 +327,7 @@ EXPERT_PARAMS = {
                                          "holding of it (a swapped card bankrupts its company)"),
     "thaw": Param(484, 1, 2000, "int", "ticks over which the weight of the offerer's gain (`rival`) fades to 0 "
                                           "within a round"),
-}
+})
 
 expert = register(Strategy.build(
     "wheedle", "expert", act=expert_act, accept=expert_accept, params=EXPERT_PARAMS,

@@ -8,6 +8,7 @@ card); the other names are its presets. ``random`` is the baseline: a random leg
 from numba import types
 
 from simkit import rng
+from simkit.catalogue import ParamOrder
 from simkit.games.wheeler_dealer_uk.view import (
     BORROW_FOR_COMMAND_REDEEM,
     BORROW_FOR_PURCHASE,
@@ -55,9 +56,10 @@ from simkit.games.wheeler_dealer_uk.view import (
 from simkit.numba_tools import uncounted
 from simkit.strategy import Param, Strategy, preset, register
 
-# parameter order (the Strategy's params dict keeps it)
+# the trader's parameter vector, in order (_PARAMS below declares each one)
+TRADER_ORDER = ParamOrder("sell_at favour reserve deals raids leverage enter_at command keep_from cash_floor")
 (P_SELL_AT, P_FAVOUR, P_RESERVE, P_DEALS, P_RAIDS, P_LEVERAGE, P_ENTER_AT, P_COMMAND, P_KEEP_FROM,
- P_CASH_FLOOR) = range(10)
+ P_CASH_FLOOR) = TRADER_ORDER.indices()
 LEVERAGE_NEVER, LEVERAGE_SETS, LEVERAGE_ANY = 0, 1, 2
 
 # The helpers and decisions are compiled once each, for one explicit signature, and without reference counting
@@ -281,7 +283,7 @@ def trader_yellow(table, params, memory, state, query):
 
 LEVERAGE_RULES = ("never", "sets", "any")      # values of `leverage`, in order
 
-_PARAMS = {
+_PARAMS = TRADER_ORDER.declare({
     "sell_at": Param(3, 1, 20, "int", "sell a set once it has this many cards (or all the copies it can still "
                                       "reach, or when cash is below cash_floor)"),
     "favour": Param(-1, -1, 2, "int", "pack colour to collect: -1 any, 0 red, 1 green, 2 yellow (a turned card of "
@@ -298,7 +300,7 @@ _PARAMS = {
                                         "copies or more (0: refuse every offer)"),
     "cash_floor": Param(0, 0, 1_000_000, "int", "credits to keep in hand: below them it borrows before rolling and "
                                                 "sells any set it can"),
-}
+})
 
 trader = register(Strategy.build(
     "wheeler-dealer-uk", "trader", deal=trader_deal, answer=trader_answer, redeem=trader_redeem, sell=trader_sell,

@@ -82,6 +82,7 @@ from simkit.strategies.wheeler_dealer_uk import (
     P_RAIDS,
     P_RESERVE,
     P_SELL_AT,
+    TRADER_ORDER,
     affordable,
     loan_capacity,
     others_hold,
@@ -96,7 +97,8 @@ from simkit.strategy import Param, Strategy, register
 
 I = types.int64
 # the expert's own parameters, after the trader's ten
-P_SELL_YELLOW, P_DENY, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN = 10, 11, 12, 13, 14
+EXPERT_ORDER = TRADER_ORDER.then("sell_yellow deny yellow_cash redeem_keep enter_open")
+P_SELL_YELLOW, P_DENY, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
 
 
 @uncounted(I(TABLE, I, I, I), inline=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simkit.catalogue import PARAM_KINDS
+from simkit.catalogue import PARAM_KINDS, Param, ParamOrder
 from simkit.games import all_games
 from simkit.strategy import param_indices, registered
 
@@ -71,6 +71,19 @@ def test_every_family_reads_its_parameters_where_it_declares_them(game, name, st
     prefix = max(prefixes, key=lambda p: sum(n in constants for n in param_indices(strategy.declared, p)))
     expected = param_indices(strategy.declared, prefix)
     assert {n: constants.get(n) for n in expected} == expected, f"{game} {name}: the {prefix}* constants"
+
+
+def test_a_parameter_order_derives_the_indices_and_refuses_another_declaration():
+    order = ParamOrder("targets offer_size stop")
+    assert order.indices() == (0, 1, 2) and order.indices("stop targets") == (2, 0)
+    assert order.then("points patience").indices("patience") == (4,)
+    assert order.declare(declared := {"targets": Param(0), "offer_size": Param(1), "stop": Param(0)}) is declared
+    with pytest.raises(ValueError, match="are not the order targets offer_size stop"):
+        order.declare({"offer_size": Param(1), "targets": Param(0), "stop": Param(0)})
+    with pytest.raises(ValueError, match="no parameter 'points'"):
+        order.indices("points")
+    with pytest.raises(ValueError, match="distinct identifiers"):
+        order.then("stop")
 
 
 def test_declaring_parameters_changed_no_presets_values():

@@ -83,6 +83,7 @@ from simkit.strategies.wheeler_dealer_us.paying import _can_pay
 from simkit.strategies.wheeler_dealer_us.valuation import (
     B1,
     FV,
+    INVESTOR_ORDER,
     K_KIND,
     M_RAISE_AMOUNT,
     M_RAISE_INVEST,
@@ -120,7 +121,8 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
 from simkit.strategy import Param, Strategy, register
 
 # the expert's own parameters, in the places of investor parameters that only the replaced decisions read
-PR_DENY, PR_SHADE, PR_RENT_WEIGHT, PR_DEAL_RATIO, PR_CHASE = 0, 1, 3, 7, 12
+PR_DENY, PR_SHADE, PR_RENT_WEIGHT, PR_DEAL_RATIO, PR_CHASE = INVESTOR_ORDER.indices(
+    "invest_rule commodity rich bid_fraction sell_premium")
 CHASE_CARDS = 16       # "late in the game": this few Wheeler-Dealer cards left
 PIPS = 3.5             # the mean of the die rolled for rent
 

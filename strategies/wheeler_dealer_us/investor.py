@@ -65,6 +65,7 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
     INVEST_CAUTIOUS,
     INVEST_FIXED,
     INVEST_KELLY,
+    INVESTOR_ORDER,
     K_KIND,
     KELLY_SCRATCH,
     M_OFFER_PROP,
@@ -550,7 +551,7 @@ def _raise(public, table, query, params, memory, state, out):
 INVEST_RULES = ("fixed", "best-return", "kelly", "cautious")   # values of `invest_rule`, in order
 BORROW_RULES = ("never", "blocks", "any")                      # values of `borrow_rule`, in order
 
-INVESTOR_PARAMS = {
+INVESTOR_PARAMS = INVESTOR_ORDER.declare({
     "invest_rule": Param(INVEST_KELLY, kind="choice", choices=INVEST_RULES,
                          doc="which Exchange stake: the fixed `commodity` (the cheapest stake if it can't pay it); "
                              "the best expected return; Kelly, the best expected log growth of net worth among "
@@ -583,7 +584,7 @@ INVESTOR_PARAMS = {
     "swaps": Param(0, kind="bool", doc="also offer property-for-property swaps (cash either way)"),
     "level2": Param(1, kind="bool", doc="bump rivals and play saved cards (0: only extra turns and skipping "
                                         "School; a drawn Bamboozle is sold)"),
-}
+})
 
 investor = register(Strategy.build(
     "wheeler-dealer-us", "investor",

@@ -14,6 +14,7 @@ if numba.config.DISABLE_JIT:  # the interpreter (benchmarks compare against it) 
 else:
     from numba.cpython.unsafe.numbers import trailing_zeros
 
+from simkit.catalogue import ParamOrder
 from simkit.games.wheeler_dealer_us.view import (
     CK_EXTRA_TURN,
     CK_MASTER_KEY,
@@ -67,10 +68,13 @@ FV, OUT = types.Array(F, 1, "C"), types.Array(I, 1, "C")
 # Income Multiple), minus the payoff when it comes debt-ridden. What losing a property costs is the same sum
 # with it left out.
 
-# parameter order (the Strategy's params dict preserves it); named PR_* since view.py's P_* are table columns
+# the investor's parameter vector, in order (investor.py's INVESTOR_PARAMS declares each one); named PR_* since
+# view.py's P_* are table columns
+INVESTOR_ORDER = ParamOrder("invest_rule commodity fraction rich reserve block_weight block_buy bid_fraction "
+                            "borrow_rule repay_first poach_ratio premium sell_premium protect swaps level2")
 (PR_INVEST_RULE, PR_COMMODITY, PR_FRACTION, PR_RICH, PR_RESERVE, PR_BLOCK_WEIGHT, PR_BLOCK_BUY, PR_BID_FRACTION,
  PR_BORROW_RULE, PR_REPAY_FIRST, PR_POACH_RATIO, PR_PREMIUM, PR_SELL_PREMIUM, PR_PROTECT, PR_SWAPS,
- PR_LEVEL2) = range(16)
+ PR_LEVEL2) = INVESTOR_ORDER.indices()
 INVEST_FIXED, INVEST_BEST_RETURN, INVEST_KELLY, INVEST_CAUTIOUS = range(4)
 BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
 
