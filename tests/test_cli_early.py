@@ -1,0 +1,106 @@
+"""The analysis commands' bad input answers before the library loads (simkit.cli.early), with the very line the
+command itself reports: each case runs once as ``simkit`` runs it, in a fresh interpreter, where nothing heavy may
+be imported, and once in this process with the command's early check taken away, where the library validates it.
+Cases with two errors pin which one is reported (tune without --field and with a bad --set names --field)."""
+import importlib
+
+import pytest
+
+from simkit.cli import main
+from tests.test_cli_startup import _heavy_loaded
+
+FIELD = ["--field", "patient,patient,patient"]
+FOUR = "patient,blocker,random,hair-trigger"
+CASES = [
+    ["compare", "wheedle", "--players", "nope"],
+    ["compare", "wheedle", "--players", "patient:points=500,blocker,random,random"],
+    ["compare", "wheedle", "--players", "patient"],
+    ["compare", "wheedle", "--set", "no.such=1", "--players", "nope"],
+    ["compare", "wheedle", "--players-b", "nope"],
+    ["compare", "wheedle", "--players-b", "patient,blocker,random"],
+    ["compare", "wheedle", "--set-b", "no.such=1"],
+    ["compare", "wheedle", "--set-b", "no.such=1", "--players", "nope"],
+    ["compare", "wheedle", "--negligible", "bogus=1", "--players", "nope"],
+    ["compare", "wheedle", "--backend", "local", "--scheduler", "tcp://127.0.0.1:1", "--players", "nope"],
+    ["compare", "wheedle", "--upload", "UPLOAD", "--players", "nope"],
+    ["compare", "wheedle", "--rules", "BROKEN", "--players", "nope"],
+    ["balance", "wheedle", "-p", "nope"],
+    ["balance", "wheedle", "--good-play", "-p", "patient"],
+    ["balance", "wheedle", "-n", "4"],
+    ["balance", "wheedle", "--set-b", "no.such=1"],
+    ["balance", "wheedle", "--players-b", "nope"],
+    ["balance", "wheedle", "--players-b", "patient,blocker,random"],
+    ["tournament", "wheedle", "-s", "patient,nope"],
+    ["tournament", "wheedle", "-s", "patient,patient,blocker,random"],
+    ["tournament", "wheedle", "-s", "patient,blocker"],
+    ["tournament", "wheedle", "-s", FOUR, "-p", "9"],
+    ["tournament", "wheedle", "-s", FOUR, "--set", "no.such=1"],
+    ["sweep", "wheedle"],
+    ["sweep", "wheedle", "--param", "points=1:2:1"],
+    ["sweep", "wheedle", "--strategy", "nope", "--param", "points=1:2:1"],
+    ["sweep", "wheedle", "--strategy", "patient", "--param", "points=oops"],
+    ["sweep", "wheedle", "--strategy", "patient", "--param", "points=0:300:50"],
+    ["sweep", "wheedle", "--strategy", "patient", "--param", "points=1:2:1", "--field", "nope"],
+    ["sweep", "wheedle", "--rule", "no.such=1:3:1"],
+    ["sweep", "wheedle", "--rule", "scoring.false_stop=-3:-1:1", "-p", "nope"],
+    ["tune", "wheedle", "--strategy", "nope"],
+    ["tune", "wheedle", "--strategy", "patient"],
+    ["tune", "wheedle", "--strategy", "patient", "--set", "no.such=1"],
+    ["tune", "wheedle", "--strategy", "nope", "--set", "no.such=1"],
+    ["tune", "wheedle", "--strategy", "patient", "--field", "patient,nope"],
+    ["tune", "wheedle", "--strategy", "patient", *FIELD, "--set", "no.such=1"],
+    ["tune", "wheedle", "--strategy", "patient", "--params", "nope=1:2", *FIELD],
+    ["tune", "wheedle", "--strategy", "patient", "--params", "points=0:500", *FIELD],
+    ["tune", "wheedle", "--strategy", "patient", *FIELD, "--budget", "lots"],
+    ["tune", "wheedle", "--strategy", "patient", "--field", "patient,patient,patient,patient,patient,patient"],
+    ["tune", "wheedle", "--strategy", "patient", "--self-play", "--players", "9"],
+    ["tune", "wheedle", "--strategy", "patient", "--field", "patient", "--players", "3"],
+    ["tune", "wheedle", "--strategy", "patient", *FIELD, "--trial-games", "500", "--max-trial-games", "400"],
+    ["metagame", "wheedle", "-s", "patient,nope"],
+    ["metagame", "wheedle", "-s", "patient"],
+    ["metagame", "wheedle", "-s", "patient,patient"],
+    ["metagame", "wheedle", "-s", "patient,blocker", "-p", "9"],
+    ["metagame", "wheedle", "-s", "patient,blocker", "--set", "no.such=1"],
+    ["ladder", "wheedle", "-s", "patient,nope"],
+    ["ladder", "wheedle", "-p", "9"],
+    ["ladder", "wheedle", "-s", "patient,blocker"],
+    ["ladder", "wheedle", "-s", "patient,patient,blocker,random"],
+    ["design", "wheedle", "--vary", "scoring.false_stop=-20:0", "--goal", "seat-balance", "--negligible", "bogus",
+     "-p", "nope"],
+    ["design", "wheedle", "--vary", "scoring.false_stop=-20:0", "--goal", "seat-balance", "--upload", "UPLOAD"],
+]
+
+
+def _argv(argv, tmp_path):
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[game\nlevel = 2\n")
+    upload = tmp_path / "mine.py"
+    upload.write_text("")
+    return [str(broken) if arg == "BROKEN" else str(upload) if arg == "UPLOAD" else arg for arg in argv]
+
+
+def _library_line(argv, monkeypatch, capsys) -> tuple[str, int]:
+    """The error line of ``simkit ARGV`` run in this process with the command's early check taken away."""
+    module = importlib.import_module(f"simkit.cli.{argv[0]}")
+    monkeypatch.delattr(module.command, "check_first")
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    return capsys.readouterr().err.strip().splitlines()[-1], exit_.value.code
+
+
+@pytest.mark.parametrize("argv", CASES, ids=[" ".join(case) for case in CASES])
+def test_bad_analysis_input_answers_before_the_library_with_the_commands_own_error(argv, tmp_path, monkeypatch,
+                                                                                  capsys):
+    argv = _argv(argv, tmp_path)
+    loaded, code, out = _heavy_loaded(argv)
+    assert code == 2 and loaded == [], out
+    early = out.strip().splitlines()[-2]        # the probe's last line is its own report
+    assert early.startswith("simkit: error:") and "Traceback" not in out, out
+    assert _library_line(argv, monkeypatch, capsys) == (early, 2)
+
+
+def test_a_check_that_needs_the_library_leaves_the_rest_to_the_command(tmp_path):
+    """A strategy of one's own is imported to be checked, so the early check stops there: the command reports a
+    later seat's error only after loading the library (which then finds the module missing first)."""
+    loaded, code, out = _heavy_loaded(["compare", "wheedle", "--players", "nomodule:attr,nope,random,random"])
+    assert code == 2 and "nomodule" in out and "numba" in loaded, out
