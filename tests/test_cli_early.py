@@ -68,6 +68,9 @@ CASES = [
     ["design", "wheedle", "--vary", "scoring.false_stop=-20:0", "--goal", "seat-balance", "--negligible", "bogus",
      "-p", "nope"],
     ["design", "wheedle", "--vary", "scoring.false_stop=-20:0", "--goal", "seat-balance", "--upload", "UPLOAD"],
+    ["compare", "wheedle", "--backend", "dask", "--players", "nope", "--decision-timeout", "5"],
+    ["tune", "wheedle", "--strategy", "nope", "--scheduler", "tcp://127.0.0.1:1", "--decision-timeout=5"],
+    ["run", "wheedle", "-o", "OUT", "--backend", "dask", "-p", "nope", "--decision-timeout", "5"],
 ]
 
 
@@ -76,13 +79,15 @@ def _argv(argv, tmp_path):
     broken.write_text("[game\nlevel = 2\n")
     upload = tmp_path / "mine.py"
     upload.write_text("")
-    return [str(broken) if arg == "BROKEN" else str(upload) if arg == "UPLOAD" else arg for arg in argv]
+    named = {"BROKEN": broken, "UPLOAD": upload, "OUT": tmp_path / "out"}
+    return [str(named.get(arg, arg)) for arg in argv]
 
 
 def _library_line(argv, monkeypatch, capsys) -> tuple[str, int]:
     """The error line of ``simkit ARGV`` run in this process with the command's early check taken away."""
     module = importlib.import_module(f"simkit.cli.{argv[0]}")
     monkeypatch.delattr(module.command, "check_first")
+    monkeypatch.setenv("SIMKIT_DECISION_TIMEOUT", "300")     # main sets it from --decision-timeout
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     return capsys.readouterr().err.strip().splitlines()[-1], exit_.value.code
@@ -104,3 +109,15 @@ def test_a_check_that_needs_the_library_leaves_the_rest_to_the_command(tmp_path)
     later seat's error only after loading the library (which then finds the module missing first)."""
     loaded, code, out = _heavy_loaded(["compare", "wheedle", "--players", "nomodule:attr,nope,random,random"])
     assert code == 2 and "nomodule" in out and "numba" in loaded, out
+
+
+def test_decision_timeout_zero_is_allowed_on_dask_and_any_timeout_locally():
+    from simkit.cli.options import GIVEN, check_backend
+
+    try:
+        GIVEN["decision_timeout"] = 0.0
+        assert check_backend("dask", None) == "dask" and check_backend(None, "tcp://127.0.0.1:1") == "dask"
+        GIVEN["decision_timeout"] = 5.0
+        assert check_backend(None, None) == "local" and check_backend("local", None) == "local"
+    finally:
+        GIVEN["decision_timeout"] = None

@@ -8,14 +8,13 @@ command makes the rest. So the error reported is always the one the command itse
 (tests/test_cli_early.py plays each against the command without its early check)."""
 from __future__ import annotations
 
-import click
-
 from ..catalogue import catalogue_seats, lineup_texts
 from ..errors import SimkitError
 from ..games import get_game
 from ..inputs import declared_space, grid_label, parse_budget, parse_grid, parse_negligible, parse_space
 from ..limits import check_count
 from ..rules import read_toml
+from .options import check_backend
 
 
 class _Unchecked(Exception):
@@ -179,9 +178,7 @@ KINDS = {"compare": compare, "balance": balance, "tournament": tournament, "swee
 def execution(backend, scheduler, upload) -> bool:
     """``--backend``/``--scheduler``/``--upload`` as ``simkit.cli.options.execution_options`` checks them; returns
     whether the command plays on this machine (on a cluster, connecting to it comes before anything else)."""
-    if backend == "local" and scheduler:
-        raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
-    if (backend or "local") == "local" and not scheduler:
+    if check_backend(backend, scheduler) == "local":
         if upload:
             raise SimkitError("--upload sends files to Dask workers: give --scheduler or --backend dask")
         return True
