@@ -71,6 +71,9 @@ CASES = [
     ["compare", "wheedle", "--backend", "dask", "--players", "nope", "--decision-timeout", "5"],
     ["tune", "wheedle", "--strategy", "nope", "--scheduler", "tcp://127.0.0.1:1", "--decision-timeout=5"],
     ["run", "wheedle", "-o", "OUT", "--backend", "dask", "-p", "nope", "--decision-timeout", "5"],
+    ["tune", "wheedle", "--strategy", "nope", "-o", "FULL"],
+    ["compare", "wheedle", "--players", "nope", "-o", "OUT"],
+    ["balance", "wheedle", "--players", "nope", "-o", "FULL", "--overwrite"],
 ]
 
 
@@ -79,7 +82,10 @@ def _argv(argv, tmp_path):
     broken.write_text("[game\nlevel = 2\n")
     upload = tmp_path / "mine.py"
     upload.write_text("")
-    named = {"BROKEN": broken, "UPLOAD": upload, "OUT": tmp_path / "out"}
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "kept.txt").write_text("")
+    named = {"BROKEN": broken, "UPLOAD": upload, "OUT": tmp_path / "out", "FULL": full}
     return [str(named.get(arg, arg)) for arg in argv]
 
 

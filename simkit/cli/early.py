@@ -3,7 +3,7 @@ input (an unknown strategy, parameter or rule key, a wrong player count) answers
 
 Each check repeats the command's own validation from its start, in its order and with its errors, up to the
 first step it cannot take without the library (a strategy of one's own, a rule value only the engine's
-``prepare`` judges, a goal expression, a cluster to connect to, an output directory); there it stops and the
+``prepare`` judges, a goal expression, a cluster to connect to); there it stops and the
 command makes the rest. So the error reported is always the one the command itself would report first
 (tests/test_cli_early.py plays each against the command without its early check)."""
 from __future__ import annotations
@@ -13,6 +13,7 @@ from ..errors import SimkitError
 from ..games import get_game
 from ..inputs import declared_space, grid_label, parse_budget, parse_grid, parse_negligible, parse_space
 from ..limits import check_count
+from ..outdir import prepare_output
 from ..rules import read_toml
 from .options import check_backend
 
@@ -195,7 +196,7 @@ def analysis_check(kind: str, options):
         analysis = options(params)
         rules = read_toml(params["rules_file"]) if params.get("rules_file") else {}
         if params.get("out"):
-            return      # the output directory is checked next, with the library
+            prepare_output(params["out"], params["overwrite"])
         kwargs = {key: value for key, value in analysis.items() if value is not None}
         kwargs.update(seed=params["seed"], games=params["games"])
         if params.get("sets"):
