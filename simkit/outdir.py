@@ -1,7 +1,7 @@
 """Where a run or an analysis writes: the output directory, checked before anything runs, and the hidden
 staging directory beside it. Plain paths only (no numpy, pandas or Numba), so the command line checks --out
-before the library loads (simkit.cli.early); a run's own configuration is compared with the library's
-(``simkit.runner.finished``)."""
+before the library loads (simkit.cli.early), and so is whether a run directory already holds a run's
+configuration (``finished``)."""
 from __future__ import annotations
 
 import os
@@ -9,10 +9,48 @@ import tempfile
 from pathlib import Path
 
 from .errors import SimkitError
-from .limits import check_output_name
+from .integrity import check_folder
+from .limits import MAX_MANIFEST_BYTES, check_output_name
+from .storage import parse_json, read_inside
 
 MANIFEST = "manifest.json"
 PROGRESS = "progress.json"   # the configuration of a run being written, in its staging directory
+CONFIG_KEYS = ("game", "lineup", "seed", "games", "first_game", "rotate_seats", "rules", "chunk_size")
+
+
+def _read_json(path: Path, what: str):
+    """A JSON file of a results folder: a plain file inside it, bounded in size and depth."""
+    return parse_json(read_inside(path, MAX_MANIFEST_BYTES, what), f"{what} {path}")
+
+
+def _differs(path: Path, config: dict) -> str | None:
+    """The first configuration key in which the JSON file ``path`` differs from ``config`` (None: same)."""
+    try:
+        recorded = _read_json(path, "run")
+    except (OSError, SimkitError):
+        return f"an unreadable {path.name}"
+    if not isinstance(recorded, dict):
+        return f"an unreadable {path.name}"
+    recorded.setdefault("first_game", 0)
+    recorded.setdefault("rotate_seats", False)      # written before --rotate-seats existed
+    return next((key for key in CONFIG_KEYS if recorded.get(key) != config[key]), None)
+
+
+def finished(out: str | Path, config: dict, overwrite: bool = False) -> bool:
+    """Whether ``out`` already holds the finished run of this configuration (checked against its manifest's
+    names, sizes and checksum: a damaged one is refused in one line, or with ``overwrite`` played again)."""
+    path = Path(out) / MANIFEST
+    if not path.is_file() or _differs(path, config) is not None:
+        return False
+    try:
+        check_folder(out, _read_json(path, "run"))
+    except SimkitError:
+        if overwrite:
+            return False
+        raise
+    return True
+
+
 
 
 def partial_dir(out: Path) -> Path:
@@ -31,11 +69,8 @@ def prepare_output(out: str | Path, overwrite: bool = False, config: dict | None
         raise SimkitError(f"output path {given} is the working directory or above it; give a new directory")
     if out.exists() and not out.is_dir():
         raise SimkitError(f"output path {given} is a file; give a directory that does not exist yet")
-    if config is not None:
-        from .runner import _differs, finished  # a run's configuration: the library's to compare
-
-        if finished(out, config, overwrite):
-            return out
+    if config is not None and finished(out, config, overwrite):
+        return out
     if out.is_dir() and any(out.iterdir()):
         if not overwrite:
             what = ("holds a different run (its " + _differs(out / MANIFEST, config) + " differs)"

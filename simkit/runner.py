@@ -33,17 +33,25 @@ from .batch import Batch, batch_from_manifest, make_batch, rotate  # noqa: F401 
 from .distributed import using
 from .errors import RunFailed, SimkitError, WorkerDied
 from .faults import StrategyFault, set_discard_on_crash
-from .integrity import PART, check_folder, part_entry, part_name, read_part, seal
+from .integrity import PART, part_entry, part_name, read_part, seal
 from .limits import (
     BACKENDS,
     DEFAULT_CHUNK,
     MAX_CHUNKS,
     MAX_GAME_INDEX,
-    MAX_MANIFEST_BYTES,
 )
-from .outdir import MANIFEST, PROGRESS, partial_dir, prepare_output  # noqa: F401  (re-exported)
+from .outdir import (  # noqa: F401  (re-exported: callers import them from here too)
+    CONFIG_KEYS,
+    MANIFEST,
+    PROGRESS,
+    _differs,
+    _read_json,
+    finished,
+    partial_dir,
+    prepare_output,
+)
 from .pool import INHERITED_FDS, Chunk, play_chunks
-from .storage import TEMP_SUFFIX, parse_json, read_inside, replace_dir, write_atomic
+from .storage import TEMP_SUFFIX, replace_dir, write_atomic
 
 
 def check_chunks(batch: Batch, chunk_size: int) -> None:
@@ -82,7 +90,7 @@ def execute(batch: Batch, sink, workers: int = 1, chunk_size: int = DEFAULT_CHUN
             play_chunks(chunks, lambda chunk, columns: sink(chunk.key, columns), workers, check, bar)
 
 
-CONFIG_KEYS = ("game", "lineup", "seed", "games", "first_game", "rotate_seats", "rules", "chunk_size")
+
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -96,37 +104,10 @@ def run_config(batch: Batch, chunk_size: int) -> dict:
     return json.loads(json.dumps({key: manifest[key] for key in CONFIG_KEYS}, default=_json_default))
 
 
-def _read_json(path: Path, what: str):
-    """A JSON file of a results folder: a plain file inside it, bounded in size and depth."""
-    return parse_json(read_inside(path, MAX_MANIFEST_BYTES, what), f"{what} {path}")
 
 
-def _differs(path: Path, config: dict) -> str | None:
-    """The first configuration key in which the JSON file ``path`` differs from ``config`` (None: same)."""
-    try:
-        recorded = _read_json(path, "run")
-    except (OSError, SimkitError):
-        return f"an unreadable {path.name}"
-    if not isinstance(recorded, dict):
-        return f"an unreadable {path.name}"
-    recorded.setdefault("first_game", 0)
-    recorded.setdefault("rotate_seats", False)      # written before --rotate-seats existed
-    return next((key for key in CONFIG_KEYS if recorded.get(key) != config[key]), None)
 
 
-def finished(out: str | Path, config: dict, overwrite: bool = False) -> bool:
-    """Whether ``out`` already holds the finished run of this configuration (checked against its manifest's
-    names, sizes and checksum: a damaged one is refused in one line, or with ``overwrite`` played again)."""
-    path = Path(out) / MANIFEST
-    if not path.is_file() or _differs(path, config) is not None:
-        return False
-    try:
-        check_folder(out, _read_json(path, "run"))
-    except SimkitError:
-        if overwrite:
-            return False
-        raise
-    return True
 
 
 def run_to_directory(batch: Batch, out: str | Path, workers: int = 1, chunk_size: int = DEFAULT_CHUNK,
