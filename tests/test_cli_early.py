@@ -110,11 +110,20 @@ def test_bad_analysis_input_answers_before_the_library_with_the_commands_own_err
     assert _library_line(argv, monkeypatch, capsys) == (early, 2)
 
 
-def test_a_check_that_needs_the_library_leaves_the_rest_to_the_command(tmp_path):
-    """A strategy of one's own is imported to be checked, so the early check stops there: the command reports a
-    later seat's error only after loading the library (which then finds the module missing first)."""
-    loaded, code, out = _heavy_loaded(["compare", "wheedle", "--players", "nomodule:attr,nope,random,random"])
-    assert code == 2 and "nomodule" in out and "numba" in loaded, out
+# the early check must stop before these: a rule value only the engine's prepare refuses (3 players, B's rules)
+# comes before B's seat count is compared; a strategy of one's own is imported first
+LEFT_TO_THE_COMMAND = [
+    ["compare", "wheedle", "--set-b", "deal.house_hand.3=19", "--players-b", "patient,blocker,random"],
+    ["balance", "wheedle", "--set-b", "deal.house_hand.3=19", "--players-b", "patient,blocker,random"],
+    ["compare", "wheedle", "--players", "nomodule:attr,nope,random,random"],
+]
+
+
+@pytest.mark.parametrize("argv", LEFT_TO_THE_COMMAND, ids=[" ".join(case) for case in LEFT_TO_THE_COMMAND])
+def test_what_needs_the_library_is_left_to_the_command(argv, monkeypatch, capsys):
+    loaded, code, out = _heavy_loaded(argv)
+    assert code == 2 and "numba" in loaded, out
+    assert _library_line(argv, monkeypatch, capsys) == (out.strip().splitlines()[-2], 2)
 
 
 def test_decision_timeout_zero_is_allowed_on_dask_and_any_timeout_locally():

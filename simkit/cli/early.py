@@ -59,7 +59,8 @@ def compare(game, players=None, players_b=None, sets=(), sets_b=(), rules=None, 
         raise SimkitError(f"--target must be positive, not {target}")
     n, safe = _batch(game, players, sets, rules)
     _prepared(safe)
-    n_b, _ = _batch(game, players_b if players_b is not None else players, [*sets, *sets_b], rules)
+    n_b, safe_b = _batch(game, players_b if players_b is not None else players, [*sets, *sets_b], rules)
+    _prepared(safe_b)
     if retune is not None:
         raise _Unchecked
     if n_b != n:
@@ -74,7 +75,8 @@ def balance(game, players=None, sets=(), rules=None, games: int = 10_000, player
     if -(-games // n) < 2:
         raise SimkitError(f"--games {games}: a balance card needs at least {2 * n} games at {n} players")
     if players_b is not None or sets_b:
-        n_b, _safe = _batch(game, players_b if players_b is not None else players, [*sets, *sets_b], rules)
+        n_b, safe_b = _batch(game, players_b if players_b is not None else players, [*sets, *sets_b], rules)
+        _prepared(safe_b)
         if n_b != n:
             raise SimkitError(f"line-ups A and B must have the same number of seats, not {n} and {n_b}")
 
