@@ -8,6 +8,8 @@ command makes the rest. So the error reported is always the one the command itse
 (tests/test_cli_early.py plays each against the command without its early check)."""
 from __future__ import annotations
 
+import json
+
 from ..catalogue import catalogue_seats, lineup_texts
 from ..errors import SimkitError
 from ..games import get_game
@@ -43,17 +45,19 @@ def _batch(game: str, players, sets, rules) -> tuple[int, bool]:
 
 
 def _prepared(safe: bool) -> None:
+    """Go on past a batch only when its ``prepare`` cannot refuse its rules (``_batch``)."""
     if not safe:
         raise _Unchecked
 
 
-def _duplicates(labels, noun: str = "--strategies") -> None:
+def _duplicates(labels) -> None:
     if len(set(labels)) != len(labels):
-        raise SimkitError(f"{noun} lists {sorted(x for x in labels if labels.count(x) > 1)[0]!r} twice; give each once")
+        raise SimkitError(f"--strategies lists {sorted(x for x in labels if labels.count(x) > 1)[0]!r} twice; give each once")
 
 
 def compare(game, players=None, players_b=None, sets=(), sets_b=(), rules=None, retune=None, negligible=(),
             target: float = 0.01, **_) -> None:
+    """The first checks of ``simkit.analysis.compare``, in its order."""
     parse_negligible(negligible)
     if not target > 0:
         raise SimkitError(f"--target must be positive, not {target}")
@@ -69,6 +73,7 @@ def compare(game, players=None, players_b=None, sets=(), sets_b=(), rules=None, 
 
 def balance(game, players=None, sets=(), rules=None, games: int = 10_000, players_b=None, sets_b=(), negligible=(),
             **_) -> None:
+    """The first checks of ``simkit.analysis.balance``, in its order."""
     parse_negligible(negligible)
     n, safe = _batch(game, players, sets, rules)
     _prepared(safe)
@@ -82,6 +87,7 @@ def balance(game, players=None, sets=(), rules=None, games: int = 10_000, player
 
 
 def tournament(game, strategies, players=None, sets=(), rules=None, negligible=(), **_) -> None:
+    """The first checks of ``simkit.analysis.tournament``, in its order."""
     parse_negligible(negligible)
     spec = get_game(game)
     seats = _seats(game, strategies.split(",") if isinstance(strategies, str) else strategies)
@@ -96,8 +102,7 @@ def tournament(game, strategies, players=None, sets=(), rules=None, negligible=(
 
 def sweep(game, strategy=None, param=None, field=None, rule=None, players=None, sets=(), rules=None,
           negligible=(), **_) -> None:
-    import json
-
+    """The first checks of ``simkit.analysis.sweep``, in its order."""
     parse_negligible(negligible)
     spec = get_game(game)
     if (param is None) == (rule is None):
@@ -120,6 +125,7 @@ def sweep(game, strategy=None, param=None, field=None, rule=None, players=None, 
 
 def tune(game, strategy, params=None, field=None, self_play=False, players=None, budget="200", trial_games=400,
          max_trial_games=6400, games=10_000, sets=(), rules=None, **_) -> None:
+    """The first checks of ``simkit.analysis.tune``, in its order."""
     spec = get_game(game)
     family = _seats(game, [strategy])[0]
     parse_space(params, family) if params not in (None, "", []) else declared_space(family)
@@ -141,6 +147,7 @@ def tune(game, strategy, params=None, field=None, self_play=False, players=None,
 
 
 def metagame(game, strategies, players=None, sets=(), rules=None, grow=0, **_) -> None:
+    """The first checks of ``simkit.analysis.metagame``, in its order."""
     if grow:
         raise _Unchecked      # the growing search validates in its own order
     spec = get_game(game)
@@ -153,6 +160,7 @@ def metagame(game, strategies, players=None, sets=(), rules=None, grow=0, **_) -
 
 
 def ladder(game, players=None, strategies=None, **_) -> None:
+    """The first checks of ``simkit.analysis.ladder``, in its order."""
     spec = get_game(game)
     n = players or len(spec.default_lineup)
     spec.check_player_count(n)
@@ -166,6 +174,7 @@ def ladder(game, players=None, strategies=None, **_) -> None:
 
 
 def design(game, goal=None, negligible=(), **_) -> None:
+    """The first checks of ``simkit.analysis.design``, in its order."""
     parse_negligible(negligible)
     get_game(game)
     if not ([goal] if isinstance(goal, str) else list(goal or [])):
