@@ -296,26 +296,66 @@ def shipped(game: str) -> list[dict] | None:
     return None if catalogue is None else catalogue.get(get_game(game).name)
 
 
-def check_lineup(game: str, players) -> None:
-    """Check a line-up's text as ``simkit.strategy.parse_lineup`` and the player count as a batch would, with the
-    same errors, from the catalogue: shipped names, parameter names and ranges, and the number of seats. Seats
-    from here on are not checked once one names a module of one's own (``module:attr``: importing it may fail
-    first), nor at all when the catalogue cannot be used."""
+class CatalogueSeat:
+    """A seat checked against the catalogue: its strategy's entry (name, params, declared, as a Strategy has
+    them, so that the analyses' option readers take it in its place) and its parameter overrides."""
+
+    def __init__(self, entry: dict, overrides: dict):
+        self.name, self.params, self.overrides = entry["name"], entry["params"], overrides
+        self.declared = {key: param_from_data(data) for key, data in entry["declared"].items()}
+
+    @property
+    def strategy(self) -> "CatalogueSeat":
+        return self
+
+    @property
+    def label(self) -> str:
+        """As ``simkit.strategy.Seat.label``: the name with the parameters that differ from its defaults."""
+        extras = [f"{k}={format_value(v)}" for k, v in self.overrides.items() if self.params.get(k) != v]
+        return ":".join([self.name, *extras])
+
+
+def catalogue_seats(game: str, texts) -> list[CatalogueSeat] | None:
+    """Check seats' texts as ``simkit.strategy.parse_lineup`` does, in order and with its errors, from the
+    catalogue: shipped names, parameter names and ranges. None (after checking the seats before it) at the
+    first seat the catalogue cannot check: a ``module:attr`` of one's own (importing it may fail first), or
+    anything but text; None at once when the catalogue cannot be used."""
     spec = get_game(game)
     entries = shipped(spec.name)
     if entries is None:
-        return
+        return None
     by_name = {entry["name"]: entry for entry in entries}
-    texts = list(spec.default_lineup) if not players else players.split(",") if isinstance(players, str) else players
+    seats = []
     for text in texts:
         if not isinstance(text, str):
-            return
+            return None
         name, attr, assignments = split_seat(text)
         if attr is not None:
-            return
+            return None
         if name not in by_name:
             raise unknown_strategy(spec.name, name, by_name)
         entry = by_name[name]
-        declared = {key: param_from_data(data) for key, data in entry["declared"].items()}
-        checked_values(name, entry["params"], declared, read_assignments(text, assignments))
-    spec.check_player_count(len(texts))
+        overrides = read_assignments(text, assignments)
+        checked_values(name, entry["params"], {key: param_from_data(data) for key, data in entry["declared"].items()},
+                       overrides)
+        seats.append(CatalogueSeat(entry, overrides))
+    return seats
+
+
+def lineup_texts(game: str, players) -> list:
+    """A line-up's seats as ``simkit.batch.make_batch`` reads them: the game's default line-up when none is
+    given, a comma-separated string split."""
+    if not players:
+        return list(get_game(game).default_lineup)
+    return players.split(",") if isinstance(players, str) else list(players)
+
+
+def check_lineup(game: str, players) -> bool:
+    """Check a line-up's text as ``simkit.strategy.parse_lineup`` and the player count as a batch would, with the
+    same errors, from the catalogue (``catalogue_seats``); the player count only once every seat was checked.
+    Returns whether every seat was."""
+    texts = lineup_texts(game, players)
+    if catalogue_seats(game, texts) is None:
+        return False
+    get_game(game).check_player_count(len(texts))
+    return True

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..errors import SimkitError
 from ..games import get_game
+from ..inputs import NEGLIGIBLE, NEGLIGIBLE_UNITS, parse_negligible  # noqa: F401  (re-exported)
 from ..reports.format import LARGE, NOT_SIGNIFICANT, SMALL, Judged, interval_text, is_symbol, judge, table_text, tested  # noqa: F401  (re-exported, as points)
 from ..reports.format import points as points  # re-exported: the analyses take their wording from here
 from ..reports.format import verdict as verdict  # re-exported, as points
@@ -34,14 +34,6 @@ def games_played(deals: int, orders: int = 1, per_side: bool = False) -> str:
     return f"{deals:,} games{side} (one per deal)"
 
 
-# --negligible defaults per metric: a difference smaller than this is called negligible even when significant
-# (rating: a tournament's Bradley-Terry points; 3.5 is finishing ahead 50.5% of the time, half a point of share)
-NEGLIGIBLE = {"win": 0.005, "length": 1.0, "score": 0.0, "rating": 3.5}
-NEGLIGIBLE_UNITS = {"win": "points of win rate (give 0.5 for half a point)", "length": "turns, rounds or ticks "
-                    "(the game's length unit)", "score": "units of the game's score",
-                    "rating": "rating points of a tournament"}
-
-
 def negligible_of(thresholds: dict | None, metric: str, unit: str = ""):
     """The (threshold, words) pair verdict takes for ``metric`` of parse_negligible's ``thresholds``."""
     if thresholds is None:
@@ -49,26 +41,6 @@ def negligible_of(thresholds: dict | None, metric: str, unit: str = ""):
     value = thresholds[metric]
     words = {"win": f"{value * 100:g} points", "rating": f"{value:g} rating points"}
     return (value, words.get(metric, f"{value:g}{' ' + unit if unit else ''}"))
-
-
-def parse_negligible(items) -> dict:
-    """``--negligible METRIC=VALUE`` items (win in points of win rate, length in the game's length unit, score
-    in its score unit) over NEGLIGIBLE's defaults; a negative, unknown or unreadable one is a SimkitError."""
-    out = dict(NEGLIGIBLE)
-    for item in items or ():
-        metric, sep, raw = str(item).partition("=")
-        metric = metric.strip()
-        if not sep or metric not in NEGLIGIBLE:
-            raise SimkitError(f"--negligible {item!r}: expected METRIC=VALUE with METRIC one of "
-                              f"{', '.join(NEGLIGIBLE)} (e.g. win=0.5 for half a point)")
-        try:
-            value = float(raw)
-        except ValueError:
-            raise SimkitError(f"--negligible {item!r}: {raw!r} is not a number") from None
-        if not value >= 0 or value == float("inf"):
-            raise SimkitError(f"--negligible {item!r}: a threshold must be a number >= 0")
-        out[metric] = value / 100 if metric == "win" else value
-    return out
 
 
 def size_words(low: float, high: float, diff: float, negligible: tuple | None) -> str:

@@ -12,11 +12,9 @@ one is refused instead of being continued.
 from __future__ import annotations
 
 import math
-import re
 import sys
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,151 +22,18 @@ import pandas as pd
 
 from .. import progress as progress_bars
 from ..errors import SimkitError
-from ..limits import BUDGET_UNITS as UNITS
+from ..inputs import (  # noqa: F401  (re-exported: the searches' option readers live in simkit.inputs)
+    SCALE_SUFFIXES,
+    Budget,
+    Dimension,
+    assignments,
+    format_number,
+    parse_budget,
+    parse_number,
+    parse_range,
+)
 from ..runner import RunInterrupted
 from .result import Analysis
-
-SCALE_SUFFIXES = {"": "float", "log": "log", "int": "int", "int:log": "int-log"}   # LO:HI[:suffix] -> scale
-
-
-def format_number(value) -> str:
-    """A number as written in a range: ``3`` for a whole number, else its repr."""
-    value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
-
-
-def parse_number(text: str, where: str) -> float:
-    """A finite number, or one line naming ``where`` it was given."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise SimkitError(f"{where}: {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise SimkitError(f"{where}: {text!r} is not a finite number")
-    return value
-
-
-@dataclass(frozen=True)
-class Dimension:
-    """One searched value: its range and scale (float, log, int, int-log: whole numbers on a log scale, or
-    choice). A choice's values are numbers, or labels (strings) that the search maps back to what they
-    stand for."""
-
-    name: str
-    low: float
-    high: float
-    scale: str = "float"
-    choices: tuple = ()
-
-    @property
-    def continuous(self) -> bool:
-        return self.scale in ("float", "log")
-
-    @property
-    def log(self) -> bool:
-        return self.scale in ("log", "int-log")
-
-    def text(self) -> str:
-        if self.scale == "choice":
-            return f"{self.name}=" + "|".join(c if isinstance(c, str) else format_number(c) for c in self.choices)
-        suffix = next(k for k, v in SCALE_SUFFIXES.items() if v == self.scale)
-        return f"{self.name}={format_number(self.low)}:{format_number(self.high)}" + (f":{suffix}" if suffix else "")
-
-    def clip(self, value):
-        if self.scale == "choice":
-            return value if value in self.choices else self.choices[0]
-        value = min(max(float(value), self.low), self.high)
-        return int(round(value)) if self.scale in ("int", "int-log") else value
-
-    def suggest(self, trial):
-        """Ask an Optuna trial for this dimension's value."""
-        if self.scale == "choice":
-            return trial.suggest_categorical(self.name, list(self.choices))
-        if self.scale in ("int", "int-log"):
-            return trial.suggest_int(self.name, int(self.low), int(self.high), log=self.log)
-        return trial.suggest_float(self.name, self.low, self.high, log=self.log)
-
-
-def assignments(items, option: str, expected: str) -> list[tuple[str, str, str]]:
-    """(key, spec, where) of every ``KEY=SPEC`` item in order (``where`` names the option and the item for
-    errors); a malformed item or a key given twice is one line."""
-    out = []
-    for item in items:
-        key, sep, spec = str(item).partition("=")
-        key, spec = key.strip(), spec.strip()
-        where = f"{option} {item}"
-        if not sep or not key or not spec:
-            raise SimkitError(f"{where}: expected {expected}")
-        if any(key == seen for seen, _, _ in out):
-            raise SimkitError(f"{where}: {key} is given twice")
-        out.append((key, spec, where))
-    return out
-
-
-def parse_range(spec: str, where: str, whole: bool = False, what: str = "the value") -> tuple[float, float, str]:
-    """``LO:HI``, ``LO:HI:log``, ``LO:HI:int`` or ``LO:HI:int:log`` into (low, high, scale). ``whole``: the
-    value is a whole number, so a range stays whole (``LO:HI`` is int, ``:log`` int-log); ``what`` names it in
-    the error about whole ends."""
-    low_text, _, rest = spec.partition(":")
-    high_text, _, suffix = rest.partition(":")
-    if not rest or suffix not in SCALE_SUFFIXES:
-        raise SimkitError(f"{where}: expected KEY=LO:HI, KEY=LO:HI:log, KEY=LO:HI:int or KEY=LO:HI:int:log")
-    low, high = parse_number(low_text, where), parse_number(high_text, where)
-    scale = SCALE_SUFFIXES[suffix]
-    if whole and scale in ("float", "log"):
-        scale = "int" if scale == "float" else "int-log"
-    if not low < high:
-        raise SimkitError(f"{where}: empty range; needs LO < HI")
-    if scale in ("log", "int-log") and low <= 0:
-        raise SimkitError(f"{where}: a log range needs LO > 0")
-    if scale in ("int", "int-log") and not (low.is_integer() and high.is_integer()):
-        raise SimkitError(f"{where}: {what} takes whole numbers; give whole LO and HI")
-    return low, high, scale
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How much search: a number of trials, of games (played by the search, besides the final race and
-    validation) or of minutes."""
-
-    amount: float
-    unit: str
-
-    def share(self, parts: int, index: int) -> "Budget":
-        """The budget of stage ``index`` of ``parts`` (an even split, the last takes what rounding leaves)."""
-        if self.unit == "minutes":
-            return Budget(self.amount / parts, self.unit)
-        each = int(self.amount) // parts
-        return Budget(each + (int(self.amount) - each * parts if index == parts - 1 else 0), self.unit)
-
-    def text(self) -> str:
-        return f"{format_number(self.amount)} {self.unit}"
-
-    def round_size(self, state: dict, round_size: int, games_per_trial: int, extra_trials: int = 0) -> int:
-        """Trials to ask in the next round, given what ``state`` has spent (trials, games, seconds): none
-        when the budget is spent. A round also plays ``extra_trials`` line-ups (the tuner's incumbent)."""
-        if self.unit == "trials":
-            return max(0, min(round_size, int(self.amount) - state["trials"]))
-        if self.unit == "games":
-            return max(0, min(round_size, (int(self.amount) - state["games"]) // games_per_trial - extra_trials))
-        return round_size if state["seconds"] < self.amount * 60 else 0
-
-
-def parse_budget(text) -> Budget:
-    """``200`` or ``200 trials``, ``500000 games`` (or ``500000g``), ``10 minutes`` (or ``10m``)."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d*)?(?:e\d+)?)\s*([a-z]*)\s*", str(text).lower())
-    if not match or (match.group(2) and match.group(2) not in UNITS):
-        raise SimkitError(f"--budget {text!r}: expected a number of trials (200), games (500000 games) or minutes "
-                          "(10 minutes)")
-    unit = UNITS.get(match.group(2), "trials")
-    amount = float(match.group(1))
-    if unit != "minutes":
-        if not amount.is_integer():
-            raise SimkitError(f"--budget {text!r}: {unit} are whole numbers")
-        amount = int(amount)
-    if amount <= 0:
-        raise SimkitError(f"--budget {text!r}: must be positive")
-    return Budget(amount, unit)
 
 
 def derived_seed(seed: int, *path) -> int:

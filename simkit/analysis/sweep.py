@@ -7,8 +7,6 @@ paired differences, not from overlapping intervals.
 from __future__ import annotations
 
 import json
-import math
-import tomllib
 
 import pandas as pd
 
@@ -16,46 +14,11 @@ from simkit.reports.format import rate_interval
 
 from ..errors import SimkitError
 from ..games import get_game
+from ..inputs import MAX_POINTS, grid_label, parse_grid  # noqa: F401  (re-exported)
 from .activity import first_lines, probe_strategies
 from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis, games_played, negligible_of, parse_negligible, points, size_words
-from .search import parse_number
 from .stats import block_means, paired, rate_means
-
-MAX_POINTS = 200
-
-
-def parse_grid(text: str, option: str) -> tuple[str, list]:
-    """``key=start:stop:step`` (inclusive) or ``key=v1|v2|...`` (values read as TOML, e.g. arrays) into
-    (key, values). A range of whole numbers gives ints, so integer rule values stay integers."""
-    key, sep, spec = str(text).partition("=")
-    key, spec = key.strip(), spec.strip()
-    if not sep or not key or not spec:
-        raise SimkitError(f"{option} {text!r}: expected KEY=START:STOP:STEP or KEY=V1|V2|...")
-    if "|" not in spec and spec.count(":") == 2 and not spec.startswith("["):
-        start, stop, step = (parse_number(part, f"{option} {text}") for part in spec.split(":"))
-        if step <= 0 or stop < start:
-            raise SimkitError(f"{option} {text!r}: needs START <= STOP and a positive STEP")
-        count = math.floor((stop - start) / step + 1e-9) + 1
-        if count > MAX_POINTS:
-            raise SimkitError(f"{option} {text!r}: {count} points; at most {MAX_POINTS}")
-        values = [start + i * step for i in range(count)]
-        whole = all(float(v).is_integer() for v in (start, stop, step))
-        return key, [int(round(v)) if whole else round(v, 12) for v in values]
-    values = []
-    for raw in spec.split("|"):
-        try:
-            values.append(tomllib.loads(f"v = {raw.strip()}")["v"])
-        except tomllib.TOMLDecodeError:
-            raise SimkitError(f"{option} {text!r}: {raw.strip()!r} is not a value (a number, true/false, "
-                              "a quoted string or an array)") from None
-    if len(values) > MAX_POINTS:
-        raise SimkitError(f"{option} {text!r}: {len(values)} points; at most {MAX_POINTS}")
-    return key, values
-
-
-def _label(value) -> str:
-    return json.dumps(value).replace(" ", "") if not isinstance(value, float) else f"{value:g}"
 
 
 def sweep(game: str, strategy: str | None = None, param: str | None = None, field=None, rule: str | None = None,
@@ -84,7 +47,7 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
             raise SimkitError(f"--param {param!r}: strategy parameters are numbers")
         field = list(spec.default_lineup[1:]) if field is None else field
         field = field.split(",") if isinstance(field, str) else list(field)
-        lineups = [[f"{strategy}:{key}={_label(v)}", *field] for v in values]
+        lineups = [[f"{strategy}:{key}={grid_label(v)}", *field] for v in values]
         rule_sets = [list(sets)] * len(values)
         focus = 0
     else:
@@ -111,7 +74,7 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
         win, score = rate_means(outcomes[i]["win"]), block_means(outcomes[i]["score"])
         versus = paired(outcomes[best]["win"][[focus_name]], outcomes[i]["win"][[focus_name]]).iloc[0]
         for name in names:
-            row = {key: _label(value), "entry": name, "deals": int(win.loc[name, "n"]),
+            row = {key: grid_label(value), "entry": name, "deals": int(win.loc[name, "n"]),
                    "win_rate": win.loc[name, "mean"], "win_low": win.loc[name, "low"], "win_high": win.loc[name, "high"],
                    "mean_score": score.loc[name, "mean"], "score_low": score.loc[name, "low"],
                    "score_high": score.loc[name, "high"]}
@@ -125,16 +88,16 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     findings = [
         f"{len(values)} points of {key}, {games_played(deals, len(point_batches[0]))} each, on the same deals; a tie "
         "counts as a win for every tied seat.",
-        _best_line(key, focus_name, _label(values[best]), focus_rows.iloc[best], focus_rows),
+        _best_line(key, focus_name, grid_label(values[best]), focus_rows.iloc[best], focus_rows),
         _against_best(focus_rows, negligible_of(thresholds, "win")),
     ]
     if len(values) > 1:
-        findings.append(f"Each point's win rate minus the best's ({_label(values[best])}), paired over the same deals: "
+        findings.append(f"Each point's win rate minus the best's ({grid_label(values[best])}), paired over the same deals: "
                         + "; ".join(f"{value} {points(row['win_vs_best'], row['vs_best_low'], row['vs_best_high'])}"
-                                    for value, row in focus_rows.iterrows() if value != _label(values[best])) + ".")
+                                    for value, row in focus_rows.iterrows() if value != grid_label(values[best])) + ".")
     changes = [*spec.rule_changes(point_batches[0][0].rules)]
     if param is None:
-        changes = [c for c in changes if c[0] != key] + [(key, "swept over " + ", ".join(map(_label, values)))]
+        changes = [c for c in changes if c[0] != key] + [(key, "swept over " + ", ".join(map(grid_label, values)))]
     findings = first_lines(spec, None, None, frames, probe_strategies(game, players, seed, rule_sets[-1], rules),
                            changes) + findings
     setup = {"negligible": thresholds,

@@ -40,9 +40,10 @@ from simkit.reports.order import sort_tables
 
 from ..errors import SimkitError
 from ..games import get_game
+from ..inputs import declared_space, parse_space  # noqa: F401  (re-exported)
 from ..limits import check_count
 from ..runner import make_batch
-from ..strategy import Seat, Strategy, parse_lineup, parse_seat, seat_spec
+from ..strategy import Seat, parse_lineup, parse_seat, seat_spec
 from .activity import first_lines
 from .paired import paired_tables
 from .play import Job, block_outcomes, deals_for, play_jobs, rotate
@@ -53,15 +54,12 @@ from .search import (
     Progress,
     SearchResult,
     ask,
-    assignments,
     derived_seed,
     format_number,
     make_sampler,
     open_storage,
     open_study,
     parse_budget,
-    parse_number,
-    parse_range,
     searching,
     tell,
 )
@@ -74,55 +72,6 @@ FINALISTS = 4          # trials that race on fresh seeds at the end of a stage (
 PROMOTE_ALPHA = 0.2    # a trial replaces the incumbent when its paired difference is significant at this level,
                        # Bonferroni-corrected for the trials of the round
 GROW_SNR = 2.0         # grow the games per trial when the trials' spread is under this many s.e.
-
-
-def parse_space(text, strategy: Strategy) -> list[Dimension]:
-    """Dimensions from ``k=lo:hi[:log|int],k=v1|v2|...`` (a string or a list of such items); every key must be
-    a parameter of ``strategy`` and every range inside its declared one."""
-    items = [part.strip() for part in (text.split(",") if isinstance(text, str) else list(text)) if str(part).strip()]
-    if not items:
-        raise SimkitError("--params is empty; give KEY=LO:HI[:log|int],... for the parameters to tune")
-    dims = []
-    for key, spec, where in assignments(items, "--params", "KEY=LO:HI[:log|int] or KEY=V1|V2|..."):
-        if key not in strategy.params:
-            raise SimkitError(f"{where}: strategy {strategy.name} has no parameter {key!r}; its parameters: "
-                              f"{', '.join(strategy.params) or 'none'}")
-        declared = strategy.declared.get(key)
-        whole = declared is not None and declared.kind in ("int", "bool", "choice")
-        if "|" in spec:
-            choices = tuple(sorted({parse_number(v.strip(), where) for v in spec.split("|")}))
-            if len(choices) < 2:
-                raise SimkitError(f"{where}: a choice needs at least two different values")
-            choices = tuple(int(c) if c.is_integer() else c for c in choices)
-            dim = Dimension(key, float(min(choices)), float(max(choices)), "choice", choices)
-        else:
-            low, high, scale = parse_range(spec, where, whole=whole, what=key)
-            dim = Dimension(key, low, high, scale)
-        if declared is not None and not (declared.low <= dim.low and dim.high <= declared.high):
-            raise SimkitError(f"{where}: outside {key}'s declared range ({declared.describe()})")
-        if whole and dim.scale == "choice" and not all(float(c).is_integer() for c in dim.choices):
-            raise SimkitError(f"{where}: {key} is {declared.describe()}; its values are whole numbers")
-        dims.append(dim)
-    return dims
-
-
-def declared_space(strategy: Strategy) -> list[Dimension]:
-    """Dimensions from the parameters the strategy declares with a finite range (simkit.strategy.Param)."""
-    dims = []
-    for key, param in strategy.declared.items():
-        if not (math.isfinite(param.low) and math.isfinite(param.high) and param.low < param.high):
-            continue
-        if param.kind in ("bool", "choice"):
-            choices = tuple(range(int(param.low), int(param.high) + 1))
-            dims.append(Dimension(key, param.low, param.high, "choice", choices))
-        else:
-            dims.append(Dimension(key, param.low, param.high, "int" if param.kind == "int" else "float"))
-    if not dims:
-        raise SimkitError(f"strategy {strategy.name} declares no parameter ranges to tune; give --params "
-                          f"KEY=LO:HI[:log|int],... (its parameters: {', '.join(strategy.params) or 'none'})")
-    return dims
-
-
 
 
 def _entry0(frame: pd.DataFrame, objective: str) -> pd.Series:

@@ -10,10 +10,12 @@ import click
 from ..rules import read_toml
 
 
-def run_one(game: str, kind: str, options: dict, seed: int, games: int, sets, rules_file, workers, out, overwrite,
-            verbose: bool = False) -> None:
-    """Run one analysis from command-line options, print it (what was tested, the findings, then the compact
-    tables; every table with ``verbose``), and write ``out`` when given."""
+def run_one(kind: str, options: dict, params: dict) -> None:
+    """Run one analysis from its command's parsed line (``params``; ``options``: the analysis's own keyword
+    arguments, from the command's ``options(params)``), print it (what was tested, the findings, then the
+    compact tables; every table with --verbose), and write --out when given."""
+    game, seed, games, sets, rules_file = (params[key] for key in ("game", "seed", "games", "sets", "rules_file"))
+    workers, out, overwrite, verbose = params["workers"], params["out"], params["overwrite"], params["verbose"]
     from ..analysis import Experiment
     from ..analysis.runs import run_experiment
     from ..runner import RunInterrupted
@@ -48,3 +50,4 @@ def _names_code(value) -> bool:
 
 def split(text):
     return None if text is None else [item for item in text.split(",")]
+

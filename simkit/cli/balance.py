@@ -1,6 +1,7 @@
 import click
 
 from .analysis import run_one, split
+from .early import analysis_check
 from .options import (
     analysis_out_options,
     execution_options,
@@ -14,6 +15,16 @@ from .options import (
     rules_options,
     seed_option,
 )
+
+
+def options(params: dict) -> dict:
+    """balance's keyword arguments from the command line (simkit.cli.early checks them before the library loads)."""
+    p = params
+    retune = p["retune"]
+    return {"players": split(good_play_lineup(p["game"], p["players"], p["good_play"])),
+            "players_b": split(p["players_b"]), "sets_b": list(p["sets_b"]) or None, "retune": retune,
+            "retune_params": p["retune_params"] if retune else None,
+            "retune_budget": p["retune_budget"] if retune else None, "negligible": list(p["negligible"]) or None}
 
 
 @click.command("balance")
@@ -32,15 +43,13 @@ from .options import (
 @negligible_option
 @execution_options
 @analysis_out_options
-def command(game, players, good_play, players_b, rules_file, sets, sets_b, games, seed, retune, retune_params,
-            retune_budget, negligible, workers, out, overwrite, verbose):
+def command(**params):
     """Balance report card of a rule set: seat advantage, game length and limits, half-time leader, spread, dominance.
 
     With --set-b or --players-b, an A/B card: the paired change in each seat's advantage, the strategy spread,
     each strategy's win rate and the game length, with 95% intervals; with --retune also for re-tuned players.
     --good-play: every seat `expert`."""
-    players = good_play_lineup(game, players, good_play)
-    options = {"players": split(players), "players_b": split(players_b), "sets_b": list(sets_b) or None,
-               "retune": retune, "retune_params": retune_params if retune else None,
-               "retune_budget": retune_budget if retune else None, "negligible": list(negligible) or None}
-    run_one(game, "balance", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)
+    run_one("balance", options(params), params)
+
+
+command.check_first = analysis_check("balance", options)

@@ -1,6 +1,7 @@
 import click
 
 from .analysis import run_one, split
+from .early import analysis_check
 from .options import (
     analysis_out_options,
     execution_options,
@@ -12,6 +13,17 @@ from .options import (
     rules_options,
     seed_option,
 )
+
+
+def options(params: dict) -> dict:
+    """compare's keyword arguments from the command line (simkit.cli.early checks them before the library loads)."""
+    p = params
+    retune = p["retune"]
+    return {"players": split(p["players"]), "players_b": split(p["players_b"]), "sets_b": list(p["sets_b"]),
+            "seed_b": p["seed_b"], "rotate_seats": p["rotate_seats"] or None, "until_decided": p["until_decided"] or None,
+            "target": p["target"] if p["until_decided"] else None, "retune": retune,
+            "retune_params": p["retune_params"] if retune else None,
+            "retune_budget": p["retune_budget"] if retune else None, "negligible": list(p["negligible"]) or None}
 
 
 @click.command("compare")
@@ -36,12 +48,9 @@ from .options import (
 @negligible_option
 @execution_options
 @analysis_out_options
-def command(game, players, players_b, rules_file, sets, sets_b, games, seed, seed_b, rotate_seats, until_decided, target,
-            retune, retune_params, retune_budget, negligible, workers, out, overwrite, verbose):
+def command(**params):
     """Compare line-up or rules A with B on the same seeds: paired B - A per strategy and per seat."""
-    options = {"players": split(players), "players_b": split(players_b), "sets_b": list(sets_b), "seed_b": seed_b,
-               "rotate_seats": rotate_seats or None, "until_decided": until_decided or None,
-               "target": target if until_decided else None, "retune": retune,
-               "retune_params": retune_params if retune else None, "retune_budget": retune_budget if retune else None,
-               "negligible": list(negligible) or None}
-    run_one(game, "compare", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)
+    run_one("compare", options(params), params)
+
+
+command.check_first = analysis_check("compare", options)

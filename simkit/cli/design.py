@@ -1,6 +1,7 @@
 import click
 
 from .analysis import run_one, split
+from .early import analysis_check
 from .options import (
     GAMES,
     BudgetOption,
@@ -14,6 +15,20 @@ from .options import (
     rules_options,
     seed_option,
 )
+
+
+def options(params: dict) -> dict:
+    """design's keyword arguments from the command line (simkit.cli.early checks them before the library loads)."""
+    p = params
+    players = good_play_lineup(p["game"], p["players"], p["good_play"], ("--population", p["population"]),
+                               seats=p["player_count"])
+    retune = p["retune"]
+    return {"vary": list(p["vary"]), "goal": list(p["goal"]), "constraint": list(p["constraint"]) or None,
+            "players": split(players), "population": p["population"],
+            "player_count": None if p["good_play"] else p["player_count"], "budget": p["budget"],
+            "trial_games": p["trial_games"], "candidates": p["candidates"], "sampler": p["sampler"],
+            "round_size": p["round_size"], "retune": retune, "retune_params": p["retune_params"],
+            "retune_budget": p["retune_budget"] if retune else None, "negligible": list(p["negligible"]) or None}
 
 
 @click.command("design")
@@ -64,21 +79,13 @@ from .options import (
 @negligible_option
 @execution_options
 @analysis_out_options
-def command(game, vary, goal, constraint, players, good_play, population, player_count, budget, trial_games, games,
-            candidates, sampler, round_size, retune, retune_params, retune_budget, seed, rules_file, sets, negligible,
-            workers, out,
-            overwrite, verbose):
+def command(**params):
     """Search rule values for a design goal over the balance card: trials on common deals, the best candidates
     re-evaluated on fresh seeds against the default rules, their rules as TOML files for --rules.
 
     With --out the search is resumable: the same command continues a killed run from its Optuna storage.
     --good-play: every seat `expert`."""
-    players = good_play_lineup(game, players, good_play, ("--population", population), seats=player_count)
-    player_count = None if good_play else player_count
-    options = {"vary": list(vary), "goal": list(goal), "constraint": list(constraint) or None,
-               "players": split(players),
-               "population": population, "player_count": player_count, "budget": budget, "trial_games": trial_games,
-               "candidates": candidates, "sampler": sampler, "round_size": round_size, "retune": retune,
-               "retune_params": retune_params, "retune_budget": retune_budget if retune else None,
-               "negligible": list(negligible) or None}
-    run_one(game, "design", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)
+    run_one("design", options(params), params)
+
+
+command.check_first = analysis_check("design", options)

@@ -1,6 +1,7 @@
 import click
 
 from .analysis import run_one, split
+from .early import analysis_check
 from .options import (
     GAMES,
     analysis_out_options,
@@ -9,6 +10,13 @@ from .options import (
     rules_options,
     seed_option,
 )
+
+
+def options(params: dict) -> dict:
+    """ladder's keyword arguments from the command line (simkit.cli.early checks them before the library loads)."""
+    p = params
+    return {"players": p["players"], "strategies": split(p["strategies"]), "screen_games": p["screen_games"],
+            "confirm_games": p["confirm_games"], "tune_budget": p["tune_budget"], "bootstrap": p["bootstrap"]}
 
 
 @click.command("ladder")
@@ -33,10 +41,10 @@ from .options import (
 @rules_options
 @execution_options
 @analysis_out_options
-def command(game, players, strategies, games, screen_games, confirm_games, tune_budget, bootstrap, seed, rules_file,
-            sets, workers, out, overwrite, verbose):
+def command(**params):
     """Every shipped strategy ranked by rating (a seat-rotated tournament), each with its exploitability bound: the
     best a deviator gains in one seat among copies of it, confirmed on fresh games."""
-    run_one(game, "ladder", {"players": players, "strategies": split(strategies), "screen_games": screen_games,
-                             "confirm_games": confirm_games, "tune_budget": tune_budget, "bootstrap": bootstrap},
-            seed, games, sets, rules_file, workers, out, overwrite, verbose)
+    run_one("ladder", options(params), params)
+
+
+command.check_first = analysis_check("ladder", options)

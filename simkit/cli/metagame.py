@@ -1,6 +1,7 @@
 import click
 
 from .analysis import run_one, split
+from .early import analysis_check
 from .options import (
     GAMES,
     analysis_out_options,
@@ -9,6 +10,14 @@ from .options import (
     rules_options,
     seed_option,
 )
+
+
+def options(params: dict) -> dict:
+    """metagame's keyword arguments from the command line (simkit.cli.early checks them before the library loads)."""
+    p = params
+    growth = {"grow": p["grow"], "screen_games": p["screen_games"], "confirm_games": p["confirm_games"],
+              "tune_budget": p["tune_budget"]} if p["grow"] else {}
+    return {"strategies": split(p["strategies"]), "players": p["players"], "bootstrap": p["bootstrap"], **growth}
 
 
 @click.command("metagame")
@@ -36,11 +45,10 @@ from .options import (
 @rules_options
 @execution_options
 @analysis_out_options
-def command(game, strategies, players, games, bootstrap, grow, screen_games, confirm_games, tune_budget, seed,
-            rules_file, sets, workers, out, overwrite, verbose):
+def command(**params):
     """Every multiset of the strategies at the table, in every seat order on common deals: the equilibrium mix
     (replicator dynamics) with bootstrap intervals, and how often each strategy wins there."""
-    growth = {"grow": grow, "screen_games": screen_games, "confirm_games": confirm_games,
-              "tune_budget": tune_budget} if grow else {}
-    run_one(game, "metagame", {"strategies": split(strategies), "players": players, "bootstrap": bootstrap, **growth},
-            seed, games, sets, rules_file, workers, out, overwrite, verbose)
+    run_one("metagame", options(params), params)
+
+
+command.check_first = analysis_check("metagame", options)

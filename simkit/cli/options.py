@@ -66,6 +66,23 @@ def workers_option(func):
                         help="Local worker processes (default: all cores).")(func)
 
 
+# what simkit.cli.main read off the line before click parsed it: --decision-timeout SECONDS, if given
+GIVEN = {"decision_timeout": None}
+
+
+def check_backend(backend, scheduler) -> str:
+    """The backend that --backend and --scheduler name ("local" or "dask"), refusing --scheduler with --backend
+    local, and a --decision-timeout other than 0 on Dask: nothing watches a Dask worker's decisions (its engine
+    holds the GIL, so the worker cannot watch itself; docs/execution.md)."""
+    if backend == "local" and scheduler:
+        raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
+    chosen = "dask" if scheduler else backend or "local"
+    if chosen == "dask" and GIVEN["decision_timeout"]:
+        raise click.UsageError("--decision-timeout is not watched on Dask workers; try a new strategy on the local "
+                               "backend (without --scheduler and --backend dask), or give --decision-timeout 0")
+    return chosen
+
+
 def execution_options(func):
     """--workers, --backend, --scheduler and --upload of a command that plays games through the pool
     (simkit.pool): while the command runs, every game it plays goes to the backend chosen, and the command
@@ -74,9 +91,7 @@ def execution_options(func):
     def run_on_backend(*args, backend, scheduler, upload, **kwargs):
         from ..distributed import using
 
-        if backend == "local" and scheduler:
-            raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
-        with using("dask" if scheduler else backend or "local", kwargs["workers"], scheduler, upload) as workers:
+        with using(check_backend(backend, scheduler), kwargs["workers"], scheduler, upload) as workers:
             return func(*args, **{**kwargs, "workers": workers})
 
     wrapped = click.option("--upload", multiple=True, type=click.Path(exists=True, dir_okay=False), metavar="FILE",

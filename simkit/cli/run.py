@@ -5,6 +5,7 @@ import click
 from ..limits import DEFAULT_CHUNK
 from .options import (
     GAMES,
+    check_backend,
     check_batch_input,
     execution_options,
     game_argument,
@@ -17,8 +18,7 @@ from .options import (
 
 def _check_first(game, players, rules_file, sets, backend, scheduler, **_) -> None:
     """The command's first checks, made by ``simkit.cli.main`` before the library loads (make_batch repeats them)."""
-    if backend == "local" and scheduler:
-        raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
+    check_backend(backend, scheduler)
     check_batch_input(game, players_list(players), rules_file, sets)
 
 

@@ -1,6 +1,7 @@
 import click
 
 from .analysis import run_one, split
+from .early import analysis_check
 from .options import (
     analysis_out_options,
     execution_options,
@@ -12,6 +13,14 @@ from .options import (
     rules_options,
     seed_option,
 )
+
+
+def options(params: dict) -> dict:
+    """sweep's keyword arguments from the command line (simkit.cli.early checks them before the library loads)."""
+    p = params
+    return {"strategy": p["strategy"], "param": p["param"], "field": split(p["field"]), "rule": p["rule"],
+            "players": split(p["players"]), "focus": p["focus"] or None, "rotate_seats": p["rotate_seats"] or None,
+            "negligible": list(p["negligible"]) or None}
 
 
 @click.command("sweep")
@@ -33,9 +42,9 @@ from .options import (
 @negligible_option
 @execution_options
 @analysis_out_options
-def command(game, strategy, param, field, rule, players, focus, games, seed, rules_file, sets, rotate_seats, negligible,
-            workers, out, overwrite, verbose):
+def command(**params):
     """Sweep a strategy parameter or a rule value on the same seeds at every point: curve, CI bands, best point."""
-    options = {"strategy": strategy, "param": param, "field": split(field), "rule": rule, "players": split(players),
-               "focus": focus or None, "rotate_seats": rotate_seats or None, "negligible": list(negligible) or None}
-    run_one(game, "sweep", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)
+    run_one("sweep", options(params), params)
+
+
+command.check_first = analysis_check("sweep", options)

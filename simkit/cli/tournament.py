@@ -1,6 +1,7 @@
 import click
 
 from .analysis import run_one, split
+from .early import analysis_check
 from .options import (
     GAMES,
     analysis_out_options,
@@ -10,6 +11,12 @@ from .options import (
     rules_options,
     seed_option,
 )
+
+
+def options(params: dict) -> dict:
+    """tournament's keyword arguments from the command line (simkit.cli.early checks them before the library loads)."""
+    return {"strategies": split(params["strategies"]), "players": params["players"],
+            "negligible": list(params["negligible"]) or None}
 
 
 @click.command("tournament")
@@ -25,8 +32,9 @@ from .options import (
 @negligible_option
 @execution_options
 @analysis_out_options
-def command(game, strategies, players, games, seed, rules_file, sets, negligible, workers, out, overwrite, verbose):
+def command(**params):
     """Every combination of the strategies in every seat order on common seeds: win-rate matrix, mean rank, ratings."""
-    run_one(game, "tournament", {"strategies": split(strategies), "players": players,
-                                 "negligible": list(negligible) or None}, seed, games, sets, rules_file,
-            workers, out, overwrite, verbose)
+    run_one("tournament", options(params), params)
+
+
+command.check_first = analysis_check("tournament", options)

@@ -1,6 +1,7 @@
 import click
 
 from .analysis import run_one, split
+from .early import analysis_check
 from .options import (
     GAMES,
     BudgetOption,
@@ -10,6 +11,15 @@ from .options import (
     rules_options,
     seed_option,
 )
+
+
+def options(params: dict) -> dict:
+    """tune's keyword arguments from the command line (simkit.cli.early checks them before the library loads)."""
+    p = params
+    return {"strategy": p["strategy"], "params": p["params"], "field": split(p["field"]),
+            "self_play": p["self_play"] or None, "players": p["players"], "budget": p["budget"],
+            "trial_games": p["trial_games"], "max_trial_games": p["max_trial_games"], "objective": p["objective"],
+            "sampler": p["sampler"], "round_size": p["round_size"], "stages": p["stages"] if p["self_play"] else None}
 
 
 @click.command("tune")
@@ -46,13 +56,11 @@ from .options import (
 @rules_options
 @execution_options
 @analysis_out_options
-def command(game, strategy, params, field, self_play, players, budget, trial_games, max_trial_games, games, objective,
-            sampler, round_size, stages, seed, rules_file, sets, workers, out, overwrite, verbose):
+def command(**params):
     """Tune a strategy's parameters (Optuna) on common random numbers: trace, effects, best vs start with a CI.
 
     With --out the run is resumable: the same command continues a killed run from its Optuna storage."""
-    options = {"strategy": strategy, "params": params, "field": split(field), "self_play": self_play or None,
-               "players": players, "budget": budget, "trial_games": trial_games, "max_trial_games": max_trial_games,
-               "objective": objective, "sampler": sampler, "round_size": round_size,
-               "stages": stages if self_play else None}
-    run_one(game, "tune", options, seed, games, sets, rules_file, workers, out, overwrite, verbose)
+    run_one("tune", options(params), params)
+
+
+command.check_first = analysis_check("tune", options)
