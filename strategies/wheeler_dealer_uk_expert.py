@@ -30,20 +30,15 @@ from simkit import rng
 from simkit.games.wheeler_dealer_uk.view import (
     BORROW_FOR_COMMAND_REDEEM,
     BORROW_FOR_PURCHASE,
-    DEAL_BUY,
-    DEAL_RAID,
     DECISION_SIGNATURE,
     F_BANKRUPT,
     F_CIRCLE,
-    H_BUY_MULTIPLE,
     H_COMMODITIES,
     H_INNER_WEALTH,
     H_MIN_SET,
     H_PLAYERS,
-    H_RAID_MULTIPLE,
     H_TARGET,
     INNER,
-    MEMORY_SIZE,
     Q_COMMODITY,
     Q_CONTEXT,
     Q_FROM,
@@ -61,7 +56,6 @@ from simkit.games.wheeler_dealer_uk.view import (
     hand,
     held,
     in_pack,
-    pack_deal,
     pack_sale,
     redeem_cost,
     redeemable_cards,
@@ -72,21 +66,16 @@ from simkit.games.wheeler_dealer_uk.view import (
 from simkit.numba_tools import uncounted
 from simkit.strategies.wheeler_dealer_uk import (
     _PARAMS,
-    LEVERAGE_NEVER,
     P_CASH_FLOOR,
     P_COMMAND,
-    P_DEALS,
     P_ENTER_AT,
     P_KEEP_FROM,
-    P_LEVERAGE,
-    P_RAIDS,
     P_RESERVE,
     P_SELL_AT,
-    affordable,
+    best_deal,
     loan_capacity,
     others_hold,
     reachable,
-    set_gain,
     trader,
     trader_borrow,
     trader_buy,
@@ -138,48 +127,7 @@ def expert_deal(table, params, memory, state, query):
     before a purchase), but a purchase goes to the holder it has offered that commodity to least often this
     game, then the one holding fewest copies: a player who refused it keeps refusing (raider refuses every
     offer), and the deal is one a turn. ``memory`` counts its offers, one entry per (seat, commodity)."""
-    if params[P_RAIDS] == 0.0 and params[P_DEALS] == 0.0:
-        return 0
-    seat = query[Q_SEAT]
-    commodities = table[H_COMMODITIES]
-    best, best_margin, best_slot = 0, 0.0, -1
-    loans = -1   # what the seat could borrow on all its clean cards: worked out once, at the first deal it is short for
-    mine_of = hand(table, seat)
-    for c in range(commodities):
-        mine = mine_of[c]
-        if mine + 1 < table[H_MIN_SET]:
-            continue
-        gain = set_gain(table, c, mine, mine + 1)
-        for kind in (DEAL_RAID, DEAL_BUY):
-            if (kind == DEAL_RAID and params[P_RAIDS] == 0.0) or (kind == DEAL_BUY and params[P_DEALS] == 0.0):
-                continue
-            price = face(table, c) * (table[H_RAID_MULTIPLE] if kind == DEAL_RAID else table[H_BUY_MULTIPLE])
-            margin = gain - price
-            if margin <= best_margin:
-                continue
-            pick, pick_key = -1, 0.0
-            for q in range(table[H_PLAYERS]):
-                if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
-                    continue
-                if kind == DEAL_RAID:
-                    if at_risk(table, q, c) > 0:
-                        pick = q
-                        break
-                elif held(table, q, c) > 0:
-                    slot = q * commodities + c
-                    key = (memory[slot] if slot < MEMORY_SIZE else 0.0) * 100.0 + held(table, q, c)
-                    if pick < 0 or key < pick_key:
-                        pick, pick_key = q, key
-            if pick < 0:
-                continue
-            if loans < 0 and params[P_LEVERAGE] != LEVERAGE_NEVER and cash(table, seat) - params[P_RESERVE] < price:
-                loans = loan_capacity(table, seat, -1, 1 << 62)
-            if affordable(table, seat, price, c, params, True, loans):
-                best, best_margin = pack_deal(kind, pick, c), margin
-                best_slot = pick * commodities + c if kind == DEAL_BUY else -1
-    if 0 <= best_slot < MEMORY_SIZE:
-        memory[best_slot] += 1.0
-    return best
+    return best_deal(table, params, memory, query, True)
 
 
 @uncounted(DECISION_SIGNATURE)
