@@ -13,13 +13,13 @@ target wealth:
   loans on the cards whose raid would hand a rival least;
 - it opens the inner circle (whose yellow spaces charge 10% of a dear card to a player who cannot buy it)
   only once rich (``enter_at`` x the threshold), and follows a rival in earlier only when a rival inside has
-  ``enter_open`` x its wealth or ``follow_cash`` in cash;
+  ``enter_open`` x its wealth;
 - it sells a set the moment the sale reaches the target (the win), otherwise at ``sell_at`` cards
   (``sell_yellow`` for yellow sets, whose multiple grows fastest);
 - it deals as the trader does, but offers a purchase to the holder it has offered that commodity to least often
   (then the one holding fewest copies): a player who refused keeps refusing, and a turn has one deal;
-- with no such deal it spoils: it raids a rival's At Risk green or yellow card of a set that rival holds whole
-  (clean and At Risk copies together), paying from cash;
+- with no such deal it spoils: it raids a rival's At Risk card of a set that rival holds whole (clean and At Risk
+  copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash;
 - it refuses another player's 3 x offer when the set the card completes gains the buyer more than ``deny``
   x what the sale gains it (2 x face), or takes the buyer to the target, or the card is one of a set it
   builds;
@@ -49,7 +49,6 @@ from simkit.games.wheeler_dealer_uk.view import (
     Q_FROM,
     Q_PRICE,
     Q_SEAT,
-    RED,
     REDEEM_COMMAND,
     SALE_LOAN,
     TABLE,
@@ -92,7 +91,7 @@ from simkit.strategy import Param, Strategy, register
 
 I = types.int64
 # the expert's own parameters, after the trader's ten
-P_SELL_YELLOW, P_DENY, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN, P_FOLLOW_CASH = 10, 11, 12, 13, 14, 15
+P_SELL_YELLOW, P_DENY, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN, P_SPOIL = 10, 11, 12, 13, 14, 15
 
 
 @uncounted(I(TABLE, I, I, I), inline=True)
@@ -130,9 +129,9 @@ def expert_sell(table, params, memory, state, query):
 
 @uncounted(I(TABLE, PARAMS, I), inline=True)
 def spoiling_raid(table, params, seat):
-    """The raid that costs a rival most: one of its At Risk green or yellow cards of a set it holds whole (its
-    clean and At Risk copies together), paid from cash above the reserve; 0 if none (red sets are too cheap to
-    be worth the raid). The raid costs the seat the card's face in wealth (it pays 2 x face for it) and hands the
+    """The raid that costs a rival most: one of its At Risk cards of a set it holds whole (its clean and At Risk
+    copies together), whose loss cuts that set's sale by ``spoil`` credits or more, paid from cash above the
+    reserve; 0 if none. The raid costs the seat the card's face in wealth (it pays 2 x face for it) and hands the
     rival as much, but a rival that redeems a pledged set sells it, at a multiple of that."""
     deal, best_loss = 0, 0
     for q in range(table[H_PLAYERS]):
@@ -140,11 +139,11 @@ def spoiling_raid(table, params, seat):
             continue
         for c in range(table[H_COMMODITIES]):
             price = face(table, c) * table[H_RAID_MULTIPLE]
-            if colour(table, c) == RED or at_risk(table, q, c) == 0 or cash(table, seat) - params[P_RESERVE] < price:
+            if at_risk(table, q, c) == 0 or cash(table, seat) - params[P_RESERVE] < price:
                 continue
             theirs = held(table, q, c) + at_risk(table, q, c)
             loss = set_value(table, c, theirs) - set_value(table, c, theirs - 1)
-            if loss > best_loss:
+            if loss >= params[P_SPOIL] and loss > best_loss:
                 deal, best_loss = pack_deal(DEAL_RAID, q, c), loss
     return deal
 
@@ -157,7 +156,7 @@ def expert_deal(table, params, memory, state, query):
     offer), and the deal is one a turn. ``memory`` counts its offers, one entry per (seat, commodity). With no
     such deal, the spoiling raid (spoiling_raid)."""
     deal = best_deal(table, params, memory, query, True)
-    if deal == 0:
+    if deal == 0 and params[P_SPOIL] > 0.0:
         deal = spoiling_raid(table, params, query[Q_SEAT])
     return deal
 
@@ -252,9 +251,8 @@ def expert_borrow(table, params, memory, state, query):
 @uncounted(DECISION_SIGNATURE)
 def expert_enter(table, params, memory, state, query):
     """Enter the inner circle once total wealth reaches enter_at x the level's threshold; earlier (from the
-    threshold) when a rival inside has enter_open x my wealth or follow_cash in cash (enough to buy the yellow
-    cards on half the inner spaces): rivals that grow rich there are joined, weak ones left to drain themselves
-    on its Handlers Charges."""
+    threshold) when a rival inside has enter_open x my wealth: rivals that grow rich there are joined, weak
+    ones left to drain themselves on its Handlers Charges."""
     seat = query[Q_SEAT]
     wealth = total_wealth(table, seat)
     if wealth >= params[P_ENTER_AT] * table[H_INNER_WEALTH]:
@@ -264,8 +262,6 @@ def expert_enter(table, params, memory, state, query):
     richest = 0
     for q in range(table[H_PLAYERS]):
         if q != seat and seat_field(table, q, F_BANKRUPT) == 0 and seat_field(table, q, F_CIRCLE) == INNER:
-            if 0 < params[P_FOLLOW_CASH] <= cash(table, q):
-                return 1
             richest = max(richest, total_wealth(table, q))
     return 1 if richest >= params[P_ENTER_OPEN] * wealth else 0
 
@@ -295,10 +291,11 @@ EXPERT_PARAMS.update({
                                                       "needs, then the dearest) while cash stays above this"),
     "enter_open": Param(1.5, 1.0, 10.0, doc="enter the inner circle before enter_at (from the threshold) once a rival "
                                           "inside has this x my wealth"),
-    "follow_cash": Param(150000, 0, 10_000_000, "int", "enter the inner circle before enter_at once a rival inside "
-                                                       "has this much cash (0: never)"),
+    "spoil": Param(10000, 0, 10_000_000, "int", "with no deal for a set of its own, raid a rival's At Risk card of a "
+                                              "set it holds whole when that cuts the set's sale by this much "
+                                              "(0: never)"),
 })
-assert list(EXPERT_PARAMS)[:10] == list(_PARAMS) and list(EXPERT_PARAMS).index("follow_cash") == P_FOLLOW_CASH
+assert list(EXPERT_PARAMS)[:10] == list(_PARAMS) and list(EXPERT_PARAMS).index("spoil") == P_SPOIL
 
 expert = register(Strategy.build(
     "wheeler-dealer-uk", "expert", base=trader, deal=expert_deal, sell=expert_sell, answer=expert_answer, buy=expert_buy,
@@ -306,5 +303,5 @@ expert = register(Strategy.build(
     doc="Races to the target wealth: sells the set that wins at once, buys wealth-neutral cards and borrows for "
         "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, offers each "
         "purchase to the holder it has asked least, raids the pledged card of a rival's whole set, refuses offers "
-        "that hand a rival a big set, opens the inner circle late unless a rival inside is rich, turns yellow "
-        "cards only with the cash to buy them (docs/strategies.md, \"The experts\")."))
+        "that hand a rival a big set, opens the inner circle late, turns yellow cards only with the cash to buy them "
+        "(docs/strategies.md, \"The experts\")."))

@@ -141,23 +141,22 @@ def test_expert_opens_the_inner_circle_late_but_follows_a_rich_rival():
     p.set_cash(1, 3 * threshold)    # a rival with twice my wealth, outside
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.9}) == 0
     p.field(1, F_CIRCLE, INNER)     # and inside: followed
-    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.9, "follow_cash": 0}) == 1
-    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 2.1, "follow_cash": 0}) == 0
-    # ... or followed for its cash alone: enough to buy the inner circle's yellow cards
-    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 2.1, "follow_cash": 3 * threshold}) == 1
-    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 2.1, "follow_cash": 3 * threshold + 1}) == 0
+    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.9}) == 1
+    assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 2.1}) == 0
     p.set_cash(0, threshold - 1)    # below the threshold it follows nobody
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.0}) == 0
 
 
-def test_expert_raids_the_pledged_card_of_a_rivals_whole_green_or_yellow_set():
+def test_expert_raids_the_pledged_card_of_a_rivals_whole_set_when_the_set_loses_spoil():
     p = Position(players=3)
     p.set_cash(0, 50_000)
     p.give(1, "Sugar", 2)
     p.give(1, "Sugar", 1, at_risk=True)      # seat 1 would redeem it and sell three Sugar
     p.give(2, "Tea", 2)
-    p.give(2, "Tea", 1, at_risk=True)        # a red set: not worth the raid
+    p.give(2, "Tea", 1, at_risk=True)        # a red set loses 6,000, under spoil (10,000 as shipped)
     assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, p.c("Sugar"))
+    assert ask(p, D_DEAL, "deal", 0, {"spoil": 18_001}) == 0     # the Sugar set loses 18,000
+    assert ask(p, D_DEAL, "deal", 0, {"spoil": 0}) == 0          # 0: never
     p.give(2, "Silver", 3)
     p.give(2, "Silver", 1, at_risk=True)     # losing the fourth Silver costs seat 2 more: that raid first
     assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 2, p.c("Silver"))
