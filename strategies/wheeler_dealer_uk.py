@@ -25,6 +25,8 @@ from simkit.games.wheeler_dealer_uk.view import (
     H_PLAYERS,
     H_RAID_MULTIPLE,
     H_SALE_OPEN,
+    MEMORY,
+    MEMORY_SIZE,
     PARAMS,
     Q_COMMODITY,
     Q_CONTEXT,
@@ -146,20 +148,22 @@ def spare_card(table, seat, avoid, below):
 
 # ---- trader: one parametrised family ----------------------------------------------------------------
 
-@uncounted(DECISION_SIGNATURE)
-def trader_deal(table, params, memory, state, query):
-    """Buy the card that completes (or enlarges) a set worth more than its price: a raid at 2 x face before a
-    purchase at 3 x; the pair with the best margin."""
+@uncounted(I(TABLE, PARAMS, MEMORY, TABLE, B), inline=True)
+def best_deal(table, params, memory, query, least_asked):
+    """The deal that completes (or enlarges) a set worth more than its price, with the best margin: a raid at
+    2 x face before a purchase at 3 x, from the first rival holding the card. With ``least_asked`` a purchase
+    goes instead to the holder asked for that commodity least often this game, then the one holding fewest
+    copies, and ``memory`` (one entry per (seat, commodity)) counts the offers made."""
     if params[P_RAIDS] == 0.0 and params[P_DEALS] == 0.0:
         return 0
     seat = query[Q_SEAT]
-    min_set = table[H_MIN_SET]
-    best, best_margin = 0, 0.0
+    commodities = table[H_COMMODITIES]
+    best, best_margin, best_slot = 0, 0.0, -1
     loans = -1   # what the seat could borrow on all its clean cards: worked out once, at the first deal it is short for
     mine_of = hand(table, seat)
-    for c in range(table[H_COMMODITIES]):
+    for c in range(commodities):
         mine = mine_of[c]
-        if mine + 1 < min_set:
+        if mine + 1 < table[H_MIN_SET]:
             continue
         gain = set_gain(table, c, mine, mine + 1)
         for kind in (DEAL_RAID, DEAL_BUY):
@@ -169,17 +173,36 @@ def trader_deal(table, params, memory, state, query):
             margin = gain - price
             if margin <= best_margin:
                 continue
+            pick, pick_key = -1, 0.0
             for q in range(table[H_PLAYERS]):
                 if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
                     continue
-                if (held(table, q, c) if kind == DEAL_BUY else at_risk(table, q, c)) > 0:
-                    if loans < 0 and params[P_LEVERAGE] != LEVERAGE_NEVER \
-                            and cash(table, seat) - params[P_RESERVE] < price:
-                        loans = loan_capacity(table, seat, -1, 1 << 62)
-                    if affordable(table, seat, price, c, params, True, loans):
-                        best, best_margin = pack_deal(kind, q, c), margin
-                    break
+                if kind == DEAL_RAID or not least_asked:
+                    if (held(table, q, c) if kind == DEAL_BUY else at_risk(table, q, c)) > 0:
+                        pick = q
+                        break
+                elif held(table, q, c) > 0:
+                    slot = q * commodities + c
+                    key = (memory[slot] if slot < MEMORY_SIZE else 0.0) * 100.0 + held(table, q, c)
+                    if pick < 0 or key < pick_key:
+                        pick, pick_key = q, key
+            if pick < 0:
+                continue
+            if loans < 0 and params[P_LEVERAGE] != LEVERAGE_NEVER and cash(table, seat) - params[P_RESERVE] < price:
+                loans = loan_capacity(table, seat, -1, 1 << 62)
+            if affordable(table, seat, price, c, params, True, loans):
+                best, best_margin = pack_deal(kind, pick, c), margin
+                best_slot = pick * commodities + c if kind == DEAL_BUY else -1
+    if least_asked and 0 <= best_slot < MEMORY_SIZE:
+        memory[best_slot] += 1.0
     return best
+
+
+@uncounted(DECISION_SIGNATURE)
+def trader_deal(table, params, memory, state, query):
+    """Buy the card that completes (or enlarges) a set worth more than its price: a raid at 2 x face before a
+    purchase at 3 x; the pair with the best margin."""
+    return best_deal(table, params, memory, query, False)
 
 
 @uncounted(DECISION_SIGNATURE)

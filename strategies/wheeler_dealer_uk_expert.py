@@ -18,6 +18,8 @@ target wealth:
   (``sell_yellow`` for yellow sets, whose multiple grows fastest);
 - it deals as the trader does, but offers a purchase to the holder it has offered that commodity to least often
   (then the one holding fewest copies): a player who refused keeps refusing, and a turn has one deal;
+- with no such deal it spoils: it raids a rival's At Risk card of a set that rival holds whole (clean and At Risk
+  copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash;
 - it refuses another player's 3 x offer when the set the card completes gains the buyer more than ``deny``
   x what the sale gains it (2 x face), or takes the buyer to the target, or the card is one of a set it
   builds;
@@ -30,12 +32,10 @@ from simkit import rng
 from simkit.games.wheeler_dealer_uk.view import (
     BORROW_FOR_COMMAND_REDEEM,
     BORROW_FOR_PURCHASE,
-    DEAL_BUY,
     DEAL_RAID,
     DECISION_SIGNATURE,
     F_BANKRUPT,
     F_CIRCLE,
-    H_BUY_MULTIPLE,
     H_COMMODITIES,
     H_INNER_WEALTH,
     H_MIN_SET,
@@ -43,7 +43,7 @@ from simkit.games.wheeler_dealer_uk.view import (
     H_RAID_MULTIPLE,
     H_TARGET,
     INNER,
-    MEMORY_SIZE,
+    PARAMS,
     Q_COMMODITY,
     Q_CONTEXT,
     Q_FROM,
@@ -72,22 +72,17 @@ from simkit.games.wheeler_dealer_uk.view import (
 from simkit.numba_tools import uncounted
 from simkit.strategies.wheeler_dealer_uk import (
     _PARAMS,
-    LEVERAGE_NEVER,
     P_CASH_FLOOR,
     P_COMMAND,
-    P_DEALS,
     P_ENTER_AT,
     P_KEEP_FROM,
-    P_LEVERAGE,
-    P_RAIDS,
     P_RESERVE,
     P_SELL_AT,
     TRADER_ORDER,
-    affordable,
+    best_deal,
     loan_capacity,
     others_hold,
     reachable,
-    set_gain,
     trader,
     trader_borrow,
     trader_buy,
@@ -97,8 +92,8 @@ from simkit.strategy import Param, Strategy, register
 
 I = types.int64
 # the expert's own parameters, after the trader's ten
-EXPERT_ORDER = TRADER_ORDER.then("sell_yellow deny yellow_cash redeem_keep enter_open")
-P_SELL_YELLOW, P_DENY, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
+EXPERT_ORDER = TRADER_ORDER.then("sell_yellow deny yellow_cash redeem_keep enter_open spoil")
+P_SELL_YELLOW, P_DENY, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN, P_SPOIL = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
 
 
 @uncounted(I(TABLE, I, I, I), inline=True)
@@ -134,54 +129,38 @@ def expert_sell(table, params, memory, state, query):
     return -1
 
 
+@uncounted(I(TABLE, PARAMS, I), inline=True)
+def spoiling_raid(table, params, seat):
+    """The raid that costs a rival most: one of its At Risk cards of a set it holds whole (its clean and At Risk
+    copies together), whose loss cuts that set's sale by ``spoil`` credits or more, paid from cash above the
+    reserve; 0 if none. The raid costs the seat the card's face in wealth (it pays 2 x face for it) and hands the
+    rival as much, but a rival that redeems a pledged set sells it, at a multiple of that."""
+    deal, best_loss = 0, 0
+    for q in range(table[H_PLAYERS]):
+        if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
+            continue
+        for c in range(table[H_COMMODITIES]):
+            price = face(table, c) * table[H_RAID_MULTIPLE]
+            if at_risk(table, q, c) == 0 or cash(table, seat) - params[P_RESERVE] < price:
+                continue
+            theirs = held(table, q, c) + at_risk(table, q, c)
+            loss = set_value(table, c, theirs) - set_value(table, c, theirs - 1)
+            if loss >= params[P_SPOIL] and loss > best_loss:
+                deal, best_loss = pack_deal(DEAL_RAID, q, c), loss
+    return deal
+
+
 @uncounted(DECISION_SIGNATURE)
 def expert_deal(table, params, memory, state, query):
     """The trader's deal (the card that completes or enlarges a set, at the best margin over its price, a raid
     before a purchase), but a purchase goes to the holder it has offered that commodity to least often this
     game, then the one holding fewest copies: a player who refused it keeps refusing (raider refuses every
-    offer), and the deal is one a turn. ``memory`` counts its offers, one entry per (seat, commodity)."""
-    if params[P_RAIDS] == 0.0 and params[P_DEALS] == 0.0:
-        return 0
-    seat = query[Q_SEAT]
-    commodities = table[H_COMMODITIES]
-    best, best_margin, best_slot = 0, 0.0, -1
-    loans = -1   # what the seat could borrow on all its clean cards: worked out once, at the first deal it is short for
-    mine_of = hand(table, seat)
-    for c in range(commodities):
-        mine = mine_of[c]
-        if mine + 1 < table[H_MIN_SET]:
-            continue
-        gain = set_gain(table, c, mine, mine + 1)
-        for kind in (DEAL_RAID, DEAL_BUY):
-            if (kind == DEAL_RAID and params[P_RAIDS] == 0.0) or (kind == DEAL_BUY and params[P_DEALS] == 0.0):
-                continue
-            price = face(table, c) * (table[H_RAID_MULTIPLE] if kind == DEAL_RAID else table[H_BUY_MULTIPLE])
-            margin = gain - price
-            if margin <= best_margin:
-                continue
-            pick, pick_key = -1, 0.0
-            for q in range(table[H_PLAYERS]):
-                if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
-                    continue
-                if kind == DEAL_RAID:
-                    if at_risk(table, q, c) > 0:
-                        pick = q
-                        break
-                elif held(table, q, c) > 0:
-                    slot = q * commodities + c
-                    key = (memory[slot] if slot < MEMORY_SIZE else 0.0) * 100.0 + held(table, q, c)
-                    if pick < 0 or key < pick_key:
-                        pick, pick_key = q, key
-            if pick < 0:
-                continue
-            if loans < 0 and params[P_LEVERAGE] != LEVERAGE_NEVER and cash(table, seat) - params[P_RESERVE] < price:
-                loans = loan_capacity(table, seat, -1, 1 << 62)
-            if affordable(table, seat, price, c, params, True, loans):
-                best, best_margin = pack_deal(kind, pick, c), margin
-                best_slot = pick * commodities + c if kind == DEAL_BUY else -1
-    if 0 <= best_slot < MEMORY_SIZE:
-        memory[best_slot] += 1.0
-    return best
+    offer), and the deal is one a turn. ``memory`` counts its offers, one entry per (seat, commodity). With no
+    such deal, the spoiling raid (spoiling_raid)."""
+    deal = best_deal(table, params, memory, query, True)
+    if deal == 0 and params[P_SPOIL] > 0.0:
+        deal = spoiling_raid(table, params, query[Q_SEAT])
+    return deal
 
 
 @uncounted(DECISION_SIGNATURE)
@@ -314,13 +293,17 @@ EXPERT_PARAMS.update({
                                                       "needs, then the dearest) while cash stays above this"),
     "enter_open": Param(1.5, 1.0, 10.0, doc="enter the inner circle before enter_at (from the threshold) once a rival "
                                           "inside has this x my wealth"),
+    "spoil": Param(10000, 0, 10_000_000, "int", "with no deal for a set of its own, raid a rival's At Risk card of a "
+                                              "set it holds whole when that cuts the set's sale by this much "
+                                              "(0: never)"),
 })
-assert list(EXPERT_PARAMS)[:10] == list(_PARAMS) and list(EXPERT_PARAMS).index("enter_open") == P_ENTER_OPEN
+EXPERT_ORDER.declare(EXPERT_PARAMS)
 
 expert = register(Strategy.build(
     "wheeler-dealer-uk", "expert", base=trader, deal=expert_deal, sell=expert_sell, answer=expert_answer, buy=expert_buy,
     yellow=expert_yellow, enter=expert_enter, redeem=expert_redeem, borrow=expert_borrow, params=EXPERT_PARAMS,
     doc="Races to the target wealth: sells the set that wins at once, buys wealth-neutral cards and borrows for "
         "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, offers each "
-        "purchase to the holder it has asked least, refuses offers that hand a rival a big set, opens the inner "
-        "circle late, turns yellow cards only with the cash to buy them (docs/strategies.md, \"The experts\")."))
+        "purchase to the holder it has asked least, raids the pledged card of a rival's whole set, refuses offers "
+        "that hand a rival a big set, opens the inner circle late, turns yellow cards only with the cash to buy them "
+        "(docs/strategies.md, \"The experts\")."))

@@ -12,6 +12,7 @@ from simkit.games.wheeler_dealer_uk.view import (
     D_REDEEM,
     D_SELL,
     DEAL_BUY,
+    DEAL_RAID,
     F_CIRCLE,
     H_INNER_WEALTH,
     H_REDEEMABLE,
@@ -144,6 +145,25 @@ def test_expert_opens_the_inner_circle_late_but_follows_a_rich_rival():
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 2.1}) == 0
     p.set_cash(0, threshold - 1)    # below the threshold it follows nobody
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.0}) == 0
+
+
+def test_expert_raids_the_pledged_card_of_a_rivals_whole_set_when_the_set_loses_spoil():
+    p = Position(players=3)
+    p.set_cash(0, 50_000)
+    p.give(1, "Sugar", 2)
+    p.give(1, "Sugar", 1, at_risk=True)      # seat 1 would redeem it and sell three Sugar
+    p.give(2, "Tea", 2)
+    p.give(2, "Tea", 1, at_risk=True)        # a red set loses 6,000, under spoil (10,000 as shipped)
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, p.c("Sugar"))
+    assert ask(p, D_DEAL, "deal", 0, {"spoil": 18_001}) == 0     # the Sugar set loses 18,000
+    assert ask(p, D_DEAL, "deal", 0, {"spoil": 0}) == 0          # 0: never
+    p.give(2, "Silver", 3)
+    p.give(2, "Silver", 1, at_risk=True)     # losing the fourth Silver costs seat 2 more: that raid first
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 2, p.c("Silver"))
+    p.set_cash(0, 10_000)                    # the raid (2 x face) only from cash above the reserve
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, p.c("Sugar"))
+    p.set_cash(0, 3_000)
+    assert ask(p, D_DEAL, "deal", 0) == 0
 
 
 def test_expert_beats_cautious_head_to_head():
