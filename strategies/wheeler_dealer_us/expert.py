@@ -29,6 +29,7 @@ read (invest_rule, commodity, rich, bid_fraction, sell_premium).
 import numpy as np
 
 from simkit.games.wheeler_dealer_us.view import (
+    A_FINANCE_PROPERTY,
     A_RAISE_ITEM,
     A_RAISE_RESERVE,
     A_STAKE,
@@ -36,6 +37,8 @@ from simkit.games.wheeler_dealer_us.view import (
     CK_BAMBOOZLE,
     CK_UNDERHANDED,
     DECISION_SIGNATURE,
+    FINANCE_DONE,
+    FINANCE_REPAY,
     P_INCOME,
     P_LOAN,
     PUB_AUCTION_INCREMENT,
@@ -86,13 +89,19 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
     K_KIND,
     M_RAISE_AMOUNT,
     M_RAISE_INVEST,
+    M_REPAY_MIN,
     M_TRIED,
     M_TRIED_CARDS,
+    MINE,
+    MINE_FIELDS,
+    P_BLOCK,
     P_COST,
+    P_PAYOFF,
     PARAMS,
     PR_BLOCK_WEIGHT,
     PR_RESERVE,
     PUB_CARD_ROW,
+    PUB_MIN_INVEST,
     PUB_PROPERTIES,
     SHOWN,
     SHOWN_TABLE,
@@ -102,6 +111,7 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
     X_WAYS,
     F,
     I,
+    _block,
     _card_worth,
     _debt,
     _ev,
@@ -113,6 +123,7 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
     _net_worth,
     _next_title,
     _value,
+    _whole,
     cash,
     debt_ridden,
     owner,
@@ -123,6 +134,7 @@ from simkit.strategy import Param, Strategy, register
 PR_DENY, PR_SHADE, PR_RENT_WEIGHT, PR_DEAL_RATIO, PR_CHASE = 0, 1, 3, 7, 12
 CHASE_CARDS = 16       # "late in the game": this few Wheeler-Dealer cards left
 PIPS = 3.5             # the mean of the die rolled for rent
+REPAY_STAKES = 3       # repay loans only while this many smallest Exchange stakes stay in cash
 
 
 @uncounted(F(SHOWN, SHOWN_TABLE))
@@ -389,6 +401,32 @@ def _expert_raise(public, table, query, params, memory, state, out):
     return RAISE_GIVE_UP
 
 
+@uncounted(DECISION_SIGNATURE)
+def _expert_finance(public, table, query, params, memory, state, out):
+    """Repay as the investor does (whole blocks first, the block closest to debt-free first), but only while
+    the cash left keeps REPAY_STAKES smallest Exchange stakes: a debt-ridden title costs nothing until it is
+    poached, and the cash keeps the next rent or stake from forcing loans and sales."""
+    seat = public[PUB_SEAT]
+    money = cash(public, seat)
+    floor = max(REPAY_STAKES * public[PUB_MIN_INVEST], params[PR_RESERVE])
+    filled = _fill_mine(public, table, seat, memory)
+    if money - memory[M_REPAY_MIN] < floor:  # no repayment keeps the floor: most calls end here
+        return FINANCE_DONE
+    pick, best = -1, 1e300
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if debt_ridden(public, prop) and money - table[prop, P_PAYOFF] >= floor:
+            k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+            key = (debts * 1e6 if _whole(table, prop, k) else 1e9 - k * 1e6) + table[prop, P_PAYOFF]
+            if key < best:
+                pick, best = prop, key
+        prop = _next_title(public, memory, seat, prop)
+    if pick < 0:
+        return FINANCE_DONE
+    out[A_FINANCE_PROPERTY] = pick
+    return FINANCE_REPAY
+
+
 # the reused parameters: the tuned preset's values (this package's __init__)
 # (premium 0: no offers, block_weight 1: worth is what a title adds to the market value, and deny and
 # rent_weight 0 below, measured better than tuned's premium 1.645, block_weight 1.643 and the first guesses
@@ -423,7 +461,7 @@ assert all(list(INVESTOR_PARAMS)[i] == list(EXPERT_PARAMS)[i]
            for i in range(len(EXPERT_PARAMS)) if list(INVESTOR_PARAMS)[i] not in _REPLACED)
 
 # built without a base: a base's parameters would come first and the vector would exceed MAX_PARAMS
-_OWN = {"buy": _expert_buy, "bid": _expert_bid, "deal_answer": _expert_answer, "invest": _expert_invest,
+_OWN = {"finance": _expert_finance, "buy": _expert_buy, "bid": _expert_bid, "deal_answer": _expert_answer, "invest": _expert_invest,
         "bamboozle": _expert_bamboozle, "raise": _expert_raise}
 expert = register(Strategy.build(
     "wheeler-dealer-us", "expert", params=EXPERT_PARAMS, **{**investor.decisions, **_OWN},
