@@ -27,6 +27,7 @@ poach_ratio, premium, protect, swaps, level2) and names its own in the places on
 read (invest_rule, commodity, rich, bid_fraction, sell_premium).
 """
 import numpy as np
+from numba import types
 
 from simkit.games.wheeler_dealer_us.view import (
     A_FINANCE_PROPERTY,
@@ -42,6 +43,7 @@ from simkit.games.wheeler_dealer_us.view import (
     P_INCOME,
     P_LOAN,
     PUB_AUCTION_INCREMENT,
+    PUB_BAMBOOZLE_CASH,
     PUB_CARD_TYPES,
     PUB_CARDS_LEFT,
     PUB_COMMODITIES,
@@ -67,8 +69,10 @@ from simkit.games.wheeler_dealer_us.view import (
     RAISE_SELL_CARD,
     S_ALIVE,
     S_ON_SCHOOL,
+    bamboozle_target_ok,
     bid_limit,
     extra_exchange_open,
+    owns_property,
     saved,
     seat_field,
 )
@@ -134,6 +138,7 @@ from simkit.strategy import Param, Strategy, register
 PR_DENY, PR_SHADE, PR_RENT_WEIGHT, PR_DEAL_RATIO, PR_CHASE = 0, 1, 3, 7, 12
 CHASE_CARDS = 16       # "late in the game": this few Wheeler-Dealer cards left
 PIPS = 3.5             # the mean of the die rolled for rent
+RIVAL_SHARE = 0.3      # a Bamboozle: how much a rival's loss counts for me when it is not the leader
 REPAY_STAKES = 3       # repay loans only while this many smallest Exchange stakes stay in cash
 
 
@@ -258,10 +263,10 @@ def _expert_answer(public, table, query, params, memory, state, out):
     return 1 if my_gain > 0 and my_gain >= params[PR_DEAL_RATIO] * their_gain else 0
 
 
-@uncounted(F(SHOWN, SHOWN_TABLE, FV, I))
-def _leader_worth(public, table, memory, seat):
-    """The largest net worth among the rivals in the game (cash + market value - payoffs)."""
-    best = -1e300
+@uncounted(types.Tuple((I, F))(SHOWN, SHOWN_TABLE, I))
+def _leading_rival(public, table, seat):
+    """(seat, net worth) of the rival in the game with the largest net worth (cash + market value - payoffs)."""
+    leader, best = -1, -1e300
     n = public[PUB_PROPERTIES]
     for other in range(public[PUB_PLAYERS]):
         if other == seat or not seat_field(public, other, S_ALIVE):
@@ -270,8 +275,15 @@ def _leader_worth(public, table, memory, seat):
         for prop in range(n):
             if owner(public, prop) == other:
                 worth += table[prop, P_COST] * _holding(public, table, other, prop)[0] - _debt(public, table, prop)
-        best = max(best, worth)
-    return best
+        if worth > best:
+            leader, best = other, worth
+    return leader, best
+
+
+@uncounted(F(SHOWN, SHOWN_TABLE, FV, I))
+def _leader_worth(public, table, memory, seat):
+    """The largest net worth among the rivals in the game."""
+    return _leading_rival(public, table, seat)[1]
 
 
 @uncounted(I(SHOWN, SHOWN_TABLE, F))
@@ -344,10 +356,52 @@ def _expert_invest(public, table, query, params, memory, state, out):
     return pick if pick >= 0 else _cheapest(public, table, money)
 
 
+@uncounted(F(SHOWN, SHOWN_TABLE, I, I, B1))
+def _title_worth(public, table, seat, prop, held):
+    """Market value ``prop`` adds to ``seat``'s blocks (held: what losing it takes away), less its debt."""
+    k, s, _ = _holding(public, table, seat, prop)
+    return _value(table, prop, k, s, 1.0, held) - _debt(public, table, prop)
+
+
+@uncounted(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, FV, I, B1))
+def _relative_bamboozle(public, table, memory, seat, underhanded):
+    """(my stake or -1 for the cash stake, target, score) of the Bamboozle that best moves me against the
+    field: for each eligible target and each stake, what I would win less what I would lose, plus what the
+    victim would lose less what it would win, that part weighted 1 for the leading rival and RIVAL_SHARE for
+    the others (only finishing ahead of everyone wins); target -1 when there is none or no stake."""
+    leader = _leading_rival(public, table, seat)[0]
+    owns = owns_property(public, seat)
+    if not owns and cash(public, seat) < public[PUB_BAMBOOZLE_CASH]:
+        return -1, -1, 0.0
+    best_stake, best_target, best = -1, -1, -1e300
+    for target in range(public[PUB_PROPERTIES]):
+        if not bamboozle_target_ok(public, table, seat, target, underhanded):
+            continue
+        victim = owner(public, target)
+        share = 1.0 if victim == leader else RIVAL_SHARE
+        win = _title_worth(public, table, seat, target, False) + share * _title_worth(public, table, victim, target,
+                                                                                       True)
+        if not owns:
+            stake_cash = float(public[PUB_BAMBOOZLE_CASH])
+            score = win - (1.0 + share) * stake_cash
+            if score > best:
+                best_stake, best_target, best = -1, target, score
+            continue
+        for mine in range(public[PUB_PROPERTIES]):
+            if owner(public, mine) != seat:
+                continue
+            lose = _title_worth(public, table, seat, mine, True) + share * _title_worth(public, table, victim, mine,
+                                                                                         False)
+            if win - lose > best:
+                best_stake, best_target, best = mine, target, win - lose
+    return best_stake, best_target, best
+
+
 @uncounted(DECISION_SIGNATURE)
 def _expert_bamboozle(public, table, query, params, memory, state, out):
-    """Always play a usable Bamboozle (U17c): my least valuable title against the rival title worth most."""
-    mine, target, _ = _bamboozle_plan(public, table, params, memory, public[PUB_SEAT], query[Q_UNDERHANDED] != 0)
+    """Always play a usable Bamboozle (U17c), the stake and target that move me most against the field
+    (_relative_bamboozle)."""
+    mine, target, _ = _relative_bamboozle(public, table, memory, public[PUB_SEAT], query[Q_UNDERHANDED] != 0)
     if target < 0:
         return 0
     out[A_STAKE] = mine
