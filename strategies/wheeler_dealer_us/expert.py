@@ -1,8 +1,8 @@
 """``expert``: the strongest shipped Wheeler-Dealer (US) player (docs/strategies.md, "The experts").
 
-It plays the investor family's decisions where they serve (repaying, poaching, offers, forced borrowing:
-investor.py; bumps and cards: level_two.py) and decides buying, bidding, answering offers, investing and raising money by a value
-of each title to each seat:
+It plays the investor family's decisions where they serve (poaching, offers, forced borrowing: investor.py;
+bumps and cards: level_two.py) and decides buying, bidding, answering offers, investing, repaying, the
+Bamboozle and raising money by a value of each title to each seat:
 
 - worth(title, seat) = what it adds to the seat's market value at the end (cost x titles held in the
   block), block progress and completion weighted by ``block_weight`` (valuation._value), plus
@@ -18,8 +18,11 @@ of each title to each seat:
 - at the Exchange, Kelly on net worth (``fraction``); late in the game, when its net worth is below
   ``chase`` x the leader's, the stake with the largest profit (a win needs a lead, not growth), and when it
   leads, the stake most likely to win (chase = 0: Kelly throughout);
-- a usable Bamboozle is always played (issue ruling U17c), and a debtor that could not cover the debt by
-  borrowing on every title never asks to borrow (U16, U17b): it sells saved cards and titles instead.
+- it repays loans only while REPAY_STAKES (3) smallest Exchange stakes stay in cash;
+- a usable Bamboozle is always played (issue ruling U17c), aimed at the field: what I win less what I lose,
+  plus what the victim loses less what it wins, that part weighted 1 for the leading rival and RIVAL_SHARE
+  for the others; a debtor that could not cover the debt by borrowing on every title never asks to borrow
+  (U16, U17b): it sells saved cards and titles instead.
 
 The family's parameter vector has 16 places (strategy.MAX_PARAMS), all the investor's: the expert keeps the
 places the reused decisions read (reserve, fraction, block_weight, block_buy, borrow_rule, repay_first,
@@ -103,6 +106,7 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
     P_PAYOFF,
     PARAMS,
     PR_BLOCK_WEIGHT,
+    PR_REPAY_FIRST,
     PR_RESERVE,
     PUB_CARD_ROW,
     PUB_MIN_INVEST,
@@ -457,7 +461,7 @@ def _expert_raise(public, table, query, params, memory, state, out):
 
 @uncounted(DECISION_SIGNATURE)
 def _expert_finance(public, table, query, params, memory, state, out):
-    """Repay as the investor does (whole blocks first, the block closest to debt-free first), but only while
+    """Repay as the investor does (repay_first: whole blocks first, the block closest to debt-free first), but only while
     the cash left keeps REPAY_STAKES smallest Exchange stakes: a debt-ridden title costs nothing until it is
     poached, and the cash keeps the next rent or stake from forcing loans and sales."""
     seat = public[PUB_SEAT]
@@ -471,7 +475,9 @@ def _expert_finance(public, table, query, params, memory, state, out):
     while prop >= 0:
         if debt_ridden(public, prop) and money - table[prop, P_PAYOFF] >= floor:
             k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
-            key = (debts * 1e6 if _whole(table, prop, k) else 1e9 - k * 1e6) + table[prop, P_PAYOFF]
+            key = float(table[prop, P_PAYOFF])   # repay_first 0: the cheapest payoff first
+            if params[PR_REPAY_FIRST] != 0:
+                key += debts * 1e6 if _whole(table, prop, k) else 1e9 - k * 1e6
             if key < best:
                 pick, best = prop, key
         prop = _next_title(public, memory, seat, prop)
@@ -521,5 +527,6 @@ expert = register(Strategy.build(
     "wheeler-dealer-us", "expert", params=EXPERT_PARAMS, **{**investor.decisions, **_OWN},
     doc="Values every title by what it adds to each seat's blocks; declines titles at list price and bids their "
         "worth in the second-price auction that follows; deals only for twice the other side's gain; Kelly "
-        "at the Exchange, the long stakes when behind late; always plays a usable Bamboozle "
+        "at the Exchange, the long stakes when behind late; repays keeping three stakes in cash; always plays a "
+        "usable Bamboozle, aimed at the leading rival "
         "(docs/strategies.md, \"The experts\")."))
