@@ -1,8 +1,8 @@
 """``expert``: the strongest shipped Wheeler-Dealer (US) player (docs/strategies.md, "The experts").
 
-It plays the investor family's decisions where they serve (repaying, poaching, offers, forced borrowing:
-investor.py; bumps and cards: level_two.py) and decides buying, bidding, answering offers, investing and raising money by a value
-of each title to each seat:
+It plays the investor family's decisions where they serve (poaching, offers, forced borrowing: investor.py;
+bumps and cards: level_two.py) and decides buying, bidding, answering offers, investing, repaying, the
+Bamboozle and raising money by a value of each title to each seat:
 
 - worth(title, seat) = what it adds to the seat's market value at the end (cost x titles held in the
   block), block progress and completion weighted by ``block_weight`` (valuation._value), plus
@@ -18,8 +18,11 @@ of each title to each seat:
 - at the Exchange, Kelly on net worth (``fraction``); late in the game, when its net worth is below
   ``chase`` x the leader's, the stake with the largest profit (a win needs a lead, not growth), and when it
   leads, the stake most likely to win (chase = 0: Kelly throughout);
-- a usable Bamboozle is always played (issue ruling U17c), and a debtor that could not cover the debt by
-  borrowing on every title never asks to borrow (U16, U17b): it sells saved cards and titles instead.
+- it repays loans only while REPAY_STAKES (3) smallest Exchange stakes stay in cash;
+- a usable Bamboozle is always played (issue ruling U17c), aimed at the field: what I win less what I lose,
+  plus what the victim loses less what it wins, that part weighted 1 for the leading rival and RIVAL_SHARE
+  for the others; a debtor that could not cover the debt by borrowing on every title never asks to borrow
+  (U16, U17b): it sells saved cards and titles instead.
 
 The family's parameter vector has 16 places (strategy.MAX_PARAMS), all the investor's: the expert keeps the
 places the reused decisions read (reserve, fraction, block_weight, block_buy, borrow_rule, repay_first,
@@ -27,8 +30,10 @@ poach_ratio, premium, protect, swaps, level2) and names its own in the places on
 read (invest_rule, commodity, rich, bid_fraction, sell_premium).
 """
 import numpy as np
+from numba import types
 
 from simkit.games.wheeler_dealer_us.view import (
+    A_FINANCE_PROPERTY,
     A_RAISE_ITEM,
     A_RAISE_RESERVE,
     A_STAKE,
@@ -36,9 +41,12 @@ from simkit.games.wheeler_dealer_us.view import (
     CK_BAMBOOZLE,
     CK_UNDERHANDED,
     DECISION_SIGNATURE,
+    FINANCE_DONE,
+    FINANCE_REPAY,
     P_INCOME,
     P_LOAN,
     PUB_AUCTION_INCREMENT,
+    PUB_BAMBOOZLE_CASH,
     PUB_CARD_TYPES,
     PUB_CARDS_LEFT,
     PUB_COMMODITIES,
@@ -64,8 +72,10 @@ from simkit.games.wheeler_dealer_us.view import (
     RAISE_SELL_CARD,
     S_ALIVE,
     S_ON_SCHOOL,
+    bamboozle_target_ok,
     bid_limit,
     extra_exchange_open,
+    owns_property,
     saved,
     seat_field,
 )
@@ -87,13 +97,20 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
     K_KIND,
     M_RAISE_AMOUNT,
     M_RAISE_INVEST,
+    M_REPAY_MIN,
     M_TRIED,
     M_TRIED_CARDS,
+    MINE,
+    MINE_FIELDS,
+    P_BLOCK,
     P_COST,
+    P_PAYOFF,
     PARAMS,
     PR_BLOCK_WEIGHT,
+    PR_REPAY_FIRST,
     PR_RESERVE,
     PUB_CARD_ROW,
+    PUB_MIN_INVEST,
     PUB_PROPERTIES,
     SHOWN,
     SHOWN_TABLE,
@@ -103,6 +120,7 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
     X_WAYS,
     F,
     I,
+    _block,
     _card_worth,
     _debt,
     _ev,
@@ -114,6 +132,7 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
     _net_worth,
     _next_title,
     _value,
+    _whole,
     cash,
     debt_ridden,
     owner,
@@ -125,6 +144,8 @@ PR_DENY, PR_SHADE, PR_RENT_WEIGHT, PR_DEAL_RATIO, PR_CHASE = INVESTOR_ORDER.indi
     "invest_rule commodity rich bid_fraction sell_premium")
 CHASE_CARDS = 16       # "late in the game": this few Wheeler-Dealer cards left
 PIPS = 3.5             # the mean of the die rolled for rent
+RIVAL_SHARE = 0.3      # a Bamboozle: how much a rival's loss counts for me when it is not the leader
+REPAY_STAKES = 3       # repay loans only while this many smallest Exchange stakes stay in cash
 
 
 @uncounted(F(SHOWN, SHOWN_TABLE))
@@ -248,10 +269,10 @@ def _expert_answer(public, table, query, params, memory, state, out):
     return 1 if my_gain > 0 and my_gain >= params[PR_DEAL_RATIO] * their_gain else 0
 
 
-@uncounted(F(SHOWN, SHOWN_TABLE, FV, I))
-def _leader_worth(public, table, memory, seat):
-    """The largest net worth among the rivals in the game (cash + market value - payoffs)."""
-    best = -1e300
+@uncounted(types.Tuple((I, F))(SHOWN, SHOWN_TABLE, I))
+def _leading_rival(public, table, seat):
+    """(seat, net worth) of the rival in the game with the largest net worth (cash + market value - payoffs)."""
+    leader, best = -1, -1e300
     n = public[PUB_PROPERTIES]
     for other in range(public[PUB_PLAYERS]):
         if other == seat or not seat_field(public, other, S_ALIVE):
@@ -260,8 +281,15 @@ def _leader_worth(public, table, memory, seat):
         for prop in range(n):
             if owner(public, prop) == other:
                 worth += table[prop, P_COST] * _holding(public, table, other, prop)[0] - _debt(public, table, prop)
-        best = max(best, worth)
-    return best
+        if worth > best:
+            leader, best = other, worth
+    return leader, best
+
+
+@uncounted(F(SHOWN, SHOWN_TABLE, FV, I))
+def _leader_worth(public, table, memory, seat):
+    """The largest net worth among the rivals in the game."""
+    return _leading_rival(public, table, seat)[1]
 
 
 @uncounted(I(SHOWN, SHOWN_TABLE, F))
@@ -334,10 +362,52 @@ def _expert_invest(public, table, query, params, memory, state, out):
     return pick if pick >= 0 else _cheapest(public, table, money)
 
 
+@uncounted(F(SHOWN, SHOWN_TABLE, I, I, B1))
+def _title_worth(public, table, seat, prop, held):
+    """Market value ``prop`` adds to ``seat``'s blocks (held: what losing it takes away), less its debt."""
+    k, s, _ = _holding(public, table, seat, prop)
+    return _value(table, prop, k, s, 1.0, held) - _debt(public, table, prop)
+
+
+@uncounted(types.Tuple((I, I, F))(SHOWN, SHOWN_TABLE, FV, I, B1))
+def _relative_bamboozle(public, table, memory, seat, underhanded):
+    """(my stake or -1 for the cash stake, target, score) of the Bamboozle that best moves me against the
+    field: for each eligible target and each stake, what I would win less what I would lose, plus what the
+    victim would lose less what it would win, that part weighted 1 for the leading rival and RIVAL_SHARE for
+    the others (only finishing ahead of everyone wins); target -1 when there is none or no stake."""
+    leader = _leading_rival(public, table, seat)[0]
+    owns = owns_property(public, seat)
+    if not owns and cash(public, seat) < public[PUB_BAMBOOZLE_CASH]:
+        return -1, -1, 0.0
+    best_stake, best_target, best = -1, -1, -1e300
+    for target in range(public[PUB_PROPERTIES]):
+        if not bamboozle_target_ok(public, table, seat, target, underhanded):
+            continue
+        victim = owner(public, target)
+        share = 1.0 if victim == leader else RIVAL_SHARE
+        win = _title_worth(public, table, seat, target, False) + share * _title_worth(public, table, victim, target,
+                                                                                       True)
+        if not owns:
+            stake_cash = float(public[PUB_BAMBOOZLE_CASH])
+            score = win - (1.0 + share) * stake_cash
+            if score > best:
+                best_stake, best_target, best = -1, target, score
+            continue
+        for mine in range(public[PUB_PROPERTIES]):
+            if owner(public, mine) != seat:
+                continue
+            lose = _title_worth(public, table, seat, mine, True) + share * _title_worth(public, table, victim, mine,
+                                                                                         False)
+            if win - lose > best:
+                best_stake, best_target, best = mine, target, win - lose
+    return best_stake, best_target, best
+
+
 @uncounted(DECISION_SIGNATURE)
 def _expert_bamboozle(public, table, query, params, memory, state, out):
-    """Always play a usable Bamboozle (U17c): my least valuable title against the rival title worth most."""
-    mine, target, _ = _bamboozle_plan(public, table, params, memory, public[PUB_SEAT], query[Q_UNDERHANDED] != 0)
+    """Always play a usable Bamboozle (U17c), the stake and target that move me most against the field
+    (_relative_bamboozle)."""
+    mine, target, _ = _relative_bamboozle(public, table, memory, public[PUB_SEAT], query[Q_UNDERHANDED] != 0)
     if target < 0:
         return 0
     out[A_STAKE] = mine
@@ -391,6 +461,34 @@ def _expert_raise(public, table, query, params, memory, state, out):
     return RAISE_GIVE_UP
 
 
+@uncounted(DECISION_SIGNATURE)
+def _expert_finance(public, table, query, params, memory, state, out):
+    """Repay as the investor does (repay_first: whole blocks first, the block closest to debt-free first), but only while
+    the cash left keeps REPAY_STAKES smallest Exchange stakes: a debt-ridden title costs nothing until it is
+    poached, and the cash keeps the next rent or stake from forcing loans and sales."""
+    seat = public[PUB_SEAT]
+    money = cash(public, seat)
+    floor = max(REPAY_STAKES * public[PUB_MIN_INVEST], params[PR_RESERVE])
+    filled = _fill_mine(public, table, seat, memory)
+    if money - memory[M_REPAY_MIN] < floor:  # no repayment keeps the floor: most calls end here
+        return FINANCE_DONE
+    pick, best = -1, 1e300
+    prop = _next_title(public, memory, seat, -1)
+    while prop >= 0:
+        if debt_ridden(public, prop) and money - table[prop, P_PAYOFF] >= floor:
+            k, _, debts = _block(public, table, memory, seat, table[prop, P_BLOCK], MINE, MINE_FIELDS, filled)
+            key = float(table[prop, P_PAYOFF])   # repay_first 0: the cheapest payoff first
+            if params[PR_REPAY_FIRST] != 0:
+                key += debts * 1e6 if _whole(table, prop, k) else 1e9 - k * 1e6
+            if key < best:
+                pick, best = prop, key
+        prop = _next_title(public, memory, seat, prop)
+    if pick < 0:
+        return FINANCE_DONE
+    out[A_FINANCE_PROPERTY] = pick
+    return FINANCE_REPAY
+
+
 # the reused parameters: the tuned preset's values (this package's __init__)
 # (premium 0: no offers, block_weight 1: worth is what a title adds to the market value, and deny and
 # rent_weight 0 below, measured better than tuned's premium 1.645, block_weight 1.643 and the first guesses
@@ -425,11 +523,12 @@ assert all(list(INVESTOR_PARAMS)[i] == list(EXPERT_PARAMS)[i]
            for i in range(len(EXPERT_PARAMS)) if list(INVESTOR_PARAMS)[i] not in _REPLACED)
 
 # built without a base: a base's parameters would come first and the vector would exceed MAX_PARAMS
-_OWN = {"buy": _expert_buy, "bid": _expert_bid, "deal_answer": _expert_answer, "invest": _expert_invest,
+_OWN = {"finance": _expert_finance, "buy": _expert_buy, "bid": _expert_bid, "deal_answer": _expert_answer, "invest": _expert_invest,
         "bamboozle": _expert_bamboozle, "raise": _expert_raise}
 expert = register(Strategy.build(
     "wheeler-dealer-us", "expert", params=EXPERT_PARAMS, **{**investor.decisions, **_OWN},
     doc="Values every title by what it adds to each seat's blocks; declines titles at list price and bids their "
         "worth in the second-price auction that follows; deals only for twice the other side's gain; Kelly "
-        "at the Exchange, the long stakes when behind late; always plays a usable Bamboozle "
+        "at the Exchange, the long stakes when behind late; repays keeping three stakes in cash; always plays a "
+        "usable Bamboozle, aimed at the leading rival "
         "(docs/strategies.md, \"The experts\")."))

@@ -3,15 +3,19 @@ decisions do what its docs say on hand-built tables, and it beats a weak strateg
 import numpy as np
 
 from simkit.games.wheeler_dealer_us.view import (
+    A_FINANCE_PROPERTY,
     A_STAKE,
     A_TARGET,
     D_BAMBOOZLE,
     D_BID,
     D_BUY,
     D_DEAL_ANSWER,
+    D_FINANCE,
     D_RAISE,
     DEAL_BUY,
     DEAL_SELL,
+    FINANCE_DONE,
+    FINANCE_REPAY,
     RAISE_BORROW,
     RAISE_SELL,
     RAISE_SELL_CARD,
@@ -71,6 +75,33 @@ def test_expert_always_plays_a_usable_bamboozle():
     ask = Asker(table, "expert")
     assert ask(D_BAMBOOZLE, "bamboozle", 0, 0, 0) == 1
     assert ask.out[A_STAKE] in (table.prop("B1"), table.prop("B2")) and ask.out[A_TARGET] == table.prop("H1")
+
+
+def test_expert_aims_a_bamboozle_at_the_leading_rival():
+    table = Table(players=3, sets=["game.level=2"])
+    table.own(0, "H1")
+    table.own(1, "E1")                                  # $15,000, a single, like the other rival's G3
+    table.own(2, "G3")
+    table.set_cash(1, 1_000_000)                        # rival 1 leads: what it loses counts in full
+    table.set_cash(2, 50_000)
+    ask = Asker(table, "expert")
+    assert ask(D_BAMBOOZLE, "bamboozle", 0, 0, 0) == 1
+    assert ask.out[A_TARGET] == table.prop("E1")
+    table.set_cash(1, 50_000)
+    table.set_cash(2, 1_000_000)
+    assert ask(D_BAMBOOZLE, "bamboozle", 0, 0, 0) == 1
+    assert ask.out[A_TARGET] == table.prop("G3")
+
+
+def test_expert_repays_only_keeping_three_stakes_in_cash():
+    table = Table(players=2)
+    table.own(0, "G3", debt=True)                       # payoff $9,000
+    table.set_cash(0, 50_000)                           # repaying would leave $41,000: below 3 x $20,000
+    ask = Asker(table, "expert")
+    assert ask(D_FINANCE, "finance", 0) == FINANCE_DONE
+    table.set_cash(0, 80_000)
+    assert ask(D_FINANCE, "finance", 0) == FINANCE_REPAY
+    assert ask.out[A_FINANCE_PROPERTY] == table.prop("G3")
 
 
 def test_a_hopeless_debtor_sells_instead_of_borrowing():
