@@ -143,3 +143,18 @@ def test_a_change_to_a_table_the_played_rules_never_read_names_the_key_they_read
     # the changed value is B's, which never reads it
     assert any("level.1.target_wealth" in line and "never came into play" in line
                for line in first_lines(game, game.rules(), changed, []))
+
+
+def test_retuned_players_games_say_whether_the_rule_came_into_play():
+    import pandas as pd
+
+    from simkit.analysis.retune import _retuned_activity
+
+    game = get_game("wheedle")
+    a, b = game.rules(), game.rules(sets=["scoring.false_stop=-10"])
+    tuned = pd.DataFrame({"game": [0, 0, 1, 1], "strategy": ["threshold*", "patient"] * 2, "false_stops": [0, 0, 2, 0]})
+    line, = _retuned_activity(game, a, b, [tuned, tuned.assign(false_stops=0)])
+    assert line == ("With re-tuned players: rule change scoring.false_stop: -5 -> -10 came into play in 1 of the 4 "
+                    "games played (false_stops per game and seat: threshold* 1).")
+    # a value every game uses is said once, in the first lines
+    assert _retuned_activity(game, a, game.rules(sets=["options.rounds=3"]), [tuned]) == []
