@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from simkit.games import EVERY_GAME, PLAYER_COUNTS_ONLY, get_game
-from simkit.numba_tools import EV_A, EV_B, EV_C, EV_KIND, EV_SEAT
+from simkit.numba_tools import EV_A, EV_B, EV_C, EV_D, EV_KIND, EV_SEAT
 from simkit.rules import rule_options
 from simkit.strategy import parse_lineup
 
@@ -78,7 +78,8 @@ def _wheedle_derived(prepared, out, rules_vector):
 
 
 @pytest.mark.parametrize("sets", [(), ("options.false_stop_ends_round=false", "scoring.false_stopper_cards=scored"),
-                                  ("options.gifts_allowed=false",)], ids=["default", "w4-played-on", "no-gifts"])
+                                  ("options.gifts_allowed=false",), ("options.max_ticks=6",)],
+                         ids=["default", "w4-played-on", "no-gifts", "short-rounds"])
 def test_wheedle_counters_match_the_event_log(sets):
     from simkit.games.wheedle import engine as E
 
@@ -92,16 +93,26 @@ def test_wheedle_counters_match_the_event_log(sets):
         out = play_with_events(prepared, seats, 11, g)
         derived = _wheedle_derived(prepared, out, prepared.vector)
         stats = out["seat_stats"][0]
-        for name in ("false_stops_played_on", "false_stops_ending_round", "gift_offers", "companies_all_held",
-                     "majorities_scored", "bankrupt_majorities", "bankrupt_cards"):
+        kinds = out["events"][:, E.EV_KIND]
+        for name, kind in (("false_stops", E.E_FALSE_STOP), ("good_stops", E.E_GOOD_STOP)):
+            derived[name] = np.bincount(out["events"][kinds == kind, E.EV_SEAT], minlength=len(seats))
+        for name in ("false_stops", "good_stops", "false_stops_played_on", "false_stops_ending_round", "gift_offers",
+                     "companies_all_held", "majorities_scored", "bankrupt_majorities", "bankrupt_cards"):
             assert list(stats[:, E.SEAT_STATS.index(name)]) == list(derived[name]), (name, g)
             checked[name] += int(derived[name].sum())
+        # stalemates (a per-game column): rounds whose stopper is none, against the log's stalemate events
+        stalemates = int((kinds == E.E_STALEMATE).sum())
+        assert int((out["round_stopper"][0] < 0).sum()) == stalemates, g
+        checked["stalemates"] += stalemates
     # the games exercised what they check
     assert checked["companies_all_held"] + checked["majorities_scored"] + checked["bankrupt_cards"] > 0
+    assert checked["good_stops"] + checked["false_stops"] > 0
     if sets and sets[0].startswith("options.false_stop"):
         assert checked["false_stops_played_on"] > 0 and checked["false_stops_ending_round"] == 0
+    elif sets and sets[0].startswith("options.max_ticks"):
+        assert checked["stalemates"] > 0
     elif not sets:
-        assert checked["false_stops_ending_round"] > 0 and checked["gift_offers"] > 0
+        assert checked["false_stops_ending_round"] > 0 and checked["gift_offers"] > 0 and checked["stalemates"] == 0
 
 
 def test_wheedle_w4_counter_moves_with_its_option():
@@ -170,27 +181,56 @@ def _check_seats(events, stats, names, seats, derive, checked):
 
 # ---- Wheeler Dealer (UK): from the event log --------------------------------------------------------------
 
-def test_uk_counters_match_the_event_log():
+@pytest.mark.parametrize("sets", [("game.start_cash=2000", "game.borrow_on_sale=false"),
+                                  ("game.borrow_on_sale=true", "game.turn_limit=40")],
+                         ids=["poor", "sale-loans-turn-limit"])
+def test_uk_counters_match_the_event_log(sets):
     from simkit.games.wheeler_dealer_uk import state as E
     from simkit.games.wheeler_dealer_uk.play import _play
     from simkit.games.wheeler_dealer_uk.view import BORROW_FOR_COMMAND_REDEEM, BORROW_FOR_REDEEM
 
     game = get_game("wheeler-dealer-uk")
     seats = parse_lineup(game.name, ["raider", "hold-for-5", "random", "cautious"])
-    prepared = game.prepare(game.rules(sets=["game.start_cash=2000"]), len(seats))
+    prepared = game.prepare(game.rules(sets=list(sets)), len(seats))
     min_set = game.default_rules["game"]["min_set"]
     checked = Counter()
+    ends = Counter()
     for g in range(3):
         out = _play(prepared, seats, 21, g, 1, True, record=True, event_capacity=400_000)
         assert out["events_lost"] == 0
-        _check_seats(out["events"], out["stats"][0], E.SEAT_STATS, len(seats), lambda mine, kinds: {
+        events = out["events"]
+        _check_seats(events, out["stats"][0], E.SEAT_STATS, len(seats), lambda mine, kinds: {
             "blue_bonuses": int((kinds == E.E_BONUS).sum()),
             "empty_pack_landings": int((kinds == E.E_EMPTY_PACK).sum()),
             "long_sets": int(((kinds == E.E_SELL) & (mine[:, EV_B] > min_set)).sum()),
             "redeem_loans": int(((kinds == E.E_LOAN)
                                  & np.isin(mine[:, EV_C], (BORROW_FOR_REDEEM, BORROW_FOR_COMMAND_REDEEM))).sum()),
+            "sets_sold": int((kinds == E.E_SELL).sum()),
+            # a loan on a card of a set sold this turn (EV_D 1) stays in the hand: not an At Risk loan unless the
+            # set went unsold and the card moved to the At Risk zone after all
+            "loans": int(((kinds == E.E_LOAN) & (mine[:, EV_D] == 0)).sum())
+            + int(mine[kinds == E.E_LOAN_TO_RISK, EV_B].sum()),
+            "sale_loans": int(mine[kinds == E.E_SELL, EV_D].sum()),
+            "redeemed": int((kinds == E.E_REDEEM).sum()),
+            "bought_from_players": int((kinds == E.E_DEAL).sum()),
+            "raids": int((kinds == E.E_RAID).sum()),
+            "charges_paid": int((kinds == E.E_CHARGE).sum()),
+            "commands": int((kinds == E.E_COMMAND).sum()),
         }, checked)
-    assert checked["blue_bonuses"] > 0 and checked["long_sets"] > 0
+        # entered_inner (per seat) and target_reached / turn_limit_reached (per game): what the result columns
+        # are made of, against the log's entries to the inner circle and its end event
+        entered = set(events[events[:, EV_KIND] == E.E_ENTER, EV_SEAT].tolist())
+        assert [int(r > 0) for r in out["stats"][0][:, E.S_INNER_ROUND]] == [int(p in entered) for p in range(len(seats))]
+        checked["entered_inner"] += len(entered)
+        end_events = events[events[:, EV_KIND] == E.E_END]
+        assert len(end_events) == 1 and int(out["end"][0]) == int(end_events[0, EV_A])
+        ends[int(end_events[0, EV_A])] += 1
+    assert checked["blue_bonuses"] > 0 and checked["long_sets"] > 0 and checked["sets_sold"] > 0
+    assert checked["loans"] > 0 and checked["charges_paid"] > 0 and checked["commands"] > 0
+    if "game.borrow_on_sale=true" in sets:
+        assert checked["sale_loans"] > 0 and ends[E.END_TURN_LIMIT] > 0
+    else:
+        assert checked["sale_loans"] == 0
 
 
 def test_uk_counters_move_with_their_options():
@@ -210,29 +250,52 @@ def test_us_counters_match_the_event_log(level):
     from simkit.games.wheeler_dealer_us import engine
     from simkit.games.wheeler_dealer_us import state as S
     from simkit.games.wheeler_dealer_us.play import _kernel_inputs
+    from simkit.games.wheeler_dealer_us.view import COMBO_BAMBOOZLE
 
     game = get_game("wheeler-dealer-us")
     seats = parse_lineup(game.name, ["kelly", "random", "poacher", "builder"])
-    prepared = game.prepare(game.rules(sets=[f"game.level={level}"]), len(seats))
+    # a turn limit that some of the games reach, so that turn_limit_reached is checked both ways
+    prepared = game.prepare(game.rules(sets=[f"game.level={level}", "game.max_turns=50"]), len(seats))
+    trade_fair = prepared.squares.index("Trade Fair")
     checked = Counter()
+    ends = Counter()
     for g in range(3):
         out = engine.play_batch(31, g, 1, prepared, *_kernel_inputs(seats), check=True, record=True,
                                 event_capacity=200_000)
         assert out["events_lost"] == 0
-        _check_seats(out["events"], out["stats"][0], S.SEAT_STATS, len(seats), lambda mine, kinds: {
-            "doubles_bonuses": int((kinds == S.E_DOUBLES).sum()),
-            "park_visits": int((kinds == S.E_PARK).sum()),
-            "city_hall_visits": int((kinds == S.E_CITY_HALL).sum()),
-            "school_stays": int((kinds == S.E_SCHOOL).sum()),
-            "tax_audits": int((kinds == S.E_AUDIT).sum()),
-            "bamboozles": int((kinds == S.E_BAMBOOZLE).sum()),
-            "cash_bamboozles": int(((kinds == S.E_BAMBOOZLE) & (mine[:, EV_A] < 0)).sum()),
-        }, checked)
+
+        def derive(mine, kinds):
+            counts = {
+                "doubles_bonuses": int((kinds == S.E_DOUBLES).sum()),
+                "park_visits": int((kinds == S.E_PARK).sum()),
+                "city_hall_visits": int((kinds == S.E_CITY_HALL).sum()),
+                "school_stays": int((kinds == S.E_SCHOOL).sum()),
+                "tax_audits": int((kinds == S.E_AUDIT).sum()),
+                "bamboozles": int((kinds == S.E_BAMBOOZLE).sum()),
+                "cash_bamboozles": int(((kinds == S.E_BAMBOOZLE) & (mine[:, EV_A] < 0)).sum()),
+                # won at an auction of the bank's property or of a player's (logged under the winner)
+                "auctions_won": int(np.isin(kinds, (S.E_AUCTION, S.E_SALE)).sum()),
+                "deals_offered": int((kinds == S.E_DEAL).sum()),
+                # a card is used when it is played (logged as used) or when its Bamboozle is played; a Combo
+                # Platter played as a Bamboozle is logged as used, then as the Bamboozle: one card
+                "cards_used": int((kinds == S.E_CARD_USED).sum()) + int((kinds == S.E_BAMBOOZLE).sum())
+                - int(((kinds == S.E_CARD_USED) & (mine[:, EV_B] == S.USED_AS_COMBO + COMBO_BAMBOOZLE)).sum()),
+            }
+            if level == 1:   # no cards and no bumps: a token lands only where its roll takes it
+                counts["trade_fair_visits"] = int(((kinds == S.E_MOVE) & (mine[:, EV_C] == trade_fair)).sum())
+            return counts
+
+        _check_seats(out["events"], out["stats"][0], S.SEAT_STATS, len(seats), derive, checked)
+        end_events = out["events"][out["events"][:, EV_KIND] == S.E_END]
+        assert len(end_events) == 1 and int(out["end"][0]) == int(end_events[0, EV_A])
+        ends[int(end_events[0, EV_A])] += 1
     assert checked["doubles_bonuses"] > 0 and checked["park_visits"] > 0 and checked["school_stays"] > 0
+    assert checked["auctions_won"] > 0 and checked["deals_offered"] > 0
     if level == 2:
-        assert checked["tax_audits"] + checked["bamboozles"] > 0
+        assert checked["tax_audits"] + checked["bamboozles"] > 0 and checked["cards_used"] > 0
     else:
-        assert checked["tax_audits"] == checked["bamboozles"] == 0
+        assert checked["tax_audits"] == checked["bamboozles"] == checked["cards_used"] == 0
+        assert checked["trade_fair_visits"] > 0
 
 
 def test_us_max_turns_counter_moves_with_its_option():

@@ -146,12 +146,23 @@ def _show(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def first_lines(game, rules_a: dict | None, rules_b: dict | None, frames, probe=None, changes=None) -> list[str]:
+def first_lines(game, rules_a: dict | None, rules_b: dict | None, frames, probe=None, changes=None, played=None,
+                defaults: dict | None = None) -> list[str]:
     """What an analysis says first: any seat whose answers were refused, then each rule change and whether
     it came into play. ``changes`` defaults to every value that differs between ``rules_a`` and ``rules_b``.
     A changed value is used, if at all, where ``rules_b`` are played (the rules of an analysis of one rule set,
-    B of an A/B comparison), so a changed key ``rules_b`` never read changed nothing, whether A reads it or not."""
+    B of an A/B comparison), so a changed key ``rules_b`` never read changed nothing, whether A reads it or not;
+    ``played`` names those rule sets instead (a sweep's or a search's).
+
+    defaults: for an A/B analysis, the game's default rules: the values that A already changes from them (its
+    ``--set``, played on both sides) are reported first, each judged where A or B reads it."""
     if changes is None:
         changes = changed_values(rules_a, rules_b) if rules_a is not None and rules_b is not None else []
-    played = [rules_b] if rules_b is not None else []
-    return refused_answers(frames) + rule_activity(game, changes, frames, probe, played)
+    if played is None:
+        played = [rules_b] if rules_b is not None else []
+    shared = []
+    if defaults is not None and rules_a is not None:
+        named = {change[0] for change in changes}
+        shared = rule_activity(game, [c for c in changed_values(defaults, rules_a) if c[0] not in named], frames,
+                               probe, [rules for rules in (rules_a, rules_b) if rules is not None])
+    return refused_answers(frames) + shared + rule_activity(game, changes, frames, probe, played)

@@ -65,7 +65,8 @@ def balance(game: str, players=None, sets=(), rules=None, games: int = 10_000, s
     cards = [_card(spec, side, frame, deals) for side, frame in zip((side_a, side_b), frames)]
     tables, findings = _compare_cards(spec, cards, deals, n, seed, thresholds)
     findings = first_lines(spec, side_a[0].rules, side_b[0].rules, frames,
-                           probe_strategies(game, players, seed, [*sets, *sets_b], rules)) + findings
+                           probe_strategies(game, players, seed, [*sets, *sets_b], rules),
+                           defaults=spec.default_rules) + findings
     setup.update(players_b=[s.label for s in side_b[0].seats], sets_b=list(sets_b))
     details = ("changes", "length", "seat_advantage_a", "seat_advantage_b")
     if targets is not None:

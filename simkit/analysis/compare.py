@@ -28,6 +28,15 @@ from .stats import z_for
 FIRST_BATCH = 2_000
 
 
+def _same_sides(side_a, side_b, seed_b) -> list[str]:
+    """A line saying that B is A when nothing tells them apart (``--set`` applies to both sides)."""
+    if seed_b is not None or side_a[0].rules != side_b[0].rules or \
+            [s.label for s in side_a[0].seats] != [s.label for s in side_b[0].seats]:
+        return []
+    return ["B is A: no --set-b, --players-b or --seed-b was given (--set and --rules apply to both sides), so A and B "
+            "play the same games; give the change under test as --set-b KEY=VALUE or --players-b."]
+
+
 def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=None, games: int = 10_000,
             seed: int = 0, seed_b: int | None = None, rotate_seats: bool = False, until_decided: bool = False,
             target: float = 0.01, alpha: float = 0.05, first_batch: int = FIRST_BATCH, retune=None,
@@ -97,7 +106,8 @@ def compare(game: str, players=None, players_b=None, sets=(), sets_b=(), rules=N
     findings = _findings(side_a[0].game, tables, looks, done, len(side_a), until_decided, target, rotate_seats,
                          seed_b is not None, thresholds)
     findings = first_lines(side_a[0].game, side_a[0].rules, side_b[0].rules, [a, b],
-                           probe_strategies(game, players, seed, [*sets, *sets_b], rules)) + findings
+                           probe_strategies(game, players, seed, [*sets, *sets_b], rules),
+                           defaults=side_a[0].game.default_rules) + _same_sides(side_a, side_b, seed_b) + findings
     setup = {"negligible": thresholds,
              "game": game, "players_a": [s.label for s in side_a[0].seats], "players_b": [s.label for s in side_b[0].seats],
              "sets": list(sets), "sets_b": list(sets_b), "rules": rules, "seed": seed, "seed_b": seed_b,

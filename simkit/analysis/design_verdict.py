@@ -127,8 +127,10 @@ def _report(plan: _Plan, study, state, budget, games: int, count: int, rules, se
                          balance_command, contenders, beaten)
     findings = _identical_play(plan, trials) + findings
     probe = probe_strategies(spec.name, list(plan.lineup), plan.seed, sets, rules) if plan.mix is None else None
-    findings = first_lines(spec, None, None, frames, probe, [(dim.name, "varied by the search") for dim in plan.dims]) \
-        + findings
+    varied = {dim.name for dim in plan.dims}
+    searched = [c for c in spec.rule_changes(plan.rules) if c[0] not in varied] + \
+        [(dim.name, "varied by the search") for dim in plan.dims]
+    findings = first_lines(spec, None, None, frames, probe, searched, played=[plan.rules]) + findings
     if retune is not None:
         target = winner or {"name": names[1], "values": values[0]}
         retuned = _retuned(plan, retune, retune_seats, retune_params, retune_budget, target["name"], target["values"],

@@ -39,8 +39,11 @@ def negligible_of(thresholds: dict | None, metric: str, unit: str = ""):
     if thresholds is None:
         return None
     value = thresholds[metric]
-    words = {"win": f"{value * 100:g} points", "rating": f"{value:g} rating points"}
-    return (value, words.get(metric, f"{value:g}{' ' + unit if unit else ''}"))
+    shown = value * 100 if metric == "win" else value
+    unit = {"win": "points", "rating": "rating points"}.get(metric, unit)
+    if shown == 1 and unit.endswith("s"):   # 1 turn, 1 point
+        unit = unit[:-1]
+    return (value, f"{shown:g}{' ' + unit if unit else ''}")
 
 
 def size_words(low: float, high: float, diff: float, negligible: tuple | None) -> str:

@@ -22,7 +22,9 @@ import pandas as pd
 
 from ..errors import SimkitError
 from ..games import get_game
+from ..rules import changed_values
 from ..strategy import Seat
+from .activity import rule_activity
 from .card import LIMIT, SEAT0, SPREAD, _card, _compare_cards, change_cell
 from .play import Job, play_jobs, rotate
 from .result import NOT_SIGNIFICANT, points
@@ -164,6 +166,7 @@ def retuned_report(spec, batches_ab, fixed: pd.DataFrame, retuned: Retuned, deal
     findings = [f"Re-tuned players ({', '.join(f'{label}{MARK}' for label in retuned.targets)}): "
                 f"{_budget_text(retuned)}; then played on the same {deals:,} deals in every seat order as the fixed "
                 "players."]
+    findings += _retuned_activity(spec, batches_ab[0][0].rules, batches_ab[1][0].rules, frames)
     findings += [_metric_verdict(metric, fixed.loc[metric], tuned.loc[metric]) for metric in fixed.index]
     if len(strategies):
         findings.append("Win rate per strategy with re-tuned players, B - A: " + "; ".join(
@@ -177,6 +180,15 @@ def retuned_report(spec, batches_ab, fixed: pd.DataFrame, retuned: Retuned, deal
     # the per-strategy table is in the findings' words already, and too wide for 120 columns
     details = ("retuned_strategy", "retuned_params", *(name for name in tables if name.endswith("_trials")))
     return tables, findings, details
+
+
+def _retuned_activity(spec, rules_a: dict, rules_b: dict, frames) -> list[str]:
+    """Whether each changed rule came into play in the re-tuned players' games (re-tuned players may bring into
+    play a rule the fixed ones never reached, or stop doing so); a value every game uses, or one B never reads,
+    is said once already in the first lines."""
+    lines = rule_activity(spec, changed_values(rules_a, rules_b), frames, None, [rules_b])
+    return [f"With re-tuned players: r{line[1:]}" for line in lines
+            if " came into play in " in line and " in every game " not in line]
 
 
 def _short_verdict(row) -> str:

@@ -57,6 +57,9 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     point_batches = [batches(game, lineup, seed, point_sets, rules, rotate_seats)
                      for lineup, point_sets in zip(lineups, rule_sets)]  # validates every point before playing
     seats = point_batches[0][0].seats
+    unread = spec.unread_key(point_batches[0][0].rules, key) if param is None else ""
+    if unread:    # every point would play the same games
+        raise SimkitError(f"--rule {key}: {unread}")
     if isinstance(focus, bool) or not isinstance(focus, int) or not 0 <= focus < len(seats):
         raise SimkitError(f"focus must be a line-up entry 0..{len(seats) - 1}, not {focus!r}")
     names = [f"{strategy} ({key})" if param is not None and i == 0 else seat.label for i, seat in enumerate(seats)]
@@ -99,7 +102,7 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     if param is None:
         changes = [c for c in changes if c[0] != key] + [(key, "swept over " + ", ".join(map(grid_label, values)))]
     findings = first_lines(spec, None, None, frames, probe_strategies(game, players, seed, rule_sets[-1], rules),
-                           changes) + findings
+                           changes, played=[point_batches[0][0].rules]) + findings
     setup = {"negligible": thresholds,
              "game": game, "key": key, "values": values, "strategy": strategy, "field": field if param else None,
              "players": [s.label for s in seats], "focus": focus_name, "seed": seed, "sets": list(sets),

@@ -44,7 +44,7 @@ from ..inputs import declared_space, parse_space  # noqa: F401  (re-exported)
 from ..limits import check_count
 from ..runner import make_batch
 from ..strategy import Seat, parse_lineup, parse_seat, seat_spec
-from .activity import first_lines
+from .activity import first_lines, probe_strategies
 from .paired import paired_tables
 from .play import Job, block_outcomes, deals_for, play_jobs, rotate
 from .result import points
@@ -397,7 +397,9 @@ def _report(setup: _Setup, stage_states, studies, budget: Budget, games: int, ru
            f"copies of the previous stage's best (the first against copies of {start.label})."),
         f"Best: {best.label} (the race on fresh seeds: {_race_line(stage_states[-1][0]['selection'], setup.objective)}).",
     ]
-    findings = first_lines(spec, spec.default_rules, setup.base.rules, frames) + findings
+    probe = probe_strategies(spec.name, [seat.label for seat in setup.base.seats], setup.base.seed,
+                             rules=setup.base.rules)
+    findings = first_lines(spec, spec.default_rules, setup.base.rules, frames, probe) + findings
     if best.label == start.label:
         findings.append("The search kept the start: no trial beat it in the race on fresh seeds, so the validation "
                         "below compares the start with itself.")

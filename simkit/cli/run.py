@@ -53,6 +53,10 @@ def command(game, games, players, seed, out, rules_file, sets, workers, chunk_si
     if batch.games != games:
         click.echo(f"simkit: note: --rotate-seats plays each deal in all {len(batch.seats)} seat orders: "
                    f"{batch.games:,} games ({games:,} rounded up to a multiple of {len(batch.seats)})", err=True)
+    for key, _, _ in batch.game.rule_changes(batch.rules):   # e.g. another UK level's table: changes nothing
+        unread = batch.game.unread_key(batch.rules, key)
+        if unread:
+            click.echo(f"simkit: warning: rule change {key} never comes into play: {unread}", err=True)
     config = run_config(batch, chunk_size)
     prepare_output(out, overwrite, config)
     if finished(out, config, overwrite):

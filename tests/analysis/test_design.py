@@ -271,6 +271,8 @@ def test_candidate_toml_loads_with_rules_and_reproduces_its_balance_card(tmp_pat
     (["--goal", "min:first_seat.real"], "attribute"),
     (["--constraint", "length"], "expected EXPR<=NUMBER"),
     (["--constraint", "lenght<=80"], "unknown field 'lenght'"),
+    (["--goal", "max:false_stopz"], "unknown field 'false_stopz'; fields: bankrupt_cards"),    # a counter misspelt
+    (["--negligible", "length=-1"], "a threshold must be a number >= 0"),
     (["--players", "hair-trigger,hair-trigger", "--population", "hair-trigger@1"], "not both"),
     (["--population", "hair-trigger@x"], "must be a number"),
     (["--budget", "0"], "--budget"),

@@ -21,6 +21,7 @@ def test_uk_level_keys_count_from_one_and_the_old_spelling_names_the_new():
 
 @pytest.mark.parametrize("vary, named", [
     ("level.3.target_wealth=400000:4000000:log", "level 2's is level.2.target_wealth"),
+    ("level.1.target_wealth=400000:4000000:log", "level 2's is level.2.target_wealth"),
     ("game.set_multiple_size.4=1:9:int", 'never reads game.set_multiple_size (read under "size")'),
 ])
 def test_design_refuses_a_key_the_played_rules_never_read(cli_error, tmp_path, vary, named):
@@ -28,6 +29,30 @@ def test_design_refuses_a_key_the_played_rules_never_read(cli_error, tmp_path, v
                       "--out", str(tmp_path / "out")])
     assert named in line
     assert not (tmp_path / "out").exists()
+
+
+def test_a_rule_sweep_refuses_a_key_the_played_rules_never_read(cli_error, tmp_path):
+    line = cli_error(["sweep", "wheeler-dealer-uk", "--set", "game.level=2", "--rule",
+                      "level.1.target_wealth=500000|900000", "--games", "20", "--out", str(tmp_path / "out")])
+    assert line.startswith("simkit: error: --rule level.1.target_wealth: these rules play level 2") and \
+        "level 2's is level.2.target_wealth" in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_run_warns_first_of_a_key_the_played_rules_never_read(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+
+    argv = ["run", "wheeler-dealer-uk", "--set", "game.level=2", "--set", "level.1.target_wealth=900000", "--games",
+            "4", "--quiet", "--workers", "1", "--out"]
+    result = CliRunner().invoke(cli, [*argv, str(tmp_path / "old")], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[0].startswith("simkit: warning: rule change level.1.target_wealth never comes "
+                                                    "into play: these rules play level 2")
+    fine = CliRunner().invoke(cli, [*argv[:5], "level.2.target_wealth=900000", *argv[6:], str(tmp_path / "new")],
+                              catch_exceptions=False)
+    assert fine.exit_code == 0 and "warning" not in fine.stderr
 
 
 # ---- what analyses say first ----------------------------------------------------------------------------
@@ -44,6 +69,20 @@ def test_a_rule_change_that_never_came_into_play_says_so_and_names_who_would():
                     sets_b=["scoring.false_stop=-10"])
     assert acted.findings[0].startswith("Rule change scoring.false_stop: -5 -> -10 came into play in ")
     assert " 0 of the" not in acted.findings[0] and "random" in acted.findings[0]
+
+
+def test_compare_reports_the_rules_both_sides_play_and_says_when_b_is_a():
+    from simkit.analysis import compare
+
+    lineup = ["hair-trigger", "threshold", "patient", "blocker"]
+    same = compare("wheedle", players=lineup, games=100, seed=3, sets=["scoring.false_stop=-10"])
+    assert same.findings[0].startswith("Rule change scoring.false_stop: -5 -> -10 came into play in 0 of the 200 games")
+    assert same.findings[1].startswith("B is A: no --set-b, --players-b or --seed-b was given")
+    both = compare("wheedle", players=lineup, games=100, seed=3, sets=["scoring.false_stop=-10"],
+                   sets_b=["scoring.stop_bonus=12"])
+    assert both.findings[0].startswith("Rule change scoring.false_stop: -5 -> -10 came into play in 0 of the 200")
+    assert both.findings[1].startswith("Rule change scoring.stop_bonus: 5 -> 12 came into play in ")
+    assert not any(line.startswith("B is A") for line in both.findings)
 
 
 def test_refused_answers_are_named_first():
@@ -104,3 +143,18 @@ def test_a_change_to_a_table_the_played_rules_never_read_names_the_key_they_read
     # the changed value is B's, which never reads it
     assert any("level.1.target_wealth" in line and "never came into play" in line
                for line in first_lines(game, game.rules(), changed, []))
+
+
+def test_retuned_players_games_say_whether_the_rule_came_into_play():
+    import pandas as pd
+
+    from simkit.analysis.retune import _retuned_activity
+
+    game = get_game("wheedle")
+    a, b = game.rules(), game.rules(sets=["scoring.false_stop=-10"])
+    tuned = pd.DataFrame({"game": [0, 0, 1, 1], "strategy": ["threshold*", "patient"] * 2, "false_stops": [0, 0, 2, 0]})
+    line, = _retuned_activity(game, a, b, [tuned, tuned.assign(false_stops=0)])
+    assert line == ("With re-tuned players: rule change scoring.false_stop: -5 -> -10 came into play in 1 of the 4 "
+                    "games played (false_stops per game and seat: threshold* 1).")
+    # a value every game uses is said once, in the first lines
+    assert _retuned_activity(game, a, game.rules(sets=["options.rounds=3"]), [tuned]) == []

@@ -85,6 +85,12 @@ def test_retune_without_a_value_means_every_tunable_strategy():
     (["balance", "wheedle", "--set-b", "scoring.stop_bonus=15", "--retune", "nosuch"], "no seat"),
     (["sweep", "wheedle", "--rule", "scoring.stop_bonus=5|15", "--negligible", "win=-1"],
      "a threshold must be a number >= 0"),
+    (["compare", "wheedle", "--set-b", "scoring.stop_bonus=15", "--negligible", "win=-0.5"],
+     "a threshold must be a number >= 0"),
+    (["balance", "wheedle", "--set-b", "scoring.stop_bonus=15", "--negligible", "length=-1"],
+     "a threshold must be a number >= 0"),
+    (["compare", "wheeler-dealer-us", "--players", "random,copper-only,builder", "--set-b", "game.level=2",
+      "--retune=random"], "strategy random has no parameter to tune"),
     (["tournament", "wheedle", "-s", "patient,threshold", "--players", "2", "--negligible", "speed=1"],
      "METRIC one of"),
 ])
