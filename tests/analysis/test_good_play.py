@@ -13,7 +13,7 @@ DESIGN = ["--vary", "scoring.false_stop=-10:0", "--goal", "seat-balance"]
 
 def _options_of(monkeypatch, module, argv) -> dict:
     seen = {}
-    monkeypatch.setattr(module, "run_one", lambda game, kind, options, *rest, **kw: seen.update(options))
+    monkeypatch.setattr(module, "run_one", lambda kind, options, *rest, **kw: seen.update(options))
     result = CliRunner().invoke(cli, argv, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return seen
