@@ -14,7 +14,8 @@ from simkit import rng
 from simkit.games.dweebies.table import EMPTY, axis_end, count_groups, gain, line_ends, play_card, run_from
 from simkit.games.dweebies.view import pack_move
 
-(X_DEFEND, X_LATER, X_FOLLOW, X_PAIRS, X_CANDIDATES, X_SAMPLES, X_DEPTH, X_GAP, X_POLICY, X_LINK) = range(10)
+(X_DEFEND, X_LATER, X_FOLLOW, X_PAIRS, X_CANDIDATES, X_SAMPLES, X_DEPTH, X_GAP, X_POLICY, X_LINK, X_ENDGAME,
+ X_END_SAMPLES) = range(12)
 OPPONENTS_MAX = 8   # seats a look-ahead weighs (MAX_SEATS - 1 and room to spare)
 
 
