@@ -5,7 +5,9 @@ Every (Dweebie, cell) move is valued one ply deep by ``expert_scores``: the card
 following seats' expected best collections (each seat holds a Dweebie with the hypergeometric chance
 ``hold_chance`` over the cards this seat has not seen), plus this seat's own best follow-up. When the best few
 moves lie within ``gap`` cards of each other they are played out on determinisations of the unseen cards
-with the rollout family's machinery (strategies/dweebies.py), and the best mean margin is played.
+with the rollout family's machinery (strategies/dweebies.py), and the best mean margin is played: in the
+endgame (at most ``endgame`` cards left to play, on by default) always, to the end of the game and for the
+best share of wins; before it only with ``samples`` > 0, for ``depth`` turns and the best margin.
 """
 import numpy as np
 from numba import njit
@@ -18,6 +20,7 @@ from simkit.games.dweebies.view import (
     PUB_DWEEBIES,
     PUB_LEGAL,
     PUB_MIN_LINE,
+    PUB_PILE,
     PUB_PLAYERS,
     PUB_SEAT,
     PUB_SIDE,
@@ -43,6 +46,8 @@ from .dweebies_value import (  # noqa: F401  (hold_chance: documented as importa
     OPPONENTS_MAX,
     X_CANDIDATES,
     X_DEPTH,
+    X_END_SAMPLES,
+    X_ENDGAME,
     X_GAP,
     X_POLICY,
     X_SAMPLES,
@@ -57,13 +62,31 @@ EXPERT_POLICIES = ("greedy", "expert")
 EXPERT_POLICY_GREEDY, EXPERT_POLICY_EXPERT = range(2)
 
 
+WIN_TIE_BREAK = 1e-3   # an endgame play-out's margin, in wins a card: it only orders moves that win equally often
+
+
+@njit(cache=True, _nrt=False)
+def _win_share(scores, me):
+    """This seat's share of the win at the end of a play-out: 1 / (seats tied on the most cards) if it is one of
+    them, else 0."""
+    best, ties = scores[me], 0
+    for p in range(scores.size):
+        if scores[p] > best:
+            return 0.0
+        if scores[p] == best:
+            ties += 1
+    return 1.0 / ties
+
+
 @njit(cache=True)
 def expert_place(hand, public, table, legal, params, memory, rng_state):
     """The expert's choice: every move valued by ``expert_scores`` from the chances the following seats hold
     each Dweebie (the deck's makeup less what this seat has seen); when the best few lie within ``gap`` of the
     best, they are played out on ``samples`` determinisations of the unseen cards (``view.deal_unseen``) for
     ``depth`` more turns, every seat playing ``policy``, and the one with the best mean margin (own cards
-    collected minus the others' together; common random numbers across candidates) is played."""
+    collected minus the others' together; common random numbers across candidates) is played. In the endgame
+    (at most ``endgame`` cards left in the hands and the pile) the play-outs use ``end_samples`` determinisations,
+    run to the end of the game and score this seat's share of the win (``_win_share``), the margin breaking ties."""
     n_legal = public[PUB_LEGAL]
     players, dweebies, me = public[PUB_PLAYERS], public[PUB_DWEEBIES], public[PUB_SEAT]
     side, min_line = public[PUB_SIDE], public[PUB_MIN_LINE]
@@ -71,6 +94,17 @@ def expert_place(hand, public, table, legal, params, memory, rng_state):
     shortest_link = public[PUB_SPLIT_RULE] == SPLIT_SHORTEST_LINK
     samples, depth = int(params[X_SAMPLES]), int(params[X_DEPTH])
     n_search = int(params[X_CANDIDATES])
+    sizes = np.empty(players, np.int64)
+    in_hands = 0
+    for p in range(players):
+        sizes[p] = hand_size_of(public, p)
+        in_hands += sizes[p]
+    # the endgame: few cards are left to play (hands and pile), so the play-outs reach the end of the game and
+    # score the share of the win rather than the margin
+    to_play = in_hands + public[PUB_PILE]
+    endgame = to_play <= params[X_ENDGAME]
+    if endgame:
+        samples, depth = int(params[X_END_SAMPLES]), to_play - 1
     # the window: every card, the cells the move and `depth` more turns can fill, the line ends beyond them that
     # expert_scores looks at, and an empty ring that line walks stop in
     margin = (depth + 1 if samples > 0 else 0) + 3
@@ -85,9 +119,6 @@ def expert_place(hand, public, table, legal, params, memory, rng_state):
     unseen_copies = np.empty(dweebies, np.int64)
     for d in range(dweebies):
         unseen_copies[d] = max(0, unseen(hand, public, d))
-    sizes = np.empty(players, np.int64)
-    for p in range(players):
-        sizes[p] = hand_size_of(public, p)
     chance = np.zeros((OPPONENTS_MAX, dweebies))
     n_opp = fill_chances(unseen_copies, unseen_total(hand, public), sizes, me, chance)
     room = 2 * dweebies * n_legal
@@ -137,7 +168,10 @@ def expert_place(hand, public, table, legal, params, memory, rng_state):
                     stamp = play_out(ws, base_grid, base_cells, base_on_table, base_taken, n_base, split, base_sizes,
                                      base_scores, n_pile, sample_rng, span, me, moves[candidates[a]], depth, policy,
                                      min_line, shortest_link, stamp, copies, params, value_ws)
-                    total[a] += _margin(scores_now, me, MARGIN_TOTAL)
+                    if endgame:
+                        total[a] += _win_share(scores_now, me) + WIN_TIE_BREAK * _margin(scores_now, me, MARGIN_TOTAL)
+                    else:
+                        total[a] += _margin(scores_now, me, MARGIN_TOTAL)
             choice = candidates[best_of(total, n_cand, rng_state)]
     move = moves[choice]
     x = move_cell(move)
@@ -165,10 +199,16 @@ _EXPERT_PARAMS = {
                         "the expert's own one-ply choice"),
     "link": Param(1, kind="bool", doc="value a table a move leaves split by the collections at the cells that would "
                                       "join it (0: a split table offers nobody anything, as before 2026-12-02)"),
+    "endgame": Param(8, 0, 216, kind="int", doc="once at most this many cards are left to play (hands and pile), "
+                                                "the closest moves (candidates, gap) are played out to the end of "
+                                                "the game on end_samples determinisations, every seat playing "
+                                                "policy, and the best share of wins is played (0: never)"),
+    "end_samples": Param(32, 1, 256, kind="int", doc="determinisations of the endgame search"),
 }
 
 expert = register(Strategy.build(
     "dweebies", "expert", place=expert_place, params=_EXPERT_PARAMS,
     doc="Values every move by the cards it collects, the following seats' expected best collections (hypergeometric "
-        "chances over the unseen cards) and its own follow-up; with samples > 0 it plays out the closest few on "
-        "determinisations of the unseen cards."))
+        "chances over the unseen cards) and its own follow-up; in the endgame (the last `endgame` cards) it plays "
+        "the closest few out to the end on determinisations of the unseen cards for the best share of wins, and "
+        "with samples > 0 it searches so before the endgame too."))

@@ -16,8 +16,9 @@ from simkit.games.dweebies.table import EMPTY, axis_end, count_groups, gain, lin
 from simkit.games.dweebies.view import pack_move
 
 # the expert's parameter vector, in order (dweebies_expert.py's _EXPERT_PARAMS declares each one)
-EXPERT_ORDER = ParamOrder("defend later follow pairs candidates samples depth gap policy link")
-(X_DEFEND, X_LATER, X_FOLLOW, X_PAIRS, X_CANDIDATES, X_SAMPLES, X_DEPTH, X_GAP, X_POLICY, X_LINK) = EXPERT_ORDER.indices()
+EXPERT_ORDER = ParamOrder("defend later follow pairs candidates samples depth gap policy link endgame end_samples")
+(X_DEFEND, X_LATER, X_FOLLOW, X_PAIRS, X_CANDIDATES, X_SAMPLES, X_DEPTH, X_GAP, X_POLICY, X_LINK, X_ENDGAME,
+ X_END_SAMPLES) = EXPERT_ORDER.indices()
 OPPONENTS_MAX = 8   # seats a look-ahead weighs (MAX_SEATS - 1 and room to spare)
 
 
@@ -223,22 +224,18 @@ def expert_scores(grid, span, cells, n_on, split, legal, n_legal, hand, chance, 
                         min_line, collect)
                     taken_here = row_taken + column_taken
                     value = float(taken_here + 1) if taken_here > 0 else 0.0
-                    if groups <= 1 and n_after > 0:
+                    joined = groups <= 1 and n_after > 0
+                    if joined or (link and groups > 1):
                         stamp += 1
-                        n_b = _scan_entries(scratch, span, scratch_cells, n_after, mark, stamp, min_line,
-                                            b_cell, b_dweebie, b_gain)
-                        _sort_entries(b_cell, b_dweebie, b_gain, n_b)
-                        stamp += 1
-                        threat, follow = _outlook(a_cell, a_dweebie, a_gain, 0, skip, 0, b_cell, b_dweebie, b_gain,
-                                                  n_b, chance, weight, n_opp, hand, d, seen, stamp, left_chance, expected)
-                        value += follow_weight * follow - defend * threat
-                    elif link and groups > 1:
-                        # a table left split: only a card that joins it collects, so the threat and the
-                        # follow-up are the collections at the cells that join every group
-                        count_groups(scratch, span, scratch_cells, n_after, label, stack)
-                        stamp += 1
-                        n_b = _scan_joins(scratch, span, scratch_cells, n_after, label, groups, mark, stamp, min_line,
-                                          b_cell, b_dweebie, b_gain)
+                        if joined:
+                            n_b = _scan_entries(scratch, span, scratch_cells, n_after, mark, stamp, min_line,
+                                                b_cell, b_dweebie, b_gain)
+                        else:
+                            # a table left split: only a card that joins it collects, so the threat and the
+                            # follow-up are the collections at the cells that join every group
+                            count_groups(scratch, span, scratch_cells, n_after, label, stack)
+                            n_b = _scan_joins(scratch, span, scratch_cells, n_after, label, groups, mark, stamp,
+                                              min_line, b_cell, b_dweebie, b_gain)
                         _sort_entries(b_cell, b_dweebie, b_gain, n_b)
                         stamp += 1
                         threat, follow = _outlook(a_cell, a_dweebie, a_gain, 0, skip, 0, b_cell, b_dweebie, b_gain,

@@ -23,7 +23,7 @@ def _play(lineup, n_games, seed, sets=()):
 def test_expert_is_registered_with_declared_ranges():
     expert = registered("dweebies")["expert"]
     assert set(expert.declared) == {"defend", "later", "follow", "pairs", "candidates", "samples", "depth", "gap",
-                                    "policy", "link"}
+                                    "policy", "link", "endgame", "end_samples"}
     assert expert.quick == {} and expert.params["samples"] == 0    # no search by default: as strong, far cheaper
 
 
@@ -31,7 +31,8 @@ def test_expert_is_registered_with_declared_ranges():
                          ids=["default", "min_line-3", "may", "free"])
 def test_expert_plays_only_legal_moves(sets):
     for lineup in (["expert", "random"], ["expert:samples=2:policy=1:depth=2", "expert:samples=8", "greedy",
-                                          "expert:gap=20:candidates=16:samples=1"]):
+                                          "expert:gap=20:candidates=16:samples=1"],
+                   ["expert:endgame=54:end_samples=2", "expert:endgame=12:end_samples=4:gap=20:candidates=16"]):
         columns = _play(lineup, 6, 4, sets)
         assert np.asarray(columns["illegal_actions"]).sum() == 0, lineup
         assert (np.asarray(columns["turns"]) == 54).all()
@@ -41,6 +42,12 @@ def test_hold_chance_is_the_hypergeometric_chance():
     for u, pool, held in [(1, 40, 5), (2, 40, 5), (4, 17, 3), (3, 3, 1), (0, 30, 5), (2, 6, 6)]:
         none = math.comb(pool - u, held) / math.comb(pool, held)
         assert shipped.hold_chance(u, pool, held) == pytest.approx(1 - none)
+
+
+def test_win_share_splits_a_tie_and_gives_a_trailing_seat_nothing():
+    assert shipped._win_share(np.array([5, 9, 9, 2]), 1) == 0.5
+    assert shipped._win_share(np.array([5, 9, 9, 2]), 0) == 0.0
+    assert shipped._win_share(np.array([12, 9, 9, 2]), 0) == 1.0
 
 
 def test_expert_does_not_set_the_next_seat_up():
