@@ -68,6 +68,7 @@ from simkit.games.wheeler_dealer_us.view import (
     extra_exchange_open,
     saved,
     seat_field,
+    seat_net_worth,
 )
 from simkit.numba_tools import uncounted
 from simkit.strategies.wheeler_dealer_us.investor import (
@@ -93,7 +94,6 @@ from simkit.strategies.wheeler_dealer_us.valuation import (
     PR_BLOCK_WEIGHT,
     PR_RESERVE,
     PUB_CARD_ROW,
-    PUB_PROPERTIES,
     SHOWN,
     SHOWN_TABLE,
     WIN_WAYS,
@@ -248,17 +248,12 @@ def _expert_answer(public, table, query, params, memory, state, out):
 
 @uncounted(F(SHOWN, SHOWN_TABLE, FV, I))
 def _leader_worth(public, table, memory, seat):
-    """The largest net worth among the rivals in the game (cash + market value - payoffs)."""
+    """The largest net worth among the rivals in the game (view.seat_net_worth)."""
     best = -1e300
-    n = public[PUB_PROPERTIES]
     for other in range(public[PUB_PLAYERS]):
         if other == seat or not seat_field(public, other, S_ALIVE):
             continue
-        worth = float(cash(public, other))
-        for prop in range(n):
-            if owner(public, prop) == other:
-                worth += table[prop, P_COST] * _holding(public, table, other, prop)[0] - _debt(public, table, prop)
-        best = max(best, worth)
+        best = max(best, float(seat_net_worth(public, table, other)))
     return best
 
 
