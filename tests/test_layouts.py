@@ -75,6 +75,12 @@ def test_the_player_counts_the_rule_data_allows_fit_the_engine(name, view_module
     assert allowed.high <= importlib.import_module(view_module).MAX_SEATS
 
 
+def test_the_uk_set_sizes_the_rule_data_allows_fit_the_engine():
+    from simkit.games.wheeler_dealer_uk import rules, view
+
+    assert rules.RULE_DATA.allowed["game.min_set"].high <= view.MAX_SET
+
+
 def test_dweebies_words_are_the_views_codes():
     from simkit.games.dweebies import rules, view
 
