@@ -12,6 +12,7 @@ LAYOUTS = [   # (module, names tuple, prefix of its constants)
     ("simkit.games.wheeler_dealer_us.view", "SEAT_FIELD_NAMES", "S_"),
     ("simkit.games.wheeler_dealer_uk.view", "HEADER_FIELDS", "H_"),
     ("simkit.games.wheeler_dealer_uk.view", "SEAT_FIELD_NAMES", "F_"),
+    ("simkit.games.dweebies.view", "PUBLIC_FIELDS", "PUB_"),
     ("simkit.games.wheeler_dealer_us.state", "SEAT_STATS", "S_"),
     ("simkit.games.wheeler_dealer_uk.state", "SEAT_STATS", "S_"),
 ]
