@@ -63,6 +63,12 @@ def uncounted(signature, inline: bool = False):
     return njit(signature, cache=True, _nrt=False, inline="always" if inline else "never")
 
 
+def inlined(func):
+    """Decorator: an engine's small helper, compiled into each caller (cached). Only small ones: inlining the
+    larger helpers of the US engine gained under 10% and made its first compilation take minutes."""
+    return njit(inline="always", cache=True)(func)
+
+
 def readonly_array(dtype, ndim: int, layout: str = "A"):
     """The Numba type of a read-only array argument (what a strategy may read but not write): of any layout
     ("A", what ``readonly`` shows), or C-ordered ("C", what ``readonly_c`` shows)."""
@@ -170,6 +176,18 @@ else:
                            itemsize=itemsize, meminfo=None)
             return result._getvalue()
         return array(array, types.intp, types.intp), codegen
+
+
+CTX = types.Array(types.int64, 1, "C")   # the Numba type of ``ctx``: the state vector
+
+
+def context_helper(restype, *args):
+    """Decorator: an engine helper ``helper(ctx, *args) -> restype`` (``types.none``: returns nothing), compiled
+    once for that explicit signature and uncounted (it allocates nothing). Called with literal constants (event
+    kinds, contexts, zeros), Numba would otherwise compile a specialisation for every combination of values
+    (over a hundred for the US engine's logger alone; minutes of compilation). The US and UK engines' helpers
+    are all made so."""
+    return uncounted(restype(CTX, *args))
 
 
 def kernel_context(arrays):

@@ -290,6 +290,16 @@ def require_int(rules: dict, key: str, low: int | None = None, high: int | None 
     return value
 
 
+def require_number(rules: dict, key: str, low: float, high: float) -> int | float:
+    """The number (whole or not) at a dotted key, in low..high; errors name the key and the allowed range."""
+    value = lookup(rules, key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SimkitError(f"rules: {key} must be a number, not {value!r}")
+    if not low <= value <= high:
+        raise SimkitError(f"rules: {key} = {value} is out of range; allowed {low}..{high}")
+    return value
+
+
 def require_bool(rules: dict, key: str) -> bool:
     value = lookup(rules, key)
     if not isinstance(value, bool):
@@ -442,21 +452,31 @@ def options_text(games) -> str:
 
 # ---- allowed values, written once: in the rule data's comments ---------------------------------------------
 
-_BOUND = r"-?[0-9][0-9_]*|[a-z][a-z0-9_]*"
-_ALTERNATIVE = re.compile(rf'^(?:"(?P<word>[^"]*)"|(?P<flag>true|false)|(?P<low>{_BOUND})\.\.(?P<high>{_BOUND}))$')
+_NUMBER = r"-?[0-9][0-9_]*(?:\^[0-9]+|\.[0-9]+)?"          # 100, 1_000, 10^9, 0.5
+_BOUND = rf"{_NUMBER}|[a-z][a-z0-9_]*"                     # or another key of the same table
+_ALTERNATIVE = re.compile(rf'^(?:"(?P<word>[^"]*)"|(?P<flag>true|false)|(?P<low>{_BOUND})\.\.(?P<high>{_BOUND})'
+                          rf'|(?P<only>{_NUMBER}))$')
+
+
+def _number(text: str) -> int | float:
+    """A bound as written: ``10^9`` is 1000000000, ``0.5`` a real number, ``1_000`` 1000."""
+    if "^" in text:
+        base, _, power = text.partition("^")
+        return int(base) ** int(power)
+    return float(text) if "." in text else int(text)
 
 
 @dataclass(frozen=True)
 class Allowed:
-    """A rule value's allowed values as its rules.toml comment opens: ``1..1000:``, ``true | false:``,
-    ``"none" | "scored":``, ``"players" | 1..60:``, a bound possibly another key of the same table
-    (``0..die_faces:``). Validation (``value``), the rule vector (``RuleLayout``) and the generated options
-    page all read this one declaration."""
+    """A rule value's allowed values as its rules.toml comment opens: ``1..1000:``, ``0..10^9:``, ``2:`` (that one
+    number), ``0.0..10.0:`` (any number, whole or not, in that range), ``true | false:``, ``"none" | "scored":``,
+    ``"players" | 1..60:``, a bound possibly another key of the same table (``0..die_faces:``). Validation
+    (``value``), the rule vector (``RuleLayout``) and the generated options page all read this one declaration."""
 
     key: str
     words: tuple = ()           # the quoted strings and true/false allowed, as written
-    low: int | str | None = None    # a whole-number range's bounds (None: no number allowed); a str names a key
-    high: int | str | None = None
+    low: int | float | str | None = None    # a range's bounds (None: no number allowed); a str names a key
+    high: int | float | str | None = None
 
     @classmethod
     def parse(cls, key: str, meaning: str) -> "Allowed | None":
@@ -467,15 +487,22 @@ class Allowed:
         words, low, high = [], None, None
         for part in head.split("|"):
             match = _ALTERNATIVE.match(part.strip())
-            if match is None or (match["low"] is not None and low is not None):
+            if match is None or ((match["low"] or match["only"]) is not None and low is not None):
                 return None
             if match["word"] is not None:
                 words.append(match["word"])
             elif match["flag"] is not None:
                 words.append(match["flag"] == "true")
+            elif match["only"] is not None:
+                low = high = _number(match["only"])
             else:
-                low, high = (int(b) if b[0] in "-0123456789" else b for b in (match["low"], match["high"]))
+                low, high = (_number(b) if b[0] in "-0123456789" else b for b in (match["low"], match["high"]))
         return cls(key, tuple(words), low, high)
+
+    @property
+    def real(self) -> bool:
+        """A range of numbers that need not be whole (a bound written with a decimal point)."""
+        return isinstance(self.low, float) or isinstance(self.high, float)
 
     def _bound(self, rules: dict, bound: int | str | None) -> int | None:
         if isinstance(bound, str):
@@ -489,6 +516,8 @@ class Allowed:
             return require_bool(rules, self.key)
         if isinstance(value, str) and value in self.words:
             return value
+        if self.real:
+            return require_number(rules, self.key, self.low, self.high)
         if self.low is not None and not (self.words and isinstance(value, str)):
             return require_int(rules, self.key, self._bound(rules, self.low), self._bound(rules, self.high))
         allowed = " or ".join(f'"{w}"' for w in self.words)
@@ -497,7 +526,10 @@ class Allowed:
         raise SimkitError(f"rules: {self.key} must be {allowed}, not {value!r}")
 
     def code(self, rules: dict) -> int:
-        """The value as the kernel reads it: a number itself, a flag 0 or 1, a word its position."""
+        """The value as the kernel reads it: a number itself, a flag 0 or 1, a word its position (a real number
+        has no such code: its game converts it, e.g. to basis points)."""
+        if self.real:
+            raise ValueError(f"{self.key}: a real number has no integer code")
         value = self.value(rules)
         return int(value) if isinstance(value, (bool, int)) else self.words.index(value)
 

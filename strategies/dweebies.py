@@ -24,6 +24,7 @@ from simkit.games.dweebies.table import (
     EMPTY,
     axis_end,
     collect_gain,
+    collection_size,
     count_groups,
     gain,
     joins_table,
@@ -464,8 +465,7 @@ def play_out_turn(grid, span, cells, n_on, on_table, taken, label, stack, remove
     n_on, groups, row_taken, column_taken, _, _ = play_card(
         grid, span, cells, n_on, on_table, taken, label, stack, split, dweebie, move_cell(move), removed, min_line,
         move_collects(move))
-    if row_taken + column_taken > 0:
-        scores[actor] += row_taken + column_taken + 1
+    scores[actor] += collection_size(row_taken, column_taken)
     hands[actor, dweebie] -= 1
     sizes[actor] -= 1
     if drawn < n_pile:

@@ -12,7 +12,16 @@ from numba import njit
 
 from simkit import rng
 from simkit.catalogue import ParamOrder
-from simkit.games.dweebies.table import EMPTY, axis_end, count_groups, gain, line_ends, play_card, run_from
+from simkit.games.dweebies.table import (
+    EMPTY,
+    axis_end,
+    collection_size,
+    count_groups,
+    gain,
+    line_ends,
+    play_card,
+    run_from,
+)
 from simkit.games.dweebies.view import pack_move
 
 # the expert's parameter vector, in order (dweebies_expert.py's _EXPERT_PARAMS declares each one)
@@ -222,8 +231,8 @@ def expert_scores(grid, span, cells, n_on, split, legal, n_legal, hand, chance, 
                     n_after, groups, row_taken, column_taken, _, _ = play_card(
                         scratch, span, scratch_cells, n_on, on_table, taken, label, stack, split, d, x, removed,
                         min_line, collect)
-                    taken_here = row_taken + column_taken
-                    value = float(taken_here + 1) if taken_here > 0 else 0.0
+                    collected = collection_size(row_taken, column_taken)
+                    value = float(collected)
                     joined = groups <= 1 and n_after > 0
                     if joined or (link and groups > 1):
                         stamp += 1
@@ -241,7 +250,7 @@ def expert_scores(grid, span, cells, n_on, split, legal, n_legal, hand, chance, 
                         threat, follow = _outlook(a_cell, a_dweebie, a_gain, 0, skip, 0, b_cell, b_dweebie, b_gain,
                                                   n_b, chance, weight, n_opp, hand, d, seen, stamp, left_chance, expected)
                         value += follow_weight * follow - defend * threat
-                    if link and taken_here == 0 and hand[d] >= 2:
+                    if link and collected == 0 and hand[d] >= 2:
                         value += pairs
                     for k in range(dweebies):   # play_card's per-Dweebie counts are not read here
                         on_table[k] = 0

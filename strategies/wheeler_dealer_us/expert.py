@@ -78,6 +78,7 @@ from simkit.games.wheeler_dealer_us.view import (
     owns_property,
     saved,
     seat_field,
+    seat_net_worth,
 )
 from simkit.numba_tools import uncounted
 from simkit.strategies.wheeler_dealer_us.investor import (
@@ -271,16 +272,12 @@ def _expert_answer(public, table, query, params, memory, state, out):
 
 @uncounted(types.Tuple((I, F))(SHOWN, SHOWN_TABLE, I))
 def _leading_rival(public, table, seat):
-    """(seat, net worth) of the rival in the game with the largest net worth (cash + market value - payoffs)."""
+    """(seat, net worth) of the rival in the game with the largest net worth (view.seat_net_worth)."""
     leader, best = -1, -1e300
-    n = public[PUB_PROPERTIES]
     for other in range(public[PUB_PLAYERS]):
         if other == seat or not seat_field(public, other, S_ALIVE):
             continue
-        worth = float(cash(public, other))
-        for prop in range(n):
-            if owner(public, prop) == other:
-                worth += table[prop, P_COST] * _holding(public, table, other, prop)[0] - _debt(public, table, prop)
+        worth = float(seat_net_worth(public, table, other))
         if worth > best:
             leader, best = other, worth
     return leader, best

@@ -45,6 +45,7 @@ from simkit.games.wheeler_dealer_us.view import (
     owner_slot,
     park_mean,
     school_mean,
+    seat_net_worth,
 )
 from simkit.numba_tools import readonly_array, uncounted
 
@@ -91,7 +92,7 @@ KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch 
 M_MOVE_CHECK = OTHER + OTHER_FIELDS * BCAP  # turn before which a kept Move Any Player card is not reconsidered
 M_HOLDINGS_KEY = M_MOVE_CHECK + 1      # MINE and the three below hold my holdings for this key, with M_MINE_BITS
 M_REPAY_MIN = M_HOLDINGS_KEY + 1       # the smallest payoff of my debt-ridden titles
-M_WORTH_BASE = M_HOLDINGS_KEY + 2      # my market value less those payoffs
+M_WORTH_BASE = M_HOLDINGS_KEY + 2      # my net worth less my cash (view.seat_net_worth; UNKNOWN_WORTH: not asked yet)
 M_DEBT_BITS = M_HOLDINGS_KEY + 3       # my debt-ridden titles as bits (as M_MINE_BITS)
 M_KELLY_FILLED = M_HOLDINGS_KEY + 4    # 1 once M_KELLY_CHANCE is filled this game
 M_KELLY_CHANCE = M_HOLDINGS_KEY + 5    # per commodity (the first KELLY_KEPT): its chance if its EV is positive, else -1
@@ -100,6 +101,7 @@ M_REACH = M_KELLY_CHANCE + KELLY_KEPT  # per square, scratch of _best_move
 REACH_SQUARES = MEMORY_SIZE - M_REACH  # boards up to this size use it
 assert REACH_SQUARES >= 40
 NO_DEBT = 1e300                        # M_REPAY_MIN when I owe nothing
+UNKNOWN_WORTH = -1e300                 # M_WORTH_BASE until _net_worth asks for it after a change of my holdings
 THIRD = 1.0 / 3.0                      # the Kelly bounds multiply by it: a division costs more, and they only prune
 MASK_BITS = 52                         # properties a float64 bit mask holds exactly (tried sales, refused deals)
 WIN_WAYS = 15.0 / 36.0                 # a Bamboozle: each side's chance to roll higher on one die
@@ -217,29 +219,26 @@ def _holding(public, table, seat, prop):
 
 
 @njit(inline="always", cache=True, _nrt=False)
-def _take_holding(public, table, memory, seat, prop, cheapest, worth):
+def _take_holding(public, table, memory, prop, cheapest):
     """_fill_mine's step for one title of the seat's."""
     block = table[prop, P_BLOCK]
     debt = debt_ridden(public, prop)
     if debt:
         cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
-        worth -= table[prop, P_PAYOFF]
     if block < BCAP:
         j = MINE + MINE_FIELDS * block
         memory[j] += 1.0
         memory[j + 1] += table[prop, P_COST]
         if debt:
             memory[j + 2] += 1.0
-    else:
-        worth += table[prop, P_COST] * _holding(public, table, seat, prop)[0]
-    return cheapest, worth
+    return cheapest
 
 
 @njit(inline="always", cache=True, _nrt=False)
 def _fill_mine(public, table, seat, memory):
     """Unless they are there already for the seat's holdings (_holdings_key): its holdings per block into
-    MINE (as _fill_blocks), the smallest payoff of its debt-ridden titles (NO_DEBT: none) and its market
-    value (cost x properties held in the block) less those payoffs. Inlined: most calls find them there."""
+    MINE (as _fill_blocks) and the smallest payoff of its debt-ridden titles (NO_DEBT: none); its net worth
+    beyond cash is asked again (UNKNOWN_WORTH). Inlined: most calls find them there."""
     if memory[M_HOLDINGS_KEY] != _holdings_key(public, seat):
         _refresh_holdings(public, table, seat, memory)
     return True
@@ -275,7 +274,7 @@ def _refresh_holdings(public, table, seat, memory):
         prop = trailing_zeros(rest)
         rest &= rest - 1
         debts |= np.int64(public[debt_at + prop] != 0) << prop
-    cheapest, worth = NO_DEBT, 0.0
+    cheapest = NO_DEBT
     if n <= MASK_BITS and public[PUB_BLOCKS] <= BCAP and memory[M_HOLDINGS_KEY] != 0:
         was_mine, was_debts = np.int64(memory[M_MINE_BITS]), np.int64(memory[M_DEBT_BITS])
         changed = (mine ^ was_mine) | (debts ^ was_debts)
@@ -289,7 +288,6 @@ def _refresh_holdings(public, table, seat, memory):
             prop = trailing_zeros(rest)
             rest &= rest - 1
             cheapest = min(cheapest, float(table[prop, P_PAYOFF]))
-            worth -= table[prop, P_PAYOFF]
     else:
         for i in range(MINE, MINE + MINE_FIELDS * nb):
             memory[i] = 0.0
@@ -297,16 +295,14 @@ def _refresh_holdings(public, table, seat, memory):
         while rest != 0:    # taken in index order
             prop = trailing_zeros(rest)
             rest &= rest - 1
-            cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
+            cheapest = _take_holding(public, table, memory, prop, cheapest)
         for prop in range(63, n):
             if owner(public, prop) == seat:
-                cheapest, worth = _take_holding(public, table, memory, seat, prop, cheapest, worth)
-    for block in range(nb):
-        worth += memory[MINE + MINE_FIELDS * block] * memory[MINE + MINE_FIELDS * block + 1]
+                cheapest = _take_holding(public, table, memory, prop, cheapest)
     memory[M_MINE_BITS] = float(mine) if n <= MASK_BITS else 0.0
     memory[M_DEBT_BITS] = float(debts) if n <= MASK_BITS else 0.0
     memory[M_REPAY_MIN] = cheapest
-    memory[M_WORTH_BASE] = worth
+    memory[M_WORTH_BASE] = UNKNOWN_WORTH
     memory[M_HOLDINGS_KEY] = _holdings_key(public, seat)
 
 
@@ -403,8 +399,11 @@ def _growth_floor(table, row, per_dollar):
 
 @uncounted(F(SHOWN, SHOWN_TABLE, FV, I))
 def _net_worth(public, table, memory, seat):
-    """Cash + market value (cost x properties held in the block) - payoffs of debt-ridden properties."""
+    """The seat's net worth (view.seat_net_worth), its part beyond cash kept while the seat's titles and debts
+    are unchanged (exact: whole dollars below 2**53)."""
     _fill_mine(public, table, seat, memory)
+    if memory[M_WORTH_BASE] == UNKNOWN_WORTH:
+        memory[M_WORTH_BASE] = seat_net_worth(public, table, seat) - cash(public, seat)
     return float(cash(public, seat)) + memory[M_WORTH_BASE]
 
 

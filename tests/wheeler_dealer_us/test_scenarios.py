@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from simkit.errors import SimkitError
-from simkit.games.wheeler_dealer_us import board, cards, engine, money, state, view
+from simkit.games.wheeler_dealer_us import GAME, board, cards, engine, money, state, view
 from simkit.games.wheeler_dealer_us.play import net_worth
-from simkit.games.wheeler_dealer_us.view import bamboozle_target_ok
+from simkit.games.wheeler_dealer_us.view import BLOCK_COUNT_BITS, bamboozle_target_ok, seat_net_worth
 
 from .harness import SC_ARG0, SC_ARG1, SC_MINE, SC_TARGET, Table
 
@@ -37,13 +37,29 @@ def test_net_worth_rejects_unknown_and_unowned_debts():
         net_worth(0, ["A1"], ["A2"])
 
 
-def test_engine_net_worth_matches_python_function():
+def test_seat_net_worth_on_a_table_in_play():
+    # G1-G3: three of block G's four (costs 25,000 + 20,000 + 15,000, each counted x3); B1 and A1 alone; A1's
+    # payoff 88,000 owed
     table = Table(players=2)
     table.own(1, "G1", "G2", "G3", "B1")
     table.own(1, "A1", debt=True)
     table.set_cash(1, 12_345)
-    expected = net_worth(12_345, ["G1", "G2", "G3", "B1", "A1"], ["A1"])
-    assert engine.net_worth_of(table.public, table.prepared.table, 1) == expected
+    expected = 12_345 + 3 * (25_000 + 20_000 + 15_000) + 70_000 + 100_000 - 88_000
+    assert seat_net_worth(table.public, table.prepared.table, 1) == expected
+    assert net_worth(12_345, ["G1", "G2", "G3", "B1", "A1"], ["A1"]) == expected
+
+
+def test_seat_net_worth_on_a_board_of_more_blocks_than_its_packed_counts_hold():
+    # every property its own block (30 blocks): seat_net_worth counts block by block; one-property blocks are
+    # worth their cost once
+    rules = GAME.default_rules
+    singles = [dict(entry, block=entry["id"], income=entry["income"][:1]) for entry in rules["property"]]
+    prepared = GAME.prepare(dict(rules, property=singles), 2)
+    assert len(prepared.blocks) * BLOCK_COUNT_BITS >= 63
+    costs = {entry["id"]: entry["cost"] for entry in singles}
+    owned = ["G1", "G2", "B1", "A1"]
+    assert net_worth(500, owned, ["A1"], rules=dict(rules, property=singles)) == \
+        500 + sum(costs[pid] for pid in owned) - 88_000
 
 
 # ---- rent by block ownership and the debt-ridden rule ---------------------------------------------

@@ -17,7 +17,7 @@ from ... import rng
 from ...guard import deciding
 from ...numba_tools import EVENT_FIELDS, append_event, readonly
 from .rules import MAX_SEATS, R_COLLECT, R_HAND_SIZE, R_MIN_LINE, R_SPLIT_RULE
-from .table import EMPTY, grid_side, legal_cells_into, play_card
+from .table import EMPTY, collection_size, grid_side, legal_cells_into, play_card
 from .view import (
     COLLECT_MUST,
     H_CELL,
@@ -267,12 +267,11 @@ def _turn(n_players, copies, rules, places, params, check, record, stats, game_s
         stats[actor, S_DECLINED] += 1
         if record:
             _log(events, event_count, turn, actor, E_DECLINE, dweebie, cell, declined, 0)
-    taken_here = row_taken + column_taken
+    got = collection_size(row_taken, column_taken)
     history = per_dweebie + 3 * dweebies + HISTORY_FIELDS * turn   # the public history of plays
     public[history + H_SEAT], public[history + H_DWEEBIE], public[history + H_CELL] = actor, dweebie, cell
-    public[history + H_COLLECTED] = taken_here + 1 if taken_here > 0 else 0
-    if taken_here > 0:
-        got = taken_here + 1
+    public[history + H_COLLECTED] = got
+    if got > 0:
         lines = 0
         for cards, first in ((row_taken, 0), (column_taken, row_taken)):
             if cards > 0:

@@ -9,7 +9,7 @@ from ...columns import ResultColumns
 from ...strategy import kernel_inputs
 from . import engine
 from .replay import format_replay
-from .rules import DweebiesRules
+from .rules import RULE_DATA, DweebiesRules
 from .rules import prepare as prepare  # Game.prepare calls it
 from .view import DECISIONS as DECISIONS  # Game.decisions reads it
 
@@ -63,5 +63,5 @@ def fuzz_rules(pick, n: int) -> dict:
         copies = [pick.integer(1, 5) for _ in range(pick.integer(n, 40))]   # at least a card a player
         deck, cards = {"copies": copies}, sum(copies)
     return {"deck": deck, "game": {"hand_size": pick.integer(1, min(20, max(1, cards // n))),
-                                   "min_line": pick.integer(2, 3), "collect": pick.choice(["must", "may"]),
-                                   "split_rule": pick.choice(["shortest_link", "free"])}}
+                                   "min_line": pick.integer(2, 3), "collect": pick.choice(list(RULE_DATA.allowed["game.collect"].words)),
+                                   "split_rule": pick.choice(list(RULE_DATA.allowed["game.split_rule"].words))}}

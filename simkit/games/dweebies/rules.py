@@ -3,20 +3,24 @@ docs/rules/dweebies.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ...errors import SimkitError
-from ...rules import lookup, require_int, require_str
+from ...rules import RuleLayout, lookup
 from .view import COLLECT_RULES, SPLIT_RULES
 
 MAX_SEATS = 6
+
+# The allowed values of every option are written once, in rules.toml's comments (`simkit rules --options`
+# shows them); validation reads them from there.
+RULE_DATA = RuleLayout(Path(__file__).with_name("rules.toml"))
 
 # the rule vector the kernel reads (DweebiesRules.vector)
 R_HAND_SIZE, R_MIN_LINE, R_COLLECT, R_SPLIT_RULE = range(4)
 RULE_SIZE = R_SPLIT_RULE + 1
 
-MIN_SEATS = 2
 SPLIT_DWEEBIES, SPLIT_CARDS = 27, 54   # D1: a split of the published deck keeps both totals
 MAX_DWEEBIES, MAX_CARDS = 62, 216
 SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -76,25 +80,17 @@ def deck_copies(rules: dict) -> np.ndarray:
     return np.repeat(np.arange(1, 5, dtype=np.int64), split)
 
 
-def _choice(rules: dict, key: str, allowed: tuple) -> str:
-    value = require_str(rules, key)
-    if value not in allowed:
-        raise SimkitError(f"rules: {key} = {value!r}; allowed: {' | '.join(repr(a) for a in allowed)}")
-    return value
-
-
 def prepare(rules: dict, n_players: int) -> DweebiesRules:
     """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
-    low = require_int(rules, "game.players_min", MIN_SEATS, MAX_SEATS)
-    high = require_int(rules, "game.players_max", low, MAX_SEATS)
+    low, high = RULE_DATA.value(rules, "game.players_min"), RULE_DATA.value(rules, "game.players_max")
     if not low <= n_players <= high:
         raise SimkitError(f"rules: game.players_min..players_max allow {low}-{high} players, not {n_players}")
-    hand_size = require_int(rules, "game.hand_size", 1, 20)
+    hand_size = RULE_DATA.value(rules, "game.hand_size")
     copies = deck_copies(rules)
     if hand_size * n_players > copies.sum():
         raise SimkitError(f"rules: a deck of {copies.sum()} cards cannot deal hands of {hand_size} to {n_players} "
                           f"players; allowed: game.hand_size up to {copies.sum() // n_players}")
-    min_line = require_int(rules, "game.min_line", 2, 3)
-    collect = _choice(rules, "game.collect", COLLECT_RULES)
-    split_rule = _choice(rules, "game.split_rule", SPLIT_RULES)
+    min_line = RULE_DATA.value(rules, "game.min_line")
+    collect = RULE_DATA.value(rules, "game.collect")
+    split_rule = RULE_DATA.value(rules, "game.split_rule")
     return DweebiesRules(copies, hand_size, n_players, min_line, collect, split_rule)

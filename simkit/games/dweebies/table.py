@@ -70,17 +70,21 @@ def qualifies(cards, far, dweebie, min_line):
     return cards > 0 and cards + 1 >= min_line and far == dweebie
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def collection_size(row_taken, column_taken):
+    """The cards a placement collects, what a seat scores (D3, D4): the other cards of its collected row and
+    column lines and the placed card once; 0 when no line is collected. Engine, view and strategies count so."""
+    taken = row_taken + column_taken
+    return taken + 1 if taken > 0 else 0
+
+
 @njit(cache=True, _nrt=False)
 def gain(ends, dweebie, min_line):
     """Cards collected by placing ``dweebie`` where ``line_ends`` gave ``ends`` on a connected table
-    (D3, D4: both lines, the placed card once; D9: lines of at least ``min_line`` cards)."""
+    (collection_size of the lines that qualify; D9: lines of at least ``min_line`` cards)."""
     row, row_end, column, column_end = ends
-    total = 0
-    if qualifies(row, row_end, dweebie, min_line):
-        total += row + 1
-    if qualifies(column, column_end, dweebie, min_line):
-        total += column + (1 if total == 0 else 0)
-    return total
+    return collection_size(row if qualifies(row, row_end, dweebie, min_line) else 0,
+                           column if qualifies(column, column_end, dweebie, min_line) else 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -292,7 +296,7 @@ def play_card(grid, side, cells, n_on, on_table, taken, label, stack, split, dwe
     line's other cards, then the column line's, then the placed card. Returns (cards on the table now,
     groups now, cards taken from the row, cards taken from the column, True if the placement joined a split
     table, cards a collection would have taken had it not been declined). A placed card that collects is in
-    neither count: a collection takes row + column + 1 cards.
+    neither count: a collection takes collection_size(row, column) cards.
     """
     row, row_end, column, column_end = line_ends(grid, side, cell)
     grid[cell] = dweebie

@@ -24,12 +24,16 @@ from numba import njit, types
 
 from ... import rng
 from ...numba_tools import readonly_array
-from .table import EMPTY, collect_gain, count_groups, joins_table, legal_cells, play_card
+from .table import EMPTY, collect_gain, collection_size, count_groups, joins_table, legal_cells, play_card
 
+# the public header's fields by name; PUB_<NAME> is each one's place (tests/test_layouts.py checks them)
+PUBLIC_FIELDS = ("seat", "players", "turn", "pile", "split", "groups", "link", "legal", "dweebies", "side",
+                 "on_table", "top", "bottom", "left", "right", "hand_size", "cards", "min_line", "collect",
+                 "split_rule")
 (PUB_SEAT, PUB_PLAYERS, PUB_TURN, PUB_PILE, PUB_SPLIT, PUB_GROUPS, PUB_LINK, PUB_LEGAL, PUB_DWEEBIES,
  PUB_SIDE, PUB_ON_TABLE, PUB_TOP, PUB_BOTTOM, PUB_LEFT, PUB_RIGHT, PUB_HAND_SIZE, PUB_CARDS,
- PUB_MIN_LINE, PUB_COLLECT, PUB_SPLIT_RULE) = range(20)
-PUB_HEADER = 20
+ PUB_MIN_LINE, PUB_COLLECT, PUB_SPLIT_RULE) = range(len(PUBLIC_FIELDS))
+PUB_HEADER = len(PUBLIC_FIELDS)
 MEMORY_SIZE = 1024
 
 # D9 rule options as the rule vector and public[PUB_COLLECT] / public[PUB_SPLIT_RULE] give them
@@ -272,7 +276,7 @@ def scratch_place(scratch, dweebie, cell, collect=True):
     n_on, groups, row_taken, column_taken, _, _ = play_card(
         grid, side, cells, info[SC_ON_TABLE], on_table, taken, label, stack, info[SC_SPLIT] != 0, dweebie, cell,
         removed, info[SC_MIN_LINE], collect)
-    got = row_taken + column_taken + 1 if row_taken + column_taken > 0 else 0
+    got = collection_size(row_taken, column_taken)
     row[U_REMOVED] = got
     for k in range(got):    # the collected cells (the placed card last) and their Dweebies
         row[U_REMOVED + 1 + 2 * k] = removed[k]

@@ -21,12 +21,11 @@ from numba import njit, types
 
 from ... import rng
 from ...columns import logged_events
-from ...numba_tools import ContextGame, kernel_context, unmanaged, view
+from ...numba_tools import CTX, ContextGame, kernel_context, unmanaged, view
 from ...strategy import MAX_PARAMS
 from .money import _from_pack_top
 from .state import (
     _I64,
-    CTX,
     E_DEALT,
     E_END,
     END_LAST_PLAYER,

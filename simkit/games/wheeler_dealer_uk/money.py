@@ -2,9 +2,8 @@
 (K2, K7), raising money when short, paying, bankruptcy."""
 from numba import types
 
-from ...numba_tools import view
+from ...numba_tools import context_helper, view
 from .state import (
-    CTX,
     E_BANKRUPT,
     E_CANNOT_RAISE,
     E_FORFEIT,
@@ -41,7 +40,6 @@ from .state import (
     _stat,
     _state,
     _table,
-    _typed,
 )
 from .view import (
     BORROW_FOR_COMMAND_REDEEM,
@@ -73,7 +71,7 @@ from .view import (
 
 
 # ---- packs, money -------------------------------------------------------------------------------
-@_typed(CTX, I)
+@context_helper(types.none, I)
 def _to_pack_bottom(ctx, c):
     table, state, packs = _table(ctx), _state(ctx), _packs(ctx)
     pack = colour(table, c)
@@ -83,7 +81,7 @@ def _to_pack_bottom(ctx, c):
     table[table[H_IN_PACK] + c] += 1
 
 
-@_typed(CTX, I, restype=I)
+@context_helper(I, I)
 def _from_pack_top(ctx, pack):
     """The top card of a pack, taken off it; -1 if the pack is empty (K6)."""
     table, state, packs = _table(ctx), _state(ctx), _packs(ctx)
@@ -98,21 +96,21 @@ def _from_pack_top(ctx, pack):
     return c
 
 
-@_typed(CTX, I, I)
+@context_helper(types.none, I, I)
 def _from_bank(ctx, seat, amount):
     table = _table(ctx)
     table[_seat(table, seat, F_CASH)] += amount
     _state(ctx)[ST_BANK_OUT] += amount
 
 
-@_typed(CTX, I, I)
+@context_helper(types.none, I, I)
 def _to_bank(ctx, seat, amount):
     table = _table(ctx)
     table[_seat(table, seat, F_CASH)] -= amount
     _state(ctx)[ST_BANK_IN] += amount
 
 
-@_typed(CTX, I, I, I, types.boolean)
+@context_helper(types.none, I, I, I, types.boolean)
 def _borrow(ctx, seat, c, context, for_sale):
     """K2: a loan of half face value on one clean card, which moves to the At Risk zone; or (``for_sale``, K7
     borrow_on_sale) a loan on a card of a set to be sold this turn, which stays in the hand and is repaid with
@@ -134,7 +132,7 @@ def _borrow(ctx, seat, c, context, for_sale):
     _log(ctx, seat, E_LOAN, c, loan, context, 0)
 
 
-@_typed(CTX, I)
+@context_helper(types.none, I)
 def _unsold_to_risk(ctx, seat):
     """Cards borrowed on for a sale that the selling step did not sell go to the At Risk zone after all (the
     loan stands, as any At Risk loan)."""
@@ -151,7 +149,7 @@ def _unsold_to_risk(ctx, seat):
     state[ST_SALE_LOANS] = 0
 
 
-@_typed(CTX, I, I)
+@context_helper(types.none, I, I)
 def _redeem(ctx, seat, c):
     table = _table(ctx)
     _to_bank(ctx, seat, redeem_cost(table, c))
@@ -161,7 +159,7 @@ def _redeem(ctx, seat, c):
     _log(ctx, seat, E_REDEEM, c, redeem_cost(table, c), 0, 0)
 
 
-@_typed(CTX, I, I, I, I, restype=types.boolean)
+@context_helper(types.boolean, I, I, I, I)
 def _raise(ctx, seat, need, context, commodity):
     """Take loans until the seat's cash reaches ``need`` (to pay for ``commodity``, bought or redeemed, or -1);
     the seat picks the cards, and whether a loan is At Risk or (K7 borrow_on_sale) on a set to be sold. For a
@@ -191,7 +189,7 @@ def _raise(ctx, seat, need, context, commodity):
     return True
 
 
-@_typed(CTX, I)
+@context_helper(types.none, I)
 def _bankrupt(ctx, seat):
     """The seat leaves the game: its cards go to the bottom of their packs (loans on them, for a sale too, die
     with it), any cash left to the bank."""
@@ -215,7 +213,7 @@ def _bankrupt(ctx, seat):
     _log(ctx, seat, E_BANKRUPT, left, 0, 0, 0)
 
 
-@_typed(CTX, I, I, I, I)
+@context_helper(types.none, I, I, I, I)
 def _pay_bank(ctx, seat, amount, reason, detail):
     """A payment to the bank that must be made (``reason``: PAY_*): raise money, or go bankrupt (the bank takes
     what there is)."""
@@ -227,7 +225,7 @@ def _pay_bank(ctx, seat, amount, reason, detail):
     _log(ctx, seat, E_PAY, amount, PAYEE_BANK, reason, detail)
 
 
-@_typed(CTX, I, I, I)
+@context_helper(types.none, I, I, I)
 def _pay_players(ctx, payer, payee, amount):
     """Pay ``amount`` to one player (payee >= 0) or to each other player (payee -1). A payer still short after
     raising money is bankrupt: its cash goes to the unpaid creditors in seat order (K7)."""
@@ -255,7 +253,7 @@ def _pay_players(ctx, payer, payee, amount):
         _bankrupt(ctx, payer)
 
 
-@_typed(CTX, I, types.boolean)
+@context_helper(types.none, I, types.boolean)
 def _redeem_step(ctx, seat, command):
     """Redeem At Risk cards one at a time as the seat chooses (loan + 10% each), borrowing when cash is short
     (K7). Only the cards At Risk when the step began can be redeemed (table H_REDEEMABLE): a card borrowed on

@@ -10,7 +10,7 @@ from ...numba_tools import EV_B, EV_KIND, EV_SEAT, EV_TIME
 from ...strategy import kernel_inputs
 from . import engine, state
 from .replay import format_replay
-from .rules import UKRules
+from .rules import RULE_DATA, UKRules
 from .rules import prepare as prepare  # Game.prepare calls it
 from .view import DECISION_NAMES, MAX_SEATS
 from .view import DECISIONS as DECISIONS  # Game.decisions reads it
@@ -70,7 +70,7 @@ def replay(prepared: UKRules, seats, seed: int, game: int) -> str:
 def fuzz_rules(pick, n: int) -> dict:
     """A random valid rule overlay for ``n`` players, drawn through ``pick`` (simkit.fuzz: integer, boolean,
     choice); ``simkit fuzz`` and the property tests play it in checking mode."""
-    rule = pick.choice(["colour", "size", "size_capped"])
+    rule = pick.choice(list(RULE_DATA.allowed["game.set_multiple_rule"].words))
     game = {"level": pick.integer(1, 3), "set_multiple_rule": rule, "start_cash": pick.choice([0, 2000, 8250, 50_000]),
             "turn_limit": pick.choice([1, 10, 100, 400]), "min_set": 3,
             "buy_from_player_multiple": pick.integer(0, 5),

@@ -3,11 +3,12 @@ played: docs/rules/wheeler-dealer-uk.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ...errors import SimkitError
-from ...rules import lookup, require_bool, require_int, require_str
+from ...rules import RuleLayout, lookup, require_int, require_str
 from .view import (
     COLOURS,
     H_BLUE_BONUS,
@@ -42,13 +43,15 @@ from .view import (
     H_TURN_LIMIT,
     HEADER,
     MAX_COMMODITIES,
-    MAX_SEATS,
     MAX_SET,
     SEAT_FIELDS,
     SPACE_CODES,
 )
 
-SET_RULES = ("colour", "size", "size_capped")
+# The allowed values of every option are written once, in rules.toml's comments (`simkit rules --options`
+# shows them); validation reads them from there. The compiled rules are the public table's header (view.py H_*).
+RULE_DATA = RuleLayout(Path(__file__).with_name("rules.toml"))
+
 SIZE_CAP = 4   # "size_capped": the multiple is the set size, at most 4
 
 # Command card kinds and the key each entry gives its cards by
@@ -58,7 +61,7 @@ COMMAND_KINDS = ("collect", "pay", "pay_cash_percent", "collect_from_each_player
                  "discard_cheapest", "miss_turn", "move", "advance_to_blue", "bank_buys_best", "redeem_at_risk")
 _COMMAND_VALUE = {C_COLLECT: "amount", C_PAY: "amount", C_PAY_CASH_PERCENT: "percent", C_COLLECT_FROM_EACH: "amount",
                   C_PAY_EACH: "amount", C_FREE_CARD: "colours", C_MOVE: "steps"}
-_MONEY = 10 ** 9
+_MONEY = 10 ** 9    # the most any amount of the [[command]], [[pack]] and [[level]] entries may be
 
 
 @dataclass(frozen=True)
@@ -79,10 +82,8 @@ class UKRules:
 
 
 def _fraction_bp(rules, key) -> int:
-    value = lookup(rules, key)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 10:
-        raise SimkitError(f"rules: {key} must be a number from 0 to 10, not {value!r}")
-    return int(round(value * 10000))
+    """A fraction of face value, in basis points."""
+    return int(round(RULE_DATA.value(rules, key) * 10000))
 
 
 def _board(rules, key) -> list[int]:
@@ -134,13 +135,11 @@ def _commands(rules) -> np.ndarray:
 
 def _multiples(rules, min_set) -> np.ndarray:
     """multiple[colour, cards] for sets of ``cards`` cards (the data's set_multiple_rule)."""
-    rule = require_str(rules, "game.set_multiple_rule")
-    if rule not in SET_RULES:
-        raise SimkitError(f"rules: game.set_multiple_rule = {rule!r}; allowed: {', '.join(SET_RULES)}")
+    rule = RULE_DATA.value(rules, "game.set_multiple_rule")
     table = np.zeros((len(COLOURS), MAX_SET + 1), np.int64)
     cards = np.arange(MAX_SET + 1)
     if rule == "colour":
-        extra = require_int(rules, "game.set_multiple_extra_per_card", 0, 100)
+        extra = RULE_DATA.value(rules, "game.set_multiple_extra_per_card")
         for k, name in enumerate(COLOURS):
             base = require_int(rules, f"game.set_multiple_colour.{name}", 0, 1000)
             table[k] = base + extra * np.maximum(cards - min_set, 0)
@@ -160,11 +159,11 @@ def _multiples(rules, min_set) -> np.ndarray:
 
 
 def prepare(rules: dict, n_players: int) -> UKRules:
-    lo = require_int(rules, "game.players_min", 2, MAX_SEATS)
-    hi = require_int(rules, "game.players_max", lo, MAX_SEATS)
+    """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
+    lo, hi = RULE_DATA.value(rules, "game.players_min"), RULE_DATA.value(rules, "game.players_max")
     if not lo <= n_players <= hi:
         raise SimkitError(f"wheeler-dealer-uk takes {lo}-{hi} players (game.players_min/max), not {n_players}")
-    level = require_int(rules, "game.level", 1, 99)
+    level = require_int(rules, "game.level")
     levels = rules.get("level")
     if not isinstance(levels, list) or not levels:
         raise SimkitError("rules: level must be a non-empty array of tables")
@@ -172,9 +171,7 @@ def prepare(rules: dict, n_players: int) -> UKRules:
     if level not in known:
         raise SimkitError(f"rules: game.level = {level}; the data has levels {', '.join(map(str, known))}")
     at = known.index(level)
-    empty_pack = require_str(rules, "game.empty_pack")
-    if empty_pack != "no_card":
-        raise SimkitError(f"rules: game.empty_pack = {empty_pack!r}; allowed: no_card (K6)")
+    RULE_DATA.value(rules, "game.empty_pack")   # K6: "no_card", the one way simulated
 
     packs = rules.get("pack")
     if not isinstance(packs, list) or not packs:
@@ -217,7 +214,7 @@ def prepare(rules: dict, n_players: int) -> UKRules:
     outer, inner = _board(rules, "board.outer"), _board(rules, "board.inner")
     if 3 not in outer:
         raise SimkitError("rules: board.outer needs a blue space (B): tokens start on one")
-    min_set = require_int(rules, "game.min_set", 2, MAX_SET)
+    min_set = RULE_DATA.value(rules, "game.min_set")
     multiples = _multiples(rules, min_set)
     commands = _commands(rules)
     if (commands[:, 0] == C_FREE_CARD).any() and not set(commands[commands[:, 0] == C_FREE_CARD, 1]) <= set(colours):
@@ -228,20 +225,19 @@ def prepare(rules: dict, n_players: int) -> UKRules:
         H_PLAYERS: n_players, H_COMMODITIES: c, H_LEVEL: level,
         H_TARGET: require_int(rules, f"level.{at}.target_wealth", 1, _MONEY * 100),
         H_INNER_WEALTH: require_int(rules, f"level.{at}.inner_circle_wealth", 0, _MONEY * 100),
-        H_MIN_SET: min_set, H_BUY_MULTIPLE: require_int(rules, "game.buy_from_player_multiple", 0, 100),
-        H_RAID_MULTIPLE: require_int(rules, "game.at_risk_buy_multiple", 0, 100),
+        H_MIN_SET: min_set, H_BUY_MULTIPLE: RULE_DATA.value(rules, "game.buy_from_player_multiple"),
+        H_RAID_MULTIPLE: RULE_DATA.value(rules, "game.at_risk_buy_multiple"),
         H_LOAN_BP: _fraction_bp(rules, "game.at_risk_loan_fraction"),
         H_INTEREST_BP: _fraction_bp(rules, "game.at_risk_interest"),
         H_HANDLERS_BP: _fraction_bp(rules, "game.handlers_charge"),
-        H_BLUE_BONUS: require_int(rules, "game.blue_outer_bonus", 0, _MONEY),
+        H_BLUE_BONUS: RULE_DATA.value(rules, "game.blue_outer_bonus"),
         H_OUTER_SPACES: len(outer), H_INNER_SPACES: len(inner),
         H_INNER_ENTRY: require_int(rules, "board.inner_entry", 0, len(inner) - 1),
-        H_TURN_LIMIT: require_int(rules, "game.turn_limit", 1, 100_000),
-        H_BORROW_ON_SALE: int(require_bool(rules, "game.borrow_on_sale")),
+        H_TURN_LIMIT: RULE_DATA.value(rules, "game.turn_limit"),
+        H_BORROW_ON_SALE: int(RULE_DATA.value(rules, "game.borrow_on_sale")),
     }
-    for key, value in (("game.outer_dice", 2), ("game.inner_dice", 1)):
-        if require_int(rules, key, 1, 10) != value:
-            raise SimkitError(f"rules: {key} must be {value}; other dice counts are not simulated")
+    for key in ("game.outer_dice", "game.inner_dice"):   # the one count of each simulated
+        RULE_DATA.value(rules, key)
     sections = [(H_FACE, faces), (H_COLOUR, colours), (H_COPIES, copies), (H_MULTIPLE, multiples.ravel().tolist()),
                 (H_OUTER, outer), (H_INNER, inner), (H_SEATS, [0] * (n_players * SEAT_FIELDS)),
                 (H_HELD, [0] * (n_players * c)), (H_RISK, [0] * (n_players * c)), (H_IN_PACK, [0] * c),
@@ -255,5 +251,5 @@ def prepare(rules: dict, n_players: int) -> UKRules:
         table[key] = offset
         table[offset:offset + len(values)] = values
         offset += len(values)
-    start_cash = require_int(rules, "game.start_cash", 0, _MONEY)
+    start_cash = RULE_DATA.value(rules, "game.start_cash")
     return UKRules(table, commands, start_hand, start_cash, n_players, tuple(names), level)

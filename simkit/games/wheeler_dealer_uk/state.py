@@ -15,17 +15,20 @@ their addresses (numba_tools' engine context, as in the US engine):
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
 from ...guard import deciding
 from ...numba_tools import (
     EVENT_FIELDS,
     append_event,
     array_at,
+    context_helper,
     function_addresses,
     function_from_addresses,
+    inlined,
     readonly_c,
     store_addresses,
+    uncounted,
     vector_at,
     view,
 )
@@ -115,55 +118,45 @@ WANT_DEAL, WANT_CARD, WANT_REDEEM = 0, 1, 2
 
 I = types.int64
 _I64 = types.Array(types.int64, 1, "C")
-CTX = _I64   # the state vector (numba_tools' engine context)
-
-
-def _typed(*args, restype=types.none):
-    # one explicit signature per helper: called with constants (event kinds, contexts), Numba would
-    # otherwise compile a specialisation for every combination of literal values. Without reference
-    # counting: the kernel's caller keeps every array alive, and the helpers allocate nothing
-    return njit(restype(*args), cache=True, _nrt=False)
-
-
-def _inline(func):
-    return njit(inline="always", cache=True)(func)
+# Every helper has one explicit signature (numba_tools.context_helper, or uncounted for the two that take the
+# table); only the small ones are inlined (numba_tools.inlined).
 
 
 # ---- the context: the batch's arrays, found through the state ---------------------------------------
 _decision_function = function_from_addresses(DECISION_SIGNATURE)
 
 
-@_inline
+@inlined
 def _state(ctx):
     return ctx
 
 
-@_inline
+@inlined
 def _table(ctx):
     return vector_at(ctx[ST_TABLE_ADDRESS], ctx[ST_TABLE_LENGTH], np.int64)
 
 
-@_inline
+@inlined
 def _packs(ctx):
     return array_at(ctx[ST_PACKS_ADDRESS], len(COLOURS), ctx[ST_PACK_CAPACITY], np.int64)
 
 
-@_inline
+@inlined
 def _floats(ctx):
     return array_at(ctx[ST_FLOATS_ADDRESS], MAX_SEATS, MAX_PARAMS + MEMORY_SIZE, np.float64)
 
 
-@_inline
+@inlined
 def _rngs(ctx):
     return array_at(ctx[ST_RNGS_ADDRESS], RNG_ROWS, 4, np.uint64)
 
 
-@_inline
+@inlined
 def _events(ctx):
     return array_at(ctx[ST_EVENTS_ADDRESS], ctx[ST_EVENT_CAPACITY], EVENT_FIELDS, np.int64)
 
 
-@_inline
+@inlined
 def _decision(ctx, kind, seat):
     fns = array_at(ctx[ST_FNS_ADDRESS], len(DECISION_NAMES) * MAX_SEATS, 3, np.int64)
     at = kind * MAX_SEATS + seat
@@ -171,27 +164,27 @@ def _decision(ctx, kind, seat):
 
 
 # ---- small accessors of the table ---------------------------------------------------------------
-@_inline
+@inlined
 def _seat(table, seat, field):
     return table[H_SEATS] + seat * SEAT_FIELDS + field
 
 
-@_inline
+@inlined
 def _held(table, seat, c):
     return table[H_HELD] + seat * table[H_COMMODITIES] + c
 
 
-@_inline
+@inlined
 def _risk(table, seat, c):
     return table[H_RISK] + seat * table[H_COMMODITIES] + c
 
 
-@_inline
+@inlined
 def _stat(state, seat, stat):
     return ST_STATS + seat * N_STATS + stat
 
 
-@_typed(_I64, I, I, I)
+@uncounted(types.none(_I64, I, I, I))
 def _add_clean(table, seat, c, cards):
     """Clean cards of c in or (cards < 0) out of a seat's hand; keeps the seat's totals (view.py F_*)."""
     at = _held(table, seat, c)
@@ -203,7 +196,7 @@ def _add_clean(table, seat, c, cards):
     table[_seat(table, seat, F_SETS)] += int(before + cards >= min_set) - int(before >= min_set)
 
 
-@_typed(_I64, I, I, I)
+@uncounted(types.none(_I64, I, I, I))
 def _add_at_risk(table, seat, c, cards):
     """Cards of c into or (cards < 0) out of a seat's At Risk zone; keeps the seat's totals."""
     table[_risk(table, seat, c)] += cards
@@ -212,20 +205,20 @@ def _add_at_risk(table, seat, c, cards):
     table[_seat(table, seat, F_RISK_COST)] += cards * redeem_cost(table, c)
 
 
-@_inline
+@inlined
 def _log(ctx, seat, kind, a, b, c, d):
     if _state(ctx)[ST_RECORD] != 0:
         _write_event(ctx, seat, kind, a, b, c, d)
 
 
-@_typed(CTX, I, I, I, I, I, I)
+@context_helper(types.none, I, I, I, I, I, I)
 def _write_event(ctx, seat, kind, a, b, c, d):
     state = _state(ctx)
     state[ST_EVENT_COUNT] = append_event(_events(ctx), state[ST_EVENT_COUNT], _table(ctx)[H_ROUND], seat, kind, a, b,
                                          c, d)
 
 
-@_typed(CTX, I, I, I, I, I, I, I, restype=I)
+@context_helper(I, I, I, I, I, I, I, I)
 def _ask(ctx, kind, seat, context, commodity, price, short, other):
     """Put a question to a seat's strategy (view.py D_*)."""
     table, state = _table(ctx), _state(ctx)
@@ -244,14 +237,14 @@ def _ask(ctx, kind, seat, context, commodity, price, short, other):
                                       readonly_c(query))
 
 
-@_typed(CTX, I, I, I)
+@context_helper(types.none, I, I, I)
 def _illegal(ctx, seat, kind, answer):
     """An answer the engine refuses: counted, logged; the caller plays the decision's default."""
     _state(ctx)[_stat(_state(ctx), seat, S_ILLEGAL)] += 1
     _log(ctx, seat, E_ILLEGAL, kind, answer, 0, 0)
 
 
-@_typed(CTX, I, I, I, I, I, I, I, restype=I)
+@context_helper(I, I, I, I, I, I, I, I)
 def _ask_yes_no(ctx, kind, seat, context, commodity, price, short, other):
     """A yes/no decision: 1 or 0; any other answer is refused and played as 0 (every yes/no default is 0)."""
     answer = _ask(ctx, kind, seat, context, commodity, price, short, other)

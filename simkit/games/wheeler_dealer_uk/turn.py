@@ -3,6 +3,7 @@ the roll and the space landed on (cards, Command cards, charges)."""
 from numba import types
 
 from ... import rng
+from ...numba_tools import context_helper
 from .money import (
     _borrow,
     _from_bank,
@@ -31,7 +32,6 @@ from .rules import (
 )
 from .state import (
     COMMAND_CHAIN,
-    CTX,
     E_BANK_BUYS,
     E_BONUS,
     E_BUY,
@@ -94,7 +94,6 @@ from .state import (
     _stat,
     _state,
     _table,
-    _typed,
 )
 from .view import (
     BLUE,
@@ -151,7 +150,7 @@ from .view import (
 
 
 # ---- a turn -------------------------------------------------------------------------------------
-@_typed(CTX, I, I)
+@context_helper(types.none, I, I)
 def _deal(ctx, seat, answer):
     """K1: one deal before rolling: buy a clean card from a player at 3 x face (the seller may refuse) or
     raid an At Risk card at 2 x face (the owner must sell and repays its loan + 10% from the price)."""
@@ -191,7 +190,7 @@ def _deal(ctx, seat, answer):
         _pay_bank(ctx, other, redeem_cost(table, c), PAY_RAID_LOAN, c)
 
 
-@_typed(CTX, I, I)
+@context_helper(types.none, I, I)
 def _turn_card(ctx, seat, pack):
     """Turn the top card of a pack: buy it at face value or pay the Handlers Charge (K6: empty pack, nothing)."""
     table, state = _table(ctx), _state(ctx)
@@ -217,7 +216,7 @@ def _turn_card(ctx, seat, pack):
     _pay_bank(ctx, seat, charge, PAY_CHARGE, c)
 
 
-@_typed(CTX, I, I, restype=I)
+@context_helper(I, I, I)
 def _pick_card(ctx, seat, dearest):
     """The seat's cheapest (or dearest) clean card, ties at random (K7); -1 if it holds none."""
     table, rngs = _table(ctx), _rngs(ctx)
@@ -234,7 +233,7 @@ def _pick_card(ctx, seat, dearest):
     return best
 
 
-@_typed(CTX, I, restype=types.boolean)
+@context_helper(types.boolean, I)
 def _command(ctx, seat):
     """Draw a Command card and follow it (the card goes to the bottom of the pile at once). True if the
     token moved, so that it acts on its new space."""
@@ -295,7 +294,7 @@ def _command(ctx, seat):
     return False
 
 
-@_typed(CTX, I)
+@context_helper(types.none, I)
 def _act_on_space(ctx, seat):
     table = _table(ctx)
     for _ in range(COMMAND_CHAIN):
@@ -316,7 +315,7 @@ def _act_on_space(ctx, seat):
             return
 
 
-@_typed(CTX, I)
+@context_helper(types.none, I)
 def _turn(ctx, seat):
     table, state, rngs = _table(ctx), _state(ctx), _rngs(ctx)
     n = table[H_PLAYERS]

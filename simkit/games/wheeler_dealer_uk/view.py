@@ -66,24 +66,31 @@ COLOURS = ("red", "green", "yellow")
 SPACE_CODES = "RGYB"
 OUTER, INNER = 0, 1
 
-# ---- table header ----
+# ---- table header: its fields by name, and H_<NAME> the place of each (tests/test_layouts.py checks them) ----
+HEADER_FIELDS = ("players", "commodities", "level", "target", "inner_wealth", "min_set", "buy_multiple",
+                 "raid_multiple", "loan_bp", "interest_bp", "handlers_bp", "blue_bonus", "outer_spaces",
+                 "inner_spaces", "inner_entry", "turn_limit", "round", "turn_seat", "inner_open", "active", "commands",
+                 "deal_used", "deal_bought", "face", "colour", "copies", "multiple", "outer", "inner", "seats", "held",
+                 "risk", "in_pack", "pack_size", "borrow_on_sale", "sale_open", "on_sale", "redeemable")
 (H_PLAYERS, H_COMMODITIES, H_LEVEL, H_TARGET, H_INNER_WEALTH, H_MIN_SET, H_BUY_MULTIPLE, H_RAID_MULTIPLE,
  H_LOAN_BP, H_INTEREST_BP, H_HANDLERS_BP, H_BLUE_BONUS, H_OUTER_SPACES, H_INNER_SPACES, H_INNER_ENTRY,
  H_TURN_LIMIT, H_ROUND, H_TURN_SEAT, H_INNER_OPEN, H_ACTIVE, H_COMMANDS, H_DEAL_USED, H_DEAL_BOUGHT,
  H_FACE, H_COLOUR, H_COPIES, H_MULTIPLE, H_OUTER, H_INNER, H_SEATS, H_HELD, H_RISK, H_IN_PACK, H_PACK_SIZE,
- H_BORROW_ON_SALE, H_SALE_OPEN, H_ON_SALE, H_REDEEMABLE) = range(38)
+ H_BORROW_ON_SALE, H_SALE_OPEN, H_ON_SALE, H_REDEEMABLE) = range(len(HEADER_FIELDS))
 # H_ROUND counts from 0 (results and replays say round H_ROUND + 1). H_DEAL_USED: 1 once the turn's seat has made
 # (or had refused) its one deal this turn; H_DEAL_BOUGHT: 1 when that deal bought a card, which bars redeeming
 # for the rest of the turn (K7), 0 otherwise (both reset at the start of every turn). H_BORROW_ON_SALE: the rule
 # game.borrow_on_sale (K7); H_SALE_OPEN: 1 while the turn's loans may be on a set to be sold (the deal and
 # redeem steps before rolling, with the rule on). H_ON_SALE, H_REDEEMABLE: sections of one entry per
 # commodity, for the seat whose turn it is (see on_sale and redeemable).
-HEADER = 40
+HEADER = len(HEADER_FIELDS)   # the sections H_FACE ... H_REDEEMABLE point to follow the header
 # per seat fields (seat_field): cash, flags, position, cards (clean, At Risk), the face value of all its cards,
 # what redeeming its At Risk cards would cost, and how many commodities it holds a sellable set of
+SEAT_FIELD_NAMES = ("cash", "bankrupt", "circle", "position", "miss", "cards", "risk_cards", "card_value", "risk_cost",
+                    "sets")
 (F_CASH, F_BANKRUPT, F_CIRCLE, F_POSITION, F_MISS, F_CARDS, F_RISK_CARDS, F_CARD_VALUE, F_RISK_COST,
- F_SETS) = range(10)
-SEAT_FIELDS = 10
+ F_SETS) = range(len(SEAT_FIELD_NAMES))
+SEAT_FIELDS = len(SEAT_FIELD_NAMES)
 
 # What a strategy is shown (the table, its parameters, the query) is read-only: a write is a typing error when
 # the strategy compiles. Its memory and random stream are its own to write; the answer is the return value.

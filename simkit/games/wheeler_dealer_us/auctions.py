@@ -4,6 +4,7 @@ drawn Bamboozle)."""
 from numba import types
 
 from ... import rng
+from ...numba_tools import context_helper
 from .rules import R_AUCTION_INCREMENT
 from .state import (
     E_AUCTION,
@@ -29,12 +30,11 @@ from .state import (
     _state,
     _table,
     _transfer,
-    _typed,
 )
 from .view import CK_UNDERHANDED, D_BID, PUB_PLAYERS, auction_limit, can_bamboozle, saved_slot
 
 
-@_typed(types.UniTuple(I, 2), I, I, I, I, B, I, B)
+@context_helper(types.UniTuple(I, 2), I, I, I, I, B, I, B)
 def _sealed_bids(ctx, prop, card_type, seller, reserve, bankrupt_sale, school_bidder, must_use):
     """U3, U14: every eligible player states a private maximum; the highest pays the second-highest plus
     the increment (at most its own maximum, at least the reserve), ties broken at random. ``prop`` -1: a
@@ -74,7 +74,7 @@ def _sealed_bids(ctx, prop, card_type, seller, reserve, bankrupt_sale, school_bi
     return winner, min(price, best)
 
 
-@_typed(I, I, I, I, B, I)
+@context_helper(I, I, I, I, B, I)
 def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
     """A property by sealed bids (_sealed_bids). Returns the winner or -1. ``seller`` -1: the bank sells,
     and an unsold property goes back to the bank debt-free; else the price goes to the seller, and an
@@ -97,7 +97,7 @@ def _auction(ctx, prop, seller, reserve, bankrupt_sale, school_bidder):
     return winner
 
 
-@_typed(I, I, I, I, B, I)
+@context_helper(I, I, I, I, B, I)
 def _sell_card(ctx, seller, card_type, reserve, must_use, school_bidder):
     """U14: a Wheeler-Dealer card sold by sealed bids; the price goes to the seller. A drawn Bamboozle
     (``must_use``) is not among the seller's saved cards; a saved card moves to the buyer's. Returns the

@@ -1,5 +1,6 @@
 """The board: a token coming to rest on a square (step 3): buying or auctioning a bank's property, income
 from one's own, rent or a poach (U7) on another's, and the corners (U9)."""
+from ...numba_tools import context_helper, inlined
 from .auctions import _auction
 from .money import _forced_borrowing, _invest, _pay_handed_over
 from .rules import R_AUCTION_MIN, R_CITY_HALL_PERCENT, R_PARK_PER_PIP, R_SCHOOL_PER_PIP, R_TRADE_FAIR_EXTRA
@@ -32,7 +33,6 @@ from .state import (
     _decide,
     _die,
     _illegal,
-    _inline,
     _landings_at,
     _log,
     _members,
@@ -42,7 +42,6 @@ from .state import (
     _set_owner,
     _state,
     _table,
-    _typed,
     none,
 )
 from .view import (
@@ -72,7 +71,7 @@ from .view import (
 )
 
 
-@_typed(none, I, I, B)
+@context_helper(none, I, I, B)
 def _place(ctx, seat, square, counts_as_landing):
     public = _public(ctx)
     public[seat_slot(seat, S_POSITION)] = square
@@ -81,7 +80,7 @@ def _place(ctx, seat, square, counts_as_landing):
         _state(ctx)[_landings_at(ctx) + square] += 1
 
 
-@_typed(B, I, I, I, B)
+@context_helper(B, I, I, I, B)
 def _acquire(ctx, seat, prop, amount, poach):
     """Pay the bank ``amount`` for a property (borrowing if short, U13); False if it can't."""
     public = _public(ctx)
@@ -103,7 +102,7 @@ def _acquire(ctx, seat, prop, amount, poach):
     return True
 
 
-@_inline
+@inlined
 def _rent_multiple(public, table, members, prop):
     """view.rent_multiple, counting over the property's block only."""
     holder = public[owner_slot(prop)]
@@ -119,7 +118,7 @@ def _rent_multiple(public, table, members, prop):
     return income_multiple(table, prop, held, debts)
 
 
-@_typed(none, I, I, B)
+@context_helper(none, I, I, B)
 def _visit_owned(ctx, seat, prop, may_poach):
     """Another player's property: poach a debt-ridden one (U7, before the rent roll), else roll and pay."""
     public, table = _public(ctx), _table(ctx)
@@ -139,7 +138,7 @@ def _visit_owned(ctx, seat, prop, may_poach):
     _state(ctx)[ST_STATS + (holder) * N_STATS + S_RENT_RECEIVED] += handed
 
 
-@_typed(B, I, I)
+@context_helper(B, I, I)
 def _land(ctx, seat, square):
     """Act on the square a token came to rest on. Returns True if the turn ends here (School)."""
     public, table, rules = _public(ctx), _table(ctx), _rules(ctx)

@@ -1,6 +1,7 @@
 """Level Two's Wheeler-Dealer cards: the draw (step 4), saved cards (used when drawn or in step 5) and what
 each card does (Tax Audit, Bamboozles, Taxi Service, Move Any Player, Master Key, money cards)."""
 from ... import rng
+from ...numba_tools import context_helper, inlined
 from .auctions import _sell_card
 from .board import _land, _place, _visit_owned
 from .money import _pay
@@ -49,7 +50,6 @@ from .state import (
     _deck,
     _die,
     _illegal,
-    _inline,
     _log,
     _on_school,
     _out,
@@ -60,7 +60,6 @@ from .state import (
     _state,
     _table,
     _transfer,
-    _typed,
     none,
 )
 from .view import (
@@ -127,7 +126,7 @@ from .view import (
 # ---- what the cards do --------------------------------------------------------------------------------
 
 
-@_inline
+@inlined
 def _master_key_type(ctx):
     public, table = _public(ctx), _table(ctx)
     for t in range(public[PUB_CARD_TYPES]):
@@ -136,7 +135,7 @@ def _master_key_type(ctx):
     return -1
 
 
-@_typed(B, I)
+@context_helper(B, I)
 def _tax_audit(ctx, seat):
     """Stake = die x tax_audit.stake_per_pip; a second die odd pays, even receives; then to Park and act there."""
     rules = _rules(ctx)
@@ -153,7 +152,7 @@ def _tax_audit(ctx, seat):
     return _land(ctx, seat, rules[R_PARK_SQUARE])
 
 
-@_typed(B, I, B, B)
+@context_helper(B, I, B, B)
 def _bamboozle(ctx, seat, underhanded, must):
     """Play a Bamboozle (U16: ``must``, a bought one or a Combo Platter played as one, cannot be declined;
     a refused answer then stakes the seat's cheapest title, or the cash, against the first eligible
@@ -195,7 +194,7 @@ def _bamboozle(ctx, seat, underhanded, must):
     return True
 
 
-@_typed(B, I, I, I)
+@context_helper(B, I, I, I)
 def _taxi_ok(ctx, seat, square, amount):
     """Any square without another token (not the current one), the card's payment affordable."""
     public = _public(ctx)
@@ -203,7 +202,7 @@ def _taxi_ok(ctx, seat, square, amount):
             and not occupied(public, square, seat) and _cash(public, seat) + amount >= 0)
 
 
-@_typed(B, I, I, I)
+@context_helper(B, I, I, I)
 def _taxi(ctx, seat, square, amount):
     """Move (_taxi_ok), pay or collect, act there. Returns True if the turn ends there (School)."""
     _add_cash(ctx, seat, amount, True)
@@ -212,7 +211,7 @@ def _taxi(ctx, seat, square, amount):
     return _land(ctx, seat, square)
 
 
-@_typed(B, I, I, I)
+@context_helper(B, I, I, I)
 def _move_any_ok(ctx, seat, target, square):
     """Another token (not on School) to a non-corner square without a token."""
     public, table = _public(ctx), _table(ctx)
@@ -221,14 +220,14 @@ def _move_any_ok(ctx, seat, target, square):
                 or table[public[PUB_SQUARE_ROW] + square, B_KIND] != SQ_PROPERTY or occupied(public, square, -1))
 
 
-@_typed(none, I, I, I)
+@context_helper(none, I, I, I)
 def _move_any(ctx, seat, target, square):
     """Move another token (_move_any_ok); it does nothing there."""
     _log(ctx, seat, E_MOVED, target, square, 0, 1)
     _place(ctx, target, square, False)
 
 
-@_typed(B, I, I)
+@context_helper(B, I, I)
 def _master_key(ctx, seat, destination):
     """Go to the Tax Audit (KEY_TAX_AUDIT) or School (KEY_SCHOOL). Returns True if the turn ends."""
     rules = _rules(ctx)
@@ -242,7 +241,7 @@ def _master_key(ctx, seat, destination):
 # ---- saved cards and the draw (step 4) ----------------------------------------------------------------
 
 
-@_typed(B, I, I)
+@context_helper(B, I, I)
 def _saved_use_ok(ctx, seat, card_type):
     """Whether out[] holds a legal use, now, of a card that may be saved (checked before it is announced)."""
     out = _out(ctx)
@@ -256,7 +255,7 @@ def _saved_use_ok(ctx, seat, card_type):
     return kind == CK_EXTRA_TURN
 
 
-@_typed(B, I, I, I)
+@context_helper(B, I, I, I)
 def _use_saved(ctx, seat, card_type, how):
     """Announce and play a card that may be saved, its use checked by _saved_use_ok (``how``: USED_DRAWN
     or USED_STEP5). Returns True if the turn ends (School)."""
@@ -276,7 +275,7 @@ def _use_saved(ctx, seat, card_type, how):
     return _master_key(ctx, seat, out[A_KEY_DESTINATION])
 
 
-@_typed(B, I)
+@context_helper(B, I)
 def _draw_card(ctx, seat):
     """Step four. Returns True if the turn ends (the player went bankrupt, or a card sent it to School)."""
     public, table, rules, deck = _public(ctx), _table(ctx), _rules(ctx), _deck(ctx)

@@ -19,7 +19,7 @@ from numba import njit, types
 
 from ... import rng
 from ...columns import logged_events
-from ...numba_tools import ContextGame, kernel_context
+from ...numba_tools import CTX, ContextGame, context_helper, kernel_context
 from ...numba_tools import unmanaged as _unmanaged
 from ...strategy import MAX_PARAMS
 from .board import _land, _place
@@ -46,7 +46,6 @@ from .rules import (
 )
 from .state import (
     _I64,
-    CTX,
     DECK_ROW,
     DICE_ROW,
     E_BUMP,
@@ -113,9 +112,7 @@ from .state import (
     _state,
     _table,
     _transfer,
-    _typed,
     _won_at,
-    block_members,
     make_context,
     none,
     state_parts,
@@ -146,8 +143,6 @@ from .view import (
     MAX_MONEY,
     MAX_SEATS,
     P_BLOCK_SIZE,
-    P_COST,
-    P_PAYOFF,
     PUB_ACTIVE,
     PUB_AUCTION_INCREMENT,
     PUB_AUCTION_MIN,
@@ -184,13 +179,14 @@ from .view import (
     occupied,
     owner_slot,
     saved_slot,
+    seat_net_worth,
     seat_slot,
 )
 
 # ---- a turn (steps 1-6) -------------------------------------------------------------------------------
 
 
-@_typed(none, I)
+@context_helper(none, I)
 def _finance(ctx, seat):
     """U13: borrowing and repaying at the start of the turn and after step five; a refused answer is
     counted and the strategy asked again (at most 2 x properties + 2 answers)."""
@@ -210,7 +206,7 @@ def _finance(ctx, seat):
             _illegal(ctx, seat, D_FINANCE)
 
 
-@_typed(B, I, I, I, I, I, I)
+@context_helper(B, I, I, I, I, I, I)
 def _deal_ok(ctx, seat, kind, other, mine, theirs, money):
     """U4: a legal offer to one other player in the game and not on School; nothing given for nothing."""
     public, rules = _public(ctx), _rules(ctx)
@@ -234,7 +230,7 @@ def _deal_ok(ctx, seat, kind, other, mine, theirs, money):
     return False
 
 
-@_typed(none, I)
+@context_helper(none, I)
 def _deals(ctx, seat):
     """U4: up to deals_per_turn offers, each to one other player not on School; nothing owed or given. A
     player whose token still rests on School (U16: until its move) makes none. A refused offer is counted
@@ -271,7 +267,7 @@ def _deals(ctx, seat):
             _transfer(ctx, seat, money, other)
 
 
-@_typed(none, I)
+@context_helper(none, I)
 def _bump(ctx, seat):
     """Level Two: the last play of a turn, onto a square with other tokens (not School, not by the
     player who drew the last card)."""
@@ -299,7 +295,7 @@ def _bump(ctx, seat):
         _land(ctx, target, square)
 
 
-@_typed(none, I)
+@context_helper(none, I)
 def _turn(ctx, seat):
     """One full turn (steps 1-6). Returns nothing; bankruptcies and School end it early."""
     public, rules = _public(ctx), _rules(ctx)
@@ -349,7 +345,7 @@ def _turn(ctx, seat):
         _bump(ctx, seat)
 
 
-@_typed(B, I)
+@context_helper(B, I)
 def _misses_turn(ctx, seat):
     """The turn after a School landing is missed (U17(a): a pending extra turn is that turn), unless the seat
     plays a saved Master Key (Level Two). U16: the token stays on School, under its restrictions, until its
@@ -375,32 +371,7 @@ def _misses_turn(ctx, seat):
 # ---- a game, a batch ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def seat_net_worth(public, table, members, seat):
-    """Cash + market value (cost x properties held in the block) - payoff of debt-ridden properties."""
-    total = _cash(public, seat)
-    for block in range(public[PUB_BLOCKS]):
-        held, cost = 0, 0
-        for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
-            prop = members[i]
-            if prop < 0:
-                break
-            if public[owner_slot(prop)] == seat:
-                held += 1
-                cost += table[prop, P_COST]
-                if public[debt_slot(public, prop)]:
-                    total -= table[prop, P_PAYOFF]
-        total += held * cost
-    return total
-
-
-@njit(cache=True)
-def net_worth_of(public, table, seat):
-    """seat_net_worth for a public vector alone (from Python)."""
-    return seat_net_worth(public, table, block_members(table, public[PUB_PROPERTIES], public[PUB_BLOCKS]), seat)
-
-
-@_typed(none, I)
+@context_helper(none, I)
 def _check(ctx, start_total):
     public = _public(ctx)
     total = 0
@@ -482,7 +453,7 @@ def _new_game(ctx, deck_template, seed, game):
     state[ST_END] = -1
 
 
-@_typed(B, I)
+@context_helper(B, I)
 def _play_on(ctx, goes):
     """Play the game on from the go of seat ST_NEXT_SEAT until the card clock, the last player standing or the
     turn limit (ST_END: how it ended); with ``goes`` >= 0, for at most that many goes, each a live seat's turn with
@@ -546,7 +517,7 @@ def _record_game(ctx, g, out_net_worth, out_cash, out_props, out_blocks, out_deb
     members = _members(ctx)
     best = -(1 << 62)
     for seat in range(n_players):
-        worth = seat_net_worth(public, table, members, seat)
+        worth = seat_net_worth(public, table, seat)
         out_net_worth[g, seat] = worth
         if _alive(public, seat) and worth > best:
             best = worth

@@ -1,5 +1,6 @@
 """Money: loans (U5, U13), the Exchange (step 1, the Trade Fair, the extra investment of U6), paying a debt,
 raising money for it (U6, U16) and bankruptcy."""
+from ...numba_tools import context_helper
 from .auctions import _auction, _sell_card
 from .rules import R_AUCTION_MIN
 from .state import (
@@ -33,7 +34,6 @@ from .state import (
     _table,
     _transfer,
     _tried,
-    _typed,
     _won_at,
     none,
 )
@@ -78,7 +78,7 @@ from .view import (
 # ---- loans (U5, U13) ----------------------------------------------------------------------------------
 
 
-@_typed(B, I, I)
+@context_helper(B, I, I)
 def _borrow(ctx, seat, prop):
     public, table = _public(ctx), _table(ctx)
     if not may_borrow(public, seat, prop):
@@ -90,7 +90,7 @@ def _borrow(ctx, seat, prop):
     return True
 
 
-@_typed(B, I, I)
+@context_helper(B, I, I)
 def _repay(ctx, seat, prop):
     public, table = _public(ctx), _table(ctx)
     if not may_repay(public, table, seat, prop):
@@ -102,7 +102,7 @@ def _repay(ctx, seat, prop):
     return True
 
 
-@_typed(none, I, I)
+@context_helper(none, I, I)
 def _forced_borrowing(ctx, seat, amount):
     """U13: nobody goes bankrupt (or misses a purchase it wants) while it could still borrow; the
     strategy orders the properties (a refused answer: the first one it may borrow on, for that step).
@@ -127,7 +127,7 @@ def _forced_borrowing(ctx, seat, amount):
 # ---- the Exchange -------------------------------------------------------------------------------------
 
 
-@_typed(none, I, B, I)
+@context_helper(none, I, B, I)
 def _invest(ctx, seat, optional, short):
     """One investment; ``short`` > 0: an extra one to raise money (U6), still that many dollars short. A
     refused answer: an optional investment is declined, a compulsory one is the cheapest stake."""
@@ -163,7 +163,7 @@ def _invest(ctx, seat, optional, short):
 
 # ---- raising money (U6), bankruptcy, paying -----------------------------------------------------------
 
-@_typed(none, I, I, I)
+@context_helper(none, I, I, I)
 def _raise_money(ctx, seat, amount, creditor):
     """U6: the strategy borrows, sells properties and saved cards to players (U14, each once a raise) and
     may make its one extra Exchange investment of the turn. U17(b): borrowing is refused while the debt is
@@ -210,7 +210,7 @@ def _raise_money(ctx, seat, amount, creditor):
             _illegal(ctx, seat, D_RAISE)
 
 
-@_typed(none, I, I)
+@context_helper(none, I, I)
 def _bankrupt(ctx, seat, creditor):
     """U6: a player creditor takes everything (debts stay with the properties); the bank takes the cash,
     discards saved cards and auctions each property in square order (U3, U15)."""
@@ -235,7 +235,7 @@ def _bankrupt(ctx, seat, creditor):
                 _auction(ctx, prop, -1, _rules(ctx)[R_AUCTION_MIN], True, -1)
 
 
-@_typed(I, I, I, I)
+@context_helper(I, I, I, I)
 def _pay_handed_over(ctx, payer, amount, creditor):
     """Pay a debt, raising money first if short (U6); returns the money that changed hands (U17(d)): the
     amount, or the cash a payer going bankrupt hands over."""
@@ -254,14 +254,14 @@ def _pay_handed_over(ctx, payer, amount, creditor):
     return handed
 
 
-@_typed(B, I, I, I)
+@context_helper(B, I, I, I)
 def _pay(ctx, payer, amount, creditor):
     """Pay a debt (_pay_handed_over); returns False if the payer went bankrupt."""
     _pay_handed_over(ctx, payer, amount, creditor)
     return _public(ctx)[seat_slot(payer, S_ALIVE)] != 0
 
 
-@_typed(B, I, I)
+@context_helper(B, I, I)
 def _pay_check(ctx, seat, amount):
     """Raise cash up to ``amount`` without paying it (the Exchange stake); bankrupt to the bank if impossible."""
     public = _public(ctx)

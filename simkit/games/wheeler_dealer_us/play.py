@@ -22,6 +22,7 @@ from .view import (
     debt_slot,
     owner_slot,
     public_length,
+    seat_net_worth,
     seat_slot,
 )
 from .view import DECISIONS as DECISIONS  # Game.decisions reads it
@@ -66,8 +67,9 @@ def _column_key(name: str) -> str:
 
 
 def net_worth(cash, owned, debt_ridden=(), rules=None) -> int:
-    """Net worth from Python, with the engine's own code: cash + each owned property's cost x the number
-    of properties owned in its block - the payoff of each debt-ridden property owned.
+    """Net worth from Python, with the function the engine and the strategies call (view.seat_net_worth): cash +
+    each owned property's cost x the number of properties owned in its block - the payoff of each debt-ridden
+    property owned.
 
     owned and debt_ridden: property ids (e.g. "A1"); rules: an effective rules dict (defaults if None).
     """
@@ -89,7 +91,7 @@ def net_worth(cash, owned, debt_ridden=(), rules=None) -> int:
     for pid in debt_ridden:
         public[debt_slot(public, index[pid])] = 1
     public[seat_slot(0, S_CASH)] = int(cash)
-    return int(engine.net_worth_of(public, prepared.table, 0))
+    return int(seat_net_worth(public, prepared.table, 0))
 
 
 def replay(prepared: USRules, seats, seed: int, game: int) -> str:

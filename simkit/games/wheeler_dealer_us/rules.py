@@ -3,11 +3,12 @@ the simulator plays them: docs/rules/wheeler-dealer-us.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from ...errors import SimkitError
-from ...rules import lookup, require_bool, require_int, require_str
+from ...rules import RuleLayout, lookup, require_bool, require_int, require_str
 from .view import (
     B_KIND,
     B_PROPERTY,
@@ -24,7 +25,6 @@ from .view import (
     K_PERCENT,
     K_SAVE,
     MAX_BLOCK,
-    MAX_SEATS,
     P_BLOCK,
     P_BLOCK_SIZE,
     P_COST,
@@ -42,12 +42,30 @@ from .view import (
     X_WAYS,
 )
 
-# rule vector layout
-(R_START_CASH, R_MIN_INVEST, R_DOUBLES_BONUS, R_AUCTION_MIN, R_AUCTION_INCREMENT, R_DECK_SIZE, R_LEVEL,
- R_DEALS_PER_TURN, R_LAST_PLAYER_STANDING, R_PARK_PER_PIP, R_CITY_HALL_PERCENT, R_SCHOOL_PER_PIP,
- R_TRADE_FAIR_EXTRA, R_AUDIT_PER_PIP, R_PARK_SQUARE, R_SCHOOL_SQUARE, R_MAX_TURNS, R_BAMBOOZLE_CASH) = range(18)
-RULE_SIZE = 18
-_MONEY = 10 ** 9
+# The allowed values of every option are written once, in rules.toml's comments (`simkit rules --options`
+# shows them); validation reads them from there.
+RULE_DATA = RuleLayout(Path(__file__).with_name("rules.toml"))
+
+# The rule vector the kernel reads (USRules.vector): a slot per option whose allowed values the rule data
+# declares, in its order (RULE_DATA.vector fills them), then the values prepare derives from the rest of the data.
+R_START_CASH = RULE_DATA.slot("game.start_cash")
+R_DOUBLES_BONUS = RULE_DATA.slot("game.doubles_bonus_per_pip")
+R_AUCTION_MIN = RULE_DATA.slot("game.auction_min_bid")
+R_AUCTION_INCREMENT = RULE_DATA.slot("game.auction_increment")
+R_LEVEL = RULE_DATA.slot("game.level")
+R_DEALS_PER_TURN = RULE_DATA.slot("game.deals_per_turn")
+R_LAST_PLAYER_STANDING = RULE_DATA.slot("game.last_player_standing")
+R_MAX_TURNS = RULE_DATA.slot("game.max_turns")
+R_PARK_PER_PIP = RULE_DATA.slot("corners.park_collect_per_pip")
+R_CITY_HALL_PERCENT = RULE_DATA.slot("corners.city_hall_cash_percent")
+R_SCHOOL_PER_PIP = RULE_DATA.slot("corners.school_collect_per_pip")
+R_TRADE_FAIR_EXTRA = RULE_DATA.slot("corners.trade_fair_extra_investment")
+R_AUDIT_PER_PIP = RULE_DATA.slot("tax_audit.stake_per_pip")
+R_BAMBOOZLE_CASH = RULE_DATA.slot("bamboozle.cash_stake")
+DERIVED = ("min_investment", "deck_size", "park_square", "school_square")   # prepare's checks and the board give them
+R_MIN_INVEST, R_DECK_SIZE, R_PARK_SQUARE, R_SCHOOL_SQUARE = range(RULE_DATA.size, RULE_DATA.size + len(DERIVED))
+RULE_SIZE = RULE_DATA.size + len(DERIVED)
+_MONEY = 10 ** 9    # the most any amount of the [[property]], [[commodity]] and [[card]] entries may be
 
 
 @dataclass(frozen=True)
@@ -93,7 +111,8 @@ def _entries(rules, key):
 
 
 def prepare(rules: dict, n_players: int) -> USRules:
-    lo, hi = require_int(rules, "game.players_min", 2, MAX_SEATS), require_int(rules, "game.players_max", 2, MAX_SEATS)
+    """Validate effective rules for ``n_players`` and compile them (errors name the key)."""
+    lo, hi = RULE_DATA.value(rules, "game.players_min"), RULE_DATA.value(rules, "game.players_max")
     if not lo <= n_players <= hi:
         raise SimkitError(f"wheeler-dealer-us takes {lo}-{hi} players (game.players_min/max), not {n_players}")
     squares = require_int(rules, "board.squares", 4, 200)
@@ -160,7 +179,7 @@ def prepare(rules: dict, n_players: int) -> USRules:
         ways = sum(6 - abs(t - 7) for t in wins)
         exchange.append((_money(rules, f"commodity.{i}.invest", 1), _money(rules, f"commodity.{i}.total_return"),
                          ways, mask))
-    min_invest = _money(rules, "game.min_investment", 1)
+    min_invest = require_int(rules, "game.min_investment")
     cheapest = min(row[0] for row in exchange)
     if min_invest != cheapest:
         raise SimkitError(f"rules: game.min_investment = {min_invest} must equal the smallest commodity stake "
@@ -190,28 +209,14 @@ def prepare(rules: dict, n_players: int) -> USRules:
             if card not in types:
                 types.append(card)
             deck.append(types.index(card))
-    deck_size = require_int(rules, "game.deck_size", 1, 10_000)
+    deck_size = require_int(rules, "game.deck_size")
     if len(deck) != deck_size:
         raise SimkitError(f"rules: the [[card]] entries hold {len(deck)} cards but game.deck_size = {deck_size}")
 
-    level = require_int(rules, "game.level", 1, 2)
     vector = np.zeros(RULE_SIZE, np.int64)
-    vector[R_START_CASH] = _money(rules, "game.start_cash")
+    vector[:RULE_DATA.size] = RULE_DATA.vector(rules)
     vector[R_MIN_INVEST] = min_invest
-    vector[R_DOUBLES_BONUS] = _money(rules, "game.doubles_bonus_per_pip")
-    vector[R_AUCTION_MIN] = _money(rules, "game.auction_min_bid", 1)
-    vector[R_AUCTION_INCREMENT] = _money(rules, "game.auction_increment", 1)
     vector[R_DECK_SIZE] = deck_size
-    vector[R_LEVEL] = level
-    vector[R_DEALS_PER_TURN] = require_int(rules, "game.deals_per_turn", 0, 20)
-    vector[R_LAST_PLAYER_STANDING] = require_bool(rules, "game.last_player_standing")
-    vector[R_MAX_TURNS] = require_int(rules, "game.max_turns", 1, 1_000_000)
-    vector[R_PARK_PER_PIP] = _money(rules, "corners.park_collect_per_pip")
-    vector[R_CITY_HALL_PERCENT] = require_int(rules, "corners.city_hall_cash_percent", 0, 100)
-    vector[R_SCHOOL_PER_PIP] = _money(rules, "corners.school_collect_per_pip")
-    vector[R_TRADE_FAIR_EXTRA] = require_bool(rules, "corners.trade_fair_extra_investment")
-    vector[R_AUDIT_PER_PIP] = _money(rules, "tax_audit.stake_per_pip")
-    vector[R_BAMBOOZLE_CASH] = _money(rules, "bamboozle.cash_stake", 1)
     vector[R_PARK_SQUARE] = square_kind.index(SQ_PARK)
     vector[R_SCHOOL_SQUARE] = square_kind.index(SQ_SCHOOL)
 

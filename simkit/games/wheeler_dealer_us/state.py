@@ -15,6 +15,7 @@ from ...numba_tools import (
     array_at,
     function_addresses,
     function_from_addresses,
+    inlined,
     readonly_c,
     store_addresses,
     view,
@@ -80,10 +81,8 @@ USED_DRAWN, USED_CANCEL_AUDIT, USED_SKIP_SCHOOL, USED_STEP5, USED_AS_COMBO = 0, 
 
 # ---- the context: a batch's arrays, and the views of them the helpers take ----------------------------
 
-# The engine's larger helpers get one explicit signature each: called with literal constants (event
-# kinds, zeros), Numba would otherwise compile a specialisation per combination of literal values (over
-# a hundred for the logger alone; minutes of compilation). Only the small helpers are inlined
-# (``_inline``): inlining the larger ones gained under 10% and made the first compilation take minutes.
+# The engine's larger helpers get one explicit signature each (numba_tools.context_helper); only the small ones
+# are inlined (numba_tools.inlined).
 I = types.int64
 B = types.boolean
 none = types.none
@@ -102,7 +101,6 @@ _I64 = types.Array(types.int64, 1, "C")
 # numba_tools' engine context, the one the UK engine uses too.
 # The helpers are compiled without reference counting: the kernel's caller keeps every array alive and
 # the engine allocates nothing, and with it each array cost a runtime call in and out of every helper.
-CTX = _I64
 ST_BANK, ST_EVENT_COUNT, ST_MODE, ST_PUBLIC_LEN, ST_DECK_SIZE = range(5)
 (ST_TABLE_ADDRESS, ST_TABLE_ROWS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS,
  ST_EVENT_CAPACITY) = range(5, 12)
@@ -125,97 +123,96 @@ EXCHANGE_ROW, EXTRA_DICE_ROW = 2 * MAX_SEATS + 2, 3 * MAX_SEATS + 2
 RNG_ROWS = 4 * MAX_SEATS + 2
 
 
-_inline = njit(inline="always", cache=True)
 _decision_function = function_from_addresses(DECISION_SIGNATURE)
 
 
-@_inline
+@inlined
 def _state(ctx):
     return ctx
 
 
-@_inline
+@inlined
 def _table(ctx):
     return array_at(ctx[ST_TABLE_ADDRESS], ctx[ST_TABLE_ROWS], TABLE_COLUMNS, np.int64)
 
 
-@_inline
+@inlined
 def _fns(ctx):
     return array_at(ctx[ST_FNS_ADDRESS], len(DECISION_NAMES) * MAX_SEATS, 3, np.int64)
 
 
-@_inline
+@inlined
 def _floats(ctx):
     return array_at(ctx[ST_FLOATS_ADDRESS], MAX_SEATS, MAX_PARAMS + MEMORY_SIZE, np.float64)
 
 
-@_inline
+@inlined
 def _rngs(ctx):
     return array_at(ctx[ST_RNGS_ADDRESS], RNG_ROWS, 4, np.uint64)
 
 
-@_inline
+@inlined
 def _events(ctx):
     return array_at(ctx[ST_EVENTS_ADDRESS], ctx[ST_EVENT_CAPACITY], EVENT_FIELDS, np.int64)
 
 
-@_inline
+@inlined
 def _decision_at(fns, index):
     return _decision_function(fns[index, 0], fns[index, 1], fns[index, 2])
 
 
-@_inline
+@inlined
 def _part(array, start, length):
     return view(array, start, length)
 
 
-@_inline
+@inlined
 def _public(ctx):
     state = _state(ctx)
     return _part(state, ST_PUBLIC, state[ST_PUBLIC_LEN])
 
 
-@_inline
+@inlined
 def _rules(ctx):
     return _part(_state(ctx), ST_RULES, RULE_SIZE)
 
 
-@_inline
+@inlined
 def _deck(ctx):
     state = _state(ctx)
     return _part(state, state[ST_DECK_AT], state[ST_DECK_SIZE])
 
 
-@_inline
+@inlined
 def _out(ctx):
     return _part(_state(ctx), ST_OUT, OUT_SIZE)
 
 
-@_inline
+@inlined
 def _landings_at(ctx):
     return _state(ctx)[ST_LANDINGS_AT]
 
 
-@_inline
+@inlined
 def _invest_at(ctx, seat, commodity):
     state = _state(ctx)
     return state[ST_INVEST_AT] + seat * state[ST_PUBLIC + PUB_COMMODITIES] + commodity
 
 
-@_inline
+@inlined
 def _won_at(ctx, seat, commodity):
     state = _state(ctx)
     return state[ST_WON_AT] + seat * state[ST_PUBLIC + PUB_COMMODITIES] + commodity
 
 
-@_inline
+@inlined
 def _tried(ctx):
     """A flag per property, then per card type: offered for sale in the current raise (raises never nest)."""
     state = _state(ctx)
     return _part(state, state[ST_TRIED_AT], state[ST_PUBLIC + PUB_PROPERTIES] + state[ST_PUBLIC + PUB_CARD_TYPES])
 
 
-@_inline
+@inlined
 def _members(ctx):
     state = _state(ctx)
     return _part(state, state[ST_MEMBERS_AT], state[ST_PUBLIC + PUB_BLOCKS] * MAX_BLOCK)
@@ -234,7 +231,7 @@ def block_members(table, properties, blocks):
     return members
 
 
-@_inline
+@inlined
 def _held_in_block(public, members, seat, block):
     count = 0
     for i in range(block * MAX_BLOCK, block * MAX_BLOCK + MAX_BLOCK):
@@ -248,11 +245,7 @@ def _held_in_block(public, members, seat, block):
 # ---- the log, strategies' decisions, dice ---------------------------------------------------------------
 
 
-def _typed(ret, *args):
-    return njit(ret(CTX, *args), cache=True, _nrt=False)
-
-
-@_inline
+@inlined
 def _log(ctx, seat, kind, a, b, c, d):
     """An event (E_*) of the game turn being played, when recording (numba_tools.append_event)."""
     state = _state(ctx)
@@ -261,7 +254,7 @@ def _log(ctx, seat, kind, a, b, c, d):
                                              kind, a, b, c, d)
 
 
-@_inline
+@inlined
 def _decide(ctx, decision, seat, a, b, c, d, e):
     state = _state(ctx)
     public = _public(ctx)
@@ -285,19 +278,19 @@ def _decide(ctx, decision, seat, a, b, c, d, e):
                     _rngs(ctx)[STRATEGY_ROW + seat], out)
 
 
-@_inline
+@inlined
 def _die(ctx, row):
     """One die from a stream row (DICE_ROW, EXCHANGE_ROW or EXTRA_DICE_ROW + seat)."""
     return 1 + rng.below(_rngs(ctx)[row], 6)
 
 
-@_inline
+@inlined
 def _count(ctx, seat, stat):
     """One more of the seat's counter ``stat`` (S_*) this game."""
     _state(ctx)[ST_STATS + seat * N_STATS + stat] += 1
 
 
-@_inline
+@inlined
 def _illegal(ctx, seat, decision):
     _state(ctx)[ST_STATS + (seat) * N_STATS + S_ILLEGAL] += 1
     _log(ctx, seat, E_ILLEGAL, decision, 0, 0, 0)
@@ -306,12 +299,12 @@ def _illegal(ctx, seat, decision):
 # ---- cash and titles: every change of them goes through these -----------------------------------------
 
 
-@_inline
+@inlined
 def _cash(public, seat):
     return public[seat_slot(seat, S_CASH)]
 
 
-@_inline
+@inlined
 def _add_cash(ctx, seat, amount, from_bank):
     """Move ``amount`` into a seat's cash; from_bank: the bank pays it (or, negative, receives it)."""
     _state(ctx)[ST_PUBLIC + seat_slot(seat, S_CASH)] += amount
@@ -319,30 +312,30 @@ def _add_cash(ctx, seat, amount, from_bank):
         _state(ctx)[ST_BANK] += amount
 
 
-@_inline
+@inlined
 def _transfer(ctx, payer, amount, creditor):
     _add_cash(ctx, payer, -amount, creditor < 0)
     if creditor >= 0:
         _add_cash(ctx, creditor, amount, False)
 
 
-@_inline
+@inlined
 def _alive(public, seat):
     return public[seat_slot(seat, S_ALIVE)] != 0
 
 
-@_inline
+@inlined
 def _on_school(public, seat):
     return public[seat_slot(seat, S_ON_SCHOOL)] != 0
 
 
-@_inline
+@inlined
 def _holdings_changed(public, seat):
     if seat >= 0:
         public[PUB_HOLDINGS_VERSION + seat] += 1
 
 
-@_inline
+@inlined
 def _set_owner(public, prop, seat):
     """Every change of titles and debts goes through here and _set_debt: they move the holdings version
     of each seat concerned (view.holdings_version)."""
@@ -351,13 +344,13 @@ def _set_owner(public, prop, seat):
     _holdings_changed(public, seat)
 
 
-@_inline
+@inlined
 def _set_debt(public, prop, debt_ridden):
     public[debt_slot(public, prop)] = debt_ridden
     _holdings_changed(public, public[owner_slot(prop)])
 
 
-@_inline
+@inlined
 def _card_kind(ctx, card_type):
     return _table(ctx)[_public(ctx)[PUB_CARD_ROW] + card_type, K_KIND]
 
@@ -366,7 +359,7 @@ def _card_kind(ctx, card_type):
 
 
 def make_context(prepared, functions, params, event_capacity=0, record=False):
-    """Allocate the arrays of one batch (see CTX) for compiled rules (rules.USRules), the decision functions
+    """Allocate the arrays of one batch (described above ST_BANK) for compiled rules (rules.USRules), the decision functions
     of each seat (``functions[seat][decision]``, in DECISION_NAMES order) and the seats' parameters. The
     caller keeps the arrays alive while the engine runs on ``kernel_context(arrays)``; ``_new_game`` then
     sets up each game in them."""

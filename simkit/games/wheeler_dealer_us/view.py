@@ -129,17 +129,22 @@ X_INVEST, X_RETURN, X_WAYS, X_MASK = range(4)        # X_MASK bit t set: a 2d6 t
 K_KIND, K_AMOUNT, K_PERCENT, K_SAVE = range(4)
 B_KIND, B_PROPERTY = range(2)                         # board squares; B_PROPERTY: property index or -1
 
-# ---- public header ----
+# ---- public header: its fields by name, and PUB_<NAME> the place of each (tests/test_layouts.py checks them) ----
+PUBLIC_FIELDS = ("seat", "players", "active", "turn", "level", "cards_left", "properties", "blocks", "commodities",
+                 "card_types", "squares", "commodity_row", "card_row", "square_row", "min_invest", "auction_min",
+                 "auction_increment", "last_card_drawn", "school_square", "park_square", "park_per_pip",
+                 "school_per_pip", "city_hall_percent", "trade_fair_extra", "audit_per_pip", "bamboozle_cash")
 (PUB_SEAT, PUB_PLAYERS, PUB_ACTIVE, PUB_TURN, PUB_LEVEL, PUB_CARDS_LEFT, PUB_PROPERTIES, PUB_BLOCKS,
  PUB_COMMODITIES, PUB_CARD_TYPES, PUB_SQUARES, PUB_COMMODITY_ROW, PUB_CARD_ROW, PUB_SQUARE_ROW,
  PUB_MIN_INVEST, PUB_AUCTION_MIN, PUB_AUCTION_INCREMENT, PUB_LAST_CARD_DRAWN, PUB_SCHOOL_SQUARE,
  PUB_PARK_SQUARE, PUB_PARK_PER_PIP, PUB_SCHOOL_PER_PIP, PUB_CITY_HALL_PERCENT, PUB_TRADE_FAIR_EXTRA,
- PUB_AUDIT_PER_PIP, PUB_BAMBOOZLE_CASH) = range(26)
-PUB_HOLDINGS_VERSION = 32  # per seat (holdings_version)
-PUB_HEADER = PUB_HOLDINGS_VERSION + 8
-SEAT_FIELDS = 6
+ PUB_AUDIT_PER_PIP, PUB_BAMBOOZLE_CASH) = range(len(PUBLIC_FIELDS))
+PUB_HOLDINGS_VERSION = len(PUBLIC_FIELDS)   # per seat (holdings_version)
+PUB_HEADER = PUB_HOLDINGS_VERSION + MAX_SEATS
 # S_EXTRA_EXCHANGE: the seat has made its one extra Exchange investment of this turn (raising money, U6)
-S_CASH, S_POSITION, S_ALIVE, S_ON_SCHOOL, S_MISSES_TURN, S_EXTRA_EXCHANGE = range(SEAT_FIELDS)
+SEAT_FIELD_NAMES = ("cash", "position", "alive", "on_school", "misses_turn", "extra_exchange")
+S_CASH, S_POSITION, S_ALIVE, S_ON_SCHOOL, S_MISSES_TURN, S_EXTRA_EXCHANGE = range(len(SEAT_FIELD_NAMES))
+SEAT_FIELDS = len(SEAT_FIELD_NAMES)
 
 # What a strategy is shown (public, table, query, params) is read-only: a write is a typing error when the
 # strategy compiles. Its memory, random stream and answer buffer (out) are its own to write.
@@ -273,6 +278,43 @@ def rent_multiple(public, table, prop):
             held += 1
             debts += debt_ridden(public, other)
     return income_multiple(table, prop, held, debts)
+
+
+BLOCK_COUNT_BITS = 3   # seat_net_worth counts a block's properties held in this many bits (MAX_BLOCK < 8)
+
+
+@njit(cache=True)
+def seat_net_worth(public, table, seat):
+    """A seat's net worth, what the game scores (docs/rules/wheeler-dealer-us.md "Net worth"): cash + market
+    value (in each block, the cost of the properties held x how many are held) - the payoff of each debt-ridden
+    property held. The engine's results and every strategy's valuation call this one function. Two passes over
+    the board: the properties held per block, packed BLOCK_COUNT_BITS bits a block into one integer, then each
+    held property's cost times its block's count (a board of more blocks than the integer holds counts block by
+    block)."""
+    total = cash(public, seat)
+    blocks = public[PUB_BLOCKS]
+    if blocks * BLOCK_COUNT_BITS < 63:
+        counts = 0
+        for prop in range(public[PUB_PROPERTIES]):
+            if owner(public, prop) == seat:
+                counts += 1 << (BLOCK_COUNT_BITS * table[prop, P_BLOCK])
+                if debt_ridden(public, prop):
+                    total -= table[prop, P_PAYOFF]
+        for prop in range(public[PUB_PROPERTIES]):
+            if owner(public, prop) == seat:
+                held = (counts >> (BLOCK_COUNT_BITS * table[prop, P_BLOCK])) & ((1 << BLOCK_COUNT_BITS) - 1)
+                total += table[prop, P_COST] * held
+        return total
+    for block in range(blocks):
+        held, cost = 0, 0
+        for prop in range(public[PUB_PROPERTIES]):
+            if table[prop, P_BLOCK] == block and owner(public, prop) == seat:
+                held += 1
+                cost += table[prop, P_COST]
+                if debt_ridden(public, prop):
+                    total -= table[prop, P_PAYOFF]
+        total += held * cost
+    return total
 
 
 @njit(cache=True)

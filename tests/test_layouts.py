@@ -1,0 +1,89 @@
+"""Index constants follow their declarations: the public headers' and per-seat fields' places follow their names,
+and each rule vector's slots follow the rule data (the allowed values its rules.toml declares) and what prepare
+derives. Numba reads a module's own constants, so each module writes them out once; these tests keep them in
+step with the names they stand for."""
+import pytest
+
+from simkit.games import get_game
+from simkit.strategy import param_indices
+
+LAYOUTS = [   # (module, names tuple, prefix of its constants)
+    ("simkit.games.wheeler_dealer_us.view", "PUBLIC_FIELDS", "PUB_"),
+    ("simkit.games.wheeler_dealer_us.view", "SEAT_FIELD_NAMES", "S_"),
+    ("simkit.games.wheeler_dealer_uk.view", "HEADER_FIELDS", "H_"),
+    ("simkit.games.wheeler_dealer_uk.view", "SEAT_FIELD_NAMES", "F_"),
+    ("simkit.games.dweebies.view", "PUBLIC_FIELDS", "PUB_"),
+    ("simkit.games.wheeler_dealer_us.state", "SEAT_STATS", "S_"),
+    ("simkit.games.wheeler_dealer_uk.state", "SEAT_STATS", "S_"),
+]
+
+
+@pytest.mark.parametrize("module_name, names, prefix", LAYOUTS)
+def test_field_constants_are_their_names_places(module_name, names, prefix):
+    import importlib
+
+    module = importlib.import_module(module_name)
+    declared = getattr(module, names)
+    expected = param_indices(declared, prefix)
+    # a counter's constant may shorten its name (S_TURNS for turns_played): compare where the name matches
+    written = {name: getattr(module, name) for name in expected if hasattr(module, name)}
+    assert len(written) >= len(declared) - 6, f"{module_name}.{names}: most fields should have their constant"
+    assert written == {name: expected[name] for name in written}
+
+
+def test_the_headers_end_where_their_fields_do():
+    from simkit.games.wheeler_dealer_uk import view as uk
+    from simkit.games.wheeler_dealer_us import view as us
+
+    assert uk.HEADER == len(uk.HEADER_FIELDS) and uk.SEAT_FIELDS == len(uk.SEAT_FIELD_NAMES)
+    assert us.PUB_HOLDINGS_VERSION == len(us.PUBLIC_FIELDS) and us.PUB_HEADER == us.PUB_HOLDINGS_VERSION + us.MAX_SEATS
+    assert us.SEAT_FIELDS == len(us.SEAT_FIELD_NAMES)
+
+
+def test_us_rule_vector_is_the_rule_data_then_what_prepare_derives():
+    from simkit.games.wheeler_dealer_us import rules
+
+    game = get_game("wheeler-dealer-us")
+    named = {name: value for name, value in vars(rules).items() if name.startswith("R_")}
+    assert len(set(named.values())) == len(named), "two R_ names for one slot"
+    assert set(named.values()) <= set(range(rules.RULE_SIZE))
+    unread = {rules.RULE_DATA.keys[slot] for slot in set(range(rules.RULE_DATA.size)) - set(named.values())}
+    assert unread == {"game.players_min", "game.players_max"}   # checked by prepare, read by no kernel
+    assert rules.RULE_SIZE == rules.RULE_DATA.size + len(rules.DERIVED)
+    defaults = game.default_rules
+    for level in (1, 2):
+        changed = game.rules(sets=[f"game.level={level}", "game.start_cash=1234", "game.last_player_standing=true"])
+        vector = game.prepare(changed, 4).vector
+        assert [vector[rules.RULE_DATA.slot(key)] for key in rules.RULE_DATA.keys] == \
+            [allowed.code(changed) for allowed in rules.RULE_DATA.allowed.values()]
+        assert (vector[rules.R_LEVEL], vector[rules.R_START_CASH], vector[rules.R_LAST_PLAYER_STANDING]) == (level, 1234, 1)
+    vector = game.prepare(defaults, 4).vector
+    assert vector[rules.R_MIN_INVEST] == defaults["game"]["min_investment"]
+    assert vector[rules.R_DECK_SIZE] == defaults["game"]["deck_size"]
+    corners = {corner["kind"]: corner["square"] for corner in defaults["corner"]}
+    assert (vector[rules.R_PARK_SQUARE], vector[rules.R_SCHOOL_SQUARE]) == (corners["park"], corners["school"])
+
+
+@pytest.mark.parametrize("name, view_module", [("wheeler-dealer-us", "simkit.games.wheeler_dealer_us.view"),
+                                               ("wheeler-dealer-uk", "simkit.games.wheeler_dealer_uk.view"),
+                                               ("dweebies", "simkit.games.dweebies.rules")])
+def test_the_player_counts_the_rule_data_allows_fit_the_engine(name, view_module):
+    import importlib
+
+    from simkit.rules import RuleLayout
+
+    allowed = RuleLayout(get_game(name).rules_path).allowed["game.players_max"]
+    assert allowed.high <= importlib.import_module(view_module).MAX_SEATS
+
+
+def test_the_uk_set_sizes_the_rule_data_allows_fit_the_engine():
+    from simkit.games.wheeler_dealer_uk import rules, view
+
+    assert rules.RULE_DATA.allowed["game.min_set"].high <= view.MAX_SET
+
+
+def test_dweebies_words_are_the_views_codes():
+    from simkit.games.dweebies import rules, view
+
+    assert rules.RULE_DATA.allowed["game.collect"].words == view.COLLECT_RULES
+    assert rules.RULE_DATA.allowed["game.split_rule"].words == view.SPLIT_RULES
