@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .errors import SimkitError
 from .limits import BUDGET_UNITS as UNITS
+from .limits import check_count
 
 SCALE_SUFFIXES = {"": "float", "log": "log", "int": "int", "int:log": "int-log"}   # LO:HI[:suffix] -> scale
 
@@ -266,3 +267,34 @@ def parse_grid(text: str, option: str) -> tuple[str, list]:
 def grid_label(value) -> str:
     """A grid value as a sweep writes it into a seat's text or a point's name (``12``, ``0.5``, ``[1,2]``)."""
     return json.dumps(value).replace(" ", "") if not isinstance(value, float) else f"{value:g}"
+
+
+def sweep_points(default_lineup, strategy, param, rule, field, players, sets) -> tuple[str, list, list, list]:
+    """A sweep's grid as (key, values, line-ups, rule sets), one line-up and rule set per point: a strategy
+    parameter over ``--param`` (the swept strategy first, then ``field``, by default the default line-up's
+    other seats) or a rule value over ``--rule``. Shared by ``simkit.analysis.sweep`` and the CLI's early
+    check, so both refuse bad input alike and in the same order."""
+    if (param is None) == (rule is None):
+        raise SimkitError("a sweep needs exactly one of --param (with --strategy) and --rule")
+    if param is not None:
+        if not strategy:
+            raise SimkitError("--param needs --strategy, the strategy whose parameter is swept")
+        key, values = parse_grid(param, "--param")
+        if any(isinstance(v, (bool, str, list)) for v in values):
+            raise SimkitError(f"--param {param!r}: strategy parameters are numbers")
+        field = list(default_lineup[1:]) if field is None else field
+        field = field.split(",") if isinstance(field, str) else list(field)
+        return (key, values, [[f"{strategy}:{key}={grid_label(v)}", *field] for v in values],
+                [list(sets)] * len(values))
+    key, values = parse_grid(rule, "--rule")
+    return key, values, [players] * len(values), [[*sets, f"{key}={json.dumps(v)}"] for v in values]
+
+
+def check_trial_sizes(trial_games, max_trial_games, games) -> None:
+    """tune's game counts: each a count of games, and the trials' first size no more than their last."""
+    check_count(trial_games, "--trial-games")
+    check_count(max_trial_games, "--max-trial-games")
+    check_count(games, "--games")
+    if trial_games > max_trial_games:
+        raise SimkitError(f"--trial-games {trial_games} is more than --max-trial-games {max_trial_games}; the games per "
+                          "trial start at the first and double up to the second")

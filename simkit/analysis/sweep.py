@@ -6,15 +6,13 @@ paired differences, not from overlapping intervals.
 """
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 
 from simkit.reports.format import rate_interval
 
 from ..errors import SimkitError
 from ..games import get_game
-from ..inputs import MAX_POINTS, grid_label, parse_grid  # noqa: F401  (re-exported)
+from ..inputs import MAX_POINTS, grid_label, parse_grid, sweep_points  # noqa: F401  (re-exported)
 from .activity import first_lines, probe_strategies
 from .play import batches, block_outcomes, deals_for, play_many
 from .result import Analysis, games_played, negligible_of, parse_negligible, points, size_words
@@ -37,23 +35,8 @@ def sweep(game: str, strategy: str | None = None, param: str | None = None, fiel
     """
     thresholds = parse_negligible(negligible)
     spec = get_game(game)
-    if (param is None) == (rule is None):
-        raise SimkitError("a sweep needs exactly one of --param (with --strategy) and --rule")
-    if param is not None:
-        if not strategy:
-            raise SimkitError("--param needs --strategy, the strategy whose parameter is swept")
-        key, values = parse_grid(param, "--param")
-        if any(isinstance(v, (bool, str, list)) for v in values):
-            raise SimkitError(f"--param {param!r}: strategy parameters are numbers")
-        field = list(spec.default_lineup[1:]) if field is None else field
-        field = field.split(",") if isinstance(field, str) else list(field)
-        lineups = [[f"{strategy}:{key}={grid_label(v)}", *field] for v in values]
-        rule_sets = [list(sets)] * len(values)
-        focus = 0
-    else:
-        key, values = parse_grid(rule, "--rule")
-        lineups = [players] * len(values)
-        rule_sets = [[*sets, f"{key}={json.dumps(v)}"] for v in values]
+    key, values, lineups, rule_sets = sweep_points(spec.default_lineup, strategy, param, rule, field, players, sets)
+    focus = 0 if param is not None else focus
     point_batches = [batches(game, lineup, seed, point_sets, rules, rotate_seats)
                      for lineup, point_sets in zip(lineups, rule_sets)]  # validates every point before playing
     seats = point_batches[0][0].seats

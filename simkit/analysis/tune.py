@@ -40,8 +40,7 @@ from simkit.reports.order import sort_tables
 
 from ..errors import SimkitError
 from ..games import get_game
-from ..inputs import declared_space, parse_space  # noqa: F401  (re-exported)
-from ..limits import check_count
+from ..inputs import check_trial_sizes, declared_space, parse_space  # noqa: F401  (re-exported)
 from ..runner import make_batch
 from ..strategy import Seat, parse_lineup, parse_seat, seat_spec
 from .activity import first_lines, probe_strategies
@@ -282,12 +281,7 @@ def tune(game: str, strategy: str, params=None, field=None, self_play: bool = Fa
                                ("stages", stages, 1), ("round_size", round_size or 1, 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
             raise SimkitError(f"--{name.replace('_', '-')} must be a whole number of at least {least}, not {value!r}")
-    check_count(trial_games, "--trial-games")
-    check_count(max_trial_games, "--max-trial-games")
-    check_count(games, "--games")
-    if trial_games > max_trial_games:
-        raise SimkitError(f"--trial-games {trial_games} is more than --max-trial-games {max_trial_games}; the games per "
-                          "trial start at the first and double up to the second")
+    check_trial_sizes(trial_games, max_trial_games, games)
     field_seats = parse_lineup(spec.name, field) if not self_play else None
     n = len(field_seats) + 1 if field_seats is not None else (players or len(spec.default_lineup))
     if players is not None and n != players:

@@ -8,13 +8,17 @@ command makes the rest. So the error reported is always the one the command itse
 (tests/test_cli_early.py plays each against the command without its early check)."""
 from __future__ import annotations
 
-import json
-
 from ..catalogue import catalogue_seats, lineup_texts
 from ..errors import SimkitError
 from ..games import get_game
-from ..inputs import declared_space, grid_label, parse_budget, parse_grid, parse_negligible, parse_space
-from ..limits import check_count
+from ..inputs import (
+    check_trial_sizes,
+    declared_space,
+    parse_budget,
+    parse_negligible,
+    parse_space,
+    sweep_points,
+)
 from ..outdir import prepare_output
 from ..rules import read_toml
 from .options import check_backend
@@ -104,22 +108,8 @@ def sweep(game, strategy=None, param=None, field=None, rule=None, players=None, 
           negligible=(), **_) -> None:
     """The first checks of ``simkit.analysis.sweep``, in its order."""
     parse_negligible(negligible)
-    spec = get_game(game)
-    if (param is None) == (rule is None):
-        raise SimkitError("a sweep needs exactly one of --param (with --strategy) and --rule")
-    if param is not None:
-        if not strategy:
-            raise SimkitError("--param needs --strategy, the strategy whose parameter is swept")
-        key, values = parse_grid(param, "--param")
-        if any(isinstance(v, (bool, str, list)) for v in values):
-            raise SimkitError(f"--param {param!r}: strategy parameters are numbers")
-        field = list(spec.default_lineup[1:]) if field is None else field
-        field = field.split(",") if isinstance(field, str) else list(field)
-        points = [([f"{strategy}:{key}={grid_label(v)}", *field], list(sets)) for v in values]
-    else:
-        key, values = parse_grid(rule, "--rule")
-        points = [(players, [*sets, f"{key}={json.dumps(v)}"]) for v in values]
-    for line_up, point_sets in points:     # every point is validated before any is played
+    _, _, lineups, rule_sets = sweep_points(get_game(game).default_lineup, strategy, param, rule, field, players, sets)
+    for line_up, point_sets in zip(lineups, rule_sets):     # every point is validated before any is played
         _prepared(_batch(game, line_up, point_sets, rules)[1])
 
 
@@ -132,12 +122,7 @@ def tune(game, strategy, params=None, field=None, self_play=False, players=None,
     if (field is None or field == [] or field == "") == (not self_play):
         raise SimkitError("tune needs exactly one of --field LINE-UP (tune a best response to it) and --self-play")
     parse_budget(budget)
-    check_count(trial_games, "--trial-games")
-    check_count(max_trial_games, "--max-trial-games")
-    check_count(games, "--games")
-    if trial_games > max_trial_games:
-        raise SimkitError(f"--trial-games {trial_games} is more than --max-trial-games {max_trial_games}; the games per "
-                          "trial start at the first and double up to the second")
+    check_trial_sizes(trial_games, max_trial_games, games)
     field_seats = _seats(game, field.split(",") if isinstance(field, str) else field) if not self_play else None
     n = len(field_seats) + 1 if field_seats is not None else (players or len(spec.default_lineup))
     if players is not None and n != players:
