@@ -201,7 +201,10 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_in_one_line(tmp_path):
         pytest.skip("the run finished before it could be interrupted")
     assert child.returncode == 130 and len(workers) == 3    # two workers and the checker
     line, = err.splitlines()
-    assert line.startswith("simkit: interrupted with ") and line.endswith("run the same command again to resume")
+    # On a loaded machine the run may still be stopping its workers when the supervisor's grace ends; the
+    # supervisor then ends the command with its own one line (simkit.supervise), which says the same.
+    assert (line.startswith("simkit: interrupted with ") and line.endswith("run the same command again to resume")
+            or line == "simkit: interrupted; a run's finished chunks are kept and the same command resumes it"), line
     assert not any(runner_alive(pid) for pid in workers)
 
 
