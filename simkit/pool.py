@@ -579,6 +579,7 @@ class _Sample:
             if game is not None:
                 self.games[id(chunk)] = game
         self.sent = []      # (chunk, game, its rows as played), in the order sent to the checker
+        self.replies = []   # the checker's replies read so far, in the same order
         if self.games:
             _checker_for([chunk.batch for chunk in chunks if id(chunk) in self.games])
 
@@ -589,10 +590,21 @@ class _Sample:
         def keep(chunk, columns):
             game = self.games.get(id(chunk))
             if game is not None:
+                self._read_replies()
                 _checker.conns[0].send(("replay", _describe(chunk.batch), chunk.columns, [game]))
                 self.sent.append((chunk, game, game_rows(columns, game - chunk.first_game, len(chunk.batch.seats))))
             sink(chunk, columns)
         return keep
+
+    def _read_replies(self) -> None:
+        """Take in the replies the checker has sent so far: left in the pipe, they would fill it, the checker
+        would block sending the next one and stop reading, and a long run would block sending to it."""
+        conn = _checker.conns[0]
+        try:
+            while conn.poll(0):
+                self.replies.append(conn.recv())
+        except (EOFError, OSError):
+            pass            # the checker died: verify() reports it when it reaches the missing reply
 
     def abandon(self) -> None:
         """Drop the checker's replies still to come (play_chunks stopped): a later call must not read them."""
@@ -602,8 +614,8 @@ class _Sample:
             checker.close(kill=True)
 
     def verify(self, failed=None) -> None:
-        for chunk, game, rows in self.sent:
-            columns = _replayed(chunk.batch, game)
+        for k, (chunk, game, rows) in enumerate(self.sent):
+            columns = _replayed(chunk.batch, game, self.replies[k] if k < len(self.replies) else None)
             if not same_rows(rows, game_rows(columns, 0, len(chunk.batch.seats))):
                 error = faults.StrategyFault(faults.not_reproducible_line(chunk.batch, game))
                 if failed is None:
@@ -623,9 +635,16 @@ def _checker_for(batches) -> None:
         _checker = _Pool(1)
 
 
-def _replayed(batch, game: int) -> dict:
-    """The checker's next reply: the columns of ``game`` of ``batch`` played again, with its outside randomness
-    freshly seeded (a fault there is raised here, in one line)."""
+def _replayed(batch, game: int, reply=None) -> dict:
+    """The checker's next reply (or ``reply``, read earlier): the columns of ``game`` of ``batch`` played again,
+    with its outside randomness freshly seeded (a fault there is raised here, in one line)."""
+    ok, value = reply if reply is not None else _next_reply(batch, game)
+    if not ok:
+        raise unpacked(value)
+    return value[0]
+
+
+def _next_reply(batch, game: int):
     global _checker
     limit = guard.decision_timeout()
     try:
@@ -636,14 +655,11 @@ def _replayed(batch, game: int) -> dict:
             raise faults.StrategyFault(faults.stop_line(faults.note_for(batch, game, 1), words,
                                                         f"is stuck: a decision has not returned in {limit:g} s "
                                                         "(--decision-timeout) when replayed in another process"))
-        ok, value = _checker.conns[0].recv()
+        return _checker.conns[0].recv()
     except (EOFError, OSError):
         error = _checker.died(0)
         _checker = None
         raise error from None
-    if not ok:
-        raise unpacked(value)
-    return value[0]
 
 
 class ChildDied(WorkerDied):

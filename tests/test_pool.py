@@ -2,6 +2,8 @@
 made after it was forked, fed every batch of an analysis at once, and without effect on the results."""
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pandas as pd
@@ -190,3 +192,21 @@ def test_a_worker_killed_during_an_analysis_is_one_line(fresh_pool, monkeypatch,
     assert exc.value.code == 1
     line, = capsys.readouterr().err.splitlines()
     assert line.startswith("simkit: error: wheedle line-up ") and "its worker process died (SIGKILL" in line, line
+
+
+LONG_RUN = """
+from simkit import pool
+from simkit.runner import make_batch, run_to_frame
+pool.SAMPLE_EVERY = 1          # every chunk sends a game to the checker, as a very long run does in time
+frame = run_to_frame(make_batch("wheedle", 1000, seed=3), workers=1, chunk_size=1)
+print(len(frame))
+"""
+
+
+def test_a_long_run_reads_the_checkers_replies_as_it_goes():
+    """The replays sent to the reproducibility checker must not pile up unread: once the pipes fill, the checker
+    blocks sending a reply, stops reading, and the run blocks sending it the next game (a 67,200-game
+    tournament hung so)."""
+    done = subprocess.run([sys.executable, "-c", LONG_RUN], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["4000"]
