@@ -190,8 +190,8 @@ def expert_buy(table, params, memory, state, query):
     seat = query[Q_SEAT]
     c = query[Q_COMMODITY]
     price = query[Q_PRICE]
-    if seat_field(table, seat, F_CIRCLE) == INNER and held(table, seat, c) + at_risk(table, seat, c) == 0 \
-            and cash(table, seat) - price < params[P_INNER_KEEP]:
+    if params[P_INNER_KEEP] > 0 and seat_field(table, seat, F_CIRCLE) == INNER \
+            and held(table, seat, c) + at_risk(table, seat, c) == 0 and cash(table, seat) - price < params[P_INNER_KEEP]:
         return 0
     could_set = held(table, seat, c) + 1 + at_risk(table, seat, c) + in_pack(table, c) \
         + others_hold(table, seat, c) >= table[H_MIN_SET]
@@ -300,7 +300,7 @@ EXPERT_PARAMS.update({
                                               "(0: never)"),
     "inner_keep": Param(10000, 0, 1_000_000, "int", "inside the inner circle, buy a card of a commodity it holds "
                                                    "none of only while cash stays at least this after paying for it "
-                                                   "(0: whenever it would outside)"),
+                                                   "(0: as outside)"),
 })
 EXPERT_ORDER.declare(EXPERT_PARAMS)
 

@@ -155,6 +155,7 @@ def test_expert_keeps_cash_for_the_inner_circle_instead_of_a_lone_dear_card():
     p.field(0, F_CIRCLE, INNER)
     assert ask(p, D_BUY, "buy", 0, commodity=diamonds, price=100_000) == 0      # inside: 5,000 left, under inner_keep
     assert ask(p, D_BUY, "buy", 0, {"inner_keep": 5_000}, commodity=diamonds, price=100_000) == 1
+    p.set_cash(0, 95_000)                    # 0: as outside, on loans if need be
     assert ask(p, D_BUY, "buy", 0, {"inner_keep": 0}, commodity=diamonds, price=100_000) == 1
     p.give(0, "Diamonds", 1)                 # a second copy builds a set: bought whatever the cash left
     assert ask(p, D_BUY, "buy", 0, commodity=diamonds, price=100_000) == 1
