@@ -13,16 +13,16 @@ target wealth:
   loans on the cards whose raid would hand a rival least;
 - it opens the inner circle (whose yellow spaces charge 10% of a dear card to a player who cannot buy it)
   only once rich (``enter_at`` x the threshold), and follows a rival in earlier only when a rival inside has
-  ``enter_open`` x its wealth;
+  ``enter_open`` x its wealth; inside, it buys a card of a commodity it holds none of only while it keeps
+  ``inner_keep`` in cash (the inner circle ruins a player with no cash);
 - it sells a set the moment the sale reaches the target (the win), otherwise at ``sell_at`` cards
   (``sell_yellow`` for yellow sets, whose multiple grows fastest);
 - it deals as the trader does, but offers a purchase to the holder it has offered that commodity to least often
   (then the one holding fewest copies): a player who refused keeps refusing, and a turn has one deal;
 - with no such deal it spoils: it raids a rival's At Risk card of a set that rival holds whole (clean and At Risk
   copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash;
-- it refuses another player's 3 x offer when the set the card completes gains the buyer more than ``deny``
-  x what the sale gains it (2 x face), or takes the buyer to the target, or the card is one of a set it
-  builds;
+- it refuses another player's 3 x offer when the card gains the buyer anything (completes or enlarges its
+  set) or is one of a set it builds (``keep_from`` copies; as shipped it refuses every offer);
 - on an outer yellow space it turns a yellow card only with the cash (and loans) to buy a dear one,
   otherwise a Command card (with probability ``command``, 1 as shipped).
 """
@@ -92,8 +92,9 @@ from simkit.strategy import Param, Strategy, register
 
 I = types.int64
 # the expert's own parameters, after the trader's ten
-EXPERT_ORDER = TRADER_ORDER.then("sell_yellow deny yellow_cash redeem_keep enter_open spoil")
-P_SELL_YELLOW, P_DENY, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN, P_SPOIL = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
+EXPERT_ORDER = TRADER_ORDER.then("sell_yellow yellow_cash redeem_keep enter_open spoil inner_keep")
+(P_SELL_YELLOW, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN, P_SPOIL,
+ P_INNER_KEEP) = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
 
 
 @uncounted(I(TABLE, I, I, I), inline=True)
@@ -165,30 +166,33 @@ def expert_deal(table, params, memory, state, query):
 
 @uncounted(DECISION_SIGNATURE)
 def expert_answer(table, params, memory, state, query):
-    """Sell one card at 3 x face (2 x face of wealth to me) unless it builds a set of mine (keep_from copies),
-    completes a set that gains the buyer more than deny x that, or takes the buyer to the target."""
+    """Sell one card at 3 x face (2 x face of wealth to me) unless it builds a set of mine (keep_from copies) or
+    gains the buyer anything: a card that completes or enlarges its set gains it more than the price."""
     seat = query[Q_SEAT]
     c = query[Q_COMMODITY]
     if held(table, seat, c) >= params[P_KEEP_FROM]:
         return 0
     buyer = query[Q_FROM]
-    mine_gain = query[Q_PRICE] - face(table, c)
     theirs = held(table, buyer, c) + 1
     their_gain = face(table, c) - query[Q_PRICE]
     if theirs >= table[H_MIN_SET]:
         their_gain += sale_gain(table, buyer, c, theirs)
-    if total_wealth(table, buyer) + their_gain >= table[H_TARGET]:
-        return 0
-    return 1 if their_gain <= params[P_DENY] * mine_gain else 0
+    return 1 if their_gain <= 0 else 0
 
 
 @uncounted(DECISION_SIGNATURE)
 def expert_buy(table, params, memory, state, query):
     """A yellow card that can still become a set, borrowing At Risk for it; any other card the trader
-    would buy."""
+    would buy. Inside the inner circle, where a turned card is dear and refusing it costs 10% of its face, a card
+    of a commodity it holds none of only while cash stays above ``inner_keep`` after paying for it: a lone dear
+    card bought on loans leaves nothing for the next Handlers Charge or Command card, and the inner circle ruins
+    a player with no cash."""
     seat = query[Q_SEAT]
     c = query[Q_COMMODITY]
     price = query[Q_PRICE]
+    if params[P_INNER_KEEP] > 0 and seat_field(table, seat, F_CIRCLE) == INNER \
+            and held(table, seat, c) + at_risk(table, seat, c) == 0 and cash(table, seat) - price < params[P_INNER_KEEP]:
+        return 0
     could_set = held(table, seat, c) + 1 + at_risk(table, seat, c) + in_pack(table, c) \
         + others_hold(table, seat, c) >= table[H_MIN_SET]
     if colour(table, c) == YELLOW and could_set:
@@ -285,8 +289,6 @@ _TUNED = {"reserve": 44, "enter_at": 2.0, "keep_from": 1, "leverage": 2, "comman
 EXPERT_PARAMS = {key: param.with_default(_TUNED[key]) if key in _TUNED else param for key, param in _PARAMS.items()}
 EXPERT_PARAMS.update({
     "sell_yellow": Param(3, 1, 20, "int", "sell a yellow set once it has this many cards (sell_at for the others)"),
-    "deny": Param(8.147, 0.0, 50.0, doc="refuse a 3 x offer when the buyer's wealth gain (its set) exceeds this x "
-                                      "mine (2 x face)"),
     "yellow_cash": Param(40251, 0, 1_000_000, "int", "on an outer yellow space, turn a yellow card only with this "
                                                      "much cash and loans; else a Command card"),
     "redeem_keep": Param(20000, 0, 1_000_000, "int", "before rolling, redeem At Risk cards (those a rival's set "
@@ -296,6 +298,9 @@ EXPERT_PARAMS.update({
     "spoil": Param(10000, 0, 10_000_000, "int", "with no deal for a set of its own, raid a rival's At Risk card of a "
                                               "set it holds whole when that cuts the set's sale by this much "
                                               "(0: never)"),
+    "inner_keep": Param(10000, 0, 1_000_000, "int", "inside the inner circle, buy a card of a commodity it holds "
+                                                   "none of only while cash stays at least this after paying for it "
+                                                   "(0: as outside)"),
 })
 EXPERT_ORDER.declare(EXPERT_PARAMS)
 
@@ -305,5 +310,5 @@ expert = register(Strategy.build(
     doc="Races to the target wealth: sells the set that wins at once, buys wealth-neutral cards and borrows for "
         "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, offers each "
         "purchase to the holder it has asked least, raids the pledged card of a rival's whole set, refuses offers "
-        "that hand a rival a big set, opens the inner circle late, turns yellow cards only with the cash to buy them "
+        "that hand a rival a set, opens the inner circle late and keeps cash inside it, turns yellow cards only with the cash to buy them "
         "(docs/strategies.md, \"The experts\")."))

@@ -7,6 +7,7 @@ from simkit.games.wheeler_dealer_uk.view import (
     BORROW_FOR_PAYMENT,
     D_ANSWER,
     D_BORROW,
+    D_BUY,
     D_DEAL,
     D_ENTER,
     D_REDEEM,
@@ -74,22 +75,19 @@ def test_expert_sells_the_set_that_reaches_the_target_at_once():
     assert ask(p, D_SELL, "sell", 0) == pack_sale(p.c("Silver"), 3)
 
 
-def test_expert_refuses_to_hand_a_rival_the_win_but_sells_a_spare_card():
+def test_expert_refuses_to_hand_a_rival_a_set_but_sells_a_spare_card():
     keep_one = {"keep_from": 2}                          # as shipped (keep_from 1) it refuses every offer
     p = Position(players=2)
     p.give(0, "Diamonds", 1)
     p.give(1, "Diamonds", 2)                             # my card would complete a set worth 1,200,000
-    p.set_cash(1, 400_000)
-    assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 0  # its win
-    p.set_cash(1, 10_000)                                # the set alone leaves it short of the target,
-    assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 1
+    p.set_cash(1, 10_000)
+    assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 0
     assert ask(p, D_ANSWER, "answer", 0, commodity=p.c("Diamonds"), price=300_000, buyer=1) == 0
-    assert ask(p, D_ANSWER, "answer", 0, {"keep_from": 2, "deny": 1}, commodity=p.c("Diamonds"), price=300_000,
-               buyer=1) == 0                             # its gain, 700,000, is above 1 x mine (200,000)
     p = Position(players=2)
     p.give(0, "Potatoes", 1)
     p.give(1, "Potatoes", 1)                             # no set for the buyer: 2 x face is mine
     assert ask(p, D_ANSWER, "answer", 0, keep_one, commodity=p.c("Potatoes"), price=1_500, buyer=1) == 1
+    assert ask(p, D_ANSWER, "answer", 0, commodity=p.c("Potatoes"), price=1_500, buyer=1) == 0
 
 
 def test_expert_offers_a_purchase_to_the_holder_it_has_asked_least_often():
@@ -145,6 +143,22 @@ def test_expert_opens_the_inner_circle_late_but_follows_a_rich_rival():
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 2.1}) == 0
     p.set_cash(0, threshold - 1)    # below the threshold it follows nobody
     assert ask(p, D_ENTER, "enter", 0, {"enter_at": 2.0, "enter_open": 1.0}) == 0
+
+
+def test_expert_keeps_cash_for_the_inner_circle_instead_of_a_lone_dear_card():
+    p = Position(players=2)
+    p.give(0, "Tin", 2)                      # cards to borrow on
+    p.give(1, "Diamonds", 2)                 # copies left: a Diamond can still become a set
+    p.set_cash(0, 105_000)
+    diamonds = p.c("Diamonds")
+    assert ask(p, D_BUY, "buy", 0, commodity=diamonds, price=100_000) == 1      # outside: bought, on loans if need be
+    p.field(0, F_CIRCLE, INNER)
+    assert ask(p, D_BUY, "buy", 0, commodity=diamonds, price=100_000) == 0      # inside: 5,000 left, under inner_keep
+    assert ask(p, D_BUY, "buy", 0, {"inner_keep": 5_000}, commodity=diamonds, price=100_000) == 1
+    p.set_cash(0, 95_000)                    # 0: as outside, on loans if need be
+    assert ask(p, D_BUY, "buy", 0, {"inner_keep": 0}, commodity=diamonds, price=100_000) == 1
+    p.give(0, "Diamonds", 1)                 # a second copy builds a set: bought whatever the cash left
+    assert ask(p, D_BUY, "buy", 0, commodity=diamonds, price=100_000) == 1
 
 
 def test_expert_raids_the_pledged_card_of_a_rivals_whole_set_when_the_set_loses_spoil():
