@@ -200,13 +200,21 @@ def unpacked(value: tuple) -> Exception:
     return exc
 
 
+_compiled_for: set = set()     # (game, strategies in seat order) compiled by this worker (_compiled)
+
+
 def _compiled(description: tuple):
-    """``_rebuild``, then the engine compiled (or loaded from the disk cache) for the batch's line-up in every
-    seat order by playing no games: no decision runs, so the watch (busy only while games are played) never
-    takes a long compilation for a stuck decision. For a worker whose parent did not compile first."""
+    """``_rebuild``, then the engine compiled (or loaded from the disk cache) for the batch's strategies in
+    every seat order by playing no games: no decision runs, so the watch (busy only while games are played)
+    never takes a long compilation for a stuck decision. For a worker whose parent did not compile first.
+    Once per game and strategies: a search's trials differ in parameter values or rules, not in types, and a
+    call with no games still costs about 2 ms."""
     batch = _rebuild(description)
-    for r in range(len(batch.seats) if batch.rotate_seats else 1):
-        batch.game.simulate(batch.prepared, list(rotate(batch.seats, r)), batch.seed, 0, 0, False)
+    key = (batch.game.name, tuple(seat.strategy.serial for seat in batch.seats))
+    if key not in _compiled_for:
+        for r in range(len(batch.seats) if batch.rotate_seats else 1):
+            batch.game.simulate(batch.prepared, list(rotate(batch.seats, r)), batch.seed, 0, 0, False)
+        _compiled_for.add(key)
     return batch
 
 
@@ -276,15 +284,12 @@ def _may_fork():
     started by its nanny is one; play_watched forks there): multiprocessing refuses that only so that such
     children are not orphaned, and ours die with their parent (``_die_with_parent``)."""
     config = multiprocessing.current_process()._config
-    daemon = config.get("daemon")
-    config["daemon"] = False
+    daemon = config.pop("daemon", None)
     try:
         yield
     finally:
         if daemon is not None:
             config["daemon"] = daemon
-        else:
-            config.pop("daemon", None)
 
 
 class _Pool:
