@@ -12,9 +12,13 @@ import tempfile
 import time
 
 from . import distributed, pool
+from .analysis.balance import balance
+from .analysis.design import design
+from .analysis.metagame import metagame
 from .analysis.play import Job, play_jobs
 from .analysis.tune import tune
 from .distributed import using
+from .errors import SimkitError
 from .games import get_game
 from .pool import usage
 from .runner import execute, make_batch, run_to_directory
@@ -119,29 +123,78 @@ def tune_setup(game: str) -> dict:
     return {"strategy": name, "field": [name] * (len(seats) - 1)}
 
 
+ANALYSES = ("tune", "metagame", "design", "balance-retune")
+
+
+def _analysis_calls(game: str, trials: int, games: int, trial_games: int, vary: str | None,
+                    change: str | None) -> dict:
+    """What ``analysis_times`` times, by name: each a function (budget scale: "full" or "warm", workers) that
+    runs the analysis at a small size. ``tune``: ``tune_setup``; ``metagame``: the default line-up's
+    strategies (at least two), ``games`` x 5 games; ``design``: ``vary`` (a ``--vary`` item of the game) for
+    seat balance, ``trials`` / 2 trials of ``trial_games`` games, ``games`` re-evaluating; ``balance-retune``:
+    the default line-up under ``change`` (a ``--set-b`` item) with tune_setup's strategy re-tuned under both
+    rule sets (``trials`` / 5 trials each, ``games`` games)."""
+    setup = tune_setup(game)
+    names = list(dict.fromkeys(get_game(game).default_lineup))
+    if len(names) < 2:
+        names.append(setup["strategy"] if names[0] != setup["strategy"] else "random")
+
+    def scaled(full, warm, budget):
+        return str(full if budget == "full" else warm)
+
+    return {
+        "tune": lambda budget, workers: tune(
+            game, setup["strategy"], field=setup["field"], budget=scaled(trials, 2, budget),
+            games=games if budget == "full" else min(games, 200), trial_games=trial_games, workers=workers,
+            seed=1, progress=False),
+        "metagame": lambda budget, workers: metagame(
+            game, names, games=5 * games if budget == "full" else 200, seed=1, workers=workers),
+        "design": lambda budget, workers: design(
+            game, vary=vary, goal=["seat-balance"], budget=scaled(max(2, trials // 2), 2, budget),
+            trial_games=trial_games, games=games if budget == "full" else 200, candidates=1, seed=1,
+            workers=workers, progress=False),
+        "balance-retune": lambda budget, workers: balance(
+            game, sets_b=[change], retune=setup["strategy"], retune_budget=scaled(max(2, trials // 5), 2, budget),
+            games=games if budget == "full" else 200, seed=1, workers=workers),
+    }
+
+
 def analysis_times(game: str, workers: int, repeat: int, trials: int = 40, games: int = 2000,
-                   trial_games: int = 400, scheduler: str | None = None) -> dict:
-    """Wall seconds of a tune of ``trials`` trials (``tune_setup``; ``games`` per side of its validation) on
-    the local pool and on a Dask LocalCluster of ``workers`` processes of one thread, alternated, medians of
-    ``repeat``; both warmed by a tune of 2 trials first, and the cluster started before the timing (as one
-    already running; ``scheduler``: use that one, its workers' threads all busy with this). Also the CPU
-    seconds of every worker process and of this one in each, summed over the rounds: how busy the workers were kept."""
+                   trial_games: int = 400, scheduler: str | None = None, analyses=("tune",), vary: str | None = None,
+                   change: str | None = None) -> dict:
+    """Wall seconds of each of ``analyses`` (``ANALYSES``; by default a tune of ``trials`` trials,
+    ``tune_setup``, with ``games`` per side of its validation; ``_analysis_calls`` sizes the others) on the
+    local pool and on a Dask LocalCluster of ``workers`` processes of one thread, alternated, medians of
+    ``repeat``; each warmed at a tiny size first, and the cluster started before the timing (as one already
+    running; ``scheduler``: use that one, its workers' threads all busy with this). Also the CPU seconds of
+    every worker process (with its children) and of this one in each, summed over the rounds: how busy the
+    workers were kept.
+    ``design`` needs ``vary`` (a ``--vary`` item) and ``balance-retune`` ``change`` (a ``--set-b`` item)."""
     import dask
     import psutil
     from dask.distributed import Client, LocalCluster
 
+    unknown = [name for name in analyses if name not in ANALYSES]
+    if unknown or ("design" in analyses and not vary) or ("balance-retune" in analyses and not change):
+        raise SimkitError(f"analysis_times: analyses from {', '.join(ANALYSES)} (design needs vary, balance-retune "
+                          f"change), not {', '.join(unknown) or 'without them'}")
+    calls = _analysis_calls(game, trials, games, trial_games, vary, change)
     setup = tune_setup(game)
 
     def cpu(pids) -> list[float]:
-        return [sum(psutil.Process(pid).cpu_times()[:2]) for pid in pids]
+        # with its children: a Dask worker plays in a watched child when there is a decision timeout
+        # (simkit.pool.play_watched), kept warm, so its CPU is the child's
+        def used(process):
+            return sum(process.cpu_times()[:2])
+        return [used(process) + sum(used(child) for child in process.children(recursive=True))
+                for process in map(psutil.Process, pids)]
 
-    walls = {"local": [], "dask": []}
-    used = {"local": None, "dask": None}
+    walls = {name: {"local": [], "dask": []} for name in analyses}
+    used = {name: {"local": None, "dask": None} for name in analyses}
 
-    def play(backend, address, budget, validation):
+    def play(name, backend, address, budget):
         with using(backend, workers, address if backend == "dask" else None):
-            tune(game, setup["strategy"], field=setup["field"], budget=budget, games=validation,
-                 trial_games=trial_games, workers=workers, seed=1, progress=False)
+            calls[name](budget, workers)
 
     with contextlib.ExitStack() as stack:
         if scheduler is None:
@@ -152,24 +205,31 @@ def analysis_times(game: str, workers: int, repeat: int, trials: int = 40, games
         # as the current client (a `with Client(...)` block) made every tune on the cluster wait ~50 s
         with Client(scheduler) as client:
             pids = {"dask": sorted(client.run(os.getpid).values())}
-        for backend in walls:
-            play(backend, scheduler, "2", min(games, 200))
+        for name in analyses:
+            for backend in ("local", "dask"):
+                play(name, backend, scheduler, "warm")
         pids["local"] = [process.pid for process in pool._pool.processes]
-        for round_ in range(repeat):
-            for backend in (("local", "dask") if round_ % 2 == 0 else ("dask", "local")):
-                before, mine = cpu(pids[backend]), time.process_time()
-                start = time.perf_counter()
-                play(backend, scheduler, str(trials), games)
-                walls[backend].append(time.perf_counter() - start)
-                spent = [after - b for after, b in zip(cpu(pids[backend]), before)] + [time.process_time() - mine]
-                used[backend] = spent if used[backend] is None else [u + x for u, x in zip(used[backend], spent)]
-    local, dask = statistics.median(walls["local"]), statistics.median(walls["dask"])
-    return {"tune": {"game": game, **setup, "trials": trials, "validation_games": games, "workers": workers,
-                     "wall_s_local": local, "wall_s_dask": dask, "dask_wall_ratio": dask / local,
-                     "walls_local": walls["local"], "walls_dask": walls["dask"],
-                     "worker_cpu_s_local": used["local"][:-1], "worker_cpu_s_dask": used["dask"][:-1],
-                     "parent_cpu_s_local": used["local"][-1], "parent_cpu_s_dask": used["dask"][-1],
-                     "wall_s_total_local": sum(walls["local"]), "wall_s_total_dask": sum(walls["dask"])}}
+        for round_ in range(repeat):       # interleaved: every analysis on both backends in each round
+            for name in analyses:
+                for backend in (("local", "dask") if round_ % 2 == 0 else ("dask", "local")):
+                    before, mine = cpu(pids[backend]), time.process_time()
+                    start = time.perf_counter()
+                    play(name, backend, scheduler, "full")
+                    walls[name][backend].append(time.perf_counter() - start)
+                    spent = [after - b for after, b in zip(cpu(pids[backend]), before)] + [time.process_time() - mine]
+                    sums = used[name][backend]
+                    used[name][backend] = spent if sums is None else [u + x for u, x in zip(sums, spent)]
+    out = {}
+    for name in analyses:
+        local, dask = statistics.median(walls[name]["local"]), statistics.median(walls[name]["dask"])
+        ratios = [d / lo for d, lo in zip(walls[name]["dask"], walls[name]["local"])]
+        out[name] = {"game": game, **(setup if name == "tune" else {}), "trials": trials, "validation_games": games,
+                     "workers": workers, "wall_s_local": local, "wall_s_dask": dask, "dask_wall_ratio": dask / local,
+                     "round_ratios": ratios, "walls_local": walls[name]["local"], "walls_dask": walls[name]["dask"],
+                     "worker_cpu_s_local": used[name]["local"][:-1], "worker_cpu_s_dask": used[name]["dask"][:-1],
+                     "parent_cpu_s_local": used[name]["local"][-1], "parent_cpu_s_dask": used[name]["dask"][-1],
+                     "wall_s_total_local": sum(walls[name]["local"]), "wall_s_total_dask": sum(walls[name]["dask"])}
+    return out
 
 
 def _paired_rates(spec: dict, games: int, cores: int, repeat: int) -> dict:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from contextlib import contextmanager
 
-from . import faults, pool
+from . import faults, guard, pool
 from .batch import Batch
 from .errors import SimkitError, WorkerDied
 from .games import get_game
@@ -112,17 +113,29 @@ MIN_TASK = 2000
 TASKS_PER_THREAD = 8    # in a large call (a run), so that a dead worker loses little and the bar moves
 
 
-def _play_task(parts: list) -> list:
+def _play_task(parts: list, limit: float = 0.0) -> list:
     """A task: several chunks ((description, first game, games, check, columns) each), played one after the
     other; (True, (columns, seconds)) or (False, the exception packed as the pool's workers pack it) for each,
-    so one chunk's fault is its own and reads as it does locally."""
-    played = []
-    for description, first_game, games, check, columns in parts:
+    so one chunk's fault is its own and reads as it does locally. ``limit``: the command's decision timeout;
+    when it is not 0 the games are played in a child process of the worker that watches them
+    (``simkit.pool.play_watched``), so a stuck decision stops the command in one line, as on the local pool."""
+    if not limit:
+        played = []
+        for description, first_game, games, check, columns in parts:
+            try:
+                played.append((True, _timed_play(pool.built(description, _build), first_game, games, check, columns)))
+            except Exception as exc:
+                played.append((False, pool.packed(exc)))
+        return played
+    batches, failure = [], None
+    for description, first_game, games, _, columns in parts:
         try:
-            played.append((True, _timed_play(pool.built(description, _build), first_game, games, check, columns)))
+            batches.append((pool.built(description, _build), first_game, games, columns))
         except Exception as exc:
-            played.append((False, pool.packed(exc)))
-    return played
+            failure = (False, pool.packed(exc))
+            break
+    played = pool.play_watched(batches, parts[0][3], limit) if batches else []
+    return played + [failure] * (len(parts) - len(played))
 
 
 def tasks(chunks, threads: int) -> list[list]:
@@ -142,6 +155,15 @@ def tasks(chunks, threads: int) -> list[list]:
     return groups
 
 
+WATCH_S = 1.0           # how often play_chunks looks at the cluster while no task finishes
+NO_WORKERS_S = 60.0     # a cluster without workers this long (a nanny restarts a killed one in seconds) is gone
+
+
+def _games_words(group) -> str:
+    return "; ".join(f"{chunk.first_game:,}-{chunk.first_game + chunk.games - 1:,} of {faults.lineup_words(chunk.batch)}"
+                     for chunk in group)
+
+
 class Cluster:
     """A Dask client that plays simkit.pool's chunks (``simkit.pool.play_chunks`` sends them here while
     ``using`` is active). The tasks are pure functions of their arguments, so a task the scheduler runs
@@ -159,8 +181,10 @@ class Cluster:
         exception)`` when given."""
         from dask.distributed import as_completed
         from distributed.scheduler import KilledWorker
+        from distributed.utils import CancelledError
 
         described = {}
+        limit = guard.decision_timeout()      # the command's: the workers' own environment may differ
         threads = self.threads()
         queue = iter(tasks(chunks, threads))
         pending = {}
@@ -170,7 +194,7 @@ class Cluster:
                 if id(chunk.batch) not in described:
                     described[id(chunk.batch)] = chunk_description(chunk.batch)
             future = self.client.submit(_play_task, [(described[id(c.batch)], c.first_game, c.games, check, c.columns)
-                                                     for c in group], pure=False)
+                                                     for c in group], limit, pure=False)
             pending[future.key] = group
             return future
 
@@ -180,16 +204,22 @@ class Cluster:
                 raise exc
             failed(chunk, exc)
 
-        # (as_completed(with_results=True) once left two finished tasks undelivered, the command waiting forever)
-        running = as_completed([submit(group) for _, group in zip(range(2 * threads), queue)])
+        # on this client's event loop: as_completed's default is the default client's, and a client of the
+        # caller's own made current (``with Client(...)``) then tracked these futures on a loop they are not
+        # bound to, leaving finished tasks undelivered (a bench's tune once waited forever with the workers idle)
+        running = as_completed([submit(group) for _, group in zip(range(2 * threads), queue)], loop=self.client.loop)
         try:
-            for future in running:
+            while not running.is_empty():
+                future = self._next_finished(running)
                 group = pending.pop(future.key)
                 following = next(queue, None)
                 if following is not None:       # the worker's next task first, then this one's results
                     running.add(submit(following))
                 try:
                     played = future.result()
+                except CancelledError as exc:   # the scheduler dropped it: its connection lost, or it restarted
+                    raise WorkerDied(f"the Dask scheduler cancelled the games {_games_words(group)} ({exc}); run the "
+                                     "same command again once the cluster is back") from None
                 except KilledWorker as exc:     # the scheduler gave up re-running it elsewhere
                     played = [(False, (WorkerDied(
                         f"the Dask workers playing games {chunk.first_game:,}-{chunk.first_game + chunk.games - 1:,} "
@@ -206,6 +236,29 @@ class Cluster:
         except BaseException:
             self.client.cancel(list(running.futures))
             raise
+
+    def _next_finished(self, running):
+        """The next finished future of ``running`` (an as_completed); a cluster left without workers (all died,
+        or were stopped) for NO_WORKERS_S stops the command in one line instead of waiting for them forever."""
+        alone_since = None
+        while True:
+            with running.thread_condition:      # notified as each future finishes: checked under its lock
+                if not running.has_ready():
+                    running.thread_condition.wait(timeout=WATCH_S)
+            if running.has_ready():
+                return next(running)
+            try:
+                threads = sum(self.client.nthreads().values())
+            except (OSError, TimeoutError):
+                threads = 0
+            if threads:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > NO_WORKERS_S:
+                raise WorkerDied(f"the Dask cluster at {self.client.scheduler.address} has had no workers for "
+                                 f"{NO_WORKERS_S:g} s, so {running.count()} tasks of games wait for none: start "
+                                 "workers (dask worker ADDRESS) and run the same command again")
 
     def close(self) -> None:
         self.client.close()

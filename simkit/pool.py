@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import contextlib
 import ctypes
 import json
 import mmap
@@ -39,7 +40,7 @@ from numba import njit
 
 from . import faults, guard
 from . import strategy as _strategy
-from .batch import Batch
+from .batch import Batch, rotate
 from .errors import WorkerDied
 from .games import get_game
 from .strategy import Seat
@@ -171,7 +172,7 @@ def _timed_play(batch, first_game: int, games: int, check: bool, columns) -> tup
 
 
 def _play(description: tuple, first_game: int, games: int, check: bool, columns) -> tuple[dict, float]:
-    return _timed_play(built(description, _rebuild), first_game, games, check, columns)
+    return _timed_play(built(description, _builder[0]), first_game, games, check, columns)
 
 
 class RemoteTraceback(Exception):
@@ -199,14 +200,39 @@ def unpacked(value: tuple) -> Exception:
     return exc
 
 
-def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_address: int) -> None:
+_compiled_for: set = set()     # (game, strategies in seat order) compiled by this worker (_compiled)
+
+
+def _compiled(description: tuple):
+    """``_rebuild``, then the engine compiled (or loaded from the disk cache) for the batch's strategies in
+    every seat order by playing no games: no decision runs, so the watch (busy only while games are played)
+    never takes a long compilation for a stuck decision. For a worker whose parent did not compile first.
+    Once per game and strategies: a search's trials differ in parameter values or rules, not in types, and a
+    call with no games still costs about 2 ms."""
+    batch = _rebuild(description)
+    key = (batch.game.name, tuple(seat.strategy.serial for seat in batch.seats))
+    if key not in _compiled_for:
+        for r in range(len(batch.seats) if batch.rotate_seats else 1):
+            batch.game.simulate(batch.prepared, list(rotate(batch.seats, r)), batch.seed, 0, 0, False)
+        _compiled_for.add(key)
+    return batch
+
+
+_builder = [_rebuild]       # how this worker process builds a batch: _compiled in a watched pool's worker
+
+
+def _serve(conn, parents_ends, parent: int, forked_by_main_thread: bool, words_address: int,
+           compiles: bool = False) -> None:
     """A worker's life: play the chunks its pipe brings and send back (True, (columns, seconds)) or (False,
     (exception, its traceback)), until told to stop (None) or the pipe closes (its parent is gone). Its
-    guard words are at ``words_address``, in memory its parent reads."""
+    guard words are at ``words_address``, in memory its parent reads. ``compiles``: its parent has not
+    compiled the engines, so it compiles each line-up before playing it (``_compiled``)."""
     for end in parents_ends:        # the parent's ends of its own and the other workers' pipes
         end.close()
     _die_with_parent(parent, forked_by_main_thread)
     guard.point_at(words_address)
+    if compiles:
+        _builder[0] = _compiled
     while True:
         try:
             task = conn.recv()
@@ -252,14 +278,29 @@ class Usage:
 usage = Usage()
 
 
+@contextlib.contextmanager
+def _may_fork():
+    """Let this process fork workers even if it is itself a daemonic multiprocessing process (a Dask worker
+    started by its nanny is one; play_watched forks there): multiprocessing refuses that only so that such
+    children are not orphaned, and ours die with their parent (``_die_with_parent``)."""
+    config = multiprocessing.current_process()._config
+    daemon = config.pop("daemon", None)
+    try:
+        yield
+    finally:
+        if daemon is not None:
+            config["daemon"] = daemon
+
+
 class _Pool:
     """Worker processes, each with its own pipe: a chunk's description goes down it and its columns come
     back. This process needs no helper thread, so a chunk's round trip is one wake-up on each side (about
     half the cost of a ProcessPoolExecutor's, whose feeder and result threads add two)."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, compiles: bool = False):
         self.context = multiprocessing.get_context("fork")
         self.workers = workers
+        self.compiles = compiles    # its workers compile for themselves (serve_watched): any game will do
         self.serial = _strategy.newest_serial()
         self.games = frozenset(_warm)
         self.conns, self.processes = [], []
@@ -277,8 +318,10 @@ class _Pool:
         process = self.context.Process(target=_serve, name="simkit-worker", daemon=True,
                                        args=(theirs, [*others, mine], os.getpid(),
                                              threading.current_thread() is threading.main_thread(),
-                                             self.base + guard.WORDS * 8 * (len(self.conns) if slot is None else slot)))
-        process.start()
+                                             self.base + guard.WORDS * 8 * (len(self.conns) if slot is None else slot),
+                                             self.compiles))
+        with _may_fork():
+            process.start()
         theirs.close()
         if slot is None:
             self.conns.append(mine)
@@ -295,7 +338,8 @@ class _Pool:
         self._start(slot)
 
     def knows(self, batch) -> bool:
-        return batch.game.name in self.games and all(seat.strategy.serial <= self.serial for seat in batch.seats)
+        return (self.compiles or batch.game.name in self.games) and \
+            all(seat.strategy.serial <= self.serial for seat in batch.seats)
 
     def alive(self) -> bool:
         return all(process.is_alive() for process in self.processes)
@@ -421,6 +465,22 @@ def _play_chunks(chunks: list[Chunk], sink, workers: int, check: bool, bar, fail
                 bar.update(chunk.games)
         return
     pool = _pool_for(batches, workers)
+    try:
+        _play_on(pool, chunks, sink, check, bar, failed, guard.decision_timeout())
+    except BaseException:
+        if _pool is pool:
+            _pool = None
+        pool.close(kill=True)
+        raise
+
+
+def _play_on(pool: _Pool, chunks: list[Chunk], sink, check: bool, bar, failed, limit: float,
+             timed: bool = False) -> None:
+    """Play ``chunks`` on ``pool``'s workers, watching them: a worker whose decision has not returned in
+    ``limit`` seconds (0: never) is killed and its chunk fails in one line. ``timed``: hand the sink
+    (columns, seconds) instead of the columns."""
+    workers = len(pool.conns)
+    batches = list({id(chunk.batch): chunk.batch for chunk in chunks}.values())
     described = {id(batch): _describe(batch) for batch in batches}
     queue = collections.deque(chunks)
     in_flight = [collections.deque() for _ in pool.conns]      # per worker slot, in the order sent
@@ -437,79 +497,106 @@ def _play_chunks(chunks: list[Chunk], sink, workers: int, check: bool, bar, fail
         if bar is not None:
             bar.update(chunk.games)
 
-    try:
-        for depth in range(1, IN_FLIGHT_PER_WORKER + 1):     # round the workers, one chunk each at a time
-            for slot in range(len(pool.conns)):
-                feed(slot, depth)
-        received = collections.deque()      # (slot, chunk, reply) read off the pipes, not yet handed to sink
+    for depth in range(1, IN_FLIGHT_PER_WORKER + 1):     # round the workers, one chunk each at a time
+        for slot in range(len(pool.conns)):
+            feed(slot, depth)
+    received = collections.deque()      # (slot, chunk, reply) read off the pipes, not yet handed to sink
 
-        def receive(timeout) -> None:
-            # read every finished chunk off its pipe before any sink work: a worker's send blocks until this
-            # process reads it, so a result left in the pipe while the sink builds a table idles that worker
-            waiting = [pool.conns[slot] for slot, sent in enumerate(in_flight) if sent]
-            for conn in connection.wait(waiting, timeout) if waiting else ():
-                slot = pool.conns.index(conn)
-                try:
-                    reply = conn.recv()
-                except (EOFError, OSError):
-                    lost(slot, pool.died(slot, in_flight[slot][0] if in_flight[slot] else None))
-                    continue
-                chunk = in_flight[slot].popleft()
-                feed(slot, IN_FLIGHT_PER_WORKER)     # the worker's next chunk first, then this one's results
-                received.append((chunk, reply))
+    def receive(timeout) -> None:
+        # read every finished chunk off its pipe before any sink work: a worker's send blocks until this
+        # process reads it, so a result left in the pipe while the sink builds a table idles that worker
+        waiting = [pool.conns[slot] for slot, sent in enumerate(in_flight) if sent]
+        for conn in connection.wait(waiting, timeout) if waiting else ():
+            slot = pool.conns.index(conn)
+            try:
+                reply = conn.recv()
+            except (EOFError, OSError):
+                lost(slot, pool.died(slot, in_flight[slot][0] if in_flight[slot] else None))
+                continue
+            chunk = in_flight[slot].popleft()
+            feed(slot, IN_FLIGHT_PER_WORKER)     # the worker's next chunk first, then this one's results
+            received.append((chunk, reply))
 
-        def lost(slot: int, error: Exception) -> None:
-            if failed is None:
-                raise error from None
-            chunk = in_flight[slot].popleft()    # the one it was playing; the others go back in the queue
-            queue.extendleft(reversed(in_flight[slot]))
-            in_flight[slot].clear()
-            pool.replace(slot)
-            feed(slot, IN_FLIGHT_PER_WORKER)
-            received.append((chunk, (False, (error, None))))
+    def lost(slot: int, error: Exception) -> None:
+        if failed is None:
+            raise error from None
+        chunk = in_flight[slot].popleft()    # the one it was playing; the others go back in the queue
+        queue.extendleft(reversed(in_flight[slot]))
+        in_flight[slot].clear()
+        pool.replace(slot)
+        feed(slot, IN_FLIGHT_PER_WORKER)
+        received.append((chunk, (False, (error, None))))
 
-        limit = guard.decision_timeout()
-        progress = {}       # slot -> (its decisions begun, when that count last changed)
+    progress = {}       # slot -> (its decisions begun, when that count last changed)
 
-        def watch() -> None:
-            # a worker whose decision count has not moved for the decision timeout while it plays is stuck
-            now = time.monotonic()
-            for slot, sent in enumerate(in_flight):
-                words = pool.words(slot)
-                count = words[guard.W_DECISIONS]
-                if not sent or not words[guard.W_BUSY] or progress.get(slot, (None,))[0] != count:
-                    progress[slot] = (count, now)
-                elif now - progress[slot][1] > limit:
-                    pool.processes[slot].kill()
-                    pool.processes[slot].join()
-                    progress.pop(slot)
-                    lost(slot, faults.StrategyFault(faults.stop_line(
-                        faults.note_for(sent[0].batch, sent[0].first_game, sent[0].games), words,
-                        f"is stuck: a decision has not returned in {limit:g} s (--decision-timeout)")))
+    def watch() -> None:
+        # a worker whose decision count has not moved for the decision timeout while it plays is stuck
+        now = time.monotonic()
+        for slot, sent in enumerate(in_flight):
+            words = pool.words(slot)
+            count = words[guard.W_DECISIONS]
+            if not sent or not words[guard.W_BUSY] or progress.get(slot, (None,))[0] != count:
+                progress[slot] = (count, now)
+            elif now - progress[slot][1] > limit:
+                pool.processes[slot].kill()
+                pool.processes[slot].join()
+                progress.pop(slot)
+                lost(slot, faults.StrategyFault(faults.stop_line(
+                    faults.note_for(sent[0].batch, sent[0].first_game, sent[0].games), words,
+                    f"is stuck: a decision has not returned in {limit:g} s (--decision-timeout)")))
 
-        while any(in_flight) or received:
+    while any(in_flight) or received:
+        if not received:
+            receive(min(WATCH_S, limit) if limit else None)
             if not received:
-                receive(min(WATCH_S, limit) if limit else None)
-                if not received:
-                    watch()
-                    continue
-            chunk, (ok, value) = received.popleft()
-            if ok:
-                columns, seconds = value
-                usage.add(chunk, seconds)
-                sink(chunk, columns)
-            else:
-                exc = unpacked(value)
-                if failed is None:
-                    raise exc
-                failed(chunk, exc)
-            finish(chunk)
-            receive(0)
-    except BaseException:
-        if _pool is pool:
-            _pool = None
-        pool.close(kill=True)
-        raise
+                watch()
+                continue
+        chunk, (ok, value) = received.popleft()
+        if ok:
+            columns, seconds = value
+            usage.add(chunk, seconds)
+            sink(chunk, value if timed else columns)
+        else:
+            exc = unpacked(value)
+            if failed is None:
+                raise exc
+            failed(chunk, exc)
+        finish(chunk)
+        receive(0)
+
+
+_watched = threading.local()    # a Dask worker thread's watched pool (play_watched)
+
+
+def play_watched(parts: list, check: bool, limit: float) -> list:
+    """Play ``parts`` ((batch, first game, games, columns) each) in a warm child process of this one that this
+    thread watches as the pool watches its workers, so that a decision stuck for ``limit`` seconds stops in
+    one line (a Dask worker cannot watch itself: the engines hold the GIL). The child compiles for itself
+    and is kept for the thread's later calls. Returns per part (True, (columns, seconds)) or (False, the
+    exception packed): the first failure, for it and every part after it (its chunk's games are named in
+    it; a failed chunk stops the command)."""
+    chunks = [Chunk(batch, first_game, games, key=index, columns=columns)
+              for index, (batch, first_game, games, columns) in enumerate(parts)]
+    watched = getattr(_watched, "pool", None)
+    if watched is None or not watched.alive() or not all(watched.knows(chunk.batch) for chunk in chunks):
+        if watched is not None:
+            watched.close()
+        watched = _watched.pool = _Pool(1, compiles=True)
+    played = [None] * len(chunks)
+
+    def keep(chunk, value):
+        played[chunk.key] = (True, value)
+
+    try:
+        _play_on(watched, chunks, keep, check, None, None, limit, timed=True)
+    except BaseException as exc:
+        _watched.pool = None
+        watched.close(kill=True)
+        if not isinstance(exc, Exception):
+            raise
+        failure = (False, packed(exc))
+        return [value if value is not None else failure for value in played]
+    return played
 
 
 # ---- the reproducibility guard ----------------------------------------------------------------------------------

@@ -59,3 +59,15 @@ def test_the_speed_up_is_the_median_of_rounds_that_alternate_all_cores_and_one(m
     assert calls == [2, 2, 1, 1, 2, 2, 1, 1, 2]
     assert result["parallel_speedups"] == [1.9] * 4 and result["parallel_speedup"] == 1.9
     assert result["games_per_s_one_core"] == 500.0 and result["turns_per_s_all_cores"] == 9500.0
+
+
+def test_analysis_times_names_what_it_can_time_and_what_each_needs():
+    import pytest
+
+    from simkit.bench import ANALYSES, analysis_times
+    from simkit.errors import SimkitError
+
+    assert ANALYSES == ("tune", "metagame", "design", "balance-retune")
+    for analyses, kwargs in ((("sweep",), {}), (("design",), {}), (("balance-retune",), {"vary": "x=1:2"})):
+        with pytest.raises(SimkitError, match="analyses from tune, metagame, design, balance-retune"):
+            analysis_times("wheedle", 2, 1, analyses=analyses, **kwargs)

@@ -181,6 +181,82 @@ def test_a_strategy_error_on_a_worker_reads_as_it_does_locally(cluster, capsys, 
     assert all(isinstance(cause, pool.RemoteTraceback) and "careless" in str(cause) for cause in causes), causes
 
 
+def test_a_stuck_decision_on_a_worker_reads_as_it_does_locally(cluster, capsys, tmp_path, clean_sys_path,
+                                                                monkeypatch):
+    """A decision that never returns stops the command after --decision-timeout with the same one line on a Dask
+    worker (whose task plays in a watched child process) as in the local pool, exit status 1, and the worker
+    goes on serving: a command after it plays as before."""
+    from simkit import pool
+    from simkit.runner import make_batch
+
+    from .careless_behaviours import BEHAVIOURS, strategy_source
+
+    behaviour = next(b for b in BEHAVIOURS if b.name == "infinite-loop")
+    (tmp_path / "h28_hangs.py").write_text(strategy_source("wheedle", behaviour, "h28_hangs") + "h28_hangs = STRATEGY\n")
+    clean_sys_path.chdir(tmp_path)
+    monkeypatch.setenv("SIMKIT_DECISION_TIMEOUT", "300")     # restored after main sets it from --decision-timeout
+    argv = ["run", "wheedle", "--chunk-size", "40", "-q", "-p", "tuned,h28_hangs:h28_hangs,patient",
+            "--decision-timeout", "10"]
+    pool.warm(make_batch("wheedle", 1, None, 0))   # this process's warm-up game of wheedle: not the stuck line-up
+    capsys.readouterr()
+    lines = []
+    # locally two chunks (one is played here, unwatched); on the cluster one task
+    for where in (["-n", "80", "-w", "2"], ["-n", "40", "--scheduler", cluster.scheduler_address, "--upload",
+                                            "h28_hangs.py"]):
+        with pytest.raises(SystemExit) as stopped:
+            main([*argv, "-o", "out", *where])
+        lines.append(capsys.readouterr().err.strip().splitlines())
+        assert stopped.value.code == 1 and len(lines[-1]) == 1, lines[-1]
+        assert not (tmp_path / "out").exists()
+    assert lines[0] == lines[1]
+    assert "is stuck: a decision has not returned in 10 s (--decision-timeout)" in lines[0][0], lines[0]
+    assert "seat 1 (h28_hangs)" in lines[0][0], lines[0]
+    capsys.readouterr()
+    main(["tournament", "wheedle", "-s", "hair-trigger,patient,threshold", "-p", "3", "-n", "60", "-q",
+          "--scheduler", cluster.scheduler_address, "--decision-timeout", "10"])
+    assert "hair-trigger" in capsys.readouterr().out
+
+
+def test_a_cluster_left_without_workers_stops_in_one_line(monkeypatch):
+    """Tasks on a cluster that has no workers (all died or were stopped) would wait forever: after NO_WORKERS_S
+    the command stops with one line saying so (WorkerDied: exit status 1)."""
+    from dask.distributed import LocalCluster
+
+    from simkit import pool
+    from simkit.distributed import using
+    from simkit.errors import WorkerDied
+    from simkit.runner import make_batch
+
+    monkeypatch.setattr(distributed, "WATCH_S", 0.2)
+    monkeypatch.setattr(distributed, "NO_WORKERS_S", 1.0)
+    batch = make_batch("wheedle", 40, None, 0)
+    with LocalCluster(n_workers=0, dashboard_address=None, silence_logs=50) as empty, \
+            using("dask", scheduler=empty.scheduler_address), pytest.raises(WorkerDied) as stopped:
+        pool.play_chunks([pool.Chunk(batch, 0, 20), pool.Chunk(batch, 20, 20)], lambda chunk, columns: None, 2)
+    assert f"the Dask cluster at {empty.scheduler_address} has had no workers for 1 s" in str(stopped.value)
+
+
+def test_a_current_client_of_ones_own_does_not_hold_up_the_tasks(cluster):
+    """A ``dask.distributed.Client`` of the caller's own, made current, while simkit plays on the cluster: the
+    tasks are tracked on simkit's own client's event loop, so every chunk comes back, as on the local pool."""
+    from dask.distributed import Client
+
+    from simkit import pool
+    from simkit.distributed import using
+    from simkit.runner import make_batch
+
+    batch = make_batch("wheedle", 160, None, 0)
+    chunks = [pool.Chunk(batch, first, 20) for first in range(0, 160, 20)]
+    played = {}
+    for backend in ("local", "dask"):
+        columns = {}
+        with Client(cluster.scheduler_address) as _, using(backend, 2, cluster.scheduler_address
+                                                            if backend == "dask" else None):
+            pool.play_chunks(chunks, lambda chunk, got: columns.__setitem__(chunk.first_game, got["points"].tolist()), 2)
+        played[backend] = columns
+    assert sorted(played["dask"]) == list(range(0, 160, 20)) and played["dask"] == played["local"]
+
+
 def test_bench_times_a_tune_on_both_backends(cluster):
     from simkit.bench import analysis_times
 

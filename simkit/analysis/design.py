@@ -37,13 +37,14 @@ import numpy as np
 
 from ..errors import SimkitError
 from ..games import get_game
+from ..goal_specs import parse_goals
 from ..rules import rule_value
 from ..runner import make_batch
 from ..strategy import parse_lineup
 from .design_search import _Search
 from .design_space import _is_number, _Plan, _profiles, parse_population, parse_vary  # noqa: F401  (public here)
 from .design_verdict import NO_DIFFERENCE, DesignResult, _report, _verdict, changes_text  # noqa: F401  (public here)
-from .goals import RATE_FIELDS, DealSums, Goal, evaluate_expression, expression_names, parse_constraint, parse_goal
+from .goals import RATE_FIELDS, DealSums, Goal, evaluate_expression, expression_names
 from .play import deals_for
 from .result import parse_negligible
 from .retune import retune_targets
@@ -75,15 +76,7 @@ def design(game: str, vary=None, goal=None, constraint=(), players=None, populat
     negligibly is not recommended. Returns a DesignResult (an Analysis of kind ``design``)."""
     thresholds = parse_negligible(negligible)
     spec = get_game(game)
-    goal_items = [goal] if isinstance(goal, str) else list(goal or [])
-    if not goal_items:
-        raise SimkitError("design needs at least one --goal; allowed: seat-balance, length=TARGET, spread, "
-                          "spread=max, decisive, min:EXPR, max:EXPR")
-    goals = [parse_goal(text, i + 1) for i, text in enumerate(goal_items)]
-    if len({g.column for g in goals}) != len(goals):
-        raise SimkitError("--goal: the same goal is given twice")
-    constraint_items = [constraint] if isinstance(constraint, str) else list(constraint or [])
-    constraints = [parse_constraint(text, i + 1) for i, text in enumerate(constraint_items)]
+    goals, constraints = parse_goals(goal, constraint)
     if sampler not in SAMPLERS:
         raise SimkitError(f"--sampler must be one of {', '.join(SAMPLERS)}, not {sampler!r}")
     for name, value in (("trial_games", trial_games), ("games", games), ("candidates", candidates),

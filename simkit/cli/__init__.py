@@ -24,7 +24,6 @@ from . import (
     games,
     ladder,
     metagame,
-    options,
     replay,
     report,
     rules,
@@ -68,7 +67,6 @@ def _one_line(exc: BaseException, line: str, status: int, debug: bool) -> None:
 def _decision_timeout(argv: list[str]) -> list[str]:
     """``argv`` without ``--decision-timeout SECONDS`` (accepted anywhere on the line, like ``--debug``), whose
     value goes to SIMKIT_DECISION_TIMEOUT for this process and its children (simkit.guard)."""
-    options.GIVEN["decision_timeout"] = None
     rest, it = [], iter(argv)
     for arg in it:
         if arg == "--decision-timeout" or arg.startswith("--decision-timeout="):
@@ -81,7 +79,6 @@ def _decision_timeout(argv: list[str]) -> list[str]:
                 raise SimkitError(f"--decision-timeout must be a number of seconds 0..1000000 (0: none), not "
                                   f"{value!r}") from None
             os.environ["SIMKIT_DECISION_TIMEOUT"] = repr(seconds)
-            options.GIVEN["decision_timeout"] = seconds
         else:
             rest.append(arg)
     return rest

@@ -3,14 +3,18 @@ input (an unknown strategy, parameter or rule key, a wrong player count) answers
 
 Each check repeats the command's own validation from its start, in its order and with its errors, up to the
 first step it cannot take without the library (a strategy of one's own, a rule value only the engine's
-``prepare`` judges, a goal expression, a cluster to connect to); there it stops and the
+``prepare`` judges, a design's ranges to vary, an experiment's analyses, a cluster to connect to); there it stops and the
 command makes the rest. So the error reported is always the one the command itself would report first
 (tests/test_cli_early.py plays each against the command without its early check)."""
 from __future__ import annotations
 
+import inspect
+
 from ..catalogue import catalogue_seats, lineup_texts
 from ..errors import SimkitError
+from ..experiment_file import default_out, first_call, literal_defaults, load_experiment
 from ..games import get_game
+from ..goal_specs import parse_goals
 from ..inputs import (
     check_trial_sizes,
     declared_space,
@@ -158,14 +162,24 @@ def ladder(game, players=None, strategies=None, **_) -> None:
                           "different ones (a tournament of every combination of them rates them)")
 
 
-def design(game, goal=None, negligible=(), **_) -> None:
-    """The first checks of ``simkit.analysis.design``, in its order."""
+def design(game, goal=None, constraint=None, negligible=(), budget="100", players=None, population=None,
+           player_count=None, sets=(), rules=None, **_) -> None:
+    """The first checks of ``simkit.analysis.design``, in its order, up to its rule ranges (``--vary``: the
+    engine's ``prepare`` judges their values)."""
     parse_negligible(negligible)
-    get_game(game)
-    if not ([goal] if isinstance(goal, str) else list(goal or [])):
-        raise SimkitError("design needs at least one --goal; allowed: seat-balance, length=TARGET, spread, "
-                          "spread=max, decisive, min:EXPR, max:EXPR")
-    raise _Unchecked      # goals and constraints are read with the library
+    spec = get_game(game)
+    parse_goals(goal, constraint)
+    parse_budget(budget)      # the sampler and the game counts are click's choices and ranges
+    if population is not None and players is not None:
+        raise SimkitError("give a line-up (--players) or a --population, not both")
+    if population is not None:
+        raise _Unchecked      # a mix of strategies, or a meta-game's results on disk
+    n = len(_seats(game, lineup_texts(game, players)))
+    if player_count is not None and player_count != n:
+        raise SimkitError(f"--player-count {player_count} does not match the line-up's {n} seats")
+    spec.check_player_count(n)
+    spec.rules(None, list(sets), rules)       # make_batch's: its seats and count are checked above
+    raise _Unchecked      # the ranges to vary
 
 
 KINDS = {"compare": compare, "balance": balance, "tournament": tournament, "sweep": sweep, "tune": tune,
@@ -204,3 +218,42 @@ def analysis_check(kind: str, options):
         except _Unchecked:
             pass
     return check_first
+
+
+def _file_analysis(kind: str, game: str, given: dict, kwargs: dict) -> None:
+    """An experiment's first analysis (``given``: the file's keyword arguments, ``kwargs``: the call's) checked as
+    the command line's is (which also hands every check the seed and the games), when the file gives nothing
+    else the check does not read: a key the command line fixes
+    (a choice, a range) may be checked by the analysis before the line-up, so a file that sets one to other than
+    the default, or a value of a type the analysis reads its own way, is left to the command."""
+    check = KINDS[kind]
+    if not isinstance(kwargs.get("rules", {}), dict):
+        raise _Unchecked      # a rules file named by the analysis
+    reads = inspect.signature(check).parameters
+    defaults = literal_defaults(kind)
+    for key, value in given.items():
+        if key not in reads and not (key in defaults and defaults[key] == value) and not (
+                key in ("seed", "games") and isinstance(value, int) and not isinstance(value, bool)):
+            raise _Unchecked
+    try:
+        check(game, **kwargs)
+    except (_Unchecked, SimkitError):
+        raise
+    except Exception:       # a value of a type the analysis reads its own way
+        raise _Unchecked from None
+
+
+def experiment_check(file, out=None, games=None, overwrite=False, backend=None, scheduler=None, upload=(),
+                     **_) -> None:
+    """The ``check_first`` of ``simkit experiment run``: the execution options, the file (its TOML, keys, kinds and
+    counts: ``load_experiment``), the results directory, then the first analysis it runs (the quick run of the
+    first when there are several) as the command line's early check of that analysis."""
+    if not execution(backend, scheduler, upload):
+        return
+    experiment = load_experiment(file)
+    prepare_output(out or default_out(file), overwrite)
+    kind, given, kwargs = first_call(experiment, games)
+    try:
+        _file_analysis(kind, experiment.game, given, kwargs)
+    except _Unchecked:
+        pass

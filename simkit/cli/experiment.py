@@ -1,8 +1,9 @@
 import os
-from pathlib import Path
 
 import click
 
+from ..experiment_file import default_out
+from .early import experiment_check
 from .options import GAMES, allow_code_option, execution_options, quiet_option
 
 
@@ -29,10 +30,13 @@ def run(file, out, games, workers, overwrite, allow_code, verbose):
     from ..reports.analysis import experiment_headline
 
     experiment = load_experiment(file)
-    out = out or str(Path("runs") / Path(file).stem)
+    out = out or default_out(file)
     results = run_experiment(experiment, out, games, workers or os.cpu_count() or 1, overwrite, allow_code)
     click.echo(experiment_headline(experiment, [{"kind": r.kind, "setup": r.setup, "players": r.players}
                                                 for r in results]))
     for result in results:
         click.echo("\n" + result.text(verbose, tables=verbose))
     click.echo(f"\nresults and report written to {out} (open {out}/report.html)")
+
+
+run.check_first = experiment_check

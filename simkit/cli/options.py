@@ -66,21 +66,12 @@ def workers_option(func):
                         help="Local worker processes (default: all cores).")(func)
 
 
-# what simkit.cli.main read off the line before click parsed it: --decision-timeout SECONDS, if given
-GIVEN = {"decision_timeout": None}
-
-
 def check_backend(backend, scheduler) -> str:
     """The backend that --backend and --scheduler name ("local" or "dask"), refusing --scheduler with --backend
-    local, and a --decision-timeout other than 0 on Dask: nothing watches a Dask worker's decisions (its engine
-    holds the GIL, so the worker cannot watch itself; docs/execution.md)."""
+    local."""
     if backend == "local" and scheduler:
         raise click.UsageError("--scheduler needs --backend dask (or no --backend)")
-    chosen = "dask" if scheduler else backend or "local"
-    if chosen == "dask" and GIVEN["decision_timeout"]:
-        raise click.UsageError("--decision-timeout is not watched on Dask workers; try a new strategy on the local "
-                               "backend (without --scheduler and --backend dask), or give --decision-timeout 0")
-    return chosen
+    return "dask" if scheduler else backend or "local"
 
 
 def execution_options(func):

@@ -38,6 +38,16 @@ def test_analysis_keys_come_from_the_library():
     assert {"retune", "retune_params", "retune_budget"} <= set(analysis_keys("compare"))
 
 
+def test_analysis_parameters_read_from_the_source_are_the_functions_own():
+    import inspect
+
+    from simkit.experiment_file import parameters
+
+    for kind, function in KINDS.items():
+        signature = inspect.signature(function).parameters.values()
+        assert parameters(kind) == tuple((p.name, p.default is not inspect.Parameter.empty) for p in signature), kind
+
+
 def test_experiment_run_writes_results_and_reruns_identically(tmp_path):
     source = tmp_path / "exp.toml"
     source.write_text('game = "wheedle"\nseed = 9\ngames = 80\n[[analysis]]\nkind = "sweep"\nstrategy = "threshold"\n'
