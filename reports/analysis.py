@@ -27,8 +27,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after matplotlib.use: no display)
 
 from simkit.analysis.experiment import Experiment
+from simkit.forked import map_forked  # noqa: E402  (after matplotlib.use: no display)
 from simkit.games import get_game  # noqa: E402  (after matplotlib.use: no display)
-from simkit.pool import map_forked  # noqa: E402  (after matplotlib.use: no display)
 from simkit.results import read_manifest
 from simkit.runner import MANIFEST, staged  # noqa: E402  (after matplotlib.use: no display)
 from simkit.storage import inside, write_atomic  # noqa: E402  (after matplotlib.use: no display)

@@ -9,12 +9,12 @@ import time
 import pandas as pd
 import pytest
 
-from simkit import pool
+from simkit import forked, pool
 from simkit.analysis import balance, compare, sweep, tournament
 from simkit.analysis import play as analysis_play
 from simkit.cli import main
 from simkit.faults import StrategyFault
-from simkit.pool import map_forked
+from simkit.forked import map_forked
 from simkit.runner import Batch, make_batch, run_to_frame
 from simkit.strategy import Strategy, registered
 
@@ -166,7 +166,7 @@ def test_a_figure_drawing_child_that_dies_is_one_error_not_a_hang():
             os.kill(os.getpid(), signal.SIGKILL)
         return item
 
-    with pytest.raises(pool.ChildDied, match=r"a process drawing figures died \(SIGKILL"):
+    with pytest.raises(forked.ChildDied, match=r"a process drawing figures died \(SIGKILL"):
         map_forked(draw, list(range(6)), workers=2)
 
 
@@ -195,7 +195,7 @@ def test_a_worker_killed_during_an_analysis_is_one_line(fresh_pool, monkeypatch,
 
 
 LONG_RUN = """
-from simkit import pool
+from simkit import forked, pool
 from simkit.runner import make_batch, run_to_frame
 pool.SAMPLE_EVERY = 1          # every chunk sends a game to the checker, as a very long run does in time
 frame = run_to_frame(make_batch("wheedle", 1000, seed=3), workers=1, chunk_size=1)
