@@ -59,9 +59,9 @@ from simkit.strategy import Param, Strategy, register
 
 # the expert's parameter vector, in order (EXPERT_PARAMS below declares each one)
 EXPERT_ORDER = ParamOrder("spare contest small junk partial rival ask_gift give_all stop_lead stop_points patience "
-                          "revise_after drop_ticks sabotage thaw")
+                          "revise_after drop_ticks sabotage thaw gather")
 (P_SPARE, P_CONTEST, P_SMALL, P_JUNK, P_PARTIAL, P_RIVAL, P_ASK_GIFT, P_GIVE_ALL, P_STOP_LEAD, P_STOP_POINTS,
- P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE, P_THAW) = EXPERT_ORDER.indices()
+ P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE, P_THAW, P_GATHER) = EXPERT_ORDER.indices()
 
 # memory: a few floats of round state, then per-company rows
 (M_ROUND, M_FIRST_CENTRE, M_BEST, M_BEST_TICK, M_DROPPED, M_DROPPED_UNTIL) = range(6)
@@ -152,16 +152,22 @@ def _card_value(public, params, memory, company, held):
     if held <= 0:
         return 0.0
     cards = public[PUB_HEADER + company]
+    if company == public[PUB_CENTRE]:
+        return _points(public, company, held, company)   # the bankrupt company's cost if the round ended now
     if held >= cards:
         return public[PUB_ALL_POINTS] * held
     if 2 * held > cards:
         return public[PUB_MAJORITY_POINTS] * held
+    # cards gathered in one company are worth more than as many spread over several: any of them may become a
+    # majority, and the cards rivals give away score for whoever holds them when someone stops (`gather` * held^2
+    # / majority; with `junk` at 0 this is what makes the expert take such gifts)
+    gathered = params[P_GATHER] * held * held / (cards // 2 + 1)
     if memory[WANTED + company]:
         # a target short of its majority keeps the hand from stopping like junk does: worth less as the round
         # goes on, and as much as junk once `thaw` ticks have passed (so stuck players give such cards up)
         fade = min(1.0, public[PUB_TICK] / params[P_THAW])
-        return (params[P_PARTIAL] - (params[P_PARTIAL] + params[P_JUNK]) * fade) * held
-    return -params[P_JUNK] * held
+        return (params[P_PARTIAL] - (params[P_PARTIAL] + params[P_JUNK]) * fade) * held + gathered
+    return -params[P_JUNK] * held + gathered
 
 
 @uncounted(F(SHOWN, SHOWN, SEEN, MEMORY, I))
@@ -253,7 +259,9 @@ def expert_act(hand, public, seen, params, memory, state, action):
     give = _pick_junk(hand, public, params, memory, state, -1)
     gifts = public[PUB_GIFTS_ALLOWED] != 0
     if want >= 0 and give >= 0:
-        if gifts and rng.uniform(state) < params[P_ASK_GIFT]:
+        # one-sided offers only once our offers keep finding no taker: among experts, who all gather cards and
+        # refuse each other targets, they are what keeps a round from freezing
+        if gifts and 2 * streak >= params[P_REVISE_AFTER] and rng.uniform(state) < params[P_ASK_GIFT]:
             if streak % 2 == 0:
                 action[A_WANT], action[A_WANT_COUNT] = want, 1
             else:
@@ -305,15 +313,16 @@ def expert_accept(hand, public, seen, offer, params, memory, state):
 
 
 EXPERT_PARAMS = EXPERT_ORDER.declare({
-    "spare": Param(8, 0, 15, "int", "cards above the hand size that the targets' majorities may add up to"),
-    "contest": Param(2.974, 0.0, 3.0, doc="target cost per card the strongest rival is estimated to hold"),
+    "spare": Param(1, 0, 15, "int", "cards above the hand size that the targets' majorities may add up to"),
+    "contest": Param(0.5, 0.0, 3.0, doc="target cost per card the strongest rival is estimated to hold"),
     "small": Param(-1.69, -3.0, 3.0, doc="target cost per 10 printed cards (negative: prefer big companies)"),
-    "junk": Param(1.95, 0.0, 3.0, doc="value lost per card of a company not collected (it must go before a stop)"),
-    "partial": Param(0.8582, 0.0, 1.0, doc="value per card of a target short of its majority"),
-    "rival": Param(2.75, 0.0, 3.0, doc="weight of the offerer's estimated gain in round points against ours "
+    "junk": Param(0.0, 0.0, 3.0, doc="value lost per card of a company not collected (it must go before a stop)"),
+    "partial": Param(0.5, 0.0, 1.0, doc="value per card of a target short of its majority"),
+    "rival": Param(1.5, 0.0, 3.0, doc="weight of the offerer's estimated gain in round points against ours "
                                       "when accepting"),
-    "ask_gift": Param(0.06352, 0.0, 1.0, doc="chance of offering a one-sided deal (ask a target card for nothing, "
-                                         "or give junk away) instead of junk for a target card"),
+    "ask_gift": Param(0.15, 0.0, 1.0, doc="chance of offering a one-sided deal (ask a target card for nothing, "
+                                        "or give junk away) instead of junk for a target card, once half of "
+                                        "`revise_after` offers in a row found no taker"),
     "give_all": Param(0, kind="bool", doc="give away every card of a junk company at once (else one)"),
     "stop_lead": Param(-3.509, -20.0, 30.0, doc="stop when qualified and the stop's score leads the best rival's "
                                               "estimated round score by this"),
@@ -327,6 +336,8 @@ EXPERT_PARAMS = EXPERT_ORDER.declare({
                                          "holding of it (a swapped card bankrupts its company)"),
     "thaw": Param(484, 1, 2000, "int", "ticks over which the weight of the offerer's gain (`rival`) fades to 0 "
                                           "within a round"),
+    "gather": Param(0.1, 0.0, 3.0, doc="value of cards short of a majority per held^2 / majority: deals that "
+                                       "gather a company's cards in the hand are worth taking"),
 })
 
 expert = register(Strategy.build(
