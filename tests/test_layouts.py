@@ -13,6 +13,7 @@ LAYOUTS = [   # (module, names tuple, prefix of its constants)
     ("simkit.games.wheeler_dealer_uk.view", "HEADER_FIELDS", "H_"),
     ("simkit.games.wheeler_dealer_uk.view", "SEAT_FIELD_NAMES", "F_"),
     ("simkit.games.dweebies.view", "PUBLIC_FIELDS", "PUB_"),
+    ("simkit.games.wheedle.view", "PUBLIC_FIELDS", "PUB_"),
     ("simkit.games.wheeler_dealer_us.state", "SEAT_STATS", "S_"),
     ("simkit.games.wheeler_dealer_uk.state", "SEAT_STATS", "S_"),
 ]
@@ -32,12 +33,14 @@ def test_field_constants_are_their_names_places(module_name, names, prefix):
 
 
 def test_the_headers_end_where_their_fields_do():
+    from simkit.games.wheedle import view as wheedle
     from simkit.games.wheeler_dealer_uk import view as uk
     from simkit.games.wheeler_dealer_us import view as us
 
     assert uk.HEADER == len(uk.HEADER_FIELDS) and uk.SEAT_FIELDS == len(uk.SEAT_FIELD_NAMES)
     assert us.PUB_HOLDINGS_VERSION == len(us.PUBLIC_FIELDS) and us.PUB_HEADER == us.PUB_HOLDINGS_VERSION + us.MAX_SEATS
     assert us.SEAT_FIELDS == len(us.SEAT_FIELD_NAMES)
+    assert wheedle.PUB_HEADER == len(wheedle.PUBLIC_FIELDS) == wheedle.PUB_FALSE_STOPPER_CARDS_SCORED + 1
 
 
 def test_us_rule_vector_is_the_rule_data_then_what_prepare_derives():
