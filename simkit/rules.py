@@ -542,9 +542,15 @@ class RuleLayout:
 
     def __init__(self, rules_path: str | Path):
         self.allowed = {}
+        self.each = {}      # an inline table's key -> what each of its entries allows (no slot: its game reads it)
+        defaults = read_toml(rules_path)
         for option in rule_options(rules_path):
             allowed = Allowed.parse(option.key, option.meaning)
-            if allowed is not None:
+            if allowed is None:
+                continue
+            if isinstance(rule_value(defaults, option.key, str(rules_path)), dict):
+                self.each[option.key] = allowed
+            else:
                 self.allowed[option.key] = allowed
         self.keys = tuple(self.allowed)
         self.size = len(self.keys)
@@ -558,6 +564,12 @@ class RuleLayout:
     def value(self, rules: dict, key: str):
         """One value of ``rules``, checked against what its rule data allows."""
         return self.allowed[key].value(rules)
+
+    def entry(self, rules: dict, key: str, name) -> int | float | str | bool:
+        """Entry ``name`` of the inline table at ``key`` (``start_hand = { red = 4 }``: ``entry(rules,
+        "game.start_hand", "red")``), checked against the allowed values its comment declares for every entry."""
+        each = self.each[key]
+        return Allowed(f"{key}.{name}", each.words, each.low, each.high).value(rules)
 
     def vector(self, rules: dict):
         """Every declared value of ``rules``, validated (errors name the key and what is allowed) and coded, as

@@ -13,6 +13,7 @@ LAYOUTS = [   # (module, names tuple, prefix of its constants)
     ("simkit.games.wheeler_dealer_uk.view", "HEADER_FIELDS", "H_"),
     ("simkit.games.wheeler_dealer_uk.view", "SEAT_FIELD_NAMES", "F_"),
     ("simkit.games.dweebies.view", "PUBLIC_FIELDS", "PUB_"),
+    ("simkit.games.wheedle.view", "PUBLIC_FIELDS", "PUB_"),
     ("simkit.games.wheeler_dealer_us.state", "SEAT_STATS", "S_"),
     ("simkit.games.wheeler_dealer_uk.state", "SEAT_STATS", "S_"),
 ]
@@ -32,19 +33,32 @@ def test_field_constants_are_their_names_places(module_name, names, prefix):
 
 
 def test_the_headers_end_where_their_fields_do():
+    from simkit.games.wheedle import view as wheedle
     from simkit.games.wheeler_dealer_uk import view as uk
     from simkit.games.wheeler_dealer_us import view as us
 
     assert uk.HEADER == len(uk.HEADER_FIELDS) and uk.SEAT_FIELDS == len(uk.SEAT_FIELD_NAMES)
     assert us.PUB_HOLDINGS_VERSION == len(us.PUBLIC_FIELDS) and us.PUB_HEADER == us.PUB_HOLDINGS_VERSION + us.MAX_SEATS
     assert us.SEAT_FIELDS == len(us.SEAT_FIELD_NAMES)
+    assert wheedle.PUB_HEADER == len(wheedle.PUBLIC_FIELDS) == wheedle.PUB_FALSE_STOPPER_CARDS_SCORED + 1
 
 
 def test_us_rule_vector_is_the_rule_data_then_what_prepare_derives():
+    import importlib
+
     from simkit.games.wheeler_dealer_us import rules
 
     game = get_game("wheeler-dealer-us")
-    named = {name: value for name, value in vars(rules).items() if name.startswith("R_")}
+    # each option's slot is named in the engine module that plays it, the derived ones in rules.py; a slot is
+    # named once (the modules after it import that name)
+    named, where = {}, {}
+    for module_name in ("rules", "state", "auctions", "money", "board", "cards", "engine"):
+        module = importlib.import_module(f"simkit.games.wheeler_dealer_us.{module_name}")
+        for name, value in vars(module).items():
+            if name.startswith("R_") and name not in named:
+                named[name], where[name] = value, module_name
+    assert {name for name in vars(rules) if name.startswith("R_")} == \
+        {"R_MIN_INVEST", "R_DECK_SIZE", "R_PARK_SQUARE", "R_SCHOOL_SQUARE"}
     assert len(set(named.values())) == len(named), "two R_ names for one slot"
     assert set(named.values()) <= set(range(rules.RULE_SIZE))
     unread = {rules.RULE_DATA.keys[slot] for slot in set(range(rules.RULE_DATA.size)) - set(named.values())}
@@ -56,7 +70,7 @@ def test_us_rule_vector_is_the_rule_data_then_what_prepare_derives():
         vector = game.prepare(changed, 4).vector
         assert [vector[rules.RULE_DATA.slot(key)] for key in rules.RULE_DATA.keys] == \
             [allowed.code(changed) for allowed in rules.RULE_DATA.allowed.values()]
-        assert (vector[rules.R_LEVEL], vector[rules.R_START_CASH], vector[rules.R_LAST_PLAYER_STANDING]) == (level, 1234, 1)
+        assert (vector[named["R_LEVEL"]], vector[named["R_START_CASH"]], vector[named["R_LAST_PLAYER_STANDING"]]) == (level, 1234, 1)
     vector = game.prepare(defaults, 4).vector
     assert vector[rules.R_MIN_INVEST] == defaults["game"]["min_investment"]
     assert vector[rules.R_DECK_SIZE] == defaults["game"]["deck_size"]

@@ -324,3 +324,19 @@ def test_validation_refuses_a_number_just_outside_the_range_the_rule_data_declar
                 game.prepare(game.rules(sets=[f"{key}={bad}"]), min(game.player_counts))
         checked += 1
     assert checked or name.startswith("wheeler-dealer")
+
+
+@pytest.mark.parametrize("key, entry, extra", [("game.start_hand", "red", ()),
+                                               ("game.set_multiple_colour", "yellow", ()),
+                                               ("game.set_multiple_size", "4", ('game.set_multiple_rule="size"',))])
+def test_uk_inline_tables_check_each_entry_against_the_rule_data(key, entry, extra):
+    """An inline table's comment declares what each entry allows (rules.toml, once); validation reads it there."""
+    from simkit.games.wheeler_dealer_uk.rules import RULE_DATA
+
+    game = get_game("wheeler-dealer-uk")
+    allowed = RULE_DATA.each[key]
+    assert key not in RULE_DATA.allowed and (allowed.low, allowed.high) == (0, 100 if key.endswith("hand") else 1000)
+    game.prepare(game.rules(sets=[f"{key}.{entry}={allowed.low}", *extra]), 2)
+    with pytest.raises(SimkitError) as caught:
+        game.prepare(game.rules(sets=[f"{key}.{entry}={allowed.high + 1}", *extra]), 2)
+    assert str(caught.value) == f"rules: {key}.{entry} = {allowed.high + 1} is out of range; allowed 0..{allowed.high}"

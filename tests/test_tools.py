@@ -92,6 +92,25 @@ def test_bench_pair_times_a_tree(capsys):
         raise AssertionError("--cpu with two workers is refused")
 
 
+def test_bench_pair_counts_instructions_per_game_without_the_batch_cost(monkeypatch, tmp_path, capsys):
+    bench_pair = _tool("bench_pair")
+    prefix = tmp_path / "callgrind-0"
+    for part, total in ((1, 3_000_000), (2, 23_000_000)):    # games 1..100, then games 1..2100
+        (tmp_path / f"callgrind-0.{part}").write_text(f"events: Ir\nsummary: {total}\ntotals: {total}\n")
+    assert bench_pair._totals(str(prefix)) == [3_000_000, 23_000_000]
+    counts = {"old": 10_000.0, "new": 10_250.0}
+    monkeypatch.setattr(bench_pair, "instructions_per_game", lambda tree, args, folder: counts[tree])
+    assert bench_pair.main(["old", "new", "--games", "2100", "--instructions", "100"]) == 0
+    assert capsys.readouterr().out == ("instructions per game (wheeler-dealer-us, games 101..2100 of one batch): "
+                                       "before 10,000, after 10,250; after/before 1.0250\n")
+    try:
+        bench_pair.main(["a", "b", "--games", "100", "--instructions", "100"])
+    except SystemExit as refused:
+        assert refused.code == 2 and "--instructions SMALL needs 0 <= SMALL < --games" in capsys.readouterr().err
+    else:
+        raise AssertionError("SMALL as large as --games is refused")
+
+
 def test_perf_jit_shares_the_samples_by_compiled_function():
     perf_jit = _tool("perf_jit")
     report = """# Overhead  Shared Object  Symbol

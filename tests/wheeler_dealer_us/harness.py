@@ -7,8 +7,9 @@ from numba import njit
 
 from simkit.games import get_game
 from simkit.games.wheeler_dealer_us import engine, state
+from simkit.games.wheeler_dealer_us.engine import R_START_CASH
 from simkit.games.wheeler_dealer_us.play import _kernel_inputs
-from simkit.games.wheeler_dealer_us.rules import R_DECK_SIZE, R_START_CASH
+from simkit.games.wheeler_dealer_us.rules import R_DECK_SIZE
 from simkit.games.wheeler_dealer_us.view import (
     A_BUMP_SEAT,
     A_BUMP_SQUARE,

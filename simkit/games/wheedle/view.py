@@ -32,11 +32,16 @@ OFFER_FROM = 0  # in the offer vector passed to accept: [from seat, give company
 
 NET, ASKED, OFFERED = 0, 1, 2
 
+PUBLIC_FIELDS = ("seat", "dealer", "players", "round", "rounds", "tick", "max_ticks", "centre", "can_stop",
+                 "hand_size", "no_taker_streak", "my_no_taker_streak", "gifts_allowed", "stop_bonus", "false_stop",
+                 "all_points", "majority_points", "bankrupt_points", "bankrupt_majority_scores",
+                 "false_stop_ends_round", "companies", "false_stopper_cards_scored")
 (PUB_SEAT, PUB_DEALER, PUB_PLAYERS, PUB_ROUND, PUB_ROUNDS, PUB_TICK, PUB_MAX_TICKS, PUB_CENTRE,
  PUB_CAN_STOP, PUB_HAND_SIZE, PUB_NO_TAKER_STREAK, PUB_MY_NO_TAKER_STREAK, PUB_GIFTS_ALLOWED,
  PUB_STOP_BONUS, PUB_FALSE_STOP, PUB_ALL_POINTS, PUB_MAJORITY_POINTS, PUB_BANKRUPT_POINTS,
- PUB_BANKRUPT_MAJORITY_SCORES, PUB_FALSE_STOP_ENDS_ROUND, PUB_COMPANIES, PUB_FALSE_STOPPER_CARDS_SCORED) = range(22)
-PUB_HEADER = 24
+ PUB_BANKRUPT_MAJORITY_SCORES, PUB_FALSE_STOP_ENDS_ROUND, PUB_COMPANIES,
+ PUB_FALSE_STOPPER_CARDS_SCORED) = range(len(PUBLIC_FIELDS))
+PUB_HEADER = len(PUBLIC_FIELDS)
 MAX_COMPANIES = 24
 MEMORY_SIZE = 8 + 4 * MAX_COMPANIES  # a strategy's own floats; zeroed at the start of each game
 

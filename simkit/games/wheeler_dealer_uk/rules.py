@@ -141,13 +141,13 @@ def _multiples(rules, min_set) -> np.ndarray:
     if rule == "colour":
         extra = RULE_DATA.value(rules, "game.set_multiple_extra_per_card")
         for k, name in enumerate(COLOURS):
-            base = require_int(rules, f"game.set_multiple_colour.{name}", 0, 1000)
+            base = RULE_DATA.entry(rules, "game.set_multiple_colour", name)
             table[k] = base + extra * np.maximum(cards - min_set, 0)
     elif rule == "size":
         sizes = lookup(rules, "game.set_multiple_size")
         if not isinstance(sizes, dict) or not sizes or not all(str(k).isdigit() for k in sizes):
             raise SimkitError("rules: game.set_multiple_size must map set sizes to multiples, e.g. { 3 = 2, 4 = 3 }")
-        steps = sorted((int(k), require_int(rules, f"game.set_multiple_size.{k}", 0, 1000)) for k in sizes)
+        steps = sorted((int(k), RULE_DATA.entry(rules, "game.set_multiple_size", k)) for k in sizes)
         if steps[0][0] > min_set:
             raise SimkitError(f"rules: game.set_multiple_size has no multiple for a set of {min_set} (game.min_set)")
         for size, value in steps:   # a size beyond the table takes the largest size's multiple
@@ -205,7 +205,7 @@ def prepare(rules: dict, n_players: int) -> UKRules:
         raise SimkitError(f"rules: game.start_hand must map pack colours ({', '.join(COLOURS)}) to cards")
     start_hand = np.zeros(len(COLOURS), np.int64)
     for name in start:
-        start_hand[COLOURS.index(name)] = require_int(rules, f"game.start_hand.{name}", 0, 100)
+        start_hand[COLOURS.index(name)] = RULE_DATA.entry(rules, "game.start_hand", name)
         in_pack = sum(k for k, col in zip(copies, colours) if col == COLOURS.index(name))
         if start_hand[COLOURS.index(name)] * n_players > in_pack:
             raise SimkitError(f"rules: game.start_hand.{name} = {start_hand[COLOURS.index(name)]} for {n_players} "

@@ -5,7 +5,7 @@ from numba import types
 
 from ... import rng
 from ...numba_tools import context_helper
-from .rules import R_AUCTION_INCREMENT
+from .rules import RULE_DATA
 from .state import (
     E_AUCTION,
     E_NO_BID,
@@ -32,6 +32,10 @@ from .state import (
     _transfer,
 )
 from .view import CK_UNDERHANDED, D_BID, PUB_PLAYERS, auction_limit, can_bamboozle, saved_slot
+
+# The rule options this module plays: their slots in the rule vector (rules.RULE_DATA declares them).
+R_AUCTION_INCREMENT = RULE_DATA.slot("game.auction_increment")
+
 
 
 @context_helper(types.UniTuple(I, 2), I, I, I, I, B, I, B)

@@ -2,8 +2,8 @@
 from one's own, rent or a poach (U7) on another's, and the corners (U9)."""
 from ...numba_tools import context_helper, inlined
 from .auctions import _auction
-from .money import _forced_borrowing, _invest, _pay_handed_over
-from .rules import R_AUCTION_MIN, R_CITY_HALL_PERCENT, R_PARK_PER_PIP, R_SCHOOL_PER_PIP, R_TRADE_FAIR_EXTRA
+from .money import R_AUCTION_MIN, _forced_borrowing, _invest, _pay_handed_over
+from .rules import RULE_DATA
 from .state import (
     E_BUY,
     E_CITY_HALL,
@@ -69,6 +69,12 @@ from .view import (
     owner_slot,
     seat_slot,
 )
+
+# The rule options this module plays: their slots in the rule vector (rules.RULE_DATA declares them).
+R_CITY_HALL_PERCENT = RULE_DATA.slot("corners.city_hall_cash_percent")
+R_PARK_PER_PIP = RULE_DATA.slot("corners.park_collect_per_pip")
+R_SCHOOL_PER_PIP = RULE_DATA.slot("corners.school_collect_per_pip")
+R_TRADE_FAIR_EXTRA = RULE_DATA.slot("corners.trade_fair_extra_investment")
 
 
 @context_helper(none, I, I, B)

@@ -4,17 +4,8 @@ from ... import rng
 from ...numba_tools import context_helper, inlined
 from .auctions import _sell_card
 from .board import _land, _place, _visit_owned
-from .money import _pay
-from .rules import (
-    R_AUCTION_MIN,
-    R_AUDIT_PER_PIP,
-    R_BAMBOOZLE_CASH,
-    R_DECK_SIZE,
-    R_LAST_PLAYER_STANDING,
-    R_LEVEL,
-    R_PARK_SQUARE,
-    R_SCHOOL_SQUARE,
-)
+from .money import R_AUCTION_MIN, _pay
+from .rules import R_DECK_SIZE, R_PARK_SQUARE, R_SCHOOL_SQUARE, RULE_DATA
 from .state import (
     DECK_ROW,
     E_AUDIT,
@@ -122,6 +113,12 @@ from .view import (
     saved_slot,
     seat_slot,
 )
+
+# The rule options this module plays: their slots in the rule vector (rules.RULE_DATA declares them).
+R_AUDIT_PER_PIP = RULE_DATA.slot("tax_audit.stake_per_pip")
+R_BAMBOOZLE_CASH = RULE_DATA.slot("bamboozle.cash_stake")
+R_LAST_PLAYER_STANDING = RULE_DATA.slot("game.last_player_standing")
+R_LEVEL = RULE_DATA.slot("game.level")
 
 # ---- what the cards do --------------------------------------------------------------------------------
 

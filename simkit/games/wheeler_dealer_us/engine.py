@@ -22,28 +22,11 @@ from ...columns import logged_events
 from ...numba_tools import CTX, ContextGame, context_helper, kernel_context
 from ...numba_tools import unmanaged as _unmanaged
 from ...strategy import MAX_PARAMS
-from .board import _land, _place
-from .cards import _draw_card, _master_key_type, _saved_use_ok, _use_saved
-from .money import _borrow, _invest, _pay_check, _repay
-from .rules import (
-    R_AUCTION_INCREMENT,
-    R_AUCTION_MIN,
-    R_AUDIT_PER_PIP,
-    R_BAMBOOZLE_CASH,
-    R_CITY_HALL_PERCENT,
-    R_DEALS_PER_TURN,
-    R_DECK_SIZE,
-    R_DOUBLES_BONUS,
-    R_LEVEL,
-    R_MAX_TURNS,
-    R_MIN_INVEST,
-    R_PARK_PER_PIP,
-    R_PARK_SQUARE,
-    R_SCHOOL_PER_PIP,
-    R_SCHOOL_SQUARE,
-    R_START_CASH,
-    R_TRADE_FAIR_EXTRA,
-)
+from .auctions import R_AUCTION_INCREMENT
+from .board import R_CITY_HALL_PERCENT, R_PARK_PER_PIP, R_SCHOOL_PER_PIP, R_TRADE_FAIR_EXTRA, _land, _place
+from .cards import R_AUDIT_PER_PIP, R_BAMBOOZLE_CASH, R_LEVEL, _draw_card, _master_key_type, _saved_use_ok, _use_saved
+from .money import R_AUCTION_MIN, _borrow, _invest, _pay_check, _repay
+from .rules import R_DECK_SIZE, R_MIN_INVEST, R_PARK_SQUARE, R_SCHOOL_SQUARE, RULE_DATA
 from .state import (
     _I64,
     DECK_ROW,
@@ -182,6 +165,12 @@ from .view import (
     seat_net_worth,
     seat_slot,
 )
+
+# The rule options this module plays: their slots in the rule vector (rules.RULE_DATA declares them).
+R_DEALS_PER_TURN = RULE_DATA.slot("game.deals_per_turn")
+R_DOUBLES_BONUS = RULE_DATA.slot("game.doubles_bonus_per_pip")
+R_MAX_TURNS = RULE_DATA.slot("game.max_turns")
+R_START_CASH = RULE_DATA.slot("game.start_cash")
 
 # ---- a turn (steps 1-6) -------------------------------------------------------------------------------
 

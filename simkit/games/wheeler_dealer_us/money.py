@@ -2,7 +2,7 @@
 raising money for it (U6, U16) and bankruptcy."""
 from ...numba_tools import context_helper
 from .auctions import _auction, _sell_card
-from .rules import R_AUCTION_MIN
+from .rules import RULE_DATA
 from .state import (
     E_BANKRUPT,
     E_BORROW,
@@ -74,6 +74,9 @@ from .view import (
     saved_slot,
     seat_slot,
 )
+
+# The rule options this module plays: their slots in the rule vector (rules.RULE_DATA declares them).
+R_AUCTION_MIN = RULE_DATA.slot("game.auction_min_bid")
 
 # ---- loans (U5, U13) ----------------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@ rules it follows: docs/rules/wheeler-dealer-us.md)."""
 from __future__ import annotations
 
 from . import state as e
-from .rules import R_BAMBOOZLE_CASH
+from .cards import R_BAMBOOZLE_CASH
 from .view import (
     COMBO_BAMBOOZLE,
     COMBO_MOVE,

@@ -47,21 +47,8 @@ from .view import (
 RULE_DATA = RuleLayout(Path(__file__).with_name("rules.toml"))
 
 # The rule vector the kernel reads (USRules.vector): a slot per option whose allowed values the rule data
-# declares, in its order (RULE_DATA.vector fills them), then the values prepare derives from the rest of the data.
-R_START_CASH = RULE_DATA.slot("game.start_cash")
-R_DOUBLES_BONUS = RULE_DATA.slot("game.doubles_bonus_per_pip")
-R_AUCTION_MIN = RULE_DATA.slot("game.auction_min_bid")
-R_AUCTION_INCREMENT = RULE_DATA.slot("game.auction_increment")
-R_LEVEL = RULE_DATA.slot("game.level")
-R_DEALS_PER_TURN = RULE_DATA.slot("game.deals_per_turn")
-R_LAST_PLAYER_STANDING = RULE_DATA.slot("game.last_player_standing")
-R_MAX_TURNS = RULE_DATA.slot("game.max_turns")
-R_PARK_PER_PIP = RULE_DATA.slot("corners.park_collect_per_pip")
-R_CITY_HALL_PERCENT = RULE_DATA.slot("corners.city_hall_cash_percent")
-R_SCHOOL_PER_PIP = RULE_DATA.slot("corners.school_collect_per_pip")
-R_TRADE_FAIR_EXTRA = RULE_DATA.slot("corners.trade_fair_extra_investment")
-R_AUDIT_PER_PIP = RULE_DATA.slot("tax_audit.stake_per_pip")
-R_BAMBOOZLE_CASH = RULE_DATA.slot("bamboozle.cash_stake")
+# declares, in its order (RULE_DATA.vector fills them; each is named R_X = RULE_DATA.slot("table.key") in the
+# engine module that plays it), then the values prepare derives from the rest of the data, named here.
 DERIVED = ("min_investment", "deck_size", "park_square", "school_square")   # prepare's checks and the board give them
 R_MIN_INVEST, R_DECK_SIZE, R_PARK_SQUARE, R_SCHOOL_SQUARE = range(RULE_DATA.size, RULE_DATA.size + len(DERIVED))
 RULE_SIZE = RULE_DATA.size + len(DERIVED)
@@ -96,7 +83,7 @@ class USRules:
 
     @property
     def level(self) -> int:
-        return int(self.vector[R_LEVEL])
+        return int(self.vector[RULE_DATA.slot("game.level")])
 
 
 def _money(rules, key, low=0):
