@@ -145,6 +145,20 @@ def test_a_run_reaches_the_workers_by_upload(cluster, capsys, tmp_path, clean_sy
     assert json.loads((tmp_path / "dask" / "manifest.json").read_text())["backend"] == "dask"
 
 
+def _one_line_each(argv, backends, capsys, tmp_path) -> list:
+    """The command ``argv`` run once with each of ``backends``' options: each stops with one line, exit status 1,
+    writing nothing, and the lines are the same; returns them."""
+    lines = []
+    for where in backends:
+        with pytest.raises(SystemExit) as stopped:
+            main([*argv, "-o", "out", *where])
+        lines.append(capsys.readouterr().err.strip().splitlines())
+        assert stopped.value.code == 1 and len(lines[-1]) == 1, lines[-1]
+        assert not (tmp_path / "out").exists()
+    assert lines[0] == lines[1]
+    return lines
+
+
 def test_a_strategy_error_on_a_worker_reads_as_it_does_locally(cluster, capsys, tmp_path, clean_sys_path):
     """A decision that raises stops the command with the same one line on a Dask worker as in the local pool
     (the game, seat and decision under way, the suspect and the replay command), exit status 1; the worker's
@@ -162,14 +176,9 @@ def test_a_strategy_error_on_a_worker_reads_as_it_does_locally(cluster, capsys, 
     argv = ["run", "wheedle", "--games", "40", "--chunk-size", "40", "-q", "-p", "tuned,h28_raises:h28_raises,patient"]
     pool.warm(make_batch("wheedle", 1, None, 0))   # else this process's first game of wheedle (its warm-up) fails here
     capsys.readouterr()
-    lines, causes = [], []
-    for where in (["-w", "2"], ["--scheduler", cluster.scheduler_address, "--upload", "h28_raises.py"]):
-        with pytest.raises(SystemExit) as stopped:
-            main([*argv, "-o", "out", *where])
-        lines.append(capsys.readouterr().err.strip().splitlines())
-        assert stopped.value.code == 1 and len(lines[-1]) == 1, lines[-1]
-        assert not (tmp_path / "out").exists()
-    assert lines[0] == lines[1]
+    lines = _one_line_each(argv, (["-w", "2"], ["--scheduler", cluster.scheduler_address, "--upload",
+                                                  "h28_raises.py"]), capsys, tmp_path)
+    causes = []
     assert "ValueError: careless" in lines[0][0] and "seat 1 (h28_raises)" in lines[0][0], lines[0]
     assert "replay it: simkit replay wheedle --seed 0 --game 0 -p tuned,h28_raises:" in lines[0][0]
     batch = make_batch("wheedle", 40, ["tuned", "h28_raises:h28_raises", "patient"], 0)
@@ -199,16 +208,9 @@ def test_a_stuck_decision_on_a_worker_reads_as_it_does_locally(cluster, capsys, 
             "--decision-timeout", "10"]
     pool.warm(make_batch("wheedle", 1, None, 0))   # this process's warm-up game of wheedle: not the stuck line-up
     capsys.readouterr()
-    lines = []
     # locally two chunks (one is played here, unwatched); on the cluster one task
-    for where in (["-n", "80", "-w", "2"], ["-n", "40", "--scheduler", cluster.scheduler_address, "--upload",
-                                            "h28_hangs.py"]):
-        with pytest.raises(SystemExit) as stopped:
-            main([*argv, "-o", "out", *where])
-        lines.append(capsys.readouterr().err.strip().splitlines())
-        assert stopped.value.code == 1 and len(lines[-1]) == 1, lines[-1]
-        assert not (tmp_path / "out").exists()
-    assert lines[0] == lines[1]
+    lines = _one_line_each(argv, (["-n", "80", "-w", "2"], ["-n", "40", "--scheduler", cluster.scheduler_address,
+                                                            "--upload", "h28_hangs.py"]), capsys, tmp_path)
     assert "is stuck: a decision has not returned in 10 s (--decision-timeout)" in lines[0][0], lines[0]
     assert "seat 1 (h28_hangs)" in lines[0][0], lines[0]
     capsys.readouterr()
