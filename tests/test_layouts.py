@@ -2,6 +2,11 @@
 and each rule vector's slots follow the rule data (the allowed values its rules.toml declares) and what prepare
 derives. Numba reads a module's own constants, so each module writes them out once; these tests keep them in
 step with the names they stand for."""
+import importlib
+import json
+import subprocess
+import sys
+
 import pytest
 
 from simkit.games import get_game
@@ -101,3 +106,30 @@ def test_dweebies_words_are_the_views_codes():
 
     assert rules.RULE_DATA.allowed["game.collect"].words == view.COLLECT_RULES
     assert rules.RULE_DATA.allowed["game.split_rule"].words == view.SPLIT_RULES
+
+
+# (game package, the state module, the first constant laid out after the seats' counters)
+COUNTED_STATES = [("wheeler_dealer_us", "state", "ST_PUBLIC"), ("wheeler_dealer_uk", "state", "ST_SET_SIZES")]
+
+
+@pytest.mark.parametrize("package, state_module, after", COUNTED_STATES)
+def test_a_counter_declared_in_the_games_init_is_laid_out_with_no_other_edit(package, state_module, after):
+    """The rule option recipe's counter (docs/architecture.md): a name appended to SEAT_STATS in the game's
+    __init__.py is laid out by the state module with no line there (the module that counts it names its place,
+    SEAT_STATS.index(name)): a seat's counters grow by one, every other counter keeps its place, and what follows
+    the counters moves along. Played out in a fresh interpreter, where the package's tuple is extended first."""
+    module = importlib.import_module(f"simkit.games.{package}.{state_module}")
+    assert module.SEAT_STATS is importlib.import_module(f"simkit.games.{package}").SEAT_STATS
+    constants = sorted(name for name in vars(module) if name.startswith("S_") and isinstance(getattr(module, name), int)
+                       and name not in vars(importlib.import_module(f"simkit.games.{package}.view")))
+    script = (f"import json, simkit.games.{package} as package\n"
+              "package.SEAT_STATS = package.SEAT_STATS + ('added_by_the_recipe',)\n"
+              f"from simkit.games.{package} import {state_module} as state\n"
+              f"print(json.dumps([state.N_STATS, state.SEAT_STATS.index('added_by_the_recipe'), state.{after}, "
+              f"[getattr(state, name) for name in {constants!r}]]))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    n_stats, added, moved, places = json.loads(done.stdout.splitlines()[-1])
+    assert (n_stats, added) == (module.N_STATS + 1, module.N_STATS)
+    assert moved == getattr(module, after) + module.MAX_SEATS
+    assert places == [getattr(module, name) for name in constants] and len(constants) == module.N_STATS

@@ -32,6 +32,15 @@ def unread(rules: dict, key: str) -> str:
     return ""
 
 
+# The per-seat counters, in the order of their result columns (their meanings: facts below); the engine reads each
+# one's place by its name (state.py, or the module that counts it). The last four count where a rule option came into
+# play (GAME.rule_counters): outer blue bonuses paid, landings on an empty pack's colour (K6), sets of more than
+# min_set cards sold, and loans taken to redeem an At Risk card (K7)
+SEAT_STATS = ("sets_sold", "set_credits", "loans", "sale_loans", "redeemed", "forfeited", "bought_from_players",
+              "sold_to_players", "raids", "raided", "offers_refused", "space_buys", "charges_paid", "commands",
+              "free_cards", "turns", "bankrupt_round", "inner_round", "illegal_actions", "blue_bonuses",
+              "empty_pack_landings", "long_sets", "redeem_loans")
+
 GAME = Game(
     name="wheeler-dealer-uk",
     title="Wheeler Dealer (UK)",

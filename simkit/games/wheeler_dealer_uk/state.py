@@ -33,6 +33,7 @@ from ...numba_tools import (
     view,
 )
 from ...strategy import MAX_PARAMS
+from . import SEAT_STATS
 from .view import (
     COLOURS,
     DECISION_NAMES,
@@ -69,16 +70,31 @@ from .view import (
 
 COMMAND_CHAIN = 16   # a Command move that lands on another Command space, and so on, stops after this many
 
-# per-seat counters; the last four count where a rule option came into play (GAME.rule_counters): outer blue
-# bonuses paid, landings on an empty pack's colour (K6), sets of more than min_set cards sold, and loans taken
-# to redeem an At Risk card (K7)
-SEAT_STATS = ("sets_sold", "set_credits", "loans", "sale_loans", "redeemed", "forfeited", "bought_from_players",
-              "sold_to_players", "raids", "raided", "offers_refused", "space_buys", "charges_paid", "commands",
-              "free_cards", "turns", "bankrupt_round", "inner_round", "illegal_actions", "blue_bonuses",
-              "empty_pack_landings", "long_sets", "redeem_loans")
-(S_SETS_SOLD, S_SET_CREDITS, S_LOANS, S_SALE_LOANS, S_REDEEMED, S_FORFEITED, S_BOUGHT_FROM_PLAYERS,
- S_SOLD_TO_PLAYERS, S_RAIDS, S_RAIDED, S_OFFERS_REFUSED, S_SPACE_BUYS, S_CHARGES, S_COMMANDS, S_FREE_CARDS, S_TURNS,
- S_BANKRUPT_ROUND, S_INNER_ROUND, S_ILLEGAL, S_BLUE_BONUSES, S_EMPTY_PACKS, S_LONG_SETS, S_REDEEM_LOANS) = range(len(SEAT_STATS))
+# the per-seat counters' places: SEAT_STATS, the result columns in order, is declared with their meanings in
+# __init__.py; a counter a later module alone counts has its place named there (docs/architecture.md)
+S_SETS_SOLD = SEAT_STATS.index("sets_sold")
+S_SET_CREDITS = SEAT_STATS.index("set_credits")
+S_LOANS = SEAT_STATS.index("loans")
+S_SALE_LOANS = SEAT_STATS.index("sale_loans")
+S_REDEEMED = SEAT_STATS.index("redeemed")
+S_FORFEITED = SEAT_STATS.index("forfeited")
+S_BOUGHT_FROM_PLAYERS = SEAT_STATS.index("bought_from_players")
+S_SOLD_TO_PLAYERS = SEAT_STATS.index("sold_to_players")
+S_RAIDS = SEAT_STATS.index("raids")
+S_RAIDED = SEAT_STATS.index("raided")
+S_OFFERS_REFUSED = SEAT_STATS.index("offers_refused")
+S_SPACE_BUYS = SEAT_STATS.index("space_buys")
+S_CHARGES = SEAT_STATS.index("charges_paid")
+S_COMMANDS = SEAT_STATS.index("commands")
+S_FREE_CARDS = SEAT_STATS.index("free_cards")
+S_TURNS = SEAT_STATS.index("turns")
+S_BANKRUPT_ROUND = SEAT_STATS.index("bankrupt_round")
+S_INNER_ROUND = SEAT_STATS.index("inner_round")
+S_ILLEGAL = SEAT_STATS.index("illegal_actions")
+S_BLUE_BONUSES = SEAT_STATS.index("blue_bonuses")
+S_EMPTY_PACKS = SEAT_STATS.index("empty_pack_landings")
+S_LONG_SETS = SEAT_STATS.index("long_sets")
+S_REDEEM_LOANS = SEAT_STATS.index("redeem_loans")
 N_STATS = len(SEAT_STATS)
 END_TARGET, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 LAST_ONES_OUT = -2

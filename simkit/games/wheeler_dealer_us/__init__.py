@@ -6,6 +6,16 @@ from pathlib import Path
 
 from .. import EVERY_GAME, PLAYER_COUNTS_ONLY, Game
 
+# The per-seat counters, in the order of their result columns (their meanings: facts below); the engine reads each
+# one's place by its name (state.py, or the module that counts it). The counters after illegal_actions count where a
+# rule option came into play (GAME.rule_counters): doubles bonuses paid, landings on Park, City Hall, School and the
+# Trade Fair (U9), Tax Audits, Bamboozles played and those staked with cash (no title to stake)
+SEAT_STATS = ("bought", "auctions_won", "declined_then_won", "poaches", "poached", "loans", "repaid",
+              "deals_offered", "deals_accepted", "rent_paid", "rent_received", "exchange_profit", "bankrupt_turn",
+              "turns_played", "cards_used", "bumps", "bamboozles_won", "illegal_actions", "doubles_bonuses",
+              "park_visits", "city_hall_visits", "school_stays", "trade_fair_visits", "tax_audits", "bamboozles",
+              "cash_bamboozles")
+
 GAME = Game(
     name="wheeler-dealer-us",
     title="Wheeler-Dealer (US)",

@@ -21,6 +21,7 @@ from ...numba_tools import (
     view,
 )
 from ...strategy import MAX_PARAMS
+from . import SEAT_STATS
 from .rules import RULE_SIZE
 from .view import (
     DECISION_NAMES,
@@ -55,19 +56,34 @@ from .view import (
 
 # ---- the per-seat counters and the event log --------------------------------------------------------
 
-# per-seat counters
-# the counters after illegal_actions count where a rule option came into play (GAME.rule_counters): doubles
-# bonuses paid, landings on Park, City Hall, School and the Trade Fair (U9), Tax Audits, Bamboozles played and
-# those staked with cash (no title to stake)
-SEAT_STATS = ("bought", "auctions_won", "declined_then_won", "poaches", "poached", "loans", "repaid",
-              "deals_offered", "deals_accepted", "rent_paid", "rent_received", "exchange_profit", "bankrupt_turn",
-              "turns_played", "cards_used", "bumps", "bamboozles_won", "illegal_actions", "doubles_bonuses",
-              "park_visits", "city_hall_visits", "school_stays", "trade_fair_visits", "tax_audits", "bamboozles",
-              "cash_bamboozles")
-(S_BOUGHT, S_AUCTIONS_WON, S_DECLINED_THEN_WON, S_POACHES, S_POACHED, S_LOANS, S_REPAID, S_DEALS_OFFERED,
- S_DEALS_ACCEPTED, S_RENT_PAID, S_RENT_RECEIVED, S_EXCHANGE_PROFIT, S_BANKRUPT_TURN, S_TURNS, S_CARDS_USED,
- S_BUMPS, S_BAMBOOZLES_WON, S_ILLEGAL, S_DOUBLES_BONUSES, S_PARK_VISITS, S_CITY_HALL_VISITS, S_SCHOOL_STAYS,
- S_TRADE_FAIR_VISITS, S_TAX_AUDITS, S_BAMBOOZLES, S_CASH_BAMBOOZLES) = range(len(SEAT_STATS))
+# the per-seat counters' places: SEAT_STATS, the result columns in order, is declared with their meanings in
+# __init__.py; a counter a later module alone counts has its place named there (docs/architecture.md)
+S_BOUGHT = SEAT_STATS.index("bought")
+S_AUCTIONS_WON = SEAT_STATS.index("auctions_won")
+S_DECLINED_THEN_WON = SEAT_STATS.index("declined_then_won")
+S_POACHES = SEAT_STATS.index("poaches")
+S_POACHED = SEAT_STATS.index("poached")
+S_LOANS = SEAT_STATS.index("loans")
+S_REPAID = SEAT_STATS.index("repaid")
+S_DEALS_OFFERED = SEAT_STATS.index("deals_offered")
+S_DEALS_ACCEPTED = SEAT_STATS.index("deals_accepted")
+S_RENT_PAID = SEAT_STATS.index("rent_paid")
+S_RENT_RECEIVED = SEAT_STATS.index("rent_received")
+S_EXCHANGE_PROFIT = SEAT_STATS.index("exchange_profit")
+S_BANKRUPT_TURN = SEAT_STATS.index("bankrupt_turn")
+S_TURNS = SEAT_STATS.index("turns_played")
+S_CARDS_USED = SEAT_STATS.index("cards_used")
+S_BUMPS = SEAT_STATS.index("bumps")
+S_BAMBOOZLES_WON = SEAT_STATS.index("bamboozles_won")
+S_ILLEGAL = SEAT_STATS.index("illegal_actions")
+S_DOUBLES_BONUSES = SEAT_STATS.index("doubles_bonuses")
+S_PARK_VISITS = SEAT_STATS.index("park_visits")
+S_CITY_HALL_VISITS = SEAT_STATS.index("city_hall_visits")
+S_SCHOOL_STAYS = SEAT_STATS.index("school_stays")
+S_TRADE_FAIR_VISITS = SEAT_STATS.index("trade_fair_visits")
+S_TAX_AUDITS = SEAT_STATS.index("tax_audits")
+S_BAMBOOZLES = SEAT_STATS.index("bamboozles")
+S_CASH_BAMBOOZLES = SEAT_STATS.index("cash_bamboozles")
 N_STATS = len(SEAT_STATS)
 END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 
