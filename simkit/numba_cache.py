@@ -117,6 +117,14 @@ def _package_path(path: str) -> str | None:
     return None
 
 
+def _mapped_module(level: int, module: str, base: str, name: str) -> str | None:
+    """The file of ``from . import name`` in simkit/ when ``name`` is a sub-package the install maps from
+    outside it (``from . import strategies``)."""
+    if level and not module and os.path.realpath(base) == SIMKIT_DIR and _mapped_folder(name):
+        return _simkit_file(f"simkit.{name}")
+    return None
+
+
 def _inside(path: str) -> bool:
     """Whether ``path`` is a file of simkit (its strategies included)."""
     return _package_path(path) is not None
@@ -131,10 +139,11 @@ def _imports(path: str, source: str) -> tuple[str, ...]:
         if plain:
             targets = [(0, part.split()[0], ()) for part in plain.split(",") if part.split()]
         else:
-            targets = [(len(dots), module, [part.split()[0] for part in names.strip("()").split(",") if part.split()])]
+            names = re.sub(r"#[^\n]*", "", names).strip("()")      # a comment inside the parentheses is no name
+            targets = [(len(dots), module, [part.split()[0] for part in names.split(",") if part.split()])]
         for level, module, names in targets:
+            base = here
             if level:           # relative: from the file's package (or, outside one, its directory)
-                base = here
                 for _ in range(level - 1):
                     base = os.path.dirname(base)
                 find = functools.partial(_module_file, base)
@@ -145,12 +154,16 @@ def _imports(path: str, source: str) -> tuple[str, ...]:
             else:
                 continue
             file = find(module)
+            if file is None and level and not module and os.path.isfile(os.path.join(base, "__init__.py")):
+                file = os.path.join(base, "__init__.py")     # ``from . import NAME``: the package's own names
             if file is None or file.endswith("__init__.py"):
-                # ``from package import module`` reads the module, not the package's __init__
-                submodules = [find(f"{module}.{name}".strip(".")) for name in names if name != "*"]
-                if any(submodules):
+                # ``from package import module`` reads the module, not the package's __init__ (which is read
+                # when a name imported with it is not a module: ``from . import SEAT_STATS, engine``)
+                submodules = [find(f"{module}.{name}".strip(".")) or _mapped_module(level, module, base, name)
+                              for name in names if name != "*"]
+                found.update(filter(None, submodules))
+                if submodules and all(submodules):
                     file = None
-                    found.update(filter(None, submodules))
             if file and file != path:
                 found.add(file)
     return tuple(sorted(found))

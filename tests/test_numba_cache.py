@@ -71,6 +71,19 @@ def test_a_kernel_is_stamped_with_every_module_it_imports_from(tmp_path):
     numba_cache._stamps.clear()
     assert numba_cache.source_stamp(str(tmp_path / "mine.py")) != before
 
+    # a name of a package's own __init__ (a game's SEAT_STATS) is read from it, even beside a submodule; a comment
+    # inside the parentheses is no name; the strategies folder the install maps is a sub-package, not a name
+    assert "simkit/games/wheeler_dealer_us/__init__.py" in closure(ROOT / "simkit/games/wheeler_dealer_us/state.py")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("COUNTERS = ('a', 'b')\n")
+    (tmp_path / "pkg/part.py").write_text("X = 1\n")
+    (tmp_path / "pkg/kernel.py").write_text("from . import (\n    COUNTERS,  # why, in words\n    part,\n)\n")
+    assert closure(tmp_path / "pkg/kernel.py") == {str(tmp_path / f"pkg/{name}.py") for name in ("kernel", "part",
+                                                                                                   "__init__")}
+    (tmp_path / "pkg/kernel.py").write_text("from . import part  # only the module\n")
+    assert str(tmp_path / "pkg/__init__.py") not in closure(tmp_path / "pkg/kernel.py")
+    assert not any(name == "simkit/__init__.py" for name in closure(ROOT / "simkit/strategy.py"))
+
 
 # A strategy that answers "pass" when the memory vector the engine allocated has ``size`` floats, and an
 # illegal action (counted in illegal_actions) otherwise: the engine's MEMORY_SIZE made visible.
