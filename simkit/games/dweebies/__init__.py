@@ -8,6 +8,13 @@ from pathlib import Path
 
 from .. import EVERY_GAME, PLAYER_COUNTS_ONLY, Game
 
+# The per-seat counters, in the order of their result columns (their meanings: facts below); the engine reads each
+# one's place by its name. The counters link_placements (placements while the table is split: where game.split_rule
+# decides the cells), declined (game.collect = "may") and two_card_lines (lines of two matching ends: game.min_line
+# = 2) also count where a rule option came into play (GAME.rule_counters)
+SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected", "illegal_actions",
+              "link_placements", "reconnections", "splits_caused", "declined", "two_card_lines")
+
 GAME = Game(
     name="dweebies",
     title="Dweebies",

@@ -16,6 +16,7 @@ from numba import njit
 from ... import rng
 from ...guard import deciding
 from ...numba_tools import EVENT_FIELDS, append_event, readonly
+from . import SEAT_STATS
 from .rules import MAX_SEATS, R_COLLECT, R_HAND_SIZE, R_MIN_LINE, R_SPLIT_RULE
 from .table import EMPTY, collection_size, grid_side, legal_cells_into, play_card
 from .view import (
@@ -56,13 +57,18 @@ from .view import (
     random_move,
 )
 
-# per-seat counters; link_placements (placements while the table is split: where game.split_rule decides the
-# cells), declined (game.collect = "may") and two_card_lines (lines of two matching ends: game.min_line = 2)
-# also count where a rule option came into play (GAME.rule_counters)
-SEAT_STATS = ("collected", "collections", "largest_collection", "lines_collected", "illegal_actions",
-              "link_placements", "reconnections", "splits_caused", "declined", "two_card_lines")
-(S_COLLECTED, S_COLLECTIONS, S_LARGEST, S_LINES, S_ILLEGAL, S_LINK_PLACEMENTS, S_RECONNECTIONS,
- S_SPLITS_CAUSED, S_DECLINED, S_TWO_CARD_LINES) = range(len(SEAT_STATS))
+# the per-seat counters' places, by name (SEAT_STATS, the result columns in order, is declared with their
+# meanings in __init__.py)
+S_COLLECTED = SEAT_STATS.index("collected")
+S_COLLECTIONS = SEAT_STATS.index("collections")
+S_LARGEST = SEAT_STATS.index("largest_collection")
+S_LINES = SEAT_STATS.index("lines_collected")
+S_ILLEGAL = SEAT_STATS.index("illegal_actions")
+S_LINK_PLACEMENTS = SEAT_STATS.index("link_placements")
+S_RECONNECTIONS = SEAT_STATS.index("reconnections")
+S_SPLITS_CAUSED = SEAT_STATS.index("splits_caused")
+S_DECLINED = SEAT_STATS.index("declined")
+S_TWO_CARD_LINES = SEAT_STATS.index("two_card_lines")
 GAME_STATS = ("turns", "splits", "left_on_table", "restarts", "most_groups")
 G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(len(GAME_STATS))
 

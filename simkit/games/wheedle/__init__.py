@@ -17,6 +17,15 @@ def half_time_points(rows):
     return rows[[f"points_r{r}" for r in range(1, rounds // 2 + 1)]].sum(axis=1)
 
 
+# The per-seat counters, in the order of their result columns (their meanings: facts below); the engine reads each
+# one's place by its name. The last seven count where a rule option came into play (GAME.rule_counters names the
+# counter of each option): false stops after which trading went on (W4), offers giving or asking for nothing (W3:
+# made, or refused when gifts are off), round-ending false stops (W8), and at scoring the companies held whole,
+# majorities (not all) outside the bankrupt company, cards of the bankrupt company, majorities in it (W6)
+SEAT_STATS = ("stops", "good_stops", "false_stops", "offers", "offers_taken", "offers_accepted", "swaps",
+              "illegal_actions", "false_stops_played_on", "gift_offers", "false_stops_ending_round",
+              "companies_all_held", "majorities_scored", "bankrupt_cards", "bankrupt_majorities")
+
 GAME = Game(
     name="wheedle",
     title="Wheedle",

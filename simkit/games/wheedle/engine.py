@@ -12,6 +12,7 @@ from numba import njit
 from ... import rng
 from ...guard import deciding
 from ...numba_tools import readonly
+from . import SEAT_STATS
 from .rules import (
     R_ALL_POINTS,
     R_BANKRUPT_MAJORITY_SCORES,
@@ -76,16 +77,23 @@ from .view import round_points as view_round_points
 MAX_SEATS = 6
 MAX_OFFER_COUNT = 99   # no company has more cards (rules.toml: company cards 1..99)
 
-# per-seat counters; the last seven count where a rule option came into play (GAME.rule_counters names the
-# counter of each option): false stops after which trading went on (W4), offers giving or asking for nothing
-# (W3: made, or refused when gifts are off), round-ending false stops (W8), and at scoring the companies held
-# whole, majorities (not all) outside the bankrupt company, cards of the bankrupt company, majorities in it (W6)
-SEAT_STATS = ("stops", "good_stops", "false_stops", "offers", "offers_taken", "offers_accepted", "swaps",
-              "illegal_actions", "false_stops_played_on", "gift_offers", "false_stops_ending_round",
-              "companies_all_held", "majorities_scored", "bankrupt_cards", "bankrupt_majorities")
-(S_STOPS, S_GOOD_STOPS, S_FALSE_STOPS, S_OFFERS, S_OFFERS_TAKEN, S_ACCEPTED, S_SWAPS, S_ILLEGAL,
- S_PLAYED_ON, S_GIFT_OFFERS, S_FALSE_STOPS_ENDING, S_ALL_CARDS, S_MAJORITIES, S_BANKRUPT_CARDS,
- S_BANKRUPT_MAJORITIES) = range(len(SEAT_STATS))
+# the per-seat counters' places, by name (SEAT_STATS, the result columns in order, is declared with their
+# meanings in __init__.py)
+S_STOPS = SEAT_STATS.index("stops")
+S_GOOD_STOPS = SEAT_STATS.index("good_stops")
+S_FALSE_STOPS = SEAT_STATS.index("false_stops")
+S_OFFERS = SEAT_STATS.index("offers")
+S_OFFERS_TAKEN = SEAT_STATS.index("offers_taken")
+S_ACCEPTED = SEAT_STATS.index("offers_accepted")
+S_SWAPS = SEAT_STATS.index("swaps")
+S_ILLEGAL = SEAT_STATS.index("illegal_actions")
+S_PLAYED_ON = SEAT_STATS.index("false_stops_played_on")
+S_GIFT_OFFERS = SEAT_STATS.index("gift_offers")
+S_FALSE_STOPS_ENDING = SEAT_STATS.index("false_stops_ending_round")
+S_ALL_CARDS = SEAT_STATS.index("companies_all_held")
+S_MAJORITIES = SEAT_STATS.index("majorities_scored")
+S_BANKRUPT_CARDS = SEAT_STATS.index("bankrupt_cards")
+S_BANKRUPT_MAJORITIES = SEAT_STATS.index("bankrupt_majorities")
 # The kernel counts all but two: every false stop either ends its round or is played on, as the rule
 # options.false_stop_ends_round says, so play_batch splits false_stops between those two afterwards
 # (_derive_counters) and the tick loop pays nothing for them.

@@ -8,6 +8,10 @@ from pathlib import Path
 
 from simkit.games import EVERY_GAME, Game
 
+# The per-seat counters, in the order of their result columns (their meanings: facts below); the engine reads each
+# one's place by its name
+SEAT_STATS = ("points", "turns", "rolls", "busts", "holds", "illegal_actions", "safe_rerolls")
+
 GAME = Game(
     name="dice-race",
     title="Dice race (test game)",

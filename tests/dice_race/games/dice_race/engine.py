@@ -18,6 +18,7 @@ from simkit import rng
 from simkit.numba_tools import EVENT_FIELDS, append_event, readonly
 from simkit.rules import RuleLayout
 
+from . import SEAT_STATS
 from .view import (
     MEMORY_SIZE,
     PUB_BUST_FACE,
@@ -48,9 +49,15 @@ R_BUST_FACE = RULES.slot("game.bust_face")
 R_MAX_ROUNDS = RULES.slot("game.max_rounds")
 R_SAFE_FIRST_ROLL = RULES.slot("game.safe_first_roll")
 
-# result counters: the names are the columns, the indices follow them
-SEAT_STATS = ("points", "turns", "rolls", "busts", "holds", "illegal_actions", "safe_rerolls")
-S_POINTS, S_TURNS, S_ROLLS, S_BUSTS, S_HOLDS, S_ILLEGAL, S_SAFE_REROLLS = range(len(SEAT_STATS))
+# the per-seat counters' places, by name (SEAT_STATS, the result columns in order, is declared with their
+# meanings in __init__.py)
+S_POINTS = SEAT_STATS.index("points")
+S_TURNS = SEAT_STATS.index("turns")
+S_ROLLS = SEAT_STATS.index("rolls")
+S_BUSTS = SEAT_STATS.index("busts")
+S_HOLDS = SEAT_STATS.index("holds")
+S_ILLEGAL = SEAT_STATS.index("illegal_actions")
+S_SAFE_REROLLS = SEAT_STATS.index("safe_rerolls")
 GAME_STATS = ("rounds", "limit_hit")
 G_ROUNDS, G_LIMIT_HIT = range(len(GAME_STATS))
 
