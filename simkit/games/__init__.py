@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from types import ModuleType
 from typing import Callable
@@ -17,7 +17,26 @@ from typing import Callable
 from ..errors import SimkitError
 from ..rules import EVERY_GAME as EVERY_GAME  # the games' rule_counters name these two markers from here
 from ..rules import PLAYER_COUNTS_ONLY as PLAYER_COUNTS_ONLY
-from ..rules import changed_values, overlay_rules, read_toml
+from ..rules import RuleLayout, changed_values, overlay_rules, read_toml
+
+
+@lru_cache(maxsize=None)
+def _rule_layout(rules_path: Path) -> RuleLayout:
+    return RuleLayout(rules_path)
+
+
+def _every_option_drawn(drawer: Callable, rules_path: Path, pick, n_players: int) -> dict:
+    """``drawer(pick, n_players)``'s overlay, with a draw for each option whose rule data allows two or more
+    words and no number and which the overlay leaves out, in the file's order (after the drawer's own draws,
+    so a drawer naming every option draws as it did)."""
+    overlay = drawer(pick, n_players)
+    for key, allowed in _rule_layout(rules_path).allowed.items():
+        table, _, name = key.rpartition(".")
+        if allowed.low is None and allowed.high is None and len(allowed.words) > 1 and table and "." not in table \
+                and name not in overlay.get(table, {}):
+            words = list(allowed.words)
+            overlay.setdefault(table, {})[name] = pick.boolean() if set(words) == {False, True} else pick.choice(words)
+    return overlay
 
 
 @dataclass(frozen=True)
@@ -84,7 +103,10 @@ class Game:
 
     @property
     def fuzz(self) -> Callable:
-        return self.play.fuzz_rules
+        """The play module's fuzz drawer, completed by a draw of every option of a few words (on/off, a choice
+        of named readings) that it leaves out: a rule option added by the recipe (docs/architecture.md) is
+        played in checking mode without a line in the drawer."""
+        return partial(_every_option_drawn, self.play.fuzz_rules, self.rules_path)
 
     def prepare(self, rules: dict, n_players: int):
         """Validate effective rules for ``n_players`` and compile them for the engine (errors name the key)."""

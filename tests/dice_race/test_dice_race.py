@@ -154,13 +154,22 @@ def test_an_illegal_answer_is_counted_and_played_as_stop():
 
 def test_a_rule_option_added_by_the_recipe_is_three_lines_of_three_files_and_plays():
     """game.safe_first_roll was added as docs/architecture.md's recipe says: its rule data with allowed values
-    and meaning (rules.toml), the engine that reads its slot and counts it, its counter's meaning (__init__);
-    nothing else names it. A first roll showing the bust face is rolled again, so a seat that stops after one
-    roll never busts and rolls again 1/5 times a turn (the chance 1/6, then 1/6 of that...: 1/6 / (1 - 1/6))."""
+    and meaning (rules.toml), the engine that reads its slot and counts it, its counter's name and meaning
+    (__init__); nothing else names it, the fuzz drawer included. A first roll showing the bust face is rolled
+    again, so a seat that stops after one roll never busts and rolls again 1/5 times a turn (the chance 1/6, then
+    1/6 of that...: 1/6 / (1 - 1/6))."""
     folder = HERE / "games/dice_race"
     naming = sorted(path.name for path in folder.iterdir() if path.is_file() and "safe_first_roll" in path.read_text())
     assert naming == ["__init__.py", "engine.py", "rules.toml"]
     assert not any("safe_first_roll" in path.read_text() for path in (ROOT / "simkit").rglob("*.py"))
+    # its counter is a name of the game's SEAT_STATS (__init__.py), whose place the engine reads by the name
+    package = importlib.import_module(get_game(NAME).play_module.rpartition(".")[0])
+    assert package.SEAT_STATS[-1] == "safe_rerolls" and "safe_rerolls" in package.GAME.facts
+    assert importlib.import_module(f"{package.__name__}.engine").S_SAFE_REROLLS == len(package.SEAT_STATS) - 1
+    # and the fuzz drawer, which does not name it, draws it (Game.fuzz: every option of a few words)
+    drawn = {get_game(NAME).fuzz(NumpyPick(seed, 0), 2)["game"]["safe_first_roll"]
+             for seed in range(20)}
+    assert drawn == {False, True}
     turns = simkit.run(NAME, games=3000, players=["holder:hold=1"] * 2, seed=12, sets=["game.safe_first_roll=true"])
     assert (turns.busts == 0).all()
     per_turn = turns.safe_rerolls.sum() / turns.turns.sum()
