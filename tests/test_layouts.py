@@ -133,3 +133,24 @@ def test_a_counter_declared_in_the_games_init_is_laid_out_with_no_other_edit(pac
     assert (n_stats, added) == (module.N_STATS + 1, module.N_STATS)
     assert moved == getattr(module, after) + module.MAX_SEATS
     assert places == [getattr(module, name) for name in constants] and len(constants) == module.N_STATS
+
+
+@pytest.mark.parametrize("name, package, sets", [
+    ("wheedle", "wheedle", ["scoring.false_stopper_cards=\"scored\"", "options.gifts_allowed=false", "options.rounds=2"]),
+    ("dweebies", "dweebies", ["game.collect=\"may\"", "game.min_line=3", "game.split_rule=\"free\""])])
+def test_wheedle_and_dweebies_rule_vectors_are_the_rule_data_then_what_prepare_derives(name, package, sets):
+    """As the US game's: a slot per declared option, coded as the rule data codes it, then the derived values; so
+    an option added later has its slot without a line in rules.py (the engine names it: RULE_DATA.slot)."""
+    rules = importlib.import_module(f"simkit.games.{package}.rules")
+    game = get_game(name)
+    named = {name: value for name, value in vars(rules).items() if name.startswith("R_")}
+    assert len(set(named.values())) == len(named), "two R_ names for one slot"
+    for changes in ([], sets):
+        effective = game.rules(sets=changes)
+        vector = game.prepare(effective, 4).vector
+        assert list(vector[:rules.RULE_DATA.size]) == [allowed.code(effective)
+                                                       for allowed in rules.RULE_DATA.allowed.values()]
+        assert len(vector) == rules.RULE_DATA.size + len(getattr(rules, "DERIVED", ()))
+    if name == "wheedle":
+        assert (vector[rules.R_HAND], vector[rules.R_ROUNDS]) == (15, 2)
+        assert (vector[rules.R_GIFTS], vector[rules.R_FALSE_STOPPER_CARDS_SCORED]) == (0, 1)

@@ -17,9 +17,14 @@ MAX_SEATS = 6
 # shows them); validation reads them from there.
 RULE_DATA = RuleLayout(Path(__file__).with_name("rules.toml"))
 
-# the rule vector the kernel reads (DweebiesRules.vector)
-R_HAND_SIZE, R_MIN_LINE, R_COLLECT, R_SPLIT_RULE = range(4)
-RULE_SIZE = R_SPLIT_RULE + 1
+# The rule vector the kernel reads (DweebiesRules.vector): a slot per option whose allowed values the rule data
+# declares, in its order, as it codes them (a word its position: view.COLLECT_RULES, view.SPLIT_RULES), filled by
+# RULE_DATA.vector. The slots the engine reads are named here; an option added later has its slot named in the
+# engine (R_X = RULE_DATA.slot("game.x")), so adding one edits no line here.
+R_HAND_SIZE = RULE_DATA.slot("game.hand_size")
+R_MIN_LINE = RULE_DATA.slot("game.min_line")
+R_COLLECT = RULE_DATA.slot("game.collect")
+R_SPLIT_RULE = RULE_DATA.slot("game.split_rule")
 
 SPLIT_DWEEBIES, SPLIT_CARDS = 27, 54   # D1: a split of the published deck keeps both totals
 MAX_DWEEBIES, MAX_CARDS = 62, 216
@@ -31,11 +36,8 @@ class DweebiesRules:
     """Rules compiled for the kernel, for one player count."""
 
     copies: np.ndarray    # copies of each Dweebie in the deck
-    hand_size: int
+    vector: np.ndarray    # the rule vector the kernel reads (the R_* layout above)
     n_players: int
-    min_line: int = 2                 # D9 game.min_line
-    collect: str = "must"             # D9 game.collect
-    split_rule: str = "shortest_link"  # D9 game.split_rule
 
     @property
     def names(self) -> str:
@@ -43,14 +45,23 @@ class DweebiesRules:
         return SYMBOLS[: self.copies.size]
 
     @property
-    def vector(self) -> np.ndarray:
-        """The rule vector the kernel reads (the R_* layout above)."""
-        vector = np.zeros(RULE_SIZE, np.int64)
-        vector[R_HAND_SIZE] = self.hand_size
-        vector[R_MIN_LINE] = self.min_line
-        vector[R_COLLECT] = COLLECT_RULES.index(self.collect)
-        vector[R_SPLIT_RULE] = SPLIT_RULES.index(self.split_rule)
-        return vector
+    def hand_size(self) -> int:
+        return int(self.vector[R_HAND_SIZE])
+
+    @property
+    def min_line(self) -> int:
+        """D9 game.min_line."""
+        return int(self.vector[R_MIN_LINE])
+
+    @property
+    def collect(self) -> str:
+        """D9 game.collect."""
+        return COLLECT_RULES[self.vector[R_COLLECT]]
+
+    @property
+    def split_rule(self) -> str:
+        """D9 game.split_rule."""
+        return SPLIT_RULES[self.vector[R_SPLIT_RULE]]
 
 
 def _int_list(rules: dict, key: str) -> list[int]:
@@ -90,7 +101,4 @@ def prepare(rules: dict, n_players: int) -> DweebiesRules:
     if hand_size * n_players > copies.sum():
         raise SimkitError(f"rules: a deck of {copies.sum()} cards cannot deal hands of {hand_size} to {n_players} "
                           f"players; allowed: game.hand_size up to {copies.sum() // n_players}")
-    min_line = RULE_DATA.value(rules, "game.min_line")
-    collect = RULE_DATA.value(rules, "game.collect")
-    split_rule = RULE_DATA.value(rules, "game.split_rule")
-    return DweebiesRules(copies, hand_size, n_players, min_line, collect, split_rule)
+    return DweebiesRules(copies, RULE_DATA.vector(rules), n_players)

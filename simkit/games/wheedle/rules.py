@@ -16,17 +16,23 @@ from .view import MAX_COMPANIES
 # shows them); validation reads them from there.
 RULE_DATA = RuleLayout(Path(__file__).with_name("rules.toml"))
 
-# the rule vector the kernel reads (WheedleRules.vector)
-(R_HAND, R_ROUNDS, R_MAX_TICKS, R_GIFTS, R_FALSE_STOP_ENDS_ROUND, R_BANKRUPT_MAJORITY_SCORES, R_STOP_BONUS,
- R_FALSE_STOP, R_ALL_POINTS, R_MAJORITY_POINTS, R_BANKRUPT_POINTS, R_FALSE_STOPPER_CARDS_SCORED) = range(12)
-RULE_SIZE = R_FALSE_STOPPER_CARDS_SCORED + 1
-# the options the vector holds as their rule data codes them (a flag 0/1, a word its position: W8's "none" 0)
-_CODED = ((R_MAX_TICKS, "options.max_ticks"), (R_GIFTS, "options.gifts_allowed"),
-          (R_FALSE_STOP_ENDS_ROUND, "options.false_stop_ends_round"),
-          (R_BANKRUPT_MAJORITY_SCORES, "options.bankrupt_majority_scores"), (R_STOP_BONUS, "scoring.stop_bonus"),
-          (R_FALSE_STOP, "scoring.false_stop"), (R_ALL_POINTS, "scoring.all_cards"),
-          (R_MAJORITY_POINTS, "scoring.majority"), (R_BANKRUPT_POINTS, "scoring.bankrupt"),
-          (R_FALSE_STOPPER_CARDS_SCORED, "scoring.false_stopper_cards"))
+# The rule vector the kernel reads (WheedleRules.vector): a slot per option whose allowed values the rule data
+# declares, in its order, as it codes them (a flag 0/1, a word its position: W8's "none" 0; RULE_DATA.vector fills
+# them), then what prepare derives. The slots engine, view and replay share are named here; an option only the
+# engine reads has its slot named there (R_X = RULE_DATA.slot("table.key")), so adding one edits no line here.
+R_STOP_BONUS = RULE_DATA.slot("scoring.stop_bonus")
+R_FALSE_STOP = RULE_DATA.slot("scoring.false_stop")
+R_FALSE_STOPPER_CARDS_SCORED = RULE_DATA.slot("scoring.false_stopper_cards")
+R_ALL_POINTS = RULE_DATA.slot("scoring.all_cards")
+R_MAJORITY_POINTS = RULE_DATA.slot("scoring.majority")
+R_BANKRUPT_POINTS = RULE_DATA.slot("scoring.bankrupt")
+R_GIFTS = RULE_DATA.slot("options.gifts_allowed")
+R_FALSE_STOP_ENDS_ROUND = RULE_DATA.slot("options.false_stop_ends_round")
+R_BANKRUPT_MAJORITY_SCORES = RULE_DATA.slot("options.bankrupt_majority_scores")
+R_MAX_TICKS = RULE_DATA.slot("options.max_ticks")
+DERIVED = ("hand", "rounds")    # the hand for this player count; options.rounds as a number ("players": n)
+R_HAND, R_ROUNDS = range(RULE_DATA.size, RULE_DATA.size + len(DERIVED))
+RULE_SIZE = RULE_DATA.size + len(DERIVED)
 
 
 @dataclass(frozen=True)
@@ -68,8 +74,7 @@ def prepare(rules: dict, n_players: int) -> WheedleRules:
                           f"but the companies hold {total}; allowed: {(total - 1) / n_players:g} cards each")
     rounds = RULE_DATA.value(rules, "options.rounds")
     vector = np.zeros(RULE_SIZE, np.int64)
+    vector[:RULE_DATA.size] = RULE_DATA.vector(rules)
     vector[R_HAND] = hand
     vector[R_ROUNDS] = n_players if rounds == "players" else rounds
-    for index, key in _CODED:
-        vector[index] = RULE_DATA.allowed[key].code(rules)
     return WheedleRules(tuple(names), np.array(counts, np.int64), vector, n_players, official)
