@@ -272,13 +272,14 @@ def expert_act(hand, public, seen, params, memory, state, action):
         if junk >= 0:
             action[A_GIVE] = junk
             return SWAP
-    # the target closest to its majority (then to all of it), jittered by up to 1.5 cards of need so that asks
-    # spread over the targets, and junk to part with
+    # the target fewest cards from its majority, or from all of it once it holds the majority (a company held whole
+    # scores double, and the rivals give such cards away: they hold too few to collect it), jittered by up to 1.5
+    # cards so that asks spread over the targets; and junk to part with
     want, best_need = -1, 1e18
     for c in range(n):
         if memory[WANTED + c] and c != centre and hand[c] < public[PUB_HEADER + c]:
             need = public[PUB_HEADER + c] // 2 + 1 - hand[c]
-            key = need if need > 0 else 100 + public[PUB_HEADER + c] - hand[c]
+            key = need if need > 0 else public[PUB_HEADER + c] - hand[c]
             key = key * 4 + rng.below(state, 4) + 6.0 * rng.uniform(state)
             if key < best_need:
                 want, best_need = c, key

@@ -43,7 +43,7 @@ def _readonly(array):
     return array
 
 
-def _expert_view(hand, centre=0, tick=20, players=4):
+def _expert_view(hand, centre=0, tick=20, players=4, hand_size=None, seed=5):
     """The expert's inputs for seat 0 holding ``hand`` at a fresh round (no flows yet) of the default rules."""
     from simkit.games import get_game
     from simkit.games.wheedle import engine
@@ -55,7 +55,8 @@ def _expert_view(hand, centre=0, tick=20, players=4):
     hands = np.zeros((players, counts.size), np.int64)
     hands[0] = hand
     public = np.zeros(public_length(counts.size, players), np.int64)
-    engine._fill_static_public(public, 0, players, 0, 0, players, int(np.sum(hand)), counts, prepared.vector,
+    hand_size = int(np.sum(hand)) if hand_size is None else hand_size
+    engine._fill_static_public(public, 0, players, 0, 0, players, hand_size, counts, prepared.vector,
                                np.zeros(players, np.int64))
     hand_view = np.zeros(counts.size, np.int64)
     engine._view(0, hands, hand_view, public, tick, centre, 1, 0, 0)
@@ -64,7 +65,7 @@ def _expert_view(hand, centre=0, tick=20, players=4):
     params = registered("wheedle")["expert"].param_vector({})
     params.flags.writeable = False
     state = np.zeros(4, np.uint64)
-    rng.seed_stream(state, 5, 0, 0)
+    rng.seed_stream(state, seed, 0, 0)
     return _readonly(hand_view), _readonly(public), seen, params, np.zeros(MEMORY_SIZE), state, counts
 
 
@@ -95,3 +96,20 @@ def test_expert_gives_junk_away_once_every_target_holds_its_majority():
     action = np.zeros(5, np.int64)
     assert expert_act(*view[:6], action) == OFFER
     assert (action[A_GIVE], action[A_GIVE_COUNT], action[A_WANT_COUNT]) == (1, 1, 0)
+
+
+def test_expert_asks_for_the_last_card_of_a_company_before_a_distant_majority():
+    """4 of a 5-card company (one card from holding it whole, which scores double), 4 of a 7 and one junk card, with
+    room for one more target (a 5-card company it holds none of, 3 cards from its majority): it asks for the card
+    that completes the first company (the asks are jittered by up to 1.5 cards, hence most of the draws)."""
+    from simkit.games.wheedle.view import A_GIVE, A_WANT, A_WANT_COUNT, OFFER
+    from simkit.strategies.wheedle_expert import expert_act
+
+    completing = 0
+    for seed in range(20):
+        view = _expert_view([4, 0, 0, 4, 0, 0, 0, 0, 1], centre=5, hand_size=13, seed=seed)
+        action = np.zeros(5, np.int64)
+        assert expert_act(*view[:6], action) == OFFER
+        assert action[A_GIVE] == 8 and action[A_WANT_COUNT] == 1
+        completing += action[A_WANT] == 0
+    assert completing >= 15
