@@ -6,7 +6,9 @@ plus its public flows), and from that each rival's round score if the round ende
 - Targets: the companies whose majority is cheapest to reach, where a rival's estimated holding makes a
   company dearer (it will not give its cards up) and a rival's estimated majority rules it out.
 - Trading: swap junk into the centre when the centre card is a target (bankrupting the company the rivals
-  hold most of), ask for target cards for nothing or for one junk card, give junk away.
+  hold most of), offer one junk card (of the junk held most) for the target card fewest from its majority, or
+  from all of it once the majority is held, ask for target cards for nothing, give junk away (at once when
+  every target holds its majority: only the junk then keeps the hand from a stop).
 - Acceptance: a deal is taken only when it raises the hand's value by more than it raises the offerer's
   estimated round score (weighted). The weight, and the worth of a target still short of its majority, fade
   over the round, and a stuck expert drops a target it holds cards of: experts who all refuse each other the
