@@ -6,7 +6,9 @@ plus its public flows), and from that each rival's round score if the round ende
 - Targets: the companies whose majority is cheapest to reach, where a rival's estimated holding makes a
   company dearer (it will not give its cards up) and a rival's estimated majority rules it out.
 - Trading: swap junk into the centre when the centre card is a target (bankrupting the company the rivals
-  hold most of), ask for target cards for nothing or for one junk card, give junk away.
+  hold most of), offer one junk card (of the junk held most) for the target card fewest from its majority, or
+  from all of it once the majority is held, ask for target cards for nothing, give junk away (at once when
+  every target holds its majority: only the junk then keeps the hand from a stop).
 - Acceptance: a deal is taken only when it raises the hand's value by more than it raises the offerer's
   estimated round score (weighted). The weight, and the worth of a target still short of its majority, fade
   over the round, and a stuck expert drops a target it holds cards of: experts who all refuse each other the
@@ -207,8 +209,9 @@ def _wants_to_stop(hand, public, seen, params, memory):
 
 @uncounted(I(SHOWN, SHOWN, PARAMS, MEMORY, STATE, I))
 def _pick_junk(hand, public, params, memory, state, centre):
-    """A company we hold but do not collect (not the centre's): with `sabotage`, the one the rivals hold most
-    of (bankrupting it costs them), else the one we hold fewest of; -1 if none."""
+    """The junk to swap into the centre: a company we hold but do not collect (not the centre's), with
+    `sabotage` the one the rivals hold most of (bankrupting it costs them), else the one we hold fewest of; -1
+    if none."""
     best, best_key = -1, -1e18
     for c in range(public[PUB_COMPANIES]):
         if hand[c] > 0 and not memory[WANTED + c] and c != centre:
@@ -216,6 +219,30 @@ def _pick_junk(hand, public, params, memory, state, centre):
             if key > best_key:
                 best, best_key = c, key
     return best
+
+
+@uncounted(I(SHOWN, SHOWN, MEMORY, STATE))
+def _pick_give(hand, public, memory, state):
+    """The junk to give away in an offer: the company we do not collect that we hold most of (the centre's
+    first: its cards cost a point each if the round ends now), ties broken at random; -1 if none. Giving the
+    largest junk first was measured against giving the smallest (docs/games.md, "Wheedle's expert, measured")."""
+    centre = public[PUB_CENTRE]
+    best, best_key = -1, -1e18
+    for c in range(public[PUB_COMPANIES]):
+        if hand[c] > 0 and not memory[WANTED + c]:
+            key = hand[c] + 2.0 * rng.uniform(state) + (3.0 if c == centre else 0.0)
+            if key > best_key:
+                best, best_key = c, key
+    return best
+
+
+@uncounted(B(SHOWN, SHOWN, MEMORY))
+def _targets_all_held(hand, public, memory):
+    """Every target holds its majority: what is left to do is to give the junk away (or complete a company)."""
+    for c in range(public[PUB_COMPANIES]):
+        if memory[WANTED + c] and 2 * hand[c] <= public[PUB_HEADER + c]:
+            return False
+    return True
 
 
 @uncounted(ACT_SIGNATURE)
@@ -247,17 +274,24 @@ def expert_act(hand, public, seen, params, memory, state, action):
         if junk >= 0:
             action[A_GIVE] = junk
             return SWAP
-    # the target closest to its majority (then to all of it), and junk to part with
-    want, best_need = -1, 1 << 30
+    # the target fewest cards from its majority, or from all of it once it holds the majority (a company held whole
+    # scores double, and the rivals give such cards away: they hold too few to collect it), jittered by up to 1.5
+    # cards so that asks spread over the targets; and junk to part with
+    want, best_need = -1, 1e18
     for c in range(n):
         if memory[WANTED + c] and c != centre and hand[c] < public[PUB_HEADER + c]:
             need = public[PUB_HEADER + c] // 2 + 1 - hand[c]
-            key = need if need > 0 else 100 + public[PUB_HEADER + c] - hand[c]
-            key = key * 4 + rng.below(state, 4)
+            key = need if need > 0 else public[PUB_HEADER + c] - hand[c]
+            key = key * 4 + rng.below(state, 4) + 6.0 * rng.uniform(state)
             if key < best_need:
                 want, best_need = c, key
-    give = _pick_junk(hand, public, params, memory, state, -1)
+    give = _pick_give(hand, public, memory, state)
     gifts = public[PUB_GIFTS_ALLOWED] != 0
+    if gifts and want >= 0 and give >= 0 and _targets_all_held(hand, public, memory):
+        # every target holds its majority: only the junk keeps the hand from a stop, so give it away rather than
+        # ask a card that completes a company for it (the rounds are a race to the first good stop)
+        action[A_GIVE], action[A_GIVE_COUNT] = give, 1
+        return OFFER
     if want >= 0 and give >= 0:
         # one-sided offers only once our offers keep finding no taker: among experts, who all gather cards and
         # refuse each other targets, they are what keeps a round from freezing

@@ -2,6 +2,7 @@
 seeded runs (the measured strength, seat-rotated on 20,000+ games: docs/strategies.md)."""
 import numpy as np
 
+from simkit import rng
 from simkit.strategy import registered
 
 from ..helpers import per_seat, simulate
@@ -34,3 +35,81 @@ def test_expert_wins_more_than_its_share_among_tuned_players():
         assert per_seat(cols, "illegal_actions", 4).sum() == 0
         wins.append(per_seat(cols, "winner", 4)[:, seat].mean())
     assert np.mean(wins) > 0.4
+
+
+def _readonly(array):
+    array = np.array(array, np.int64)
+    array.flags.writeable = False
+    return array
+
+
+def _expert_view(hand, centre=0, tick=20, players=4, hand_size=None, seed=5):
+    """The expert's inputs for seat 0 holding ``hand`` at a fresh round (no flows yet) of the default rules."""
+    from simkit.games import get_game
+    from simkit.games.wheedle import engine
+    from simkit.games.wheedle.view import MEMORY_SIZE, public_length
+
+    game = get_game("wheedle")
+    prepared = game.prepare(game.default_rules, players)
+    counts = prepared.counts
+    hands = np.zeros((players, counts.size), np.int64)
+    hands[0] = hand
+    public = np.zeros(public_length(counts.size, players), np.int64)
+    hand_size = int(np.sum(hand)) if hand_size is None else hand_size
+    engine._fill_static_public(public, 0, players, 0, 0, players, hand_size, counts, prepared.vector,
+                               np.zeros(players, np.int64))
+    hand_view = np.zeros(counts.size, np.int64)
+    engine._view(0, hands, hand_view, public, tick, centre, 1, 0, 0)
+    seen = np.zeros((3, players, counts.size), np.int64)
+    seen.flags.writeable = False
+    params = registered("wheedle")["expert"].param_vector({})
+    params.flags.writeable = False
+    state = np.zeros(4, np.uint64)
+    rng.seed_stream(state, seed, 0, 0)
+    return _readonly(hand_view), _readonly(public), seen, params, np.zeros(MEMORY_SIZE), state, counts
+
+
+def test_pick_give_is_the_largest_junk_and_the_centre_s_first():
+    from simkit.strategies.wheedle_expert import WANTED, _pick_give
+
+    hand, public, _, _, memory, state, counts = _expert_view([1, 3, 0, 4, 0, 0, 0, 5, 0], centre=2)
+    memory[WANTED + 3] = memory[WANTED + 7] = 1.0   # companies 3 and 7 are targets: 0 and 1 are junk
+    assert _pick_give(hand, public, memory, state) == 1
+    hand, public, _, _, memory, state, _ = _expert_view([2, 1, 0, 4, 0, 0, 0, 5, 0], centre=1)
+    memory[WANTED + 3] = memory[WANTED + 7] = 1.0
+    assert _pick_give(hand, public, memory, state) == 1   # the centre's card costs a point: it goes first
+    memory[WANTED + 0] = memory[WANTED + 1] = 1.0
+    assert _pick_give(hand, public, memory, state) == -1
+
+
+def test_expert_gives_junk_away_once_every_target_holds_its_majority():
+    """Majorities of a 9 (Texas Tea), a 7 and a 5 plus one junk card: the expert gives the junk away for nothing
+    instead of offering it for a card that would complete a company (it cannot stop while it holds it)."""
+    from simkit.games.wheedle.view import A_GIVE, A_GIVE_COUNT, A_WANT_COUNT, OFFER, is_qualified
+    from simkit.strategies.wheedle_expert import expert_act
+
+    hand = [3, 0, 0, 4, 0, 0, 0, 0, 5]
+    hand[1] = 1     # one card of a 5-card company: junk
+    view = _expert_view(hand, centre=5)
+    hand_view, public = view[0], view[1]
+    assert not is_qualified(hand_view, public)
+    action = np.zeros(5, np.int64)
+    assert expert_act(*view[:6], action) == OFFER
+    assert (action[A_GIVE], action[A_GIVE_COUNT], action[A_WANT_COUNT]) == (1, 1, 0)
+
+
+def test_expert_asks_for_the_last_card_of_a_company_before_a_distant_majority():
+    """4 of a 5-card company (one card from holding it whole, which scores double), 4 of a 7 and one junk card, with
+    room for one more target (a 5-card company it holds none of, 3 cards from its majority): it asks for the card
+    that completes the first company (the asks are jittered by up to 1.5 cards, hence most of the draws)."""
+    from simkit.games.wheedle.view import A_GIVE, A_WANT, A_WANT_COUNT, OFFER
+    from simkit.strategies.wheedle_expert import expert_act
+
+    completing = 0
+    for seed in range(20):
+        view = _expert_view([4, 0, 0, 4, 0, 0, 0, 0, 1], centre=5, hand_size=13, seed=seed)
+        action = np.zeros(5, np.int64)
+        assert expert_act(*view[:6], action) == OFFER
+        assert action[A_GIVE] == 8 and action[A_WANT_COUNT] == 1
+        completing += action[A_WANT] == 0
+    assert completing >= 15
