@@ -207,9 +207,10 @@ def pledged_set_wins(table, q, c):
 @uncounted(I(TABLE, PARAMS, MEMORY, I), inline=True)
 def blocking_deal(table, params, memory, seat):
     """The deal that takes from a third player the card a rival needs to reach the target in its next deal (the
-    game is lost when it does): that player's At Risk copy in a raid at 2 x face, else a clean copy bought at
-    3 x face from the holder of fewest copies (asked least often first), paid from cash above the reserve; 0 if
-    none. The seat pays (k - 1) x face in wealth for the card, less than the race it keeps open."""
+    game is lost when it does): that player's At Risk copy in a raid at 2 x face, or (``block`` 2) a clean copy
+    bought at 3 x face from the holder of fewest copies (asked least often first), paid from cash above the
+    reserve; 0 if none. The seat pays (k - 1) x face in wealth for the card (and hands the third player as much),
+    less than the race it keeps open; the purchases, at twice that, measured worse than raids alone."""
     best, best_face, best_slot = 0, 0, -1
     commodities = table[H_COMMODITIES]
     for c in range(commodities):
@@ -225,7 +226,7 @@ def blocking_deal(table, params, memory, seat):
                                             or pledged_set_wins(table, h, c)):
                 pick, pick_kind = h, DEAL_RAID
                 break
-            if held(table, h, c) > 0 and cash(table, seat) - params[P_RESERVE] >= price_buy \
+            if params[P_BLOCK] >= 2.0 and held(table, h, c) > 0 and cash(table, seat) - params[P_RESERVE] >= price_buy \
                     and deal_wins_rival(table, seat, c, table[H_BUY_MULTIPLE], h) != 0:
                 slot = h * commodities + c
                 key = (memory[slot] if slot < MEMORY_SIZE else 0.0) * 100.0 + held(table, h, c)
@@ -414,8 +415,8 @@ EXPERT_PARAMS.update({
     "inner_keep": Param(10000, 0, 1_000_000, "int", "inside the inner circle, buy a card of a commodity it holds "
                                                    "none of only while cash stays at least this after paying for it "
                                                    "(0: as outside)"),
-    "block": Param(1, kind="bool", doc="deny a rival the deal that would reach the target: redeem its own At Risk "
-                                       "copy, else raid or buy the card from a third player first"),
+    "block": Param(1, 0, 2, "int", "deny a rival the deal that would reach the target: redeem its own At Risk "
+                                   "copy, else raid a third player's copy first (1), or also buy it (2); 0: never"),
 })
 EXPERT_ORDER.declare(EXPERT_PARAMS)
 

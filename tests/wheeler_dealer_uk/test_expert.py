@@ -197,10 +197,12 @@ def test_expert_takes_from_a_third_player_the_card_a_rivals_winning_deal_needs()
     gold = p.c("Gold")
     # bought at 3 x face (120,000: -80,000 of wealth) and sold as a set (+360,000 over the cards' face)
     p.table[H_TARGET] = total_wealth(p.table, 1) + 280_000
-    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_BUY, 2, gold)
+    buys = {"block": 2}                                              # as shipped (1) it only raids
+    assert ask(p, D_DEAL, "deal", 0, buys) == pack_deal(DEAL_BUY, 2, gold)
+    assert ask(p, D_DEAL, "deal", 0) == 0
     assert ask(p, D_DEAL, "deal", 0, {"block": 0}) == 0             # 0: never (no deal of its own here)
     p.table[H_TARGET] += 1                                           # the deal would fall short: left alone
-    assert ask(p, D_DEAL, "deal", 0) == 0
+    assert ask(p, D_DEAL, "deal", 0, buys) == 0
     p = gold_race(at_risk_source=True)                                # a raid (2 x face) gains seat 1 40,000 more
     p.table[H_TARGET] = total_wealth(p.table, 1) + 320_000
     assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 2, gold)   # raided first, at 80,000
@@ -209,7 +211,7 @@ def test_expert_takes_from_a_third_player_the_card_a_rivals_winning_deal_needs()
     p = gold_race()
     p.set_cash(1, 100_000 - 40_000 - 1)        # seat 1 cannot raise 120,000 (cash and loans on its two Gold)
     p.table[H_TARGET] = total_wealth(p.table, 1) + 280_000
-    assert ask(p, D_DEAL, "deal", 0) == 0
+    assert ask(p, D_DEAL, "deal", 0, buys) == 0
 
 
 def test_expert_redeems_first_the_card_whose_raid_wins_a_rival_the_game():
@@ -235,9 +237,9 @@ def test_expert_makes_its_own_winning_raid_before_blocking():
     p.give(2, "Silver", 1, at_risk=True)       # my raid completes three Silver (120,000)
     silver = p.c("Silver")
     p.table[H_TARGET] = total_wealth(p.table, 1) + 280_000          # seat 1 threatens to win too
-    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_BUY, 2, p.c("Gold"))
+    assert ask(p, D_DEAL, "deal", 0, {"block": 2}) == pack_deal(DEAL_BUY, 2, p.c("Gold"))
     p.table[H_TARGET] = total_wealth(p.table, 0) - 20_000 + 10_000 + 90_000   # my raid wins: raid first
-    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 2, silver)
+    assert ask(p, D_DEAL, "deal", 0, {"block": 2}) == pack_deal(DEAL_RAID, 2, silver)
 
 
 def test_expert_reads_parameters_past_the_old_sixteen():
