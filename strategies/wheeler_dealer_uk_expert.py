@@ -21,6 +21,9 @@ target wealth:
   (then the one holding fewest copies): a player who refused keeps refusing, and a turn has one deal;
 - with no such deal it spoils: it raids a rival's At Risk card of a set that rival holds whole (clean and At Risk
   copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash;
+- before any of that it blocks (``block``): when a rival could reach the target this turn with one more card got in
+  a deal, it redeems its own At Risk copy (and makes no deal, which would bar redeeming), else raids a third
+  player's copy first (``block`` 2 also buys a clean one), unless its own raid wins at once;
 - it refuses another player's 3 x offer when the card gains the buyer anything (completes or enlarges its
   set) or is one of a set it builds (``keep_from`` copies; as shipped it refuses every offer);
 - on an outer yellow space it turns a yellow card only with the cash (and loans) to buy a dear one,
@@ -425,6 +428,7 @@ expert = register(Strategy.build(
     yellow=expert_yellow, enter=expert_enter, redeem=expert_redeem, borrow=expert_borrow, params=EXPERT_PARAMS,
     doc="Races to the target wealth: sells the set that wins at once, buys wealth-neutral cards and borrows for "
         "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, offers each "
-        "purchase to the holder it has asked least, raids the pledged card of a rival's whole set, refuses offers "
+        "purchase to the holder it has asked least, raids the pledged card of a rival's whole set, raids away (or "
+        "redeems) the card a rival's winning deal needs, refuses offers "
         "that hand a rival a set, opens the inner circle late and keeps cash inside it, turns yellow cards only with the cash to buy them "
         "(docs/strategies.md, \"The experts\")."))
