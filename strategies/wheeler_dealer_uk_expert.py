@@ -20,7 +20,8 @@ target wealth:
 - it deals as the trader does, but offers a purchase to the holder it has offered that commodity to least often
   (then the one holding fewest copies): a player who refused keeps refusing, and a turn has one deal;
 - with no such deal it spoils: it raids a rival's At Risk card of a set that rival holds whole (clean and At Risk
-  copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash;
+  copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash (inside
+  the inner circle, from cash above ``inner_keep``);
 - before any of that it blocks (``block``): when a rival could reach the target this turn with one more card got in
   a deal, it redeems its own At Risk copy (and makes no deal, which would bar redeeming), else raids a third
   player's copy first (``block`` 2 also buys a clean one), unless its own raid wins at once;
@@ -144,15 +145,19 @@ def expert_sell(table, params, memory, state, query):
 def spoiling_raid(table, params, seat):
     """The raid that costs a rival most: one of its At Risk cards of a set it holds whole (its clean and At Risk
     copies together), whose loss cuts that set's sale by ``spoil`` credits or more, paid from cash above the
-    reserve; 0 if none. The raid costs the seat the card's face in wealth (it pays 2 x face for it) and hands the
+    reserve (inside the inner circle, above ``inner_keep``: the raid sells no set of its own, and the inner circle
+    ruins a player with no cash); 0 if none. The raid costs the seat the card's face in wealth (it pays 2 x face for it) and hands the
     rival as much, but a rival that redeems a pledged set sells it, at a multiple of that."""
     deal, best_loss = 0, 0
+    keep = params[P_RESERVE]
+    if seat_field(table, seat, F_CIRCLE) == INNER and params[P_INNER_KEEP] > keep:
+        keep = params[P_INNER_KEEP]
     for q in range(table[H_PLAYERS]):
         if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
             continue
         for c in range(table[H_COMMODITIES]):
             price = face(table, c) * table[H_RAID_MULTIPLE]
-            if at_risk(table, q, c) == 0 or cash(table, seat) - params[P_RESERVE] < price:
+            if at_risk(table, q, c) == 0 or cash(table, seat) - keep < price:
                 continue
             theirs = held(table, q, c) + at_risk(table, q, c)
             loss = set_value(table, c, theirs) - set_value(table, c, theirs - 1)

@@ -179,6 +179,11 @@ def test_expert_raids_the_pledged_card_of_a_rivals_whole_set_when_the_set_loses_
     assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, p.c("Sugar"))
     p.set_cash(0, 3_000)
     assert ask(p, D_DEAL, "deal", 0) == 0
+    p.set_cash(0, 13_000)                    # inside the inner circle, from cash above inner_keep (10,000)
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, p.c("Sugar"))
+    p.field(0, F_CIRCLE, INNER)
+    assert ask(p, D_DEAL, "deal", 0) == 0
+    assert ask(p, D_DEAL, "deal", 0, {"inner_keep": 9_000}) == pack_deal(DEAL_RAID, 1, p.c("Sugar"))
 
 
 def gold_race(at_risk_source=False):
