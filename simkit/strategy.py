@@ -46,7 +46,9 @@ from .catalogue import (
 from .errors import SimkitError
 from .games import get_game
 
-MAX_PARAMS = 16
+# a strategy's parameter vector; the engines size their per-seat float rows from it, so raising it costs only
+# memory (8 bytes a place and seat) and changes no result: places past a strategy's own stay zero
+MAX_PARAMS = 24
 _REGISTRY: dict[str, dict[str, "Strategy"]] = {}
 _SERIALS = itertools.count(1)
 _BY_SERIAL: "weakref.WeakValueDictionary[int, Strategy]" = weakref.WeakValueDictionary()

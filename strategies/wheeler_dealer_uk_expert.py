@@ -20,7 +20,11 @@ target wealth:
 - it deals as the trader does, but offers a purchase to the holder it has offered that commodity to least often
   (then the one holding fewest copies): a player who refused keeps refusing, and a turn has one deal;
 - with no such deal it spoils: it raids a rival's At Risk card of a set that rival holds whole (clean and At Risk
-  copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash;
+  copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash (inside
+  the inner circle, from cash above ``inner_keep``);
+- before any of that it blocks (``block``): when a rival could reach the target this turn with one more card got in
+  a deal, it redeems its own At Risk copy (and makes no deal, which would bar redeeming), else raids a third
+  player's copy first (``block`` 2 also buys a clean one), unless its own raid wins at once;
 - it refuses another player's 3 x offer when the card gains the buyer anything (completes or enlarges its
   set) or is one of a set it builds (``keep_from`` copies; as shipped it refuses every offer);
 - on an outer yellow space it turns a yellow card only with the cash (and loans) to buy a dear one,
@@ -32,10 +36,12 @@ from simkit import rng
 from simkit.games.wheeler_dealer_uk.view import (
     BORROW_FOR_COMMAND_REDEEM,
     BORROW_FOR_PURCHASE,
+    DEAL_BUY,
     DEAL_RAID,
     DECISION_SIGNATURE,
     F_BANKRUPT,
     F_CIRCLE,
+    H_BUY_MULTIPLE,
     H_COMMODITIES,
     H_INNER_WEALTH,
     H_MIN_SET,
@@ -43,6 +49,9 @@ from simkit.games.wheeler_dealer_uk.view import (
     H_RAID_MULTIPLE,
     H_TARGET,
     INNER,
+    MAX_SEATS,
+    MEMORY,
+    MEMORY_SIZE,
     PARAMS,
     Q_COMMODITY,
     Q_CONTEXT,
@@ -61,6 +70,7 @@ from simkit.games.wheeler_dealer_uk.view import (
     hand,
     held,
     in_pack,
+    loan_value,
     pack_deal,
     pack_sale,
     redeem_cost,
@@ -91,10 +101,11 @@ from simkit.strategies.wheeler_dealer_uk import (
 from simkit.strategy import Param, Strategy, register
 
 I = types.int64
+B = types.boolean
 # the expert's own parameters, after the trader's ten
-EXPERT_ORDER = TRADER_ORDER.then("sell_yellow yellow_cash redeem_keep enter_open spoil inner_keep")
+EXPERT_ORDER = TRADER_ORDER.then("sell_yellow yellow_cash redeem_keep enter_open spoil inner_keep block")
 (P_SELL_YELLOW, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN, P_SPOIL,
- P_INNER_KEEP) = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
+ P_INNER_KEEP, P_BLOCK) = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
 
 
 @uncounted(I(TABLE, I, I, I), inline=True)
@@ -134,21 +145,121 @@ def expert_sell(table, params, memory, state, query):
 def spoiling_raid(table, params, seat):
     """The raid that costs a rival most: one of its At Risk cards of a set it holds whole (its clean and At Risk
     copies together), whose loss cuts that set's sale by ``spoil`` credits or more, paid from cash above the
-    reserve; 0 if none. The raid costs the seat the card's face in wealth (it pays 2 x face for it) and hands the
+    reserve (inside the inner circle, above ``inner_keep``: the raid sells no set of its own, and the inner circle
+    ruins a player with no cash); 0 if none. The raid costs the seat the card's face in wealth (it pays 2 x face for it) and hands the
     rival as much, but a rival that redeems a pledged set sells it, at a multiple of that."""
     deal, best_loss = 0, 0
+    keep = params[P_RESERVE]
+    if seat_field(table, seat, F_CIRCLE) == INNER and params[P_INNER_KEEP] > keep:
+        keep = params[P_INNER_KEEP]
     for q in range(table[H_PLAYERS]):
         if q == seat or seat_field(table, q, F_BANKRUPT) != 0:
             continue
         for c in range(table[H_COMMODITIES]):
             price = face(table, c) * table[H_RAID_MULTIPLE]
-            if at_risk(table, q, c) == 0 or cash(table, seat) - params[P_RESERVE] < price:
+            if at_risk(table, q, c) == 0 or cash(table, seat) - keep < price:
                 continue
             theirs = held(table, q, c) + at_risk(table, q, c)
             loss = set_value(table, c, theirs) - set_value(table, c, theirs - 1)
             if loss >= params[P_SPOIL] and loss > best_loss:
                 deal, best_loss = pack_deal(DEAL_RAID, q, c), loss
     return deal
+
+
+@uncounted(I(TABLE, I, I, I), inline=True)
+def wealth_after_deal(table, q, c, multiple):
+    """The total wealth seat q ends its turn with if it gets one more card of c in a deal at ``multiple`` x face
+    (3 from a player, 2 in a raid) and sells its clean cards of c as a set; -1 when that makes no set or q cannot
+    raise the price (cash, loans on the set sold at once, At Risk loans on its other cards). Buying at k x face
+    costs (k - 1) x face in wealth; the sale adds what the set fetches over its cards' face."""
+    cards = held(table, q, c) + 1
+    if cards < table[H_MIN_SET]:
+        return -1
+    price = face(table, c) * multiple
+    if cash(table, q) + (cards - 1) * loan_value(table, c) + loan_capacity(table, q, c, 1 << 62) < price:
+        return -1
+    return total_wealth(table, q) - price + face(table, c) + sale_gain(table, q, c, cards)
+
+
+@uncounted(I(TABLE, I, I, I, I), inline=True)
+def deal_wins_rival(table, seat, c, multiple, source):
+    """Would a card of c, got in a deal at ``multiple`` x face from seat ``source``, let a rival of ``seat`` (not
+    the source) reach the target this turn: 1 if so."""
+    for q in range(table[H_PLAYERS]):
+        if q != seat and q != source and seat_field(table, q, F_BANKRUPT) == 0 \
+                and wealth_after_deal(table, q, c, multiple) >= table[H_TARGET]:
+            return 1
+    return 0
+
+
+@uncounted(B(TABLE, I, I), inline=True)
+def raid_wins(table, seat, deal):
+    """Is the seat's own ``deal`` (as packed) a raid (which the owner cannot refuse) that reaches the target with
+    the sale it completes."""
+    kind, c = deal % 4, deal // (4 * MAX_SEATS)     # as pack_deal packs it
+    return kind == DEAL_RAID and wealth_after_deal(table, seat, c, table[H_RAID_MULTIPLE]) >= table[H_TARGET]
+
+
+@uncounted(B(TABLE, I, I), inline=True)
+def pledged_set_wins(table, q, c):
+    """Would seat q reach the target by redeeming its At Risk cards of c and selling them with its clean ones as
+    a set, where losing one At Risk card to a raid (which adds its face to q's wealth) would stop it."""
+    theirs = held(table, q, c) + at_risk(table, q, c)
+    if at_risk(table, q, c) == 0 or theirs < table[H_MIN_SET]:
+        return False
+    wealth = total_wealth(table, q)
+    return wealth + sale_gain(table, q, c, theirs) >= table[H_TARGET] \
+        and wealth + face(table, c) + sale_gain(table, q, c, theirs - 1) < table[H_TARGET]
+
+
+@uncounted(I(TABLE, PARAMS, MEMORY, I), inline=True)
+def blocking_deal(table, params, memory, seat):
+    """The deal that takes from a third player the card a rival needs to reach the target in its next deal (the
+    game is lost when it does): that player's At Risk copy in a raid at 2 x face, or (``block`` 2) a clean copy
+    bought at 3 x face from the holder of fewest copies (asked least often first), paid from cash above the
+    reserve; 0 if none. The seat pays (k - 1) x face in wealth for the card (and hands the third player as much),
+    less than the race it keeps open; the purchases, at twice that, measured worse than raids alone."""
+    best, best_face, best_slot = 0, 0, -1
+    commodities = table[H_COMMODITIES]
+    for c in range(commodities):
+        price_raid = face(table, c) * table[H_RAID_MULTIPLE]
+        price_buy = face(table, c) * table[H_BUY_MULTIPLE]
+        if cash(table, seat) - params[P_RESERVE] < price_raid or face(table, c) <= best_face:
+            continue
+        pick, pick_kind, pick_key = -1, 0, 0.0
+        for h in range(table[H_PLAYERS]):
+            if h == seat or seat_field(table, h, F_BANKRUPT) != 0:
+                continue
+            if at_risk(table, h, c) > 0 and (deal_wins_rival(table, seat, c, table[H_RAID_MULTIPLE], h) != 0
+                                            or pledged_set_wins(table, h, c)):
+                pick, pick_kind = h, DEAL_RAID
+                break
+            if params[P_BLOCK] >= 2.0 and held(table, h, c) > 0 and cash(table, seat) - params[P_RESERVE] >= price_buy \
+                    and deal_wins_rival(table, seat, c, table[H_BUY_MULTIPLE], h) != 0:
+                slot = h * commodities + c
+                key = (memory[slot] if slot < MEMORY_SIZE else 0.0) * 100.0 + held(table, h, c)
+                if pick < 0 or key < pick_key:
+                    pick, pick_kind, pick_key = h, DEAL_BUY, key
+        if pick >= 0:
+            best, best_face = pack_deal(pick_kind, pick, c), face(table, c)
+            best_slot = pick * commodities + c if pick_kind == DEAL_BUY else -1
+    if 0 <= best_slot < MEMORY_SIZE:
+        memory[best_slot] += 1.0
+    return best
+
+
+@uncounted(I(TABLE, PARAMS, I), inline=True)
+def urgent_redeem(table, params, seat):
+    """The seat's At Risk card whose raid would let a rival reach the target (the dearest such), if cash pays
+    for redeeming it above the reserve; -1 if none."""
+    left = redeemable_cards(table)
+    pick = -1
+    for c in range(table[H_COMMODITIES]):
+        if left[c] > 0 and at_risk(table, seat, c) > 0 and (pick < 0 or face(table, c) > face(table, pick)) \
+                and cash(table, seat) - redeem_cost(table, c) >= params[P_RESERVE] \
+                and deal_wins_rival(table, seat, c, table[H_RAID_MULTIPLE], seat) != 0:
+            pick = c
+    return pick
 
 
 @uncounted(DECISION_SIGNATURE)
@@ -158,9 +269,16 @@ def expert_deal(table, params, memory, state, query):
     game, then the one holding fewest copies: a player who refused it keeps refusing (raider refuses every
     offer), and the deal is one a turn. ``memory`` counts its offers, one entry per (seat, commodity). With no
     such deal, the spoiling raid (spoiling_raid)."""
+    seat = query[Q_SEAT]
     deal = best_deal(table, params, memory, query, True)
+    if params[P_BLOCK] != 0.0 and not raid_wins(table, seat, deal):
+        if urgent_redeem(table, params, seat) >= 0:
+            return 0        # a deal purchase would bar redeeming the card a rival's raid wins with
+        block = blocking_deal(table, params, memory, seat)
+        if block != 0:
+            return block
     if deal == 0 and params[P_SPOIL] > 0.0:
-        deal = spoiling_raid(table, params, query[Q_SEAT])
+        deal = spoiling_raid(table, params, seat)
     return deal
 
 
@@ -218,10 +336,14 @@ def expert_redeem(table, params, memory, state, query):
     redeem_at_risk Command, which forfeits every At Risk card not paid for: so before rolling, after the
     trader's own redeems, redeem At Risk cards while cash stays above ``redeem_keep``: first those whose raid
     would hand a rival most (raid_threat), then the dearest."""
+    seat = query[Q_SEAT]
+    if params[P_BLOCK] != 0.0 and query[Q_CONTEXT] != REDEEM_COMMAND:
+        pick = urgent_redeem(table, params, seat)
+        if pick >= 0:
+            return pick
     pick = trader_redeem(table, params, memory, state, query)
     if pick >= 0 or query[Q_CONTEXT] == REDEEM_COMMAND:
         return pick
-    seat = query[Q_SEAT]
     left = redeemable_cards(table)
     best_key = -1
     for c in range(table[H_COMMODITIES]):
@@ -301,6 +423,8 @@ EXPERT_PARAMS.update({
     "inner_keep": Param(10000, 0, 1_000_000, "int", "inside the inner circle, buy a card of a commodity it holds "
                                                    "none of only while cash stays at least this after paying for it "
                                                    "(0: as outside)"),
+    "block": Param(1, 0, 2, "int", "deny a rival the deal that would reach the target: redeem its own At Risk "
+                                   "copy, else raid a third player's copy first (1), or also buy it (2); 0: never"),
 })
 EXPERT_ORDER.declare(EXPERT_PARAMS)
 
@@ -309,6 +433,7 @@ expert = register(Strategy.build(
     yellow=expert_yellow, enter=expert_enter, redeem=expert_redeem, borrow=expert_borrow, params=EXPERT_PARAMS,
     doc="Races to the target wealth: sells the set that wins at once, buys wealth-neutral cards and borrows for "
         "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, offers each "
-        "purchase to the holder it has asked least, raids the pledged card of a rival's whole set, refuses offers "
+        "purchase to the holder it has asked least, raids the pledged card of a rival's whole set, raids away (or "
+        "redeems) the card a rival's winning deal needs, refuses offers "
         "that hand a rival a set, opens the inner circle late and keeps cash inside it, turns yellow cards only with the cash to buy them "
         "(docs/strategies.md, \"The experts\")."))

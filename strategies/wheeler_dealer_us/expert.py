@@ -24,10 +24,10 @@ Bamboozle and raising money by a value of each title to each seat:
   for the others; a debtor that could not cover the debt by borrowing on every title never asks to borrow
   (U16, U17b): it sells saved cards and titles instead.
 
-The family's parameter vector has 16 places (strategy.MAX_PARAMS), all the investor's: the expert keeps the
-places the reused decisions read (reserve, fraction, block_weight, block_buy, borrow_rule, repay_first,
-poach_ratio, premium, protect, swaps, level2) and names its own in the places only the decisions it replaces
-read (invest_rule, commodity, rich, bid_fraction, sell_premium).
+The investor family has 16 parameters (strategy.MAX_PARAMS was 16 then; 24 now): the expert keeps the places
+the reused decisions read (reserve, fraction, block_weight, block_buy, borrow_rule, repay_first, poach_ratio,
+premium, protect, swaps, level2) and names its own in the places only the decisions it replaces read
+(invest_rule, commodity, rich, bid_fraction, sell_premium).
 """
 import numpy as np
 from numba import types
@@ -519,7 +519,7 @@ assert [list(EXPERT_PARAMS)[i] for i in (PR_DENY, PR_SHADE, PR_RENT_WEIGHT, PR_D
 assert all(list(INVESTOR_PARAMS)[i] == list(EXPERT_PARAMS)[i]
            for i in range(len(EXPERT_PARAMS)) if list(INVESTOR_PARAMS)[i] not in _REPLACED)
 
-# built without a base: a base's parameters would come first and the vector would exceed MAX_PARAMS
+# built without a base: a base's parameters would come first (and, with MAX_PARAMS 16 when it was written, overflow)
 _OWN = {"finance": _expert_finance, "buy": _expert_buy, "bid": _expert_bid, "deal_answer": _expert_answer, "invest": _expert_invest,
         "bamboozle": _expert_bamboozle, "raise": _expert_raise}
 expert = register(Strategy.build(

@@ -30,8 +30,9 @@ from simkit.games.wheeler_dealer_uk.view import (
     pack_deal,
     pack_sale,
     redeem_cost,
+    total_wealth,
 )
-from simkit.strategy import registered
+from simkit.strategy import MAX_PARAMS, registered
 
 from .harness import Position
 from .test_engine import per_seat, play
@@ -178,6 +179,78 @@ def test_expert_raids_the_pledged_card_of_a_rivals_whole_set_when_the_set_loses_
     assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, p.c("Sugar"))
     p.set_cash(0, 3_000)
     assert ask(p, D_DEAL, "deal", 0) == 0
+    p.set_cash(0, 13_000)                    # inside the inner circle, from cash above inner_keep (10,000)
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, p.c("Sugar"))
+    p.field(0, F_CIRCLE, INNER)
+    assert ask(p, D_DEAL, "deal", 0) == 0
+    assert ask(p, D_DEAL, "deal", 0, {"inner_keep": 9_000}) == pack_deal(DEAL_RAID, 1, p.c("Sugar"))
+
+
+def gold_race(at_risk_source=False):
+    """Seat 1 holds two Gold (face 40,000) and 100,000 in cash; seat 2 holds one more Gold (At Risk if asked), the
+    card seat 1's deal needs for a set of three (480,000); seat 0, the expert, has 300,000 in cash."""
+    p = Position(players=3)
+    p.set_cash(0, 300_000)
+    p.give(1, "Gold", 2)
+    p.set_cash(1, 100_000)
+    p.give(2, "Gold", 1, at_risk=at_risk_source)
+    return p
+
+
+def test_expert_takes_from_a_third_player_the_card_a_rivals_winning_deal_needs():
+    p = gold_race()
+    gold = p.c("Gold")
+    # bought at 3 x face (120,000: -80,000 of wealth) and sold as a set (+360,000 over the cards' face)
+    p.table[H_TARGET] = total_wealth(p.table, 1) + 280_000
+    buys = {"block": 2}                                              # as shipped (1) it only raids
+    assert ask(p, D_DEAL, "deal", 0, buys) == pack_deal(DEAL_BUY, 2, gold)
+    assert ask(p, D_DEAL, "deal", 0) == 0
+    assert ask(p, D_DEAL, "deal", 0, {"block": 0}) == 0             # 0: never (no deal of its own here)
+    p.table[H_TARGET] += 1                                           # the deal would fall short: left alone
+    assert ask(p, D_DEAL, "deal", 0, buys) == 0
+    p = gold_race(at_risk_source=True)                                # a raid (2 x face) gains seat 1 40,000 more
+    p.table[H_TARGET] = total_wealth(p.table, 1) + 320_000
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 2, gold)   # raided first, at 80,000
+    p.set_cash(0, 80_000)                                             # only from cash above the reserve
+    assert ask(p, D_DEAL, "deal", 0) == 0
+    p = gold_race()
+    p.set_cash(1, 100_000 - 40_000 - 1)        # seat 1 cannot raise 120,000 (cash and loans on its two Gold)
+    p.table[H_TARGET] = total_wealth(p.table, 1) + 280_000
+    assert ask(p, D_DEAL, "deal", 0, buys) == 0
+
+
+def test_expert_redeems_first_the_card_whose_raid_wins_a_rival_the_game():
+    p = gold_race()
+    gold, tea = p.c("Gold"), p.c("Tea")
+    p.give(0, "Gold", 1, at_risk=True)         # seat 1 would raid my Gold (at 80,000) and sell three
+    p.give(0, "Tea", 1, at_risk=True)
+    p.give(2, "Tea", 2)                        # a raid on my Tea would complete seat 2's set: redeem_keep's first pick
+    for c in (gold, tea):
+        p.table[p.table[H_REDEEMABLE] + c] = 1
+    p.table[H_TARGET] = total_wealth(p.table, 1) + 320_000
+    p.set_cash(0, 30_000)                      # below redeem_keep (20,000) after redeeming the Gold (22,000)
+    assert ask(p, D_REDEEM, "redeem", 0, context=REDEEM_VOLUNTARY) == gold
+    assert ask(p, D_REDEEM, "redeem", 0, {"block": 0}, context=REDEEM_VOLUNTARY) == tea
+    assert ask(p, D_DEAL, "deal", 0) == 0      # no deal (a purchase would bar redeeming), not even the blocking one
+    p.table[H_TARGET] += 1
+    assert ask(p, D_REDEEM, "redeem", 0, context=REDEEM_VOLUNTARY) == tea
+
+
+def test_expert_makes_its_own_winning_raid_before_blocking():
+    p = gold_race()
+    p.give(0, "Silver", 2)
+    p.give(2, "Silver", 1, at_risk=True)       # my raid completes three Silver (120,000)
+    silver = p.c("Silver")
+    p.table[H_TARGET] = total_wealth(p.table, 1) + 280_000          # seat 1 threatens to win too
+    assert ask(p, D_DEAL, "deal", 0, {"block": 2}) == pack_deal(DEAL_BUY, 2, p.c("Gold"))
+    p.table[H_TARGET] = total_wealth(p.table, 0) - 20_000 + 10_000 + 90_000   # my raid wins: raid first
+    assert ask(p, D_DEAL, "deal", 0, {"block": 2}) == pack_deal(DEAL_RAID, 2, silver)
+
+
+def test_expert_reads_parameters_past_the_old_sixteen():
+    assert len(EXPERT.params) > 16 and len(EXPERT.params) <= MAX_PARAMS
+    assert list(EXPERT.params).index("block") >= 16
+    assert EXPERT.param_vector({"block": 0})[list(EXPERT.params).index("block")] == 0.0
 
 
 def test_expert_beats_cautious_head_to_head():
