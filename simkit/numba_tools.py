@@ -33,6 +33,15 @@ else:
         return carray(_voidptr(array.ctypes.data), array.shape, array.dtype)
 
 
+if numba.config.DISABLE_JIT:  # the interpreter (benchmarks compare against it) has no intrinsics
+    def trailing_zeros(value):
+        """The index of the lowest set bit of ``value`` (not 0)."""
+        value = int(value)
+        return (value & -value).bit_length() - 1
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: F401  (for bit-mask walks)
+
+
 # The event log an engine keeps for replays: a fixed-capacity int64 array [capacity, EVENT_FIELDS], one row an
 # event: when (the game's clock: its turn or round), who (a seat, -1 for none), what (the game's E_* kind),
 # and four arguments whose meaning the game documents with its kinds.

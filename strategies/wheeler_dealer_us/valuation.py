@@ -3,16 +3,8 @@ stake are worth to a seat (docs/rules/wheeler-dealer-us.md "Net worth"), kept wh
 debts are unchanged (view.holdings_version)."""
 import math
 
-import numba
 import numpy as np
 from numba import njit, types
-
-if numba.config.DISABLE_JIT:  # the interpreter (benchmarks compare against it) has no intrinsics
-    def trailing_zeros(value):
-        value = int(value)
-        return (value & -value).bit_length() - 1
-else:
-    from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simkit.catalogue import ParamOrder
 from simkit.games.wheeler_dealer_us.view import (
@@ -46,8 +38,10 @@ from simkit.games.wheeler_dealer_us.view import (
     park_mean,
     school_mean,
     seat_net_worth,
+    titles_fit,
+    titles_net_worth,
 )
-from simkit.numba_tools import readonly_array, uncounted
+from simkit.numba_tools import readonly_array, trailing_zeros, uncounted
 
 # The family's helpers and decisions: compiled once each, for one explicit signature (called with literal
 # constants, Numba would compile a specialisation per combination of values), and without reference counting
@@ -400,10 +394,15 @@ def _growth_floor(table, row, per_dollar):
 @uncounted(F(SHOWN, SHOWN_TABLE, FV, I))
 def _net_worth(public, table, memory, seat):
     """The seat's net worth (view.seat_net_worth), its part beyond cash kept while the seat's titles and debts
-    are unchanged (exact: whole dollars below 2**53)."""
+    are unchanged (exact: whole dollars below 2**53); valued from the title bits _fill_mine keeps where it keeps
+    them (view.titles_net_worth)."""
     _fill_mine(public, table, seat, memory)
     if memory[M_WORTH_BASE] == UNKNOWN_WORTH:
-        memory[M_WORTH_BASE] = seat_net_worth(public, table, seat) - cash(public, seat)
+        if public[PUB_PROPERTIES] <= MASK_BITS and titles_fit(public):
+            worth = titles_net_worth(public, table, seat, np.int64(memory[M_MINE_BITS]))
+        else:
+            worth = seat_net_worth(public, table, seat)
+        memory[M_WORTH_BASE] = worth - cash(public, seat)
     return float(cash(public, seat)) + memory[M_WORTH_BASE]
 
 

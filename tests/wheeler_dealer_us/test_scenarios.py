@@ -6,7 +6,14 @@ import pytest
 from simkit.errors import SimkitError
 from simkit.games.wheeler_dealer_us import GAME, board, cards, engine, money, state, view
 from simkit.games.wheeler_dealer_us.play import net_worth
-from simkit.games.wheeler_dealer_us.view import BLOCK_COUNT_BITS, bamboozle_target_ok, seat_net_worth
+from simkit.games.wheeler_dealer_us.view import (
+    BLOCK_COUNT_BITS,
+    bamboozle_target_ok,
+    held_titles,
+    seat_net_worth,
+    titles_fit,
+    titles_net_worth,
+)
 
 from .harness import SC_ARG0, SC_ARG1, SC_MINE, SC_TARGET, Table
 
@@ -49,6 +56,26 @@ def test_seat_net_worth_on_a_table_in_play():
     assert net_worth(12_345, ["G1", "G2", "G3", "B1", "A1"], ["A1"]) == expected
 
 
+def test_titles_net_worth_values_the_title_bits_a_caller_keeps():
+    # the investor family passes its kept title bits: the same value as seat_net_worth, from those bits alone
+    table = Table(players=3)
+    table.own(1, "G1", "G2", "G3", "B1")
+    table.own(1, "A1", debt=True)
+    table.own(2, "G4", "E1")
+    table.set_cash(1, 12_345)
+    public, rule_table = table.public, table.prepared.table
+    ids = table.prepared.properties
+    assert titles_fit(public)
+    bits = held_titles(public, 1)
+    assert bits == sum(1 << ids.index(pid) for pid in ("G1", "G2", "G3", "B1", "A1"))
+    assert held_titles(public, 0) == 0
+    assert titles_net_worth(public, rule_table, 1, bits) == seat_net_worth(public, rule_table, 1) == \
+        12_345 + 3 * (25_000 + 20_000 + 15_000) + 70_000 + 100_000 - 88_000
+    # fewer bits value fewer titles: G3 dropped leaves G1 and G2 counted twice each
+    g3 = 1 << ids.index("G3")
+    assert titles_net_worth(public, rule_table, 1, bits & ~g3) == 12_345 + 2 * (25_000 + 20_000) + 70_000 + 100_000 - 88_000
+
+
 def test_seat_net_worth_on_a_board_of_more_blocks_than_its_packed_counts_hold():
     # every property its own block (30 blocks): seat_net_worth counts block by block; one-property blocks are
     # worth their cost once
@@ -56,6 +83,9 @@ def test_seat_net_worth_on_a_board_of_more_blocks_than_its_packed_counts_hold():
     singles = [dict(entry, block=entry["id"], income=entry["income"][:1]) for entry in rules["property"]]
     prepared = GAME.prepare(dict(rules, property=singles), 2)
     assert len(prepared.blocks) * BLOCK_COUNT_BITS >= 63
+    public = np.zeros(view.public_length(len(singles), 1), np.int64)
+    public[view.PUB_PROPERTIES], public[view.PUB_BLOCKS] = len(singles), len(prepared.blocks)
+    assert not titles_fit(public)
     costs = {entry["id"]: entry["cost"] for entry in singles}
     owned = ["G1", "G2", "B1", "A1"]
     assert net_worth(500, owned, ["A1"], rules=dict(rules, property=singles)) == \

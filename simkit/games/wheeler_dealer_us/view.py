@@ -25,9 +25,10 @@ uses it: an answer outside the documented range, or one the rules do not allow a
 refused, counted in the seat's ``illegal_actions`` result, and the default given at the decision is
 played instead.
 """
+import numpy as np
 from numba import njit, types
 
-from ...numba_tools import readonly_array
+from ...numba_tools import readonly_array, trailing_zeros
 
 MAX_SEATS = 6
 MAX_BLOCK = 6
@@ -280,32 +281,63 @@ def rent_multiple(public, table, prop):
     return income_multiple(table, prop, held, debts)
 
 
-BLOCK_COUNT_BITS = 3   # seat_net_worth counts a block's properties held in this many bits (MAX_BLOCK < 8)
+BLOCK_COUNT_BITS = 3   # titles_net_worth counts a block's properties held in this many bits (MAX_BLOCK < 8)
+TITLE_BITS = 63        # held_titles' bit mask holds the first this many properties
+
+
+@njit(cache=True)
+def held_titles(public, seat):
+    """The seat's titles among the first TITLE_BITS properties as bits (property p: bit p), found without a
+    branch a property."""
+    at = owner_slot(0)
+    titles = 0
+    for prop in range(min(public[PUB_PROPERTIES], TITLE_BITS)):
+        titles |= np.int64(public[at + prop] == seat) << prop
+    return titles
+
+
+@njit(cache=True)
+def titles_fit(public):
+    """True if titles_net_worth can value a seat's titles on this board: at most TITLE_BITS properties (one bit
+    each) in blocks whose counts fit one integer, BLOCK_COUNT_BITS bits a block."""
+    return public[PUB_PROPERTIES] <= TITLE_BITS and public[PUB_BLOCKS] * BLOCK_COUNT_BITS < 63
+
+
+@njit(cache=True)
+def titles_net_worth(public, table, seat, titles):
+    """seat_net_worth from the seat's titles as bits (held_titles: exactly the seat's titles), on a board where
+    titles_fit: two walks of those titles alone, the properties held per block packed BLOCK_COUNT_BITS bits a
+    block into one integer, then each title's cost times its block's count. A caller that keeps the seat's bits
+    (the investor family) passes them here rather than have seat_net_worth find them again."""
+    total = cash(public, seat)
+    counts = 0
+    rest = titles
+    while rest != 0:
+        prop = trailing_zeros(rest)
+        rest &= rest - 1
+        counts += 1 << (BLOCK_COUNT_BITS * table[prop, P_BLOCK])
+        if debt_ridden(public, prop):
+            total -= table[prop, P_PAYOFF]
+    rest = titles
+    while rest != 0:
+        prop = trailing_zeros(rest)
+        rest &= rest - 1
+        held = (counts >> (BLOCK_COUNT_BITS * table[prop, P_BLOCK])) & ((1 << BLOCK_COUNT_BITS) - 1)
+        total += table[prop, P_COST] * held
+    return total
 
 
 @njit(cache=True)
 def seat_net_worth(public, table, seat):
     """A seat's net worth, what the game scores (docs/rules/wheeler-dealer-us.md "Net worth"): cash + market
     value (in each block, the cost of the properties held x how many are held) - the payoff of each debt-ridden
-    property held. The engine's results and every strategy's valuation call this one function. Two passes over
-    the board: the properties held per block, packed BLOCK_COUNT_BITS bits a block into one integer, then each
-    held property's cost times its block's count (a board of more blocks than the integer holds counts block by
-    block)."""
+    property held. The engine's results and every strategy's valuation call this function (or, with the seat's
+    titles as bits, titles_net_worth). A board on which the titles do not fit (titles_fit) is counted block by
+    block."""
+    if titles_fit(public):
+        return titles_net_worth(public, table, seat, held_titles(public, seat))
     total = cash(public, seat)
-    blocks = public[PUB_BLOCKS]
-    if blocks * BLOCK_COUNT_BITS < 63:
-        counts = 0
-        for prop in range(public[PUB_PROPERTIES]):
-            if owner(public, prop) == seat:
-                counts += 1 << (BLOCK_COUNT_BITS * table[prop, P_BLOCK])
-                if debt_ridden(public, prop):
-                    total -= table[prop, P_PAYOFF]
-        for prop in range(public[PUB_PROPERTIES]):
-            if owner(public, prop) == seat:
-                held = (counts >> (BLOCK_COUNT_BITS * table[prop, P_BLOCK])) & ((1 << BLOCK_COUNT_BITS) - 1)
-                total += table[prop, P_COST] * held
-        return total
-    for block in range(blocks):
+    for block in range(public[PUB_BLOCKS]):
         held, cost = 0, 0
         for prop in range(public[PUB_PROPERTIES]):
             if table[prop, P_BLOCK] == block and owner(public, prop) == seat:
