@@ -224,8 +224,9 @@ def _pick_junk(hand, public, params, memory, state, centre):
 @uncounted(I(SHOWN, SHOWN, MEMORY, STATE))
 def _pick_give(hand, public, memory, state):
     """The junk to give away in an offer: the company we do not collect that we hold most of (the centre's
-    first: its cards cost a point each if the round ends now), ties broken at random; -1 if none. Giving the
-    largest junk first was measured against giving the smallest (docs/games.md, "Wheedle's expert, measured")."""
+    first: its cards cost a point each if the round ends now), each count jittered by up to two cards; -1 if
+    none. Giving the largest junk first was measured against giving the smallest (docs/games.md, "Wheedle's
+    expert, measured")."""
     centre = public[PUB_CENTRE]
     best, best_key = -1, -1e18
     for c in range(public[PUB_COMPANIES]):

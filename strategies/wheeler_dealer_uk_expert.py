@@ -49,7 +49,6 @@ from simkit.games.wheeler_dealer_uk.view import (
     H_RAID_MULTIPLE,
     H_TARGET,
     INNER,
-    MAX_SEATS,
     MEMORY,
     MEMORY_SIZE,
     PARAMS,
@@ -78,6 +77,7 @@ from simkit.games.wheeler_dealer_uk.view import (
     seat_field,
     set_value,
     total_wealth,
+    unpack_deal,
 )
 from simkit.numba_tools import uncounted
 from simkit.strategies.wheeler_dealer_uk import (
@@ -196,7 +196,7 @@ def deal_wins_rival(table, seat, c, multiple, source):
 def raid_wins(table, seat, deal):
     """Is the seat's own ``deal`` (as packed) a raid (which the owner cannot refuse) that reaches the target with
     the sale it completes."""
-    kind, c = deal % 4, deal // (4 * MAX_SEATS)     # as pack_deal packs it
+    kind, _, c = unpack_deal(deal)
     return kind == DEAL_RAID and wealth_after_deal(table, seat, c, table[H_RAID_MULTIPLE]) >= table[H_TARGET]
 
 

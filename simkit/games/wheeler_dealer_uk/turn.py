@@ -135,7 +135,6 @@ from .view import (
     H_SALE_OPEN,
     H_TURN_SEAT,
     INNER,
-    MAX_SEATS,
     MAX_SET,
     OUTER,
     YELLOW,
@@ -146,6 +145,7 @@ from .view import (
     set_value,
     space,
     total_wealth,
+    unpack_deal,
 )
 
 
@@ -158,7 +158,7 @@ def _deal(ctx, seat, answer):
     if answer < 0:   # the decoding below would give a negative commodity
         _illegal(ctx, seat, D_DEAL, answer)
         return
-    kind, other, c = answer % 4, (answer // 4) % MAX_SEATS, answer // (4 * MAX_SEATS)
+    kind, other, c = unpack_deal(answer)
     if (kind not in (DEAL_BUY, DEAL_RAID) or other == seat or other >= table[H_PLAYERS] or c >= table[H_COMMODITIES]
             or table[_seat(table, other, F_BANKRUPT)] != 0
             or table[(_held(table, other, c) if kind == DEAL_BUY else _risk(table, other, c))] == 0):

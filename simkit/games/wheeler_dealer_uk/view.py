@@ -266,6 +266,12 @@ def pack_deal(kind, seat, c):
     return kind + 4 * (seat + MAX_SEATS * c)
 
 
+@uncounted(types.UniTuple(_I, 3)(_I))
+def unpack_deal(deal):
+    """(kind, seat, commodity) of a deal answer as pack_deal packs it."""
+    return deal % 4, (deal // 4) % MAX_SEATS, deal // (4 * MAX_SEATS)
+
+
 @uncounted(_I(_I))
 def pack_sale_loan(c):
     """The borrow answer for a loan on a card of c as part of a set to be sold this turn (K7 borrow_on_sale)."""
