@@ -466,6 +466,11 @@ def _number(text: str) -> int | float:
     return float(text) if "." in text else int(text)
 
 
+# A number that need not be whole is coded for a kernel in ten-thousandths (basis points): the UK game's
+# fractions of face value.
+REAL_SCALE = 10_000
+
+
 @dataclass(frozen=True)
 class Allowed:
     """A rule value's allowed values as its rules.toml comment opens: ``1..1000:``, ``0..10^9:``, ``2:`` (that one
@@ -526,11 +531,11 @@ class Allowed:
         raise SimkitError(f"rules: {self.key} must be {allowed}, not {value!r}")
 
     def code(self, rules: dict) -> int:
-        """The value as the kernel reads it: a number itself, a flag 0 or 1, a word its position (a real number
-        has no such code: its game converts it, e.g. to basis points)."""
-        if self.real:
-            raise ValueError(f"{self.key}: a real number has no integer code")
+        """The value as the kernel reads it: a whole number itself, a flag 0 or 1, a word its position, a number
+        that need not be whole in ten-thousandths (``REAL_SCALE``; 0.1 is 1000), rounded to the nearest."""
         value = self.value(rules)
+        if self.real:
+            return int(round(value * REAL_SCALE))
         return int(value) if isinstance(value, (bool, int)) else self.words.index(value)
 
 

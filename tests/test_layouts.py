@@ -12,25 +12,26 @@ import pytest
 from simkit.games import get_game
 from simkit.strategy import param_indices
 
-LAYOUTS = [   # (module, names tuple, prefix of its constants)
-    ("simkit.games.wheeler_dealer_us.view", "PUBLIC_FIELDS", "PUB_"),
-    ("simkit.games.wheeler_dealer_us.view", "SEAT_FIELD_NAMES", "S_"),
-    ("simkit.games.wheeler_dealer_uk.view", "HEADER_FIELDS", "H_"),
-    ("simkit.games.wheeler_dealer_uk.view", "SEAT_FIELD_NAMES", "F_"),
-    ("simkit.games.dweebies.view", "PUBLIC_FIELDS", "PUB_"),
-    ("simkit.games.wheedle.view", "PUBLIC_FIELDS", "PUB_"),
-    ("simkit.games.wheeler_dealer_us.state", "SEAT_STATS", "S_"),
-    ("simkit.games.wheeler_dealer_uk.state", "SEAT_STATS", "S_"),
+LAYOUTS = [   # (module, names tuple, prefix of its constants, the rule layout the names follow, if any)
+    ("simkit.games.wheeler_dealer_us.view", "PUBLIC_FIELDS", "PUB_", None),
+    ("simkit.games.wheeler_dealer_us.view", "SEAT_FIELD_NAMES", "S_", None),
+    ("simkit.games.wheeler_dealer_uk.view", "HEADER_FIELDS", "H_", "RULE_DATA"),
+    ("simkit.games.wheeler_dealer_uk.view", "SEAT_FIELD_NAMES", "F_", None),
+    ("simkit.games.dweebies.view", "PUBLIC_FIELDS", "PUB_", None),
+    ("simkit.games.wheedle.view", "PUBLIC_FIELDS", "PUB_", None),
+    ("simkit.games.wheeler_dealer_us.state", "SEAT_STATS", "S_", None),
+    ("simkit.games.wheeler_dealer_uk.state", "SEAT_STATS", "S_", None),
 ]
 
 
-@pytest.mark.parametrize("module_name, names, prefix", LAYOUTS)
-def test_field_constants_are_their_names_places(module_name, names, prefix):
+@pytest.mark.parametrize("module_name, names, prefix, after", LAYOUTS)
+def test_field_constants_are_their_names_places(module_name, names, prefix, after):
     import importlib
 
     module = importlib.import_module(module_name)
     declared = getattr(module, names)
-    expected = param_indices(declared, prefix)
+    first = getattr(module, after).size if after else 0   # the UK header's names follow its rule vector
+    expected = {name: first + place for name, place in param_indices(declared, prefix).items()}
     # a counter's constant may shorten its name (S_TURNS for turns_played): compare where the name matches
     written = {name: getattr(module, name) for name in expected if hasattr(module, name)}
     assert len(written) >= len(declared) - 6, f"{module_name}.{names}: most fields should have their constant"
@@ -42,7 +43,7 @@ def test_the_headers_end_where_their_fields_do():
     from simkit.games.wheeler_dealer_uk import view as uk
     from simkit.games.wheeler_dealer_us import view as us
 
-    assert uk.HEADER == len(uk.HEADER_FIELDS) and uk.SEAT_FIELDS == len(uk.SEAT_FIELD_NAMES)
+    assert uk.HEADER == uk.RULE_DATA.size + len(uk.HEADER_FIELDS) and uk.SEAT_FIELDS == len(uk.SEAT_FIELD_NAMES)
     assert us.PUB_HOLDINGS_VERSION == len(us.PUBLIC_FIELDS) and us.PUB_HEADER == us.PUB_HOLDINGS_VERSION + us.MAX_SEATS
     assert us.SEAT_FIELDS == len(us.SEAT_FIELD_NAMES)
     assert wheedle.PUB_HEADER == len(wheedle.PUBLIC_FIELDS) == wheedle.PUB_FALSE_STOPPER_CARDS_SCORED + 1
@@ -154,3 +155,31 @@ def test_wheedle_and_dweebies_rule_vectors_are_the_rule_data_then_what_prepare_d
     if name == "wheedle":
         assert (vector[rules.R_HAND], vector[rules.R_ROUNDS]) == (15, 2)
         assert (vector[rules.R_GIFTS], vector[rules.R_FALSE_STOPPER_CARDS_SCORED]) == (0, 1)
+
+
+def test_the_uk_header_opens_with_the_rule_vector_the_rule_data_derives():
+    """The UK game's compiled rules are its public table's header, which opens with the rule vector as the other
+    games': a slot per declared option, coded as the rule data codes it (a fraction in ten-thousandths), so an
+    option added later has its place with no line in view.py or rules.py. The rules strategies read keep their
+    names (H_LOAN_BP is game.at_risk_loan_fraction's slot), and rules.py fills none of them by hand."""
+    from simkit.games.wheeler_dealer_uk import rules, view
+
+    game = get_game("wheeler-dealer-uk")
+    assert rules.RULE_DATA is view.RULE_DATA
+    named = {"H_MIN_SET": "game.min_set", "H_BUY_MULTIPLE": "game.buy_from_player_multiple",
+             "H_RAID_MULTIPLE": "game.at_risk_buy_multiple", "H_LOAN_BP": "game.at_risk_loan_fraction",
+             "H_INTEREST_BP": "game.at_risk_interest", "H_HANDLERS_BP": "game.handlers_charge",
+             "H_BLUE_BONUS": "game.blue_outer_bonus", "H_TURN_LIMIT": "game.turn_limit",
+             "H_BORROW_ON_SALE": "game.borrow_on_sale"}
+    assert {name: getattr(view, name) for name in named} == {name: view.RULE_DATA.slot(key) for name, key in named.items()}
+    assert not set(named) & set(vars(rules)) and not {name for name in vars(rules) if name.startswith("R_")}
+    sets = ["game.at_risk_loan_fraction=0.3333", "game.at_risk_interest=1.25", "game.handlers_charge=0",
+            "game.borrow_on_sale=false", 'game.set_multiple_rule="size"', "game.turn_limit=77"]
+    for changes in ([], sets):
+        effective = game.rules(sets=changes)
+        table = game.prepare(effective, 3).table
+        assert list(table[:view.RULE_DATA.size]) == [allowed.code(effective)
+                                                     for allowed in view.RULE_DATA.allowed.values()]
+    assert (table[view.H_LOAN_BP], table[view.H_INTEREST_BP], table[view.H_HANDLERS_BP]) == (3333, 12500, 0)
+    assert (table[view.H_BORROW_ON_SALE], table[view.H_TURN_LIMIT], table[view.H_PLAYERS]) == (0, 77, 3)
+    assert table[view.RULE_DATA.slot("game.set_multiple_rule")] == 1

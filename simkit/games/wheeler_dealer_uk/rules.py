@@ -3,54 +3,45 @@ played: docs/rules/wheeler-dealer-uk.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from ...errors import SimkitError
-from ...rules import RuleLayout, lookup, require_int, require_str
+from ...rules import lookup, require_int, require_str
 from .view import (
     COLOURS,
-    H_BLUE_BONUS,
-    H_BORROW_ON_SALE,
-    H_BUY_MULTIPLE,
     H_COLOUR,
     H_COMMODITIES,
     H_COPIES,
     H_FACE,
-    H_HANDLERS_BP,
     H_HELD,
     H_IN_PACK,
     H_INNER,
     H_INNER_ENTRY,
     H_INNER_SPACES,
     H_INNER_WEALTH,
-    H_INTEREST_BP,
     H_LEVEL,
-    H_LOAN_BP,
-    H_MIN_SET,
     H_MULTIPLE,
     H_ON_SALE,
     H_OUTER,
     H_OUTER_SPACES,
     H_PACK_SIZE,
     H_PLAYERS,
-    H_RAID_MULTIPLE,
     H_REDEEMABLE,
     H_RISK,
     H_SEATS,
     H_TARGET,
-    H_TURN_LIMIT,
     HEADER,
     MAX_COMMODITIES,
     MAX_SET,
+    RULE_DATA,
     SEAT_FIELDS,
     SPACE_CODES,
 )
 
 # The allowed values of every option are written once, in rules.toml's comments (`simkit rules --options`
-# shows them); validation reads them from there. The compiled rules are the public table's header (view.py H_*).
-RULE_DATA = RuleLayout(Path(__file__).with_name("rules.toml"))
+# shows them); validation reads them from there (view.RULE_DATA). The compiled rules are the public table's
+# header (view.py): the rule vector RULE_DATA.vector derives, then what prepare derives besides (H_*).
 
 SIZE_CAP = 4   # "size_capped": the multiple is the set size, at most 4
 
@@ -79,11 +70,6 @@ class UKRules:
     @property
     def pack_cards(self) -> int:
         return int(self.table[self.table[H_COPIES]:self.table[H_COPIES] + len(self.commodities)].sum())
-
-
-def _fraction_bp(rules, key) -> int:
-    """A fraction of face value, in basis points."""
-    return int(round(RULE_DATA.value(rules, key) * 10000))
 
 
 def _board(rules, key) -> list[int]:
@@ -225,25 +211,17 @@ def prepare(rules: dict, n_players: int) -> UKRules:
         H_PLAYERS: n_players, H_COMMODITIES: c, H_LEVEL: level,
         H_TARGET: require_int(rules, f"level.{at}.target_wealth", 1, _MONEY * 100),
         H_INNER_WEALTH: require_int(rules, f"level.{at}.inner_circle_wealth", 0, _MONEY * 100),
-        H_MIN_SET: min_set, H_BUY_MULTIPLE: RULE_DATA.value(rules, "game.buy_from_player_multiple"),
-        H_RAID_MULTIPLE: RULE_DATA.value(rules, "game.at_risk_buy_multiple"),
-        H_LOAN_BP: _fraction_bp(rules, "game.at_risk_loan_fraction"),
-        H_INTEREST_BP: _fraction_bp(rules, "game.at_risk_interest"),
-        H_HANDLERS_BP: _fraction_bp(rules, "game.handlers_charge"),
-        H_BLUE_BONUS: RULE_DATA.value(rules, "game.blue_outer_bonus"),
         H_OUTER_SPACES: len(outer), H_INNER_SPACES: len(inner),
         H_INNER_ENTRY: require_int(rules, "board.inner_entry", 0, len(inner) - 1),
-        H_TURN_LIMIT: RULE_DATA.value(rules, "game.turn_limit"),
-        H_BORROW_ON_SALE: int(RULE_DATA.value(rules, "game.borrow_on_sale")),
     }
-    for key in ("game.outer_dice", "game.inner_dice"):   # the one count of each simulated
-        RULE_DATA.value(rules, key)
     sections = [(H_FACE, faces), (H_COLOUR, colours), (H_COPIES, copies), (H_MULTIPLE, multiples.ravel().tolist()),
                 (H_OUTER, outer), (H_INNER, inner), (H_SEATS, [0] * (n_players * SEAT_FIELDS)),
                 (H_HELD, [0] * (n_players * c)), (H_RISK, [0] * (n_players * c)), (H_IN_PACK, [0] * c),
                 (H_PACK_SIZE, [0] * len(COLOURS)), (H_ON_SALE, [0] * c), (H_REDEEMABLE, [0] * c)]
     size = HEADER + sum(len(values) for _, values in sections)
     table = np.zeros(size, np.int64)
+    # the rule vector validates every option (game.outer_dice and inner_dice too: the one count of each simulated)
+    table[:RULE_DATA.size] = RULE_DATA.vector(rules)
     for key, value in header.items():
         table[key] = value
     offset = HEADER

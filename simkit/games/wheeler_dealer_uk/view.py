@@ -22,9 +22,12 @@ names a card the seat cannot use) is refused, counted in the seat's ``illegal_ac
 default is played: no deal, refuse the offer, stop redeeming / selling / borrowing, stay out of the inner
 circle, decline the card, a yellow card. A yes/no answer must be 0 or 1; "-1 to stop" means exactly -1.
 """
+from pathlib import Path
+
 from numba import njit, types
 
 from ...numba_tools import readonly_array, uncounted
+from ...rules import RuleLayout
 
 MAX_SEATS = 6
 MAX_COMMODITIES = 64
@@ -66,24 +69,38 @@ COLOURS = ("red", "green", "yellow")
 SPACE_CODES = "RGYB"
 OUTER, INNER = 0, 1
 
-# ---- table header: its fields by name, and H_<NAME> the place of each (tests/test_layouts.py checks them) ----
-HEADER_FIELDS = ("players", "commodities", "level", "target", "inner_wealth", "min_set", "buy_multiple",
-                 "raid_multiple", "loan_bp", "interest_bp", "handlers_bp", "blue_bonus", "outer_spaces",
-                 "inner_spaces", "inner_entry", "turn_limit", "round", "turn_seat", "inner_open", "active", "commands",
-                 "deal_used", "deal_bought", "face", "colour", "copies", "multiple", "outer", "inner", "seats", "held",
-                 "risk", "in_pack", "pack_size", "borrow_on_sale", "sale_open", "on_sale", "redeemable")
-(H_PLAYERS, H_COMMODITIES, H_LEVEL, H_TARGET, H_INNER_WEALTH, H_MIN_SET, H_BUY_MULTIPLE, H_RAID_MULTIPLE,
- H_LOAN_BP, H_INTEREST_BP, H_HANDLERS_BP, H_BLUE_BONUS, H_OUTER_SPACES, H_INNER_SPACES, H_INNER_ENTRY,
- H_TURN_LIMIT, H_ROUND, H_TURN_SEAT, H_INNER_OPEN, H_ACTIVE, H_COMMANDS, H_DEAL_USED, H_DEAL_BOUGHT,
- H_FACE, H_COLOUR, H_COPIES, H_MULTIPLE, H_OUTER, H_INNER, H_SEATS, H_HELD, H_RISK, H_IN_PACK, H_PACK_SIZE,
- H_BORROW_ON_SALE, H_SALE_OPEN, H_ON_SALE, H_REDEEMABLE) = range(len(HEADER_FIELDS))
+# ---- table header: the rule vector, then its other fields by name, H_<NAME> the place of each ----
+# The header opens with the rule vector, derived from the rule data: a slot per option whose allowed values
+# rules.toml declares, in the file's order, coded as RuleLayout.vector codes them (a fraction in ten-thousandths,
+# basis points), so an option added there has its place with no line here or in rules.py; whoever reads it names
+# it, RULE_DATA.slot(key). The rules strategies read are named here.
+RULE_DATA = RuleLayout(Path(__file__).with_name("rules.toml"))
+H_MIN_SET = RULE_DATA.slot("game.min_set")
+H_BUY_MULTIPLE = RULE_DATA.slot("game.buy_from_player_multiple")
+H_RAID_MULTIPLE = RULE_DATA.slot("game.at_risk_buy_multiple")
+H_LOAN_BP = RULE_DATA.slot("game.at_risk_loan_fraction")
+H_INTEREST_BP = RULE_DATA.slot("game.at_risk_interest")
+H_HANDLERS_BP = RULE_DATA.slot("game.handlers_charge")
+H_BLUE_BONUS = RULE_DATA.slot("game.blue_outer_bonus")
+H_TURN_LIMIT = RULE_DATA.slot("game.turn_limit")
+H_BORROW_ON_SALE = RULE_DATA.slot("game.borrow_on_sale")   # K7
+# After the rule vector: what prepare derives from the rest of the rule data and the player count, then the
+# game's live fields (tests/test_layouts.py checks the constants against these names).
+HEADER_FIELDS = ("players", "commodities", "level", "target", "inner_wealth", "outer_spaces", "inner_spaces",
+                 "inner_entry", "round", "turn_seat", "inner_open", "active", "commands", "deal_used", "deal_bought",
+                 "face", "colour", "copies", "multiple", "outer", "inner", "seats", "held", "risk", "in_pack",
+                 "pack_size", "sale_open", "on_sale", "redeemable")
+(H_PLAYERS, H_COMMODITIES, H_LEVEL, H_TARGET, H_INNER_WEALTH, H_OUTER_SPACES, H_INNER_SPACES, H_INNER_ENTRY,
+ H_ROUND, H_TURN_SEAT, H_INNER_OPEN, H_ACTIVE, H_COMMANDS, H_DEAL_USED, H_DEAL_BOUGHT, H_FACE, H_COLOUR, H_COPIES,
+ H_MULTIPLE, H_OUTER, H_INNER, H_SEATS, H_HELD, H_RISK, H_IN_PACK, H_PACK_SIZE, H_SALE_OPEN, H_ON_SALE,
+ H_REDEEMABLE) = range(RULE_DATA.size, RULE_DATA.size + len(HEADER_FIELDS))
 # H_ROUND counts from 0 (results and replays say round H_ROUND + 1). H_DEAL_USED: 1 once the turn's seat has made
 # (or had refused) its one deal this turn; H_DEAL_BOUGHT: 1 when that deal bought a card, which bars redeeming
-# for the rest of the turn (K7), 0 otherwise (both reset at the start of every turn). H_BORROW_ON_SALE: the rule
-# game.borrow_on_sale (K7); H_SALE_OPEN: 1 while the turn's loans may be on a set to be sold (the deal and
-# redeem steps before rolling, with the rule on). H_ON_SALE, H_REDEEMABLE: sections of one entry per
-# commodity, for the seat whose turn it is (see on_sale and redeemable).
-HEADER = len(HEADER_FIELDS)   # the sections H_FACE ... H_REDEEMABLE point to follow the header
+# for the rest of the turn (K7), 0 otherwise (both reset at the start of every turn). H_SALE_OPEN: 1 while the
+# turn's loans may be on a set to be sold (the deal and redeem steps before rolling, with the rule
+# game.borrow_on_sale on). H_ON_SALE, H_REDEEMABLE: sections of one entry per commodity, for the seat whose turn
+# it is (see on_sale and redeemable).
+HEADER = RULE_DATA.size + len(HEADER_FIELDS)   # the sections H_FACE ... H_REDEEMABLE point to follow the header
 # per seat fields (seat_field): cash, flags, position, cards (clean, At Risk), the face value of all its cards,
 # what redeeming its At Risk cards would cost, and how many commodities it holds a sellable set of
 SEAT_FIELD_NAMES = ("cash", "bankrupt", "circle", "position", "miss", "cards", "risk_cards", "card_value", "risk_cost",
