@@ -68,6 +68,9 @@ def test_a_rate_column_marks_the_rows_that_are_shares():
     # an interval of zero width up to rounding error takes the decimals of an exact zero
     mix = pd.DataFrame({"mix": [1.0, 0.0], "mix_low": [1.0 - 2e-16, 0.0], "mix_high": [1.0, 0.0]})
     assert present(mix)["mix"].tolist() == ["100.0% [100.0, 100.0]", "0.0% [0.0, 0.0]"]
+    # and so does an interval's end that is zero up to rounding error (a metagame's bootstrap gave 4e-31)
+    share = pd.DataFrame({"win_share": [0.0023], "win_share_low": [4.038e-31], "win_share_high": [0.00503]})
+    assert present(share)["win share"].tolist() == ["0.2% [0.0, 0.5]"]
 
 
 def test_money_has_separators_and_its_currency():
