@@ -61,9 +61,10 @@ from simkit.strategy import Param, Strategy, register
 
 # the expert's parameter vector, in order (EXPERT_PARAMS below declares each one)
 EXPERT_ORDER = ParamOrder("spare contest small junk partial rival ask_gift give_all stop_lead stop_points patience "
-                          "revise_after drop_ticks sabotage thaw gather raid raid_margin")
+                          "revise_after drop_ticks sabotage thaw gather raid raid_margin unstick")
 (P_SPARE, P_CONTEST, P_SMALL, P_JUNK, P_PARTIAL, P_RIVAL, P_ASK_GIFT, P_GIVE_ALL, P_STOP_LEAD, P_STOP_POINTS,
- P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE, P_THAW, P_GATHER, P_RAID, P_RAID_MARGIN) = EXPERT_ORDER.indices()
+ P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE, P_THAW, P_GATHER, P_RAID, P_RAID_MARGIN,
+ P_UNSTICK) = EXPERT_ORDER.indices()
 
 # memory: a few floats of round state, then per-company rows
 (M_ROUND, M_FIRST_CENTRE, M_BEST, M_BEST_TICK, M_DROPPED, M_DROPPED_UNTIL) = range(6)
@@ -304,6 +305,13 @@ def expert_act(hand, public, seen, params, memory, state, action):
         if junk >= 0:
             action[A_GIVE] = junk
             return SWAP
+    # stuck with cards of the bankrupt company that nobody takes (they cost whoever holds them): move the
+    # bankruptcy to other junk, after which those cards can be given away
+    if params[P_UNSTICK] > 0 and streak >= params[P_UNSTICK] and hand[centre] > 0 and not memory[WANTED + centre]:
+        junk = _pick_junk(hand, public, params, memory, state, centre)
+        if junk >= 0:
+            action[A_GIVE] = junk
+            return SWAP
     # a junk card whose company the rivals hold majorities of: bankrupt it
     raid = _pick_raid(hand, public, seen, params, memory)
     if raid >= 0:
@@ -411,6 +419,8 @@ EXPERT_PARAMS = EXPERT_ORDER.declare({
                                      "swapped into the centre to bankrupt its company (0: never)"),
     "raid_margin": Param(6.0, 0.0, 30.0, doc="the least net gain in round points (ours less `raid` times the "
                                              "rivals') for which such a swap is made"),
+    "unstick": Param(30, 0, 100, "int", "untaken offers in a row after which an expert holding cards of the "
+                                       "bankrupt company swaps other junk into the centre (0: never)"),
 })
 
 expert = register(Strategy.build(
