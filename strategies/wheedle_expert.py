@@ -9,6 +9,9 @@ plus its public flows), and from that each rival's round score if the round ende
   hold most of), offer one junk card (of the junk held most) for the target card fewest from its majority, or
   from all of it once the majority is held, ask for target cards for nothing, give junk away (at once when
   every target holds its majority: only the junk then keeps the hand from a stop).
+- Raids: a junk card is swapped into the centre when bankrupting its company costs the rivals' estimated majorities
+  far more than it costs us (the round scored as if it ended after the swap); and a stuck expert holding cards of
+  the bankrupt company (nobody takes them) swaps other junk in, which moves the bankruptcy so they can go.
 - Acceptance: a deal is taken only when it raises the hand's value by more than it raises the offerer's
   estimated round score (weighted). The weight, and the worth of a target still short of its majority, fade
   over the round, and a stuck expert drops a target it holds cards of: experts who all refuse each other the
@@ -426,4 +429,5 @@ EXPERT_PARAMS = EXPERT_ORDER.declare({
 expert = register(Strategy.build(
     "wheedle", "expert", act=expert_act, accept=expert_accept, params=EXPERT_PARAMS,
     doc="Targets, trades and accepts by a value of the hand and the rivals' estimated holdings (from the deal's "
-        "public facts and the flows); stops from its lead over the rivals' estimated round and game scores."))
+        "public facts and the flows); raids the rivals' majorities by swapping junk into the centre; stops from its "
+        "lead over the rivals' estimated round and game scores."))
