@@ -9,6 +9,9 @@ plus its public flows), and from that each rival's round score if the round ende
   hold most of), offer one junk card (of the junk held most) for the target card fewest from its majority, or
   from all of it once the majority is held, ask for target cards for nothing, give junk away (at once when
   every target holds its majority: only the junk then keeps the hand from a stop).
+- Raids: a junk card is swapped into the centre when bankrupting its company costs the rivals' estimated majorities
+  far more than it costs us (the round scored as if it ended after the swap); and a stuck expert holding cards of
+  the bankrupt company (nobody takes them) swaps other junk in, which moves the bankruptcy so they can go.
 - Acceptance: a deal is taken only when it raises the hand's value by more than it raises the offerer's
   estimated round score (weighted). The weight, and the worth of a target still short of its majority, fade
   over the round, and a stuck expert drops a target it holds cards of: experts who all refuse each other the
@@ -61,9 +64,10 @@ from simkit.strategy import Param, Strategy, register
 
 # the expert's parameter vector, in order (EXPERT_PARAMS below declares each one)
 EXPERT_ORDER = ParamOrder("spare contest small junk partial rival ask_gift give_all stop_lead stop_points patience "
-                          "revise_after drop_ticks sabotage thaw gather")
+                          "revise_after drop_ticks sabotage thaw gather raid raid_margin unstick")
 (P_SPARE, P_CONTEST, P_SMALL, P_JUNK, P_PARTIAL, P_RIVAL, P_ASK_GIFT, P_GIVE_ALL, P_STOP_LEAD, P_STOP_POINTS,
- P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE, P_THAW, P_GATHER) = EXPERT_ORDER.indices()
+ P_PATIENCE, P_REVISE_AFTER, P_DROP_TICKS, P_SABOTAGE, P_THAW, P_GATHER, P_RAID, P_RAID_MARGIN,
+ P_UNSTICK) = EXPERT_ORDER.indices()
 
 # memory: a few floats of round state, then per-company rows
 (M_ROUND, M_FIRST_CENTRE, M_BEST, M_BEST_TICK, M_DROPPED, M_DROPPED_UNTIL) = range(6)
@@ -221,6 +225,35 @@ def _pick_junk(hand, public, params, memory, state, centre):
     return best
 
 
+@uncounted(I(SHOWN, SHOWN, SEEN, PARAMS, MEMORY))
+def _pick_raid(hand, public, seen, params, memory):
+    """A junk card to swap into the centre to bankrupt its company when that costs the rivals more than it costs
+    us, as far as the estimates tell if the round ended now: the company whose swap scores best, our change in
+    round points less `raid` times the rivals' summed change, if that beats `raid_margin`; -1 if none."""
+    centre = public[PUB_CENTRE]
+    if centre < 0 or params[P_RAID] <= 0:
+        return -1
+    first = int(memory[M_FIRST_CENTRE])
+    seat = public[PUB_SEAT]
+    best, best_gain = -1, params[P_RAID_MARGIN]
+    for x in range(public[PUB_COMPANIES]):
+        if hand[x] <= 0 or memory[WANTED + x] or x == centre:
+            continue
+        mine = _points(public, x, hand[x] - 1, x) + _points(public, centre, hand[centre] + 1, x) \
+            - _points(public, x, hand[x], centre) - _points(public, centre, hand[centre], centre)
+        theirs = 0.0
+        for p in range(public[PUB_PLAYERS]):
+            if p != seat:
+                held_x = holding_estimate(hand, public, seen, p, x, first)
+                held_c = holding_estimate(hand, public, seen, p, centre, first)
+                theirs += _points(public, x, held_x, x) + _points(public, centre, held_c, x) \
+                    - _points(public, x, held_x, centre) - _points(public, centre, held_c, centre)
+        gain = mine - params[P_RAID] * theirs
+        if gain > best_gain:
+            best, best_gain = x, gain
+    return best
+
+
 @uncounted(I(SHOWN, SHOWN, MEMORY, STATE))
 def _pick_give(hand, public, memory, state):
     """The junk to give away in an offer: the company we do not collect that we hold most of (the centre's
@@ -275,6 +308,18 @@ def expert_act(hand, public, seen, params, memory, state, action):
         if junk >= 0:
             action[A_GIVE] = junk
             return SWAP
+    # stuck with cards of the bankrupt company that nobody takes (they cost whoever holds them): move the
+    # bankruptcy to other junk, after which those cards can be given away
+    if params[P_UNSTICK] > 0 and streak >= params[P_UNSTICK] and hand[centre] > 0 and not memory[WANTED + centre]:
+        junk = _pick_junk(hand, public, params, memory, state, centre)
+        if junk >= 0:
+            action[A_GIVE] = junk
+            return SWAP
+    # a junk card whose company the rivals hold majorities of: bankrupt it
+    raid = _pick_raid(hand, public, seen, params, memory)
+    if raid >= 0:
+        action[A_GIVE] = raid
+        return SWAP
     # the target fewest cards from its majority, or from all of it once it holds the majority (a company held whole
     # scores double, and the rivals give such cards away: they hold too few to collect it), jittered by up to 1.5
     # cards so that asks spread over the targets; and junk to part with
@@ -373,9 +418,16 @@ EXPERT_PARAMS = EXPERT_ORDER.declare({
                                           "within a round"),
     "gather": Param(0.1, 0.0, 3.0, doc="value of cards short of a majority per held^2 / majority: deals that "
                                        "gather a company's cards in the hand are worth taking"),
+    "raid": Param(0.5, 0.0, 3.0, doc="weight of the rivals' estimated loss of round points when a junk card is "
+                                     "swapped into the centre to bankrupt its company (0: never)"),
+    "raid_margin": Param(6.0, 0.0, 30.0, doc="the least net gain in round points (ours less `raid` times the "
+                                             "rivals') for which such a swap is made"),
+    "unstick": Param(30, 0, 100, "int", "untaken offers in a row after which an expert holding cards of the "
+                                       "bankrupt company swaps other junk into the centre (0: never)"),
 })
 
 expert = register(Strategy.build(
     "wheedle", "expert", act=expert_act, accept=expert_accept, params=EXPERT_PARAMS,
     doc="Targets, trades and accepts by a value of the hand and the rivals' estimated holdings (from the deal's "
-        "public facts and the flows); stops from its lead over the rivals' estimated round and game scores."))
+        "public facts and the flows); raids the rivals' majorities by swapping junk into the centre; stops from its "
+        "lead over the rivals' estimated round and game scores."))

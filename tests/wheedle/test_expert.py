@@ -43,8 +43,9 @@ def _readonly(array):
     return array
 
 
-def _expert_view(hand, centre=0, tick=20, players=4, hand_size=None, seed=5):
-    """The expert's inputs for seat 0 holding ``hand`` at a fresh round (no flows yet) of the default rules."""
+def _expert_view(hand, centre=0, tick=20, players=4, hand_size=None, seed=5, my_streak=0, net=None, params=None):
+    """The expert's inputs for seat 0 holding ``hand`` in a round of the default rules: no flows yet unless ``net``
+    gives seen[NET] (players x companies), untaken offers in a row ``my_streak``, parameters ``params`` set."""
     from simkit.games import get_game
     from simkit.games.wheedle import engine
     from simkit.games.wheedle.view import MEMORY_SIZE, public_length
@@ -59,10 +60,12 @@ def _expert_view(hand, centre=0, tick=20, players=4, hand_size=None, seed=5):
     engine._fill_static_public(public, 0, players, 0, 0, players, hand_size, counts, prepared.vector,
                                np.zeros(players, np.int64))
     hand_view = np.zeros(counts.size, np.int64)
-    engine._view(0, hands, hand_view, public, tick, centre, 1, 0, 0)
+    engine._view(0, hands, hand_view, public, tick, centre, 1, my_streak, my_streak)
     seen = np.zeros((3, players, counts.size), np.int64)
+    if net is not None:
+        seen[0] = net
     seen.flags.writeable = False
-    params = registered("wheedle")["expert"].param_vector({})
+    params = registered("wheedle")["expert"].param_vector(params or {})
     params.flags.writeable = False
     state = np.zeros(4, np.uint64)
     rng.seed_stream(state, seed, 0, 0)
@@ -113,3 +116,35 @@ def test_expert_asks_for_the_last_card_of_a_company_before_a_distant_majority():
         assert action[A_GIVE] == 8 and action[A_WANT_COUNT] == 1
         completing += action[A_WANT] == 0
     assert completing >= 15
+
+
+def test_expert_raids_a_company_a_rival_holds_a_majority_of():
+    """Seat 1 received six cards of a 9-card company in public (from seats 2 and 3) and the expert holds one card of
+    it as junk: swapped into the centre, it bankrupts seat 1's majority (an estimated 8 cards: -16 points to it).
+    With `raid` 1 the expert swaps it in; with `raid` 0 (no raids) it offers it instead."""
+    from simkit.games.wheedle.view import A_GIVE, OFFER, SWAP
+    from simkit.strategies.wheedle_expert import expert_act
+
+    net = np.zeros((4, 9), np.int64)
+    net[1, 7], net[2, 7], net[3, 7] = 6, -3, -3
+    for raid, expected in ((1.0, SWAP), (0.0, OFFER)):
+        view = _expert_view([3, 0, 0, 4, 0, 0, 0, 1, 5], centre=5, net=net, params={"raid": raid})
+        action = np.zeros(5, np.int64)
+        assert expert_act(*view[:6], action) == expected
+        assert action[A_GIVE] == 7
+
+
+def test_a_stuck_expert_moves_the_bankruptcy_off_the_cards_it_holds():
+    """Holding a card of the centre's company (nobody takes it: it costs a point) and other junk, after `unstick`
+    untaken offers in a row the expert swaps the other junk into the centre; before that it offers."""
+    from simkit.games.wheedle.view import A_GIVE, OFFER, SWAP
+    from simkit.strategies.wheedle_expert import expert_act
+
+    unstick = int(registered("wheedle")["expert"].params["unstick"])
+    assert unstick > 0
+    for streak, expected in ((unstick, SWAP), (unstick - 1, OFFER)):
+        view = _expert_view([3, 0, 0, 4, 0, 1, 0, 1, 5], centre=5, my_streak=streak)
+        action = np.zeros(5, np.int64)
+        assert expert_act(*view[:6], action) == expected
+        if expected == SWAP:
+            assert action[A_GIVE] == 7
