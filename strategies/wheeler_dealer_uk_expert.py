@@ -103,9 +103,9 @@ from simkit.strategy import Param, Strategy, register
 I = types.int64
 B = types.boolean
 # the expert's own parameters, after the trader's ten
-EXPERT_ORDER = TRADER_ORDER.then("sell_yellow yellow_cash redeem_keep enter_open spoil inner_keep block")
+EXPERT_ORDER = TRADER_ORDER.then("sell_yellow yellow_cash redeem_keep enter_open spoil inner_keep block no_gift")
 (P_SELL_YELLOW, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN, P_SPOIL,
- P_INNER_KEEP, P_BLOCK) = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
+ P_INNER_KEEP, P_BLOCK, P_NO_GIFT) = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
 
 
 @uncounted(I(TABLE, I, I, I), inline=True)
@@ -262,6 +262,22 @@ def urgent_redeem(table, params, seat):
     return pick
 
 
+@uncounted(B(TABLE, PARAMS, I, I), inline=True)
+def gifts_win(table, params, seat, deal):
+    """With ``no_gift``: would the seat's ``deal`` (as packed) hand the other side the target without winning the
+    seat the game first? A deal at k x face adds (k - 1) x face to the other side's total wealth (a purchase: the
+    price less the card; a raid: the price less the loan and interest it repays and the card's pledged worth, which
+    is the card's face), and that player wins at the end of its own next turn unless it loses wealth before then;
+    a deal whose sale reaches the target wins at the end of the seat's turn, first."""
+    if deal == 0 or params[P_NO_GIFT] == 0.0:
+        return False
+    kind, q, c = unpack_deal(deal)
+    multiple = table[H_RAID_MULTIPLE] if kind == DEAL_RAID else table[H_BUY_MULTIPLE]
+    if total_wealth(table, q) + face(table, c) * (multiple - 1) < params[P_NO_GIFT] * table[H_TARGET]:
+        return False
+    return wealth_after_deal(table, seat, c, multiple) < table[H_TARGET]
+
+
 @uncounted(DECISION_SIGNATURE)
 def expert_deal(table, params, memory, state, query):
     """The trader's deal (the card that completes or enlarges a set, at the best margin over its price, a raid
@@ -271,14 +287,18 @@ def expert_deal(table, params, memory, state, query):
     such deal, the spoiling raid (spoiling_raid)."""
     seat = query[Q_SEAT]
     deal = best_deal(table, params, memory, query, True)
+    if gifts_win(table, params, seat, deal):
+        deal = 0
     if params[P_BLOCK] != 0.0 and not raid_wins(table, seat, deal):
         if urgent_redeem(table, params, seat) >= 0:
             return 0        # a deal purchase would bar redeeming the card a rival's raid wins with
         block = blocking_deal(table, params, memory, seat)
-        if block != 0:
+        if block != 0 and not gifts_win(table, params, seat, block):
             return block
     if deal == 0 and params[P_SPOIL] > 0.0:
         deal = spoiling_raid(table, params, seat)
+        if gifts_win(table, params, seat, deal):
+            deal = 0
     return deal
 
 
@@ -425,6 +445,9 @@ EXPERT_PARAMS.update({
                                                    "(0: as outside)"),
     "block": Param(1, 0, 2, "int", "deny a rival the deal that would reach the target: redeem its own At Risk "
                                    "copy, else raid a third player's copy first (1), or also buy it (2); 0: never"),
+    "no_gift": Param(1.0, 0.0, 1.0, doc="make no deal that brings the other side to this x the target wealth (at 1, "
+                                        "it would win at the end of its next turn) unless the deal wins at once; "
+                                        "0: never asked"),
 })
 EXPERT_ORDER.declare(EXPERT_PARAMS)
 
