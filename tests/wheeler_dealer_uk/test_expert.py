@@ -265,6 +265,25 @@ def test_expert_makes_no_deal_that_hands_the_seller_the_target():
     p.set_cash(0, rich - 8_001)
     assert ask(p, D_DEAL, "deal", 0) == 0
 
+def test_expert_raids_towards_a_set_two_raids_away():
+    p = Position(players=3)
+    p.give(0, "Gold", 1)
+    p.give(1, "Gold", 1, at_risk=True)
+    p.give(2, "Gold", 1, at_risk=True)   # two raids (80,000 each, 40,000 of wealth each) make three Gold (+360,000)
+    p.set_cash(0, 160_044)               # both raids from cash above the reserve (44)
+    gold = p.c("Gold")
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, gold)
+    assert ask(p, D_DEAL, "deal", 0, {"pair_raid": 0}) == 0
+    assert ask(p, D_DEAL, "deal", 0, {"pair_raid": 280_001}) == 0    # the set gains 280,000 over the raids
+    p.set_cash(0, 160_043)
+    assert ask(p, D_DEAL, "deal", 0) == 0
+    p = Position(players=3)
+    p.give(0, "Gold", 1)
+    p.give(1, "Gold", 1, at_risk=True)   # one copy At Risk: the third would have to come from the pack
+    p.give(2, "Gold", 1)
+    p.set_cash(0, 300_000)
+    assert ask(p, D_DEAL, "deal", 0) == 0
+
 def test_expert_reads_parameters_past_the_old_sixteen():
     assert len(EXPERT.params) > 16 and len(EXPERT.params) <= MAX_PARAMS
     assert list(EXPERT.params).index("block") >= 16
