@@ -19,9 +19,9 @@ target wealth:
   (``sell_yellow`` for yellow sets, whose multiple grows fastest);
 - it deals as the trader does, but offers a purchase to the holder it has offered that commodity to least often
   (then the one holding fewest copies): a player who refused keeps refusing, and a turn has one deal;
-- with no such deal it raids towards a set two raids away (``pair_raid``): a second copy of a card it holds one of
-  when rivals hold two more At Risk (which their owners cannot refuse), if the set gains ``pair_raid`` credits
-  over the two raids' cost in wealth;
+- with no such deal, or instead of a purchase (which the holder may refuse), it raids towards a set two raids away
+  (``pair_raid``): a second copy of a card it holds one of when rivals hold two more At Risk (which their owners
+  cannot refuse), if the set gains ``pair_raid`` credits over the two raids' cost in wealth;
 - with no such deal either it spoils: it raids a rival's At Risk card of a set that rival holds whole (clean and At Risk
   copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash (inside
   the inner circle, from cash above ``inner_keep``);
@@ -318,8 +318,9 @@ def expert_deal(table, params, memory, state, query):
     before a purchase), but a purchase goes to the holder it has offered that commodity to least often this
     game, then the one holding fewest copies: a player who refused it keeps refusing (raider refuses every
     offer), and the deal is one a turn. ``memory`` counts its offers, one entry per (seat, commodity). With no
-    such deal, the raid towards a set two raids away (pair_raid), else the spoiling raid (spoiling_raid). No deal
-    that hands the other side the target (gifts_win)."""
+    such deal, or before a purchase (which the holder may refuse), the raid towards a set two raids away
+    (pair_raid); with neither, the spoiling raid (spoiling_raid). No deal that hands the other side the target
+    (gifts_win)."""
     seat = query[Q_SEAT]
     deal = best_deal(table, params, memory, query, True)
     if gifts_win(table, params, seat, deal):
@@ -330,10 +331,10 @@ def expert_deal(table, params, memory, state, query):
         block = blocking_deal(table, params, memory, seat)
         if block != 0 and not gifts_win(table, params, seat, block):
             return block
-    if deal == 0 and params[P_PAIR_RAID] > 0.0:
-        deal = pair_raid(table, params, seat)
-        if gifts_win(table, params, seat, deal):
-            deal = 0
+    if params[P_PAIR_RAID] > 0.0 and (deal == 0 or unpack_deal(deal)[0] == DEAL_BUY):
+        pair = pair_raid(table, params, seat)      # a raid is sure; an offer may be refused
+        if pair != 0 and not gifts_win(table, params, seat, pair):
+            deal = pair
     if deal == 0 and params[P_SPOIL] > 0.0:
         deal = spoiling_raid(table, params, seat)
         if gifts_win(table, params, seat, deal):
@@ -487,7 +488,7 @@ EXPERT_PARAMS.update({
     "no_gift": Param(1.0, 0.0, 1.0, doc="make no deal that brings the other side to this x the target wealth (at 1, "
                                         "it would win at the end of its next turn) unless the deal wins at once; "
                                         "0: never asked"),
-    "pair_raid": Param(5000, 0, 10_000_000, "int", "with no deal for a set of its own, raid a second copy of a card "
+    "pair_raid": Param(5000, 0, 10_000_000, "int", "with no raid for a set of its own, raid a second copy of a card "
                                                    "it holds one of when rivals hold two more At Risk and the set "
                                                    "would gain this much over the two raids' cost (0: never)"),
 })

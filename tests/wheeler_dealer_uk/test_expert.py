@@ -275,8 +275,12 @@ def test_expert_raids_towards_a_set_two_raids_away():
     assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, gold)
     assert ask(p, D_DEAL, "deal", 0, {"pair_raid": 0}) == 0
     assert ask(p, D_DEAL, "deal", 0, {"pair_raid": 280_001}) == 0    # the set gains 280,000 over the raids
+    p.give(0, "Sugar", 2)
+    p.give(2, "Sugar", 1)                # a purchase that completes a set may be refused: the sure raid first
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, gold)
+    assert ask(p, D_DEAL, "deal", 0, {"pair_raid": 0}) == pack_deal(DEAL_BUY, 2, p.c("Sugar"))
     p.set_cash(0, 160_043)
-    assert ask(p, D_DEAL, "deal", 0) == 0
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_BUY, 2, p.c("Sugar"))
     p = Position(players=3)
     p.give(0, "Gold", 1)
     p.give(1, "Gold", 1, at_risk=True)   # one copy At Risk: the third would have to come from the pack
