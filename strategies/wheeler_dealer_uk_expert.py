@@ -19,12 +19,17 @@ target wealth:
   (``sell_yellow`` for yellow sets, whose multiple grows fastest);
 - it deals as the trader does, but offers a purchase to the holder it has offered that commodity to least often
   (then the one holding fewest copies): a player who refused keeps refusing, and a turn has one deal;
-- with no such deal it spoils: it raids a rival's At Risk card of a set that rival holds whole (clean and At Risk
+- with no such deal, or instead of a purchase (which the holder may refuse), it raids towards a set two raids away
+  (``pair_raid``): a second copy of a card it holds one of when rivals hold two more At Risk (which their owners
+  cannot refuse), if the set gains ``pair_raid`` credits over the two raids' cost in wealth;
+- with no such deal either it spoils: it raids a rival's At Risk card of a set that rival holds whole (clean and At Risk
   copies together) when losing the card cuts that set's sale by ``spoil`` credits or more, paying from cash (inside
   the inner circle, from cash above ``inner_keep``);
 - before any of that it blocks (``block``): when a rival could reach the target this turn with one more card got in
   a deal, it redeems its own At Risk copy (and makes no deal, which would bar redeeming), else raids a third
   player's copy first (``block`` 2 also buys a clean one), unless its own raid wins at once;
+- it makes no deal that hands the other side the target wealth (``no_gift``): a deal at k x face adds (k - 1) x face
+  to the seller's or raided player's wealth, and that player would win at the end of its next turn;
 - it refuses another player's 3 x offer when the card gains the buyer anything (completes or enlarges its
   set) or is one of a set it builds (``keep_from`` copies; as shipped it refuses every offer);
 - on an outer yellow space it turns a yellow card only with the cash (and loans) to buy a dear one,
@@ -103,9 +108,10 @@ from simkit.strategy import Param, Strategy, register
 I = types.int64
 B = types.boolean
 # the expert's own parameters, after the trader's ten
-EXPERT_ORDER = TRADER_ORDER.then("sell_yellow yellow_cash redeem_keep enter_open spoil inner_keep block")
+EXPERT_ORDER = TRADER_ORDER.then("sell_yellow yellow_cash redeem_keep enter_open spoil inner_keep block no_gift "
+                                 "pair_raid")
 (P_SELL_YELLOW, P_YELLOW_CASH, P_REDEEM_KEEP, P_ENTER_OPEN, P_SPOIL,
- P_INNER_KEEP, P_BLOCK) = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
+ P_INNER_KEEP, P_BLOCK, P_NO_GIFT, P_PAIR_RAID) = EXPERT_ORDER.indices()[len(TRADER_ORDER):]
 
 
 @uncounted(I(TABLE, I, I, I), inline=True)
@@ -262,23 +268,77 @@ def urgent_redeem(table, params, seat):
     return pick
 
 
+@uncounted(B(TABLE, PARAMS, I, I), inline=True)
+def gifts_win(table, params, seat, deal):
+    """With ``no_gift``: would the seat's ``deal`` (as packed) hand the other side the target without winning the
+    seat the game first? A deal at k x face adds (k - 1) x face to the other side's total wealth (a purchase: the
+    price less the card; a raid: the price less the loan and interest it repays and the card's pledged worth, which
+    is the card's face), and that player wins at the end of its own next turn unless it loses wealth before then;
+    a deal whose sale reaches the target wins at the end of the seat's turn, first."""
+    if deal == 0 or params[P_NO_GIFT] == 0.0:
+        return False
+    kind, q, c = unpack_deal(deal)
+    multiple = table[H_RAID_MULTIPLE] if kind == DEAL_RAID else table[H_BUY_MULTIPLE]
+    if total_wealth(table, q) + face(table, c) * (multiple - 1) < params[P_NO_GIFT] * table[H_TARGET]:
+        return False
+    return wealth_after_deal(table, seat, c, multiple) < table[H_TARGET]
+
+
+@uncounted(I(TABLE, PARAMS, I), inline=True)
+def pair_raid(table, params, seat):
+    """The raid that makes a pair of a card it holds one of, when rivals hold two more At Risk copies (a set two raids
+    away): the commodity whose set sale, less the two raids' cost in wealth (a face each), gains ``pair_raid``
+    credits or more, most first; paid from cash above the reserve (inside the inner circle, above ``inner_keep``);
+    0 if none."""
+    keep = params[P_RESERVE]
+    if seat_field(table, seat, F_CIRCLE) == INNER and params[P_INNER_KEEP] > keep:
+        keep = params[P_INNER_KEEP]
+    deal, best = 0, 0
+    for c in range(table[H_COMMODITIES]):
+        if held(table, seat, c) != 1 or at_risk(table, seat, c) != 0 or table[H_MIN_SET] != 3:
+            continue
+        price = face(table, c) * table[H_RAID_MULTIPLE]
+        gain = sale_gain(table, seat, c, 3) - 2 * face(table, c)
+        if gain < params[P_PAIR_RAID] or gain <= best or cash(table, seat) - keep < 2 * price:
+            continue
+        copies, first = 0, -1
+        for q in range(table[H_PLAYERS]):
+            if q != seat and seat_field(table, q, F_BANKRUPT) == 0 and at_risk(table, q, c) > 0:
+                copies += at_risk(table, q, c)
+                if first < 0:
+                    first = q
+        if copies >= 2:
+            deal, best = pack_deal(DEAL_RAID, first, c), gain
+    return deal
+
+
 @uncounted(DECISION_SIGNATURE)
 def expert_deal(table, params, memory, state, query):
     """The trader's deal (the card that completes or enlarges a set, at the best margin over its price, a raid
     before a purchase), but a purchase goes to the holder it has offered that commodity to least often this
     game, then the one holding fewest copies: a player who refused it keeps refusing (raider refuses every
     offer), and the deal is one a turn. ``memory`` counts its offers, one entry per (seat, commodity). With no
-    such deal, the spoiling raid (spoiling_raid)."""
+    such deal, or before a purchase (which the holder may refuse), the raid towards a set two raids away
+    (pair_raid); with neither, the spoiling raid (spoiling_raid). No deal that hands the other side the target
+    (gifts_win)."""
     seat = query[Q_SEAT]
     deal = best_deal(table, params, memory, query, True)
+    if gifts_win(table, params, seat, deal):
+        deal = 0
     if params[P_BLOCK] != 0.0 and not raid_wins(table, seat, deal):
         if urgent_redeem(table, params, seat) >= 0:
             return 0        # a deal purchase would bar redeeming the card a rival's raid wins with
         block = blocking_deal(table, params, memory, seat)
-        if block != 0:
+        if block != 0 and not gifts_win(table, params, seat, block):
             return block
+    if params[P_PAIR_RAID] > 0.0 and (deal == 0 or unpack_deal(deal)[0] == DEAL_BUY):
+        pair = pair_raid(table, params, seat)      # a raid is sure; an offer may be refused
+        if pair != 0 and not gifts_win(table, params, seat, pair):
+            deal = pair
     if deal == 0 and params[P_SPOIL] > 0.0:
         deal = spoiling_raid(table, params, seat)
+        if gifts_win(table, params, seat, deal):
+            deal = 0
     return deal
 
 
@@ -425,6 +485,12 @@ EXPERT_PARAMS.update({
                                                    "(0: as outside)"),
     "block": Param(1, 0, 2, "int", "deny a rival the deal that would reach the target: redeem its own At Risk "
                                    "copy, else raid a third player's copy first (1), or also buy it (2); 0: never"),
+    "no_gift": Param(1.0, 0.0, 1.0, doc="make no deal that brings the other side to this x the target wealth (at 1, "
+                                        "it would win at the end of its next turn) unless the deal wins at once; "
+                                        "0: never asked"),
+    "pair_raid": Param(5000, 0, 10_000_000, "int", "with no raid for a set of its own, raid a second copy of a card "
+                                                   "it holds one of when rivals hold two more At Risk and the set "
+                                                   "would gain this much over the two raids' cost (0: never)"),
 })
 EXPERT_ORDER.declare(EXPERT_PARAMS)
 
@@ -433,7 +499,8 @@ expert = register(Strategy.build(
     yellow=expert_yellow, enter=expert_enter, redeem=expert_redeem, borrow=expert_borrow, params=EXPERT_PARAMS,
     doc="Races to the target wealth: sells the set that wins at once, buys wealth-neutral cards and borrows for "
         "yellow ones, redeems At Risk cards while cash allows and borrows where a raid helps no rival, offers each "
-        "purchase to the holder it has asked least, raids the pledged card of a rival's whole set, raids away (or "
+        "purchase to the holder it has asked least, raids towards a set two raids away, makes no deal that hands a "
+        "rival the target, raids the pledged card of a rival's whole set, raids away (or "
         "redeems) the card a rival's winning deal needs, refuses offers "
         "that hand a rival a set, opens the inner circle late and keeps cash inside it, turns yellow cards only with the cash to buy them "
         "(docs/strategies.md, \"The experts\")."))

@@ -247,6 +247,47 @@ def test_expert_makes_its_own_winning_raid_before_blocking():
     assert ask(p, D_DEAL, "deal", 0, {"block": 2}) == pack_deal(DEAL_RAID, 2, silver)
 
 
+def test_expert_makes_no_deal_that_hands_the_seller_the_target():
+    p = Position(players=2)
+    p.give(0, "Sugar", 2)                # a third Sugar (face 2,000) completes my set: bought at 6,000, +8,000 to me
+    p.give(1, "Sugar", 1)
+    p.set_cash(0, 50_000)
+    p.set_cash(1, 100_000)
+    sugar = p.c("Sugar")
+    rich = total_wealth(p.table, 1)
+    p.table[H_TARGET] = rich + 4_000 + 1                         # the price less the card (+4,000) leaves seat 1 short
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_BUY, 1, sugar)
+    p.table[H_TARGET] -= 1                                         # now it would hand seat 1 the target
+    assert ask(p, D_DEAL, "deal", 0) == 0
+    assert ask(p, D_DEAL, "deal", 0, {"no_gift": 0}) == pack_deal(DEAL_BUY, 1, sugar)
+    p.set_cash(0, rich - 8_000)                                    # unless my deal and sale reach it first
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_BUY, 1, sugar)
+    p.set_cash(0, rich - 8_001)
+    assert ask(p, D_DEAL, "deal", 0) == 0
+
+def test_expert_raids_towards_a_set_two_raids_away():
+    p = Position(players=3)
+    p.give(0, "Gold", 1)
+    p.give(1, "Gold", 1, at_risk=True)
+    p.give(2, "Gold", 1, at_risk=True)   # two raids (80,000 each, 40,000 of wealth each) make three Gold (+360,000)
+    p.set_cash(0, 160_044)               # both raids from cash above the reserve (44)
+    gold = p.c("Gold")
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, gold)
+    assert ask(p, D_DEAL, "deal", 0, {"pair_raid": 0}) == 0
+    assert ask(p, D_DEAL, "deal", 0, {"pair_raid": 280_001}) == 0    # the set gains 280,000 over the raids
+    p.give(0, "Sugar", 2)
+    p.give(2, "Sugar", 1)                # a purchase that completes a set may be refused: the sure raid first
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_RAID, 1, gold)
+    assert ask(p, D_DEAL, "deal", 0, {"pair_raid": 0}) == pack_deal(DEAL_BUY, 2, p.c("Sugar"))
+    p.set_cash(0, 160_043)
+    assert ask(p, D_DEAL, "deal", 0) == pack_deal(DEAL_BUY, 2, p.c("Sugar"))
+    p = Position(players=3)
+    p.give(0, "Gold", 1)
+    p.give(1, "Gold", 1, at_risk=True)   # one copy At Risk: the third would have to come from the pack
+    p.give(2, "Gold", 1)
+    p.set_cash(0, 300_000)
+    assert ask(p, D_DEAL, "deal", 0) == 0
+
 def test_expert_reads_parameters_past_the_old_sixteen():
     assert len(EXPERT.params) > 16 and len(EXPERT.params) <= MAX_PARAMS
     assert list(EXPERT.params).index("block") >= 16
