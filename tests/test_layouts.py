@@ -51,6 +51,8 @@ NAMED_CODES = [
     ("simkit.games.wheeler_dealer_uk.state", "EVENT_KINDS", "E_"),
     ("simkit.games.wheedle.engine", "EVENT_KINDS", "E_"),
     ("simkit.games.dweebies.engine", "EVENT_KINDS", "E_"),
+    ("simkit.games.dweebies.view", "COLLECT_RULES", "COLLECT_"),
+    ("simkit.games.dweebies.view", "SPLIT_RULES", "SPLIT_"),
 ]
 
 
