@@ -50,12 +50,15 @@ COLLECTOR_ORDER = ParamOrder("targets offer_size revise_after drop_ticks protect
                              "patience bluff_points bluff_after")
 (P_TARGETS, P_OFFER_SIZE, P_REVISE_AFTER, P_DROP_TICKS, P_PROTECT, P_DUMP_CENTRE, P_SABOTAGE, P_STOP,
  P_POINTS, P_PATIENCE, P_BLUFF_POINTS, P_BLUFF_AFTER) = COLLECTOR_ORDER.indices()
-TARGET_CLOSEST, TARGET_SMALL_FIRST, TARGET_UNCONTESTED = 0, 1, 2
-STOP_QUALIFIED, STOP_THRESHOLD, STOP_PATIENCE, STOP_NEVER, STOP_BLUFF = 0, 1, 2, 3, 4
+TARGETS = ("closest", "small-first", "uncontested")                 # values of `targets`, in order
+STOP_RULES = ("qualified", "threshold", "patience", "never", "bluff")  # values of `stop`, in order
+TARGET_CLOSEST, TARGET_SMALL_FIRST, TARGET_UNCONTESTED = range(len(TARGETS))
+STOP_QUALIFIED, STOP_THRESHOLD, STOP_PATIENCE, STOP_NEVER, STOP_BLUFF = range(len(STOP_RULES))
 
 # memory layout: a few floats of state, then per-company scratch rows (no allocation per decision)
-M_ROUND, M_DROPPED, M_DROPPED_UNTIL, M_BEST, M_BEST_TICK, M_TARGETS_FOR, M_ADOPTED, M_ADOPTED_UNTIL = range(8)
-KEYS, WANTED, JUNK, NEEDY = (8 + i * MAX_COMPANIES for i in range(4))
+STATE_FLOATS = 8
+M_ROUND, M_DROPPED, M_DROPPED_UNTIL, M_BEST, M_BEST_TICK, M_TARGETS_FOR, M_ADOPTED, M_ADOPTED_UNTIL = range(STATE_FLOATS)
+KEYS, WANTED, JUNK, NEEDY = (STATE_FLOATS + i * MAX_COMPANIES for i in range(4))
 assert MAX_COMPANIES <= 32   # choose_targets ranks companies by key * 32 + company
 
 # The helpers and decisions are compiled once each, for one explicit signature (called with literal constants
@@ -352,9 +355,6 @@ def random_act(hand, public, seen, params, memory, state, action):
 def random_accept(hand, public, seen, offer, params, memory, state):
     return rng.uniform(state) < params[0]
 
-
-TARGETS = ("closest", "small-first", "uncontested")                 # values of `targets`, in order
-STOP_RULES = ("qualified", "threshold", "patience", "never", "bluff")  # values of `stop`, in order
 
 COLLECTOR_PARAMS = COLLECTOR_ORDER.declare({
     "targets": Param(TARGET_CLOSEST, kind="choice", choices=TARGETS,

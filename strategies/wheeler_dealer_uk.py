@@ -62,7 +62,8 @@ from simkit.strategy import Param, Strategy, preset, register
 TRADER_ORDER = ParamOrder("sell_at favour reserve deals raids leverage enter_at command keep_from cash_floor")
 (P_SELL_AT, P_FAVOUR, P_RESERVE, P_DEALS, P_RAIDS, P_LEVERAGE, P_ENTER_AT, P_COMMAND, P_KEEP_FROM,
  P_CASH_FLOOR) = TRADER_ORDER.indices()
-LEVERAGE_NEVER, LEVERAGE_SETS, LEVERAGE_ANY = 0, 1, 2
+LEVERAGE_RULES = ("never", "sets", "any")      # values of `leverage`, in order
+LEVERAGE_NEVER, LEVERAGE_SETS, LEVERAGE_ANY = range(len(LEVERAGE_RULES))
 
 # The helpers and decisions are compiled once each, for one explicit signature, and without reference counting
 # (_nrt=False; nothing here allocates): with it, every array argument of a call that is not inlined costs a
@@ -303,8 +304,6 @@ def trader_yellow(table, params, memory, state, query):
     """Take a Command card on an outer yellow space with probability ``command``."""
     return 1 if rng.uniform(state) < params[P_COMMAND] else 0
 
-
-LEVERAGE_RULES = ("never", "sets", "any")      # values of `leverage`, in order
 
 _PARAMS = TRADER_ORDER.declare({
     "sell_at": Param(3, 1, 20, "int", "sell a set once it has this many cards (or all the copies it can still "

@@ -7,7 +7,7 @@ from simkit.games import get_game
 from simkit.games.wheedle import engine
 from simkit.games.wheedle.engine import trace_centre, trace_hands
 from simkit.games.wheedle.play import _kernel_inputs, score_round
-from simkit.games.wheedle.view import ASKED, NET, OFFERED
+from simkit.games.wheedle.view import ASKED, NET, OFFERED, SEEN_ROWS
 from simkit.strategy import parse_lineup
 
 
@@ -82,7 +82,7 @@ def replay_round(prepared, out: dict, rnd: int):
     trace = out["trace"][0]
     hands = trace_hands(trace[rnd], engine.TRACE_START).copy()
     centre = int(trace_centre(trace[rnd], engine.TRACE_START))
-    seen = np.zeros((3, n, companies), np.int64)
+    seen = np.zeros((SEEN_ROWS, n, companies), np.int64)
     snapshots = {}
     for ev in events_of_round(out, rnd):
         kind, who, tick = ev[engine.EV_KIND], ev[engine.EV_SEAT], int(ev[engine.EV_TICK])

@@ -38,6 +38,46 @@ def test_field_constants_are_their_names_places(module_name, names, prefix, afte
     assert written == {name: expected[name] for name in written}
 
 
+# (module, names tuple, prefix): every int constant with the prefix is a declared name's place and every name has one
+NAMED_CODES = [
+    ("simkit.games.wheeler_dealer_us.view", "PROPERTY_COLUMNS", "P_"),
+    ("simkit.games.wheeler_dealer_us.view", "COMMODITY_COLUMNS", "X_"),
+    ("simkit.games.wheeler_dealer_us.view", "CARD_COLUMNS", "K_"),
+    ("simkit.games.wheeler_dealer_us.view", "SQUARE_COLUMNS", "B_"),
+    ("simkit.games.wheeler_dealer_us.view", "SQUARE_KINDS", "SQ_"),
+    ("simkit.games.wheeler_dealer_us.view", "DECISION_NAMES", "D_"),
+    ("simkit.games.wheeler_dealer_uk.view", "DECISION_NAMES", "D_"),
+    ("simkit.games.wheeler_dealer_us.state", "EVENT_KINDS", "E_"),
+    ("simkit.games.wheeler_dealer_uk.state", "EVENT_KINDS", "E_"),
+    ("simkit.games.wheedle.engine", "EVENT_KINDS", "E_"),
+    ("simkit.games.dweebies.engine", "EVENT_KINDS", "E_"),
+    ("simkit.games.dweebies.view", "COLLECT_RULES", "COLLECT_"),
+    ("simkit.games.dweebies.view", "SPLIT_RULES", "SPLIT_"),
+]
+
+
+@pytest.mark.parametrize("module_name, names, prefix", NAMED_CODES)
+def test_codes_are_their_names_places(module_name, names, prefix):
+    """A table column, a decision or an event kind is declared once by name; its constant is the name's place, and
+    no constant of that kind stands outside the declaration (a decision's function slot, a column a strategy reads
+    and a replay's event kind all follow the tuple)."""
+    module = importlib.import_module(module_name)
+    written = {name: value for name, value in vars(module).items()
+               if name.startswith(prefix) and isinstance(value, int) and not isinstance(value, bool)}
+    assert written == param_indices(getattr(module, names), prefix)
+
+
+def test_the_us_table_and_the_uk_packs_follow_their_declarations():
+    from simkit.games.wheeler_dealer_uk import view as uk
+    from simkit.games.wheeler_dealer_us import view as us
+
+    assert us.TABLE_COLUMNS == len(us.PROPERTY_COLUMNS) - 1 + us.MAX_BLOCK   # the income column runs on, one per k
+    assert us.PROPERTY_COLUMNS[-1] == "income" and us.SQUARE_KINDS[1:] == us.CORNER_KINDS
+    assert (uk.RED, uk.GREEN, uk.YELLOW, uk.BLUE) == (*(uk.COLOURS.index(c) for c in ("red", "green", "yellow")),
+                                                      uk.PACKS)
+    assert uk.SPACE_CODES == "".join(c[0].upper() for c in uk.COLOURS) + "B"
+
+
 def test_the_headers_end_where_their_fields_do():
     from simkit.games.wheedle import view as wheedle
     from simkit.games.wheeler_dealer_uk import view as uk

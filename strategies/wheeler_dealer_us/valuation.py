@@ -78,8 +78,8 @@ BORROW_NEVER, BORROW_BLOCKS, BORROW_ANY = range(3)
 # another seat's holdings per block (count, cost sum), or per seat for one block, refilled inside a decision;
 # then what is derived from my titles and debts alone, each with the key it was derived for (_holdings_key).
 (M_TRIED_CARDS, M_RAISE_AMOUNT, M_TRIED, M_RAISE_INVEST, M_OFFER_PROP, M_REFUSED, M_REFUSED_RESET) = range(7)
-M_MINE_BITS = 7                        # my titles as bits, where the board has at most MASK_BITS properties
-MINE, MINE_FIELDS = 8, 3
+M_MINE_BITS = M_REFUSED_RESET + 1      # my titles as bits, where the board has at most MASK_BITS properties
+MINE, MINE_FIELDS = M_MINE_BITS + 1, 3
 BCAP = 11                              # blocks the scratch areas hold; beyond them the slow path counts
 OTHER, OTHER_FIELDS = MINE + MINE_FIELDS * BCAP, 2
 KELLY_SCRATCH = 2 * BCAP            # commodities whose Kelly bound the scratch area holds

@@ -75,8 +75,10 @@ G_TURNS, G_SPLITS, G_LEFT, G_RESTARTS, G_MOST_GROUPS = range(len(GAME_STATS))
 # event log (replay, numba_tools.append_event): one row per happening: turn, seat, kind, the Dweebie, the cell,
 # two more arguments
 EV_TURN, EV_SEAT, EV_KIND, EV_DWEEBIE, EV_CELL, EV_A, EV_B = range(EVENT_FIELDS)
+EVENT_KINDS = ("deal", "place", "illegal", "collect", "split", "link_cell", "reconnect", "draw", "emptied",
+               "decline", "still_split")
 (E_DEAL, E_PLACE, E_ILLEGAL, E_COLLECT, E_SPLIT, E_LINK_CELL, E_RECONNECT, E_DRAW, E_EMPTIED, E_DECLINE,
- E_STILL_SPLIT) = range(11)
+ E_STILL_SPLIT) = range(len(EVENT_KINDS))
 
 
 @njit(cache=True, _nrt=False)
@@ -115,8 +117,8 @@ def _check(hands, hand_sizes, pile, on_table, taken, copies, grid, cells, n_on):
 # a game's scalars between turns (the working state's last array), so that a game can stop after any turn, be
 # copied and go on (``start``, ``GameState.copy``, ``step``). The turn and its neighbours are inlined into the
 # kernels (inline="always"): called as functions, their two dozen array arguments cost ordinary runs ~7%.
-(ST_NEXT_CARD, ST_ON_TABLE, ST_SPLIT, ST_GROUPS, ST_MOST_GROUPS, ST_TURN, ST_ACTOR, ST_STAMP) = range(8)
 STATE_FIELDS = 8
+(ST_NEXT_CARD, ST_ON_TABLE, ST_SPLIT, ST_GROUPS, ST_MOST_GROUPS, ST_TURN, ST_ACTOR, ST_STAMP) = range(STATE_FIELDS)
 
 
 def _work_arrays(n_players, copies):

@@ -37,10 +37,10 @@ PUB_HEADER = len(PUBLIC_FIELDS)
 MEMORY_SIZE = 1024
 
 # D9 rule options as the rule vector and public[PUB_COLLECT] / public[PUB_SPLIT_RULE] give them
-COLLECT_MUST, COLLECT_MAY = 0, 1
 COLLECT_RULES = ("must", "may")
-SPLIT_SHORTEST_LINK, SPLIT_FREE = 0, 1
+COLLECT_MUST, COLLECT_MAY = range(len(COLLECT_RULES))
 SPLIT_RULES = ("shortest_link", "free")
+SPLIT_SHORTEST_LINK, SPLIT_FREE = range(len(SPLIT_RULES))
 
 # a move is dweebie << 32 | declines << 31 | cell; every int64 decodes to some (dweebie, declines, cell)
 MOVE_SHIFT = 32

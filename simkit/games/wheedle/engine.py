@@ -66,6 +66,7 @@ from .view import (
     PUB_SEAT,
     PUB_STOP_BONUS,
     PUB_TICK,
+    SEEN_ROWS,
     STOP,
     SWAP,
     cards_scored,
@@ -99,14 +100,15 @@ S_BANKRUPT_MAJORITIES = SEAT_STATS.index("bankrupt_majorities")
 # (_derive_counters) and the tick loop pays nothing for them.
 
 # event log (replay): one row per move
-EV_GAME, EV_ROUND, EV_TICK, EV_KIND, EV_SEAT, EV_GIVE, EV_GIVE_COUNT, EV_WANT, EV_WANT_COUNT, EV_OTHER = range(10)
 EVENT_FIELDS = 10
+EV_GAME, EV_ROUND, EV_TICK, EV_KIND, EV_SEAT, EV_GIVE, EV_GIVE_COUNT, EV_WANT, EV_WANT_COUNT, EV_OTHER = range(EVENT_FIELDS)
 # the recorded hands (record=True): trace[game, round, TRACE_START or TRACE_END, seat, company] holds each seat's
 # cards per company as the round was dealt and as it ended; the row after the seats holds the centre card
 # in its column TRACE_CENTRE (tests read it through trace_hands and trace_centre below)
 TRACE_START, TRACE_END = 0, 1
 TRACE_CENTRE = 0
-(E_PASS, E_OFFER_TAKEN, E_OFFER_UNTAKEN, E_SWAP, E_GOOD_STOP, E_FALSE_STOP, E_ILLEGAL, E_STALEMATE) = range(8)
+EVENT_KINDS = ("pass", "offer_taken", "offer_untaken", "swap", "good_stop", "false_stop", "illegal", "stalemate")
+(E_PASS, E_OFFER_TAKEN, E_OFFER_UNTAKEN, E_SWAP, E_GOOD_STOP, E_FALSE_STOP, E_ILLEGAL, E_STALEMATE) = range(len(EVENT_KINDS))
 
 
 @njit(cache=True, _nrt=False)
@@ -245,15 +247,15 @@ def _work_arrays(n_players, counts):
     n_companies = counts.size
     int_arrays = [np.zeros(shape, np.int64) for shape in (
         counts.sum(), (n_players, n_companies), n_companies, (n_players, public_length(n_companies, n_players)),
-        (3, n_players, n_companies), ACTION_SIZE, ACTION_SIZE, n_players - 1, n_players, n_players, n_players,
+        (SEEN_ROWS, n_players, n_companies), ACTION_SIZE, ACTION_SIZE, n_players - 1, n_players, n_players, n_players,
         n_players)]
     return (*int_arrays, np.zeros((n_players, MEMORY_SIZE)), np.zeros(4, np.uint64), np.zeros(4, np.uint64),
             np.zeros((n_players, 4), np.uint64))
 
 
 # the state of a game between two ticks, beside the work arrays (GameState.scalars)
-G_ROUND, G_TICK, G_CENTRE, G_STREAK, G_STOPPER, G_STOPPED_GOOD, G_DEALT, G_OVER = range(8)
 GAME_SCALARS = 8
+G_ROUND, G_TICK, G_CENTRE, G_STREAK, G_STOPPER, G_STOPPED_GOOD, G_DEALT, G_OVER = range(GAME_SCALARS)
 
 
 @njit(cache=True, _nrt=False)

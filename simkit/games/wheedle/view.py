@@ -25,12 +25,13 @@ from numba import njit, types
 from ...numba_tools import readonly_array, uncounted
 
 # action / offer layout
-A_TYPE, A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT = 0, 1, 2, 3, 4
 ACTION_SIZE = 5
+A_TYPE, A_GIVE, A_GIVE_COUNT, A_WANT, A_WANT_COUNT = range(ACTION_SIZE)
 PASS, OFFER, SWAP, STOP = 0, 1, 2, 3
 OFFER_FROM = 0  # in the offer vector passed to accept: [from seat, give company, k, want company, m]
 
-NET, ASKED, OFFERED = 0, 1, 2
+SEEN_ROWS = 3    # seen[row, p, c]: its first axis
+NET, ASKED, OFFERED = range(SEEN_ROWS)
 
 PUBLIC_FIELDS = ("seat", "dealer", "players", "round", "rounds", "tick", "max_ticks", "centre", "can_stop",
                  "hand_size", "no_taker_streak", "my_no_taker_streak", "gifts_allowed", "stop_bonus", "false_stop",

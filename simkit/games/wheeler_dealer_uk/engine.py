@@ -99,6 +99,7 @@ from .view import (
     MAX_SEATS,
     MEMORY_SIZE,
     OUTER,
+    PACKS,
     colour,
     face,
     redeem_cost,
@@ -140,7 +141,7 @@ def _check(ctx, start_cash, n_players):
     if cash != start_cash * n_players + state[ST_BANK_OUT] - state[ST_BANK_IN]:
         raise AssertionError("wheeler-dealer-uk: credits not conserved against the bank")
     counted = np.zeros(table[H_COMMODITIES], np.int64)
-    for pack in range(3):
+    for pack in range(PACKS):
         size = table[table[H_PACK_SIZE] + pack]
         for k in range(size):
             c = packs[pack, (state[ST_HEADS + pack] + k) % packs.shape[1]]
@@ -181,7 +182,7 @@ def _new_game(ctx, template, start_hand, start_cash, seed, game):
     deal_rng = rngs[2 * n]
     rng.seed_stream(deal_rng, seed, game, rng.DEAL)
     rng.seed_stream(rngs[2 * n + 1], seed, game, rng.TIE_BREAK)
-    for pack in range(3):
+    for pack in range(PACKS):
         size = 0
         for c in range(commodities):
             if template[template[H_COLOUR] + c] == pack:

@@ -45,11 +45,12 @@ from .view import (
 
 SIZE_CAP = 4   # "size_capped": the multiple is the set size, at most 4
 
-# Command card kinds and the key each entry gives its cards by
-(C_COLLECT, C_PAY, C_PAY_CASH_PERCENT, C_COLLECT_FROM_EACH, C_PAY_EACH, C_FREE_CARD, C_DISCARD_CHEAPEST,
- C_MISS_TURN, C_MOVE, C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_REDEEM_AT_RISK) = range(12)
+# Command card kinds (the rule data's command.kind words, C_* their codes in this order) and the key each entry
+# gives its cards by
 COMMAND_KINDS = ("collect", "pay", "pay_cash_percent", "collect_from_each_player", "pay_each_player", "free_card",
                  "discard_cheapest", "miss_turn", "move", "advance_to_blue", "bank_buys_best", "redeem_at_risk")
+(C_COLLECT, C_PAY, C_PAY_CASH_PERCENT, C_COLLECT_FROM_EACH, C_PAY_EACH, C_FREE_CARD, C_DISCARD_CHEAPEST,
+ C_MISS_TURN, C_MOVE, C_ADVANCE_TO_BLUE, C_BANK_BUYS_BEST, C_REDEEM_AT_RISK) = range(len(COMMAND_KINDS))
 _COMMAND_VALUE = {C_COLLECT: "amount", C_PAY: "amount", C_PAY_CASH_PERCENT: "percent", C_COLLECT_FROM_EACH: "amount",
                   C_PAY_EACH: "amount", C_FREE_CARD: "colours", C_MOVE: "steps"}
 _MONEY = 10 ** 9    # the most any amount of the [[command]], [[pack]] and [[level]] entries may be

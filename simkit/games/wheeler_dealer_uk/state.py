@@ -100,11 +100,13 @@ END_TARGET, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 LAST_ONES_OUT = -2
 
 # state layout
-ST_BANK_OUT, ST_BANK_IN, ST_EVENT_COUNT, ST_RECORD, ST_COMMAND_HEAD, ST_COMMAND_CARDS, ST_TURN = range(7)
-ST_SALE_LOANS = 7                           # cards of the turn's seat borrowed on for a sale, not yet sold
+# (each run of fields starts where the one before ends; ST_SALE_LOANS: cards of the turn's seat borrowed on for a
+# sale, not yet sold)
+(ST_BANK_OUT, ST_BANK_IN, ST_EVENT_COUNT, ST_RECORD, ST_COMMAND_HEAD, ST_COMMAND_CARDS, ST_TURN,
+ ST_SALE_LOANS) = range(8)
 (ST_TABLE_ADDRESS, ST_TABLE_LENGTH, ST_PACKS_ADDRESS, ST_PACK_CAPACITY, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS,
- ST_EVENTS_ADDRESS, ST_EVENT_CAPACITY, ST_FNS_ADDRESS) = range(8, 17)
-ST_BANKRUPT_TURN = 17                       # per seat: the game turn it went bankrupt in
+ ST_EVENTS_ADDRESS, ST_EVENT_CAPACITY, ST_FNS_ADDRESS) = range(ST_SALE_LOANS + 1, ST_SALE_LOANS + 10)
+ST_BANKRUPT_TURN = ST_FNS_ADDRESS + 1       # per seat: the game turn it went bankrupt in
 # a game between two turns (engine.GameState): the seat to play next, how the game ended (END_*, -1 while it goes
 # on) and its winner (engine._play_on), checking mode, the start cash (checking mode's sums)
 ST_NEXT_SEAT, ST_END, ST_WINNER, ST_CHECK, ST_START_CASH = range(ST_BANKRUPT_TURN + MAX_SEATS,
@@ -118,9 +120,13 @@ RNG_ROWS = 2 * MAX_SEATS + 2                # rows used: per seat dice (n), stra
 
 # event log for replays (numba_tools.append_event): [round, seat, kind, a, b, c, d]; seat is the one acting
 # (not always the turn's seat)
+EVENT_KINDS = ("turn", "missed", "deal", "refused", "raid", "redeem", "sell", "loan", "enter", "roll", "card",
+               "buy", "charge", "empty_pack", "bonus", "command", "pay", "free_card", "discard", "bank_buys",
+               "forfeit", "bankrupt", "win", "end", "illegal", "yellow_command", "cannot_raise", "loan_to_risk",
+               "dealt")
 (E_TURN, E_MISSED, E_DEAL, E_REFUSED, E_RAID, E_REDEEM, E_SELL, E_LOAN, E_ENTER, E_ROLL, E_CARD, E_BUY,
  E_CHARGE, E_EMPTY_PACK, E_BONUS, E_COMMAND, E_PAY, E_FREE_CARD, E_DISCARD, E_BANK_BUYS, E_FORFEIT,
- E_BANKRUPT, E_WIN, E_END, E_ILLEGAL, E_YELLOW_COMMAND, E_CANNOT_RAISE, E_LOAN_TO_RISK, E_DEALT) = range(29)
+ E_BANKRUPT, E_WIN, E_END, E_ILLEGAL, E_YELLOW_COMMAND, E_CANNOT_RAISE, E_LOAN_TO_RISK, E_DEALT) = range(len(EVENT_KINDS))
 # E_DEALT: a start-hand card, commodity and face value (so a replay shows the hands and wealth can be re-added)
 # E_PAY: amount, payee (PAYEE_BANK, PAYEE_EACH or a seat), what for (PAY_*), a detail (PAY_*)
 PAYEE_BANK, PAYEE_EACH = -1, -2

@@ -64,8 +64,9 @@ DEAL_NONE, DEAL_BUY, DEAL_RAID = 0, 1, 2
 REDEEM_VOLUNTARY, REDEEM_COMMAND = 0, 1
 BORROW_VOLUNTARY, BORROW_FOR_PURCHASE, BORROW_FOR_PAYMENT, BORROW_FOR_REDEEM, BORROW_FOR_COMMAND_REDEEM = range(5)
 
-RED, GREEN, YELLOW, BLUE = 0, 1, 2, 3
-COLOURS = ("red", "green", "yellow")
+COLOURS = ("red", "green", "yellow")   # the packs' colours, in the order the rule data's colour codes count
+PACKS = len(COLOURS)
+RED, GREEN, YELLOW, BLUE = range(PACKS + 1)   # BLUE: the spaces with no pack
 SPACE_CODES = "RGYB"
 OUTER, INNER = 0, 1
 

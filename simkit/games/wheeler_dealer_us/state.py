@@ -88,10 +88,14 @@ N_STATS = len(SEAT_STATS)
 END_CLOCK, END_LAST_PLAYER, END_TURN_LIMIT = 0, 1, 2
 
 # event log for replays (numba_tools.append_event): [turn, seat, kind, a, b, c, d]
-(E_TURN, E_MISSED, E_INVEST, E_MOVE, E_DOUBLES, E_BUY, E_AUCTION, E_NO_BID, E_RENT, E_OWN_INCOME, E_POACH, E_PARK,
- E_CITY_HALL, E_SCHOOL, E_CARD, E_BORROW, E_REPAY, E_DEAL, E_SALE, E_BANKRUPT, E_BUMP, E_AUDIT, E_BAMBOOZLE,
- E_MOVED, E_EXTRA_TURN, E_PAY, E_COLLECT, E_END, E_ILLEGAL, E_CARD_SAVED, E_CARD_USED, E_MASTER_KEY,
- E_DEAL_TERMS, E_CARD_DISCARDED) = range(34)
+EVENT_KINDS = ("turn", "missed", "invest", "move", "doubles", "buy", "auction", "no_bid", "rent", "own_income",
+               "poach", "park", "city_hall", "school", "card", "borrow", "repay", "deal", "sale", "bankrupt",
+               "bump", "audit", "bamboozle", "moved", "extra_turn", "pay", "collect", "end", "illegal",
+               "card_saved", "card_used", "master_key", "deal_terms", "card_discarded")
+(E_TURN, E_MISSED, E_INVEST, E_MOVE, E_DOUBLES, E_BUY, E_AUCTION, E_NO_BID, E_RENT, E_OWN_INCOME, E_POACH,
+ E_PARK, E_CITY_HALL, E_SCHOOL, E_CARD, E_BORROW, E_REPAY, E_DEAL, E_SALE, E_BANKRUPT, E_BUMP, E_AUDIT,
+ E_BAMBOOZLE, E_MOVED, E_EXTRA_TURN, E_PAY, E_COLLECT, E_END, E_ILLEGAL, E_CARD_SAVED, E_CARD_USED,
+ E_MASTER_KEY, E_DEAL_TERMS, E_CARD_DISCARDED) = range(len(EVENT_KINDS))
 # E_CARD_USED's b: how the card is used (the Combo Platter: USED_AS_COMBO + its use, COMBO_*)
 USED_DRAWN, USED_CANCEL_AUDIT, USED_SKIP_SCHOOL, USED_STEP5, USED_AS_COMBO = 0, 1, 2, 5, 10
 
@@ -117,13 +121,15 @@ _I64 = types.Array(types.int64, 1, "C")
 # numba_tools' engine context, the one the UK engine uses too.
 # The helpers are compiled without reference counting: the kernel's caller keeps every array alive and
 # the engine allocates nothing, and with it each array cost a runtime call in and out of every helper.
+# (each run of fields starts where the one before ends)
 ST_BANK, ST_EVENT_COUNT, ST_MODE, ST_PUBLIC_LEN, ST_DECK_SIZE = range(5)
 (ST_TABLE_ADDRESS, ST_TABLE_ROWS, ST_FNS_ADDRESS, ST_FLOATS_ADDRESS, ST_RNGS_ADDRESS, ST_EVENTS_ADDRESS,
- ST_EVENT_CAPACITY) = range(5, 12)
-(ST_DECK_AT, ST_LANDINGS_AT, ST_INVEST_AT, ST_WON_AT, ST_TRIED_AT, ST_MEMBERS_AT) = range(12, 18)
+ ST_EVENT_CAPACITY) = range(ST_DECK_SIZE + 1, ST_DECK_SIZE + 8)
+(ST_DECK_AT, ST_LANDINGS_AT, ST_INVEST_AT, ST_WON_AT, ST_TRIED_AT, ST_MEMBERS_AT) = range(ST_EVENT_CAPACITY + 1,
+                                                                                          ST_EVENT_CAPACITY + 7)
 # a game between two goes (engine.GameState): the seat whose go is next, and how the game ended (END_*, -1 while
 # it goes on)
-ST_NEXT_SEAT, ST_END = 18, 19
+ST_NEXT_SEAT, ST_END = ST_MEMBERS_AT + 1, ST_MEMBERS_AT + 2
 MODE_RECORD, MODE_CHECK = 1, 2
 ST_QUERY = 24
 ST_OUT = ST_QUERY + QUERY_SIZE

@@ -32,7 +32,6 @@ from ...numba_tools import readonly_array, trailing_zeros
 
 MAX_SEATS = 6
 MAX_BLOCK = 6
-TABLE_COLUMNS = 6 + MAX_BLOCK
 MEMORY_SIZE = 136
 OUT_SIZE = 8
 QUERY_SIZE = 8
@@ -111,24 +110,32 @@ A_COMBO_USE, A_COMBO_SQUARE, A_COMBO_SEAT, A_COMBO_MOVE_SQUARE = 0, 1, 1, 2
 COMBO_TAXI, COMBO_BAMBOOZLE, COMBO_MOVE, COMBO_DISCARD = 0, 1, 2, 3
 MAX_MONEY = 1 << 50     # no amount in an answer may exceed this (far above any game's money)
 
-# ---- card kinds (table K_KIND) ----
-(CK_TAX_AUDIT, CK_BAMBOOZLE, CK_UNDERHANDED, CK_TAXI, CK_MOVE_ANY, CK_EASY_COME, CK_EXTRA_TURN, CK_MASTER_KEY,
- CK_COMBO, CK_COLLECT, CK_PAY, CK_PAY_PERCENT, CK_COLLECT_PER_PIP, CK_COLLECT_FROM_EACH) = range(14)
+# ---- card kinds (table K_KIND): the rule data's card.kind words, CK_* their codes in this order ----
 CARD_KINDS = ("tax_audit", "bamboozle", "underhanded_bamboozle", "taxi_service", "move_any_player",
               "easy_come_easy_go", "extra_turn", "master_key", "combo_platter", "collect", "pay",
               "pay_cash_percent", "collect_per_pip", "collect_from_each_player")
+(CK_TAX_AUDIT, CK_BAMBOOZLE, CK_UNDERHANDED, CK_TAXI, CK_MOVE_ANY, CK_EASY_COME, CK_EXTRA_TURN, CK_MASTER_KEY,
+ CK_COMBO, CK_COLLECT, CK_PAY, CK_PAY_PERCENT, CK_COLLECT_PER_PIP, CK_COLLECT_FROM_EACH) = range(len(CARD_KINDS))
 
-# ---- square kinds (table B_KIND) ----
-SQ_PROPERTY, SQ_PARK, SQ_CITY_HALL, SQ_SCHOOL, SQ_TRADE_FAIR = range(5)
+# ---- square kinds (table B_KIND): a property's square, then the rule data's corner.kind words ----
 CORNER_KINDS = ("park", "city_hall", "school", "trade_fair")
+SQUARE_KINDS = ("property",) + CORNER_KINDS
+SQ_PROPERTY, SQ_PARK, SQ_CITY_HALL, SQ_SCHOOL, SQ_TRADE_FAIR = range(len(SQUARE_KINDS))
 
-# ---- table columns ----
-P_SQUARE, P_BLOCK, P_COST, P_LOAN, P_PAYOFF, P_BLOCK_SIZE, P_INCOME = range(7)   # income: P_INCOME + k - 1
+# ---- table columns: each section's columns by name, and <PREFIX>_<NAME> the place of each
+# (tests/test_layouts.py checks them) ----
+PROPERTY_COLUMNS = ("square", "block", "cost", "loan", "payoff", "block_size", "income")
+P_SQUARE, P_BLOCK, P_COST, P_LOAN, P_PAYOFF, P_BLOCK_SIZE, P_INCOME = range(len(PROPERTY_COLUMNS))
+# income: the rent with k of the block held is table[p, P_INCOME + k - 1], one column per k up to MAX_BLOCK
+TABLE_COLUMNS = P_INCOME + MAX_BLOCK
 # table[p, P_BLOCK]: the block of property p, 0 .. blocks - 1, numbered in the order the blocks first appear in
 # the rule data's [[property]] list (USRules.blocks names them); table[p, P_BLOCK_SIZE]: how many properties it has
-X_INVEST, X_RETURN, X_WAYS, X_MASK = range(4)        # X_MASK bit t set: a 2d6 total of t wins
-K_KIND, K_AMOUNT, K_PERCENT, K_SAVE = range(4)
-B_KIND, B_PROPERTY = range(2)                         # board squares; B_PROPERTY: property index or -1
+COMMODITY_COLUMNS = ("invest", "return", "ways", "mask")
+X_INVEST, X_RETURN, X_WAYS, X_MASK = range(len(COMMODITY_COLUMNS))   # X_MASK bit t set: a 2d6 total of t wins
+CARD_COLUMNS = ("kind", "amount", "percent", "save")
+K_KIND, K_AMOUNT, K_PERCENT, K_SAVE = range(len(CARD_COLUMNS))
+SQUARE_COLUMNS = ("kind", "property")
+B_KIND, B_PROPERTY = range(len(SQUARE_COLUMNS))                     # board squares; B_PROPERTY: property index or -1
 
 # ---- public header: its fields by name, and PUB_<NAME> the place of each (tests/test_layouts.py checks them) ----
 PUBLIC_FIELDS = ("seat", "players", "active", "turn", "level", "cards_left", "properties", "blocks", "commodities",

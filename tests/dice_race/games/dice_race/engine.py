@@ -64,7 +64,8 @@ G_ROUNDS, G_LIMIT_HIT = range(len(GAME_STATS))
 # event log (numba_tools.append_event): when = the round, who = the seat; arguments per kind:
 #   E_ROLL (face, turn points after it), E_ILLEGAL (the answer), E_BUST (points lost), E_HOLD (points
 #   banked, banked after), E_FINISH (turn points, banked after)
-E_ROLL, E_ILLEGAL, E_BUST, E_HOLD, E_FINISH = range(5)
+EVENT_KINDS = ("roll", "illegal", "bust", "hold", "finish")
+E_ROLL, E_ILLEGAL, E_BUST, E_HOLD, E_FINISH = range(len(EVENT_KINDS))
 
 
 @njit(cache=True)

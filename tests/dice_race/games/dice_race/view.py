@@ -12,9 +12,10 @@ from numba import njit, types
 
 from simkit.numba_tools import readonly_array
 
+PUBLIC_FIELDS = ("seat", "players", "target", "faces", "bust_face", "round", "turn_points", "rolls", "last_roll")
 (PUB_SEAT, PUB_PLAYERS, PUB_TARGET, PUB_FACES, PUB_BUST_FACE, PUB_ROUND, PUB_TURN_POINTS, PUB_ROLLS,
- PUB_LAST_ROLL) = range(9)
-PUB_HEADER = 9
+ PUB_LAST_ROLL) = range(len(PUBLIC_FIELDS))
+PUB_HEADER = len(PUBLIC_FIELDS)
 MEMORY_SIZE = 8
 
 STOP, ROLL = 0, 1    # the answers
