@@ -68,10 +68,12 @@ def _decimals(half_widths, scale: float, floor: int, ceiling: int) -> int:
 def sign_decimals(decimals: int, *values, ceiling: int = 12) -> int:
     """``decimals``, or more, until every value that is not zero keeps a digit that is not zero, so that its
     printed sign is its sign: an interval [0.004, 2.0] printed to one decimal would read [+0.0, +2.0] and hide
-    that it excludes zero. A value within 1e-9 of zero is rounding error of an exact zero (a bootstrap bound
-    of 4e-31) and is printed as zero."""
+    that it excludes zero. A value under 1e-9 of the largest one is rounding error of an exact zero (a
+    bootstrap bound of 4e-31 beside 0.5) and keeps the decimals it has."""
+    finite = [abs(float(v)) for v in values if v is not None and math.isfinite(float(v))]
+    tiny = 1e-9 * max(finite, default=0.0)
     for value in values:
-        if value is None or not math.isfinite(float(value)) or abs(float(value)) < 1e-9:
+        if value is None or not math.isfinite(float(value)) or abs(float(value)) <= tiny:
             continue
         while decimals < ceiling and round(abs(float(value)), decimals) == 0:
             decimals += 1
