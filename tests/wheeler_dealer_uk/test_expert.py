@@ -265,6 +265,7 @@ def test_expert_makes_no_deal_that_hands_the_seller_the_target():
     p.set_cash(0, rich - 8_001)
     assert ask(p, D_DEAL, "deal", 0) == 0
 
+
 def test_expert_raids_towards_a_set_two_raids_away():
     p = Position(players=3)
     p.give(0, "Gold", 1)
@@ -287,6 +288,7 @@ def test_expert_raids_towards_a_set_two_raids_away():
     p.give(2, "Gold", 1)
     p.set_cash(0, 300_000)
     assert ask(p, D_DEAL, "deal", 0) == 0
+
 
 def test_expert_reads_parameters_past_the_old_sixteen():
     assert len(EXPERT.params) > 16 and len(EXPERT.params) <= MAX_PARAMS

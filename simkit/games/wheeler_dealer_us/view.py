@@ -294,8 +294,8 @@ TITLE_BITS = 63        # held_titles' bit mask holds the first this many propert
 
 @njit(cache=True)
 def held_titles(public, seat):
-    """The seat's titles among the first TITLE_BITS properties as bits (property p: bit p), found without a
-    branch a property."""
+    """The seat's titles among the first TITLE_BITS properties as bits (property p: bit p), set without a branch
+    per property."""
     at = owner_slot(0)
     titles = 0
     for prop in range(min(public[PUB_PROPERTIES], TITLE_BITS)):
